@@ -1,0 +1,312 @@
+"""Encoding of discrete data into compact integer codes, and cached counts.
+
+:class:`EncodedData` is the only place where a user's table is read. It accepts a
+pandas DataFrame of discrete columns (integers, strings, booleans, categoricals),
+either one row per observation or a table of counts with a weight column, checks
+it, maps every column to codes ``0 .. k-1`` (``state_names`` order), collapses
+duplicate rows into weights, and then answers ``counts(variables)`` for any set of
+variables with a mixed-radix index and :func:`numpy.bincount`, caching results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["EncodedData", "DEFAULT_MAX_CELLS"]
+
+#: Largest contingency table (number of cells) built without an explicit ``max_cells``.
+DEFAULT_MAX_CELLS = 50_000_000
+
+#: A float column with more distinct non-integer values than this is called continuous.
+_MAX_FLOAT_STATES = 20
+
+
+def _sorted_states(values: Iterable) -> list:
+    values = list(values)
+    try:
+        return sorted(values)
+    except TypeError:
+        return sorted(values, key=lambda v: (type(v).__name__, str(v)))
+
+
+def _python_scalar(value):
+    """numpy scalars -> plain Python values, so state names are JSON friendly."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+class EncodedData:
+    """Discrete data encoded once, with fast cached contingency counts.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        One column per variable (names must be unique strings), discrete values.
+    weights : str or array-like, optional
+        Either the name of a column of ``data`` holding non-negative integer counts
+        (the column is then not a variable), or one count per row. Rows with equal
+        values are pooled either way, so rows and counts give identical results.
+    state_names : dict, optional
+        ``{variable: [state, ...]}`` fixing the states (and their order) of some
+        variables, as in pgmpy. States absent from the data are allowed; data
+        values absent from ``state_names`` are an error. Unlisted variables get
+        their observed values, sorted (categoricals keep their category order).
+    max_cells : int, optional
+        Refuse to build a contingency table with more cells than this.
+
+    Attributes
+    ----------
+    variables : list of str
+    state_names : dict of str to list
+    cardinality : dict of str to int
+    codes : numpy.ndarray, shape (n_distinct_rows, n_variables)
+    weights : numpy.ndarray, shape (n_distinct_rows,)
+    n : float
+        Total number of observations (sum of the weights).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"a": ["x", "y", "y"], "b": [0, 1, 1]})
+    >>> enc = EncodedData(df)
+    >>> enc.state_names
+    {'a': ['x', 'y'], 'b': [0, 1]}
+    >>> enc.counts(("a", "b")).tolist()
+    [[1.0, 0.0], [0.0, 2.0]]
+    """
+
+    def __init__(self, data, weights=None, state_names=None, max_cells: int | None = None):
+        self.max_cells = DEFAULT_MAX_CELLS if max_cells is None else int(max_cells)
+        frame, weight_values = self._split_weights(data, weights)
+        self.variables = list(frame.columns)
+        self.state_names = {}
+        state_names = {} if state_names is None else state_names
+        if not isinstance(state_names, dict):
+            raise TypeError(f"state_names must be a dict {{variable: [states]}}. Got: {type(state_names).__name__}")
+        unknown = [v for v in state_names if v not in self.variables]
+        if unknown:
+            raise ValueError(f"state_names names variables that are not columns of the data: {unknown}")
+        columns = [self._encode_column(frame[name], name, state_names.get(name)) for name in self.variables]
+        self.cardinality = {v: len(self.state_names[v]) for v in self.variables}
+        max_card = max(self.cardinality.values())
+        dtype = np.uint8 if max_card <= 256 else np.uint16 if max_card <= 65536 else np.uint32
+        codes = np.column_stack(columns).astype(dtype, copy=False) if columns else np.zeros((len(frame), 0), dtype)
+        self.codes, self.weights = self._pool_rows(codes, weight_values)
+        self.n = float(self.weights.sum())
+        if self.n <= 0:
+            raise ValueError("The data hold no observations: every weight is zero.")
+        self._index = {v: i for i, v in enumerate(self.variables)}
+        self._cache: dict[tuple, np.ndarray] = {}
+
+    # -- construction helpers -------------------------------------------------
+    @staticmethod
+    def _split_weights(data, weights):
+        if not isinstance(data, pd.DataFrame):
+            raise TypeError(f"data must be a pandas DataFrame. Got: {type(data).__name__}")
+        duplicated = data.columns[data.columns.duplicated()].unique().tolist()
+        if duplicated:
+            raise ValueError(f"Column names must be unique; duplicated: {duplicated}")
+        bad_names = [c for c in data.columns if not isinstance(c, str)]
+        if bad_names:
+            raise TypeError(f"Column names must be strings (variable names); got {bad_names!r}")
+        if isinstance(weights, str):
+            if weights not in data.columns:
+                raise ValueError(f"weights column {weights!r} is not a column of the data: {list(data.columns)}")
+            values = data[weights].to_numpy()
+            frame = data.drop(columns=[weights])
+            label = f"weights column {weights!r}"
+        elif weights is None:
+            values, frame, label = None, data, ""
+        else:
+            values = np.asarray(weights)
+            frame = data
+            label = "weights"
+            if values.ndim != 1 or values.shape[0] != len(data):
+                raise ValueError(f"weights must hold one count per row ({len(data)}); got shape {values.shape}")
+        if frame.shape[1] == 0:
+            raise ValueError("The data have no columns (variables).")
+        if frame.shape[0] == 0:
+            raise ValueError("The data have no rows.")
+        if values is not None:
+            try:
+                numeric = values.astype(np.float64)
+            except (TypeError, ValueError):
+                raise TypeError(f"{label} must be numeric counts; got dtype {values.dtype}") from None
+            if np.isnan(numeric).any():
+                raise ValueError(f"{label} contain {int(np.isnan(numeric).sum())} NaN value(s)")
+            if (numeric < 0).any():
+                raise ValueError(f"{label} must be non-negative; found {numeric[numeric < 0][:3].tolist()}")
+            if np.any(numeric != np.round(numeric)):
+                bad = numeric[numeric != np.round(numeric)][:3].tolist()
+                raise ValueError(f"{label} must be whole counts; found {bad}")
+            values = numeric
+        return frame, values
+
+    def _encode_column(self, column: pd.Series, name: str, given_states) -> np.ndarray:
+        n_missing = int(column.isna().sum())
+        if n_missing:
+            raise ValueError(
+                f"Column {name!r} has {n_missing} missing value(s) (NaN). "
+                "Drop or impute them first; stratified graphical models need complete discrete data."
+            )
+        if pd.api.types.is_float_dtype(column.dtype):
+            values = column.to_numpy()
+            if np.any(values != np.round(values)):
+                n_distinct = column.nunique()
+                if n_distinct > _MAX_FLOAT_STATES:
+                    raise ValueError(
+                        f"Column {name!r} looks continuous ({n_distinct} distinct float values). "
+                        "Discretize it first, e.g. with pandas.cut or pandas.qcut."
+                    )
+        is_categorical = isinstance(column.dtype, pd.CategoricalDtype)
+        try:
+            uniques = column.unique() if is_categorical else pd.unique(column.to_numpy())
+            uniques = [_python_scalar(u) for u in uniques]
+            if not all(isinstance(u, Hashable) for u in uniques):
+                raise TypeError
+        except TypeError:
+            raise TypeError(f"Column {name!r} holds unhashable values (e.g. lists or dicts); states must be hashable.") from None
+        if given_states is not None:
+            if isinstance(given_states, str | bytes) or not isinstance(given_states, Sequence | np.ndarray):
+                raise TypeError(f"state_names[{name!r}] must be a list of states. Got: {given_states!r}")
+            states = [_python_scalar(s) for s in given_states]
+            if len(set(states)) != len(states):
+                raise ValueError(f"state_names[{name!r}] lists a state twice: {states}")
+            missing = [u for u in uniques if u not in set(states)]
+            if missing:
+                raise ValueError(f"Column {name!r} has values {missing[:5]} that are not in state_names[{name!r}]")
+        elif is_categorical:
+            states = [_python_scalar(c) for c in column.cat.categories]
+        else:
+            states = _sorted_states(uniques)
+        if len(states) > 2**32 - 1:
+            raise ValueError(f"Column {name!r} has {len(states)} states; at most 2**32 - 1 are supported.")
+        self.state_names[name] = states
+        values = column.astype(object) if is_categorical else column
+        codes = pd.Categorical(values, categories=pd.Index(states, dtype=object)).codes.astype(np.int64)
+        if (codes < 0).any():  # values equal to a state under == but not under hashing (rare mixed types)
+            lookup = {s: i for i, s in enumerate(states)}
+            codes = np.array([lookup[_python_scalar(x)] for x in values.to_numpy(dtype=object)], dtype=np.int64)
+        return codes
+
+    def _pool_rows(self, codes: np.ndarray, weights: np.ndarray | None):
+        n_rows = codes.shape[0]
+        w = np.ones(n_rows) if weights is None else weights
+        keep = w > 0
+        codes, w = codes[keep], w[keep]
+        cards = [len(self.state_names[v]) for v in self.variables]
+        if codes.shape[0] == 0:
+            return codes, w
+        if float(np.prod(np.asarray(cards, dtype=np.float64))) < 2.0**62:
+            key = np.ravel_multi_index(codes.T.astype(np.int64), cards)
+            unique_keys, inverse = np.unique(key, return_inverse=True)
+            pooled_codes = np.column_stack(np.unravel_index(unique_keys, cards)).astype(codes.dtype)
+        else:
+            pooled_codes, inverse = np.unique(codes, axis=0, return_inverse=True)
+        pooled_weights = np.bincount(inverse.ravel(), weights=w, minlength=pooled_codes.shape[0])
+        return pooled_codes, pooled_weights
+
+    # -- queries ---------------------------------------------------------------
+    def cards(self, variables: Sequence[str]) -> tuple[int, ...]:
+        """Cardinalities of ``variables``, in order.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> EncodedData(pd.DataFrame({"a": [0, 1, 2], "b": [0, 0, 1]})).cards(["b", "a"])
+        (2, 3)
+        """
+        self._check_variables(variables)
+        return tuple(self.cardinality[v] for v in variables)
+
+    def _check_variables(self, variables: Sequence[str]) -> None:
+        unknown = [v for v in variables if v not in self.cardinality]
+        if unknown:
+            raise ValueError(f"Unknown variable(s) {unknown}; the data have {self.variables}")
+        if len(set(variables)) != len(variables):
+            raise ValueError(f"A variable is repeated in {list(variables)}")
+
+    def counts(self, variables: Sequence[str]) -> np.ndarray:
+        """Contingency table of ``variables`` (axis ``i`` = ``variables[i]``), cached.
+
+        Parameters
+        ----------
+        variables : sequence of str
+            Any distinct variables of the data; the empty sequence gives ``n``.
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape ``self.cards(variables)`` (read-only)
+
+        Raises
+        ------
+        ValueError
+            If a variable is unknown or the table would exceed ``max_cells``.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> enc = EncodedData(pd.DataFrame({"a": [0, 1, 1], "n": [5, 2, 3]}), weights="n")
+        >>> enc.counts(["a"]).tolist()
+        [5.0, 5.0]
+        """
+        key = tuple(variables)
+        table = self._cache.get(key)
+        if table is not None:
+            return table
+        cards = self.cards(key)
+        n_cells = int(np.prod(cards, dtype=np.float64))
+        if n_cells > self.max_cells:
+            raise ValueError(
+                f"The contingency table of {list(key)} would have {n_cells:,} cells, more than "
+                f"max_cells={self.max_cells:,}; refusing to allocate it."
+            )
+        if not key:
+            table = np.array(self.n)
+        else:
+            cols = [self._index[v] for v in key]
+            index = np.zeros(self.codes.shape[0], dtype=np.int64)
+            for col, card in zip(cols, cards, strict=True):
+                index *= card
+                index += self.codes[:, col]
+            table = np.bincount(index, weights=self.weights, minlength=n_cells).reshape(cards)
+        table.setflags(write=False)
+        self._cache[key] = table
+        return table
+
+    def encode(self, frame: pd.DataFrame) -> np.ndarray:
+        """Codes of new rows (e.g. held-out data) in this encoding.
+
+        Raises
+        ------
+        ValueError
+            If a column is missing or holds a state unknown to this encoding.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> enc = EncodedData(pd.DataFrame({"a": ["x", "y"]}))
+        >>> enc.encode(pd.DataFrame({"a": ["y", "y", "x"]})).ravel().tolist()
+        [1, 1, 0]
+        """
+        if not isinstance(frame, pd.DataFrame):
+            raise TypeError(f"data must be a pandas DataFrame. Got: {type(frame).__name__}")
+        missing = [v for v in self.variables if v not in frame.columns]
+        if missing:
+            raise ValueError(f"The data lack column(s) {missing}")
+        out = np.empty((len(frame), len(self.variables)), dtype=np.int64)
+        for j, name in enumerate(self.variables):
+            column = frame[name]
+            if column.isna().any():
+                raise ValueError(f"Column {name!r} has {int(column.isna().sum())} missing value(s) (NaN).")
+            lookup = {s: i for i, s in enumerate(self.state_names[name])}
+            values = [_python_scalar(x) for x in column.to_numpy(dtype=object)]
+            unknown = sorted({repr(x) for x in values if x not in lookup})
+            if unknown:
+                raise ValueError(
+                    f"Column {name!r} has state(s) {unknown[:5]} unknown to the model; known: {self.state_names[name]}"
+                )
+            out[:, j] = [lookup[x] for x in values]
+        return out
