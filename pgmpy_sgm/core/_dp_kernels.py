@@ -1,0 +1,155 @@
+"""Numba kernels of the exact clique-labelling optimizer (:mod:`pgmpy_sgm.core.optimize`).
+
+Sets of parent configurations are bitmasks (bit ``c`` = configuration ``c``), so
+these kernels handle at most 16 configurations (state arrays of ``2**16`` entries).
+
+The dynamic programme partitions a *remaining set* ``S`` by choosing the block that
+contains the lowest configuration of ``S``. A state is a remaining set reachable from
+the full set this way; its value table has one entry per *direction mask* ``M``:
+the best value of a partition of ``S`` whose blocks leak in (at least) every
+direction of ``M``. Regularity asks the full set to reach the mask of all directions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+__all__ = ["reachable_states", "solve_partition_dp"]
+
+
+@njit(cache=True)
+def _lowest_bit(mask):
+    i = 0
+    while (mask >> i) & 1 == 0:
+        i += 1
+    return i
+
+
+@njit(cache=True)
+def reachable_states(n_configs, blocks, bymin_ptr):
+    """States and transitions of the partition DP.
+
+    Parameters
+    ----------
+    n_configs : int
+        Number of configurations (<= 16).
+    blocks : int64 array
+        Valid blocks as bitmasks, sorted by lowest configuration.
+    bymin_ptr : int64 array, length n_configs + 1
+        ``blocks[bymin_ptr[c]:bymin_ptr[c + 1]]`` are the blocks whose lowest configuration is ``c``.
+
+    Returns
+    -------
+    states : int64 array
+        Reachable remaining sets in increasing order; ``states[0] == 0`` (the empty set).
+    ptr, t_block, t_next : int64 arrays
+        Transitions of state ``s`` are ``ptr[s]:ptr[s + 1]``: choosing block ``t_block[t]``
+        leads to state index ``t_next[t]`` (always a smaller index).
+    """
+    size = 1 << n_configs
+    full = size - 1
+    reach = np.zeros(size, np.bool_)
+    reach[full] = True
+    n_trans = 0
+    for s in range(full, 0, -1):
+        if not reach[s]:
+            continue
+        low = _lowest_bit(s)
+        for j in range(bymin_ptr[low], bymin_ptr[low + 1]):
+            b = blocks[j]
+            if b & ~s == 0:
+                reach[s & ~b] = True
+                n_trans += 1
+    index = np.full(size, -1, np.int64)
+    n_states = 0
+    for s in range(size):
+        if reach[s] or s == 0:
+            index[s] = n_states
+            n_states += 1
+    states = np.empty(n_states, np.int64)
+    ptr = np.zeros(n_states + 1, np.int64)
+    t_block = np.empty(n_trans, np.int64)
+    t_next = np.empty(n_trans, np.int64)
+    t = 0
+    for s in range(size):
+        i = index[s]
+        if i < 0:
+            continue
+        states[i] = s
+        if s != 0:
+            low = _lowest_bit(s)
+            for j in range(bymin_ptr[low], bymin_ptr[low + 1]):
+                b = blocks[j]
+                if b & ~s == 0:
+                    t_block[t] = j
+                    t_next[t] = index[s & ~b]
+                    t += 1
+        ptr[i + 1] = t
+    return states, ptr, t_block, t_next
+
+
+@njit(cache=True)
+def solve_partition_dp(ptr, t_block, t_next, weights, leak, n_masks, tol):
+    """Best partition of the full set into blocks, with regularity as a direction mask.
+
+    Comparison is lexicographic: a higher value by more than ``tol`` wins; within
+    ``tol`` more blocks win; otherwise the first candidate found is kept.
+
+    Parameters
+    ----------
+    ptr, t_block, t_next : int64 arrays
+        Transitions from :func:`reachable_states`.
+    weights : float64 array
+        Weight of every block.
+    leak : int64 array
+        Direction mask in which every block leaks.
+    n_masks : int
+        ``2 ** n_directions``; pass 1 to ignore regularity.
+    tol : float
+        Tie tolerance of the lexicographic comparison.
+
+    Returns
+    -------
+    chosen : int64 array
+        Indices of the blocks of the best partition (empty if none is feasible).
+    value : float
+        Its value as summed by the DP (-inf if infeasible).
+    """
+    n_states = ptr.size - 1
+    full_mask = n_masks - 1
+    val = np.full((n_states, n_masks), -np.inf)
+    cnt = np.zeros((n_states, n_masks), np.int64)
+    arg = np.full((n_states, n_masks), -1, np.int64)
+    val[0, 0] = 0.0
+    for s in range(1, n_states):
+        for t in range(ptr[s], ptr[s + 1]):
+            b = t_block[t]
+            nxt = t_next[t]
+            wb = weights[b]
+            keep = full_mask & ~leak[b]
+            for m in range(n_masks):
+                r = m & keep
+                sub = val[nxt, r]
+                if sub == -np.inf:
+                    continue
+                v = wb + sub
+                g = cnt[nxt, r] + 1
+                cur = val[s, m]
+                if v > cur + tol or (v > cur - tol and g > cnt[s, m]):
+                    val[s, m] = v
+                    cnt[s, m] = g
+                    arg[s, m] = t
+    s = n_states - 1
+    m = full_mask
+    value = val[s, m]
+    chosen = np.empty(cnt[s, m] if value > -np.inf else 0, np.int64)
+    i = 0
+    while s != 0 and value > -np.inf:
+        t = arg[s, m]
+        b = t_block[t]
+        chosen[i] = b
+        i += 1
+        m = m & ~leak[b]
+        s = t_next[t]
+    return chosen, value

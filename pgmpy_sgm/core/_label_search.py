@@ -1,0 +1,359 @@
+"""Partitions of parent configurations as bitmasks, and the inexact labelling searches.
+
+A partition is a list of *blocks*, each an ``int`` bitmask over the flat configuration
+indices of :mod:`pgmpy_sgm.core.lines`. A block is *valid* when it is one configuration,
+or when the lines lying inside it cover and connect it and none of them is in a
+forbidden direction. Used by :mod:`pgmpy_sgm.core.optimize`:
+
+* :class:`PartitionSpace` -- lines, leak masks and the connected components of a set;
+* :class:`BlockScorer` -- the group weight ``w(B)`` of :func:`~pgmpy_sgm.core.lines.group_weights`;
+* :func:`local_search` -- greedy merging of groups joined by a line, then best-improvement
+  moves (merge, move one configuration, split along a parent value);
+* :func:`label_mcmc` -- the non-reversible Metropolis-Hastings search over maximal regular
+  label sets of Nyman et al. (Algorithm 1).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from pgmpy_sgm.core.lines import line_table
+
+__all__ = ["PartitionSpace", "BlockScorer", "local_search", "label_mcmc", "bits"]
+
+#: Smallest gain that counts as an improvement in the local searches.
+_MIN_GAIN = 1e-10
+
+
+def bits(mask: int) -> list[int]:
+    """Configurations (bit positions) of a block, in increasing order.
+
+    Examples
+    --------
+    >>> bits(0b1010)
+    [1, 3]
+    """
+    out = []
+    i = 0
+    while mask:
+        if mask & 1:
+            out.append(i)
+        mask >>= 1
+        i += 1
+    return out
+
+
+class PartitionSpace:
+    """Lines of a configuration space as bitmasks, with a forbidden flag per direction.
+
+    Parameters
+    ----------
+    cards : tuple of int
+        Parent cardinalities.
+    forbidden : tuple of bool
+        One flag per direction; a forbidden direction may have no line inside a block.
+
+    Examples
+    --------
+    >>> space = PartitionSpace((2, 2), (False, False))
+    >>> [bin(m) for m in space.line_masks]
+    ['0b101', '0b1010', '0b11', '0b1100']
+    >>> space.components(0b0111)  # configs 0, 1, 2: joined through config 0
+    [7]
+    """
+
+    def __init__(self, cards: tuple[int, ...], forbidden: tuple[bool, ...]):
+        self.cards = cards
+        self.forbidden = forbidden
+        self.n_configs = int(np.prod(cards, dtype=np.int64))
+        self.n_dirs = len(cards)
+        self.full_dirs = (1 << self.n_dirs) - 1
+        self.line_masks: list[int] = []
+        self.line_dirs: list[int] = []
+        for direction, table in enumerate(line_table(cards)):
+            for row in table:
+                self.line_masks.append(sum(1 << int(c) for c in row))
+                self.line_dirs.append(direction)
+        self.allowed = [i for i, d in enumerate(self.line_dirs) if not forbidden[d]]
+        self.forbidden_masks = [m for m, d in zip(self.line_masks, self.line_dirs, strict=True) if forbidden[d]]
+        self.lines_of_config: list[list[int]] = [[] for _ in range(self.n_configs)]
+        for i, mask in enumerate(self.line_masks):
+            for c in bits(mask):
+                self.lines_of_config[c].append(i)
+        # half-spaces {x_d = value} for the split moves
+        grid = np.arange(self.n_configs).reshape(cards) if cards else np.zeros(1, dtype=np.int64)
+        self.slices = []
+        for d, k in enumerate(cards):
+            for value in range(k):
+                self.slices.append(sum(1 << int(c) for c in np.take(grid, value, axis=d).ravel()))
+        self._leak: dict[int, int] = {}
+
+    def leak(self, block: int) -> int:
+        """Direction mask of the lines that meet ``block`` without lying inside it."""
+        out = self._leak.get(block)
+        if out is None:
+            out = 0
+            for mask, d in zip(self.line_masks, self.line_dirs, strict=True):
+                if mask & block and mask & ~block:
+                    out |= 1 << d
+            self._leak[block] = out
+        return out
+
+    def allowed_block(self, block: int) -> bool:
+        """True when no line of a forbidden direction lies inside ``block``."""
+        return all(m & ~block for m in self.forbidden_masks)
+
+    def components(self, subset: int, skip_line: int = -1) -> list[int]:
+        """Connected components of ``subset`` through allowed lines inside it (singletons for the rest)."""
+        parent = {c: c for c in bits(subset)}
+
+        def find(a: int) -> int:
+            while parent[a] != a:
+                parent[a] = parent[parent[a]]
+                a = parent[a]
+            return a
+
+        for i in self.allowed:
+            mask = self.line_masks[i]
+            if i != skip_line and mask & ~subset == 0:
+                configs = bits(mask)
+                root = find(configs[0])
+                for c in configs[1:]:
+                    other = find(c)
+                    if other != root:
+                        parent[other] = root
+        comps: dict[int, int] = {}
+        for c in parent:
+            r = find(c)
+            comps[r] = comps.get(r, 0) | (1 << c)
+        return sorted(comps.values())
+
+    def regular(self, blocks: Sequence[int]) -> bool:
+        """True when the blocks leak in every direction."""
+        acc = 0
+        for b in blocks:
+            acc |= self.leak(b)
+        return acc == self.full_dirs
+
+    def group_ids(self, blocks: Sequence[int]) -> np.ndarray:
+        """Group id of every configuration (block order)."""
+        out = np.empty(self.n_configs, dtype=np.int64)
+        for g, b in enumerate(blocks):
+            out[bits(b)] = g
+        return out
+
+
+class BlockScorer:
+    """Cached group weight ``w(B)`` (see :func:`pgmpy_sgm.core.lines.group_weights`).
+
+    Examples
+    --------
+    >>> scorer = BlockScorer(np.array([[3, 1], [2, 2]]))
+    >>> round(scorer(0b01) + scorer(0b10), 5)
+    -6.39693
+    """
+
+    def __init__(self, counts2d: np.ndarray):
+        self.rows = [tuple(float(x) for x in row) for row in np.asarray(counts2d, dtype=np.float64)]
+        self.k = len(self.rows[0]) if self.rows else 0
+        self._cache: dict[int, float] = {}
+
+    def __call__(self, block: int) -> float:
+        w = self._cache.get(block)
+        if w is None:
+            configs = bits(block)
+            lam = float(len(configs))
+            pooled = [0.0] * self.k
+            for c in configs:
+                for i, x in enumerate(self.rows[c]):
+                    pooled[i] += x
+            k = self.k
+            w = math.lgamma(k * lam) - math.lgamma(sum(pooled) + k * lam) - k * math.lgamma(lam)
+            w += sum(math.lgamma(x + lam) for x in pooled)
+            self._cache[block] = w
+        return w
+
+
+def _owner(space: PartitionSpace, blocks: Sequence[int]) -> list[int]:
+    owner = [0] * space.n_configs
+    for g, b in enumerate(blocks):
+        for c in bits(b):
+            owner[c] = g
+    return owner
+
+
+def _merge_moves(space: PartitionSpace, blocks: list[int]):
+    """(removed block indices, added blocks) for every merge of the groups met by one line."""
+    owner = _owner(space, blocks)
+    seen = set()
+    for i in space.allowed:
+        touched = frozenset(owner[c] for c in bits(space.line_masks[i]))
+        if len(touched) > 1 and touched not in seen:
+            seen.add(touched)
+            union = 0
+            for g in touched:
+                union |= blocks[g]
+            if space.allowed_block(union):
+                yield touched, [union]
+
+
+def _detach_moves(space: PartitionSpace, blocks: list[int]):
+    """Move one configuration out of its group, alone or into the groups met by one of its lines."""
+    for g, block in enumerate(blocks):
+        if block & (block - 1) == 0:
+            continue
+        for c in bits(block):
+            single = 1 << c
+            rest = space.components(block & ~single)
+            yield frozenset([g]), rest + [single]
+            after = [b for h, b in enumerate(blocks) if h != g] + rest
+            owner = _owner(space, after)
+            for i in space.lines_of_config[c]:
+                if space.forbidden[space.line_dirs[i]]:
+                    continue
+                absorbed = {owner[o] for o in bits(space.line_masks[i] & ~single)}
+                union = single
+                for h in absorbed:
+                    union |= after[h]
+                if not space.allowed_block(union):
+                    continue
+                kept = [b for h, b in enumerate(after) if h not in absorbed and b & block]
+                removed = {g} | {blocks.index(after[h]) for h in absorbed if not after[h] & block}
+                yield frozenset(removed), kept + [union]
+
+
+def _split_moves(space: PartitionSpace, blocks: list[int]):
+    """Cut one group along a parent value (both sides split into their components)."""
+    for g, block in enumerate(blocks):
+        if block & (block - 1) == 0:
+            continue
+        for half in space.slices:
+            inside = block & half
+            if inside and inside != block:
+                yield frozenset([g]), space.components(inside) + space.components(block & ~inside)
+
+
+def _best_move(space, scorer, blocks, generators):
+    best_gain, best = _MIN_GAIN, None
+    for gen in generators:
+        for removed, added in gen(space, blocks):
+            gain = sum(scorer(b) for b in added) - sum(scorer(blocks[g]) for g in removed)
+            if gain <= best_gain:
+                continue
+            candidate = [b for h, b in enumerate(blocks) if h not in removed] + list(added)
+            if space.regular(candidate):
+                best_gain, best = gain, candidate
+    return best
+
+
+def local_search(space: PartitionSpace, scorer: BlockScorer, start: list[int] | None = None) -> list[int]:
+    """Greedy line merges from ``start`` (default: singletons), then best-improvement local moves.
+
+    Every partition visited is valid, avoids forbidden lines and is regular.
+
+    Examples
+    --------
+    >>> space = PartitionSpace((2, 2), (False, False))
+    >>> counts = np.array([[50, 0], [0, 50], [50, 0], [25, 25]])
+    >>> sorted(local_search(space, BlockScorer(counts)))  # merges configs 0 and 2
+    [2, 5, 8]
+    """
+    blocks = list(start) if start is not None else [1 << c for c in range(space.n_configs)]
+    while (nxt := _best_move(space, scorer, blocks, (_merge_moves,))) is not None:
+        blocks = nxt
+    while (nxt := _best_move(space, scorer, blocks, (_merge_moves, _detach_moves, _split_moves))) is not None:
+        blocks = nxt
+    return sorted(blocks)
+
+
+def _perturb(space: PartitionSpace, blocks: list[int], rng: np.random.Generator) -> list[int]:
+    """Random valid merge or split, used to restart the local search."""
+    for _ in range(20):
+        if rng.random() < 0.5:
+            moves = list(_merge_moves(space, blocks))
+        else:
+            moves = list(_split_moves(space, blocks))
+        if not moves:
+            continue
+        removed, added = moves[rng.integers(len(moves))]
+        candidate = [b for h, b in enumerate(blocks) if h not in removed] + list(added)
+        if space.regular(candidate):
+            return candidate
+    return blocks
+
+
+def iterated_local_search(
+    space: PartitionSpace, scorer: BlockScorer, n_restarts: int, rng: np.random.Generator
+) -> list[int]:
+    """:func:`local_search`, then ``n_restarts`` random kicks from the best partition found."""
+    best = local_search(space, scorer)
+    best_value = sum(scorer(b) for b in best)
+    for _ in range(n_restarts):
+        kicked = _perturb(space, _perturb(space, best, rng), rng)
+        cand = local_search(space, scorer, kicked)
+        value = sum(scorer(b) for b in cand)
+        if value > best_value + _MIN_GAIN:
+            best, best_value = cand, value
+    return best
+
+
+def label_mcmc(space: PartitionSpace, scorer: BlockScorer, n_iter: int, rng: np.random.Generator) -> list[int]:
+    """Non-reversible Metropolis-Hastings over maximal regular label sets; the best state visited.
+
+    From the empty label set, each iteration proposes to add a random addable label or
+    delete a random label (probability 0.5 each when both are possible), expands the
+    candidate to its closure (every line inside a group is a label), redraws while the
+    candidate is not regular or labels a forbidden direction, and accepts it with
+    probability ``min(1, exp(delta))``.
+
+    Examples
+    --------
+    >>> space = PartitionSpace((2, 2), (False, False))
+    >>> counts = np.array([[50, 0], [0, 50], [50, 0], [25, 25]])
+    >>> sorted(label_mcmc(space, BlockScorer(counts), 200, np.random.default_rng(0)))
+    [2, 5, 8]
+    """
+    blocks = [1 << c for c in range(space.n_configs)]
+    value = sum(scorer(b) for b in blocks)
+    best, best_value = list(blocks), value
+    for _ in range(n_iter):
+        owner = _owner(space, blocks)
+        labels, addable = [], []
+        for i in space.allowed:
+            configs = bits(space.line_masks[i])
+            g = owner[configs[0]]
+            (labels if all(owner[c] == g for c in configs) else addable).append(i)
+        if not labels and not addable:
+            break
+        candidate = None
+        for _attempt in range(100):
+            delete = bool(labels) and (not addable or rng.random() < 0.5)
+            if delete:
+                line = labels[rng.integers(len(labels))]
+                g = owner[bits(space.line_masks[line])[0]]
+                removed, added = {g}, space.components(blocks[g], skip_line=line)
+            else:
+                line = addable[rng.integers(len(addable))]
+                removed = {owner[c] for c in bits(space.line_masks[line])}
+                union = 0
+                for g in removed:
+                    union |= blocks[g]
+                if not space.allowed_block(union):
+                    continue
+                added = [union]
+            cand = [b for h, b in enumerate(blocks) if h not in removed] + added
+            if space.regular(cand):
+                candidate = cand
+                break
+        if candidate is None:
+            continue
+        cand_value = sum(scorer(b) for b in candidate)
+        delta = cand_value - value
+        if delta >= 0 or rng.random() < math.exp(delta):
+            blocks, value = candidate, cand_value
+            if value > best_value + _MIN_GAIN or (value > best_value - _MIN_GAIN and len(blocks) > len(best)):
+                best, best_value = list(blocks), value
+    return sorted(best)
