@@ -1,0 +1,304 @@
+"""Tests for pgmpy_sgm.factors.TreeCPD.
+
+Expected values are built independently of the code under test: tables by explicit loops over
+configurations, trees checked by walking them, joints by brute-force products of the defining numbers.
+"""
+
+import itertools
+import json
+
+import numpy as np
+import pytest
+from pgmpy.factors.discrete import TabularCPD
+from pgmpy.inference import VariableElimination
+from pgmpy.models import DiscreteBayesianNetwork
+from pgmpy.readwrite import BIFReader, BIFWriter, XMLBIFReader, XMLBIFWriter
+
+from pgmpy_sgm.factors import TreeCPD
+
+HEART_GROUPS = [0, 0, 1, 0]
+HEART_VALUES = [[0.72, 0.55], [0.28, 0.45]]
+
+
+def heart_cpd(state_names=None):
+    return TreeCPD("systolic_bp", 2, ["smoking", "lipoprotein_ratio"], [2, 2], HEART_GROUPS, HEART_VALUES, state_names)
+
+
+def expected_table(variable_card, evidence_card, groups, group_values):
+    """Full table from groups, one explicit column per configuration (last parent fastest)."""
+    configs = list(itertools.product(*[range(k) for k in evidence_card]))
+    table = np.zeros((variable_card, len(configs)))
+    for col, _ in enumerate(configs):
+        for state in range(variable_card):
+            table[state, col] = group_values[state][groups[col]]
+    return table
+
+
+def walk(tree, assignment):
+    """Follow a public-format tree for ``assignment`` ({var: state}); return (group, path)."""
+    path = []
+    while tree[0] == "split":
+        _, var, branches = tree
+        assert var not in path, "variable split twice on one path"
+        path.append(var)
+        tree = dict(branches)[assignment[var]]
+    assert tree[0] == "leaf"
+    return tree[1], tuple(path)
+
+
+def leaves(tree, context=()):
+    """All leaves as (context, group) pairs."""
+    if tree[0] == "leaf":
+        return [(context, tree[1])]
+    out = []
+    for state, sub in tree[2]:
+        out += leaves(sub, context + ((tree[1], state),))
+    return out
+
+
+def min_leaves_brute(groups_nd):
+    """Smallest number of leaves of any CPT-tree for a groups array (naive recursion, no memo)."""
+    if len(np.unique(groups_nd)) == 1:
+        return 1
+    return min(
+        sum(min_leaves_brute(np.take(groups_nd, s, axis=ax)) for s in range(groups_nd.shape[ax]))
+        for ax in range(groups_nd.ndim)
+        if groups_nd.shape[ax] > 1
+    )
+
+
+def random_grouping(rng, n_conf):
+    n_groups = int(rng.integers(1, min(n_conf, 5) + 1))
+    raw = rng.integers(0, n_groups, size=n_conf)
+    _, groups = np.unique(raw, return_inverse=True)  # ids 0..g-1, all used
+    return groups.reshape(-1)
+
+
+# ---------------------------------------------------------------------------------------------- table
+def test_heart_table_written_out():
+    cpd = heart_cpd()
+    np.testing.assert_array_equal(cpd.get_values(), [[0.72, 0.72, 0.55, 0.72], [0.28, 0.28, 0.45, 0.28]])
+    assert cpd.variables == ["systolic_bp", "smoking", "lipoprotein_ratio"]
+    assert cpd.n_groups == 2 and cpd.n_leaves == 3 and cpd.n_free_parameters() == 2
+    assert isinstance(cpd, TabularCPD)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_groupings_table_and_tree(seed):
+    rng = np.random.default_rng(seed)
+    n_par = int(rng.integers(1, 5))
+    cards = [int(k) for k in rng.choice([2, 3], size=n_par)]
+    var_card = int(rng.integers(2, 4))
+    n_conf = int(np.prod(cards))
+    groups = random_grouping(rng, n_conf)
+    n_groups = groups.max() + 1
+    values = rng.dirichlet(np.ones(var_card), size=n_groups).T
+    evidence = [f"p{i}" for i in range(n_par)]
+    cpd = TreeCPD("v", var_card, evidence, cards, groups, values)
+
+    np.testing.assert_array_equal(cpd.get_values(), expected_table(var_card, cards, groups, values))
+    assert cpd.groups.tolist() == groups.tolist()
+    assert cpd.n_free_parameters() == n_groups * (var_card - 1)
+
+    # every configuration reaches a leaf of its own group
+    for col, conf in enumerate(itertools.product(*[range(k) for k in cards])):
+        group, _ = walk(cpd.tree, dict(zip(evidence, conf, strict=True)))
+        assert group == groups[col]
+        np.testing.assert_array_equal(cpd.get_values()[:, col], values[:, group])
+    # tied leaves: the leaves pointing at a group cover exactly that group's configurations
+    all_leaves = leaves(cpd.tree)
+    assert len(all_leaves) == cpd.n_leaves
+    for g in range(n_groups):
+        covered = set()
+        for context, leaf_group in all_leaves:
+            if leaf_group != g:
+                continue
+            fixed = dict(context)
+            for col, conf in enumerate(itertools.product(*[range(k) for k in cards])):
+                if all(conf[evidence.index(v)] == s for v, s in fixed.items()):
+                    covered.add(col)
+        assert covered == set(np.flatnonzero(groups == g))
+    # the tree is as small as possible (checked on the small cases)
+    if n_conf <= 12:
+        assert cpd.n_leaves == min_leaves_brute(groups.reshape(cards))
+
+
+def test_non_subcube_group_gives_tied_leaves():
+    cpd = heart_cpd()
+    assert cpd.tree == (
+        "split",
+        "smoking",
+        ((0, ("leaf", 0)), (1, ("split", "lipoprotein_ratio", ((0, ("leaf", 1)), (1, ("leaf", 0)))))),
+    )
+    assert [g for _, g in leaves(cpd.tree)].count(0) == 2
+
+
+@pytest.mark.parametrize(
+    ("cards", "groups", "n_leaves"),
+    [
+        ([2, 2], [0, 1, 1, 0], 4),  # xor: no split helps
+        ([2, 2], [0, 0, 0, 0], 1),  # one group: a single leaf
+        ([2, 2, 2], [0, 1, 0, 1, 0, 1, 0, 1], 2),  # only the last parent matters
+        ([3, 2], [0, 0, 0, 1, 0, 0], 4),  # split on the binary parent first: 1 + 3 leaves
+    ],
+)
+def test_tree_sizes(cards, groups, n_leaves):
+    n_groups = max(groups) + 1
+    values = np.full((2, n_groups), 0.5)
+    values[:, 0] = [0.1, 0.9]
+    cpd = TreeCPD("v", 2, [f"p{i}" for i in range(len(cards))], cards, groups, values)
+    assert cpd.n_leaves == n_leaves
+
+
+def test_last_parent_only_splits_on_it():
+    cpd = TreeCPD("v", 2, ["a", "b", "c"], [2, 2, 2], [0, 1] * 4, [[0.2, 0.6], [0.8, 0.4]])
+    assert cpd.tree == ("split", "c", ((0, ("leaf", 0)), (1, ("leaf", 1))))
+
+
+def test_no_parents():
+    cpd = TreeCPD("v", 3, None, None, [0], [[0.2], [0.3], [0.5]])
+    assert cpd.tree == ("leaf", 0) and cpd.n_leaves == 1
+    np.testing.assert_array_equal(cpd.get_values(), [[0.2], [0.3], [0.5]])
+    assert "(no split) -> leaf A" in cpd.to_text()
+
+
+# ---------------------------------------------------------------------------------------------- from_tree
+def test_from_tree_round_trip():
+    cpd = heart_cpd()
+    back = TreeCPD.from_tree("systolic_bp", 2, ["smoking", "lipoprotein_ratio"], [2, 2], cpd.tree, HEART_VALUES)
+    assert back.tree == cpd.tree and back.groups.tolist() == HEART_GROUPS
+    np.testing.assert_array_equal(back.get_values(), cpd.get_values())
+
+
+def test_from_tree_dict_branches_state_names_and_non_minimal_tree_kept():
+    sn = {"a": ["lo", "hi"], "b": ["x", "y", "z"]}
+    tree = (
+        "split",
+        "b",
+        {"x": ("leaf", 0), "y": ("split", "a", {"lo": ("leaf", 1), "hi": ("leaf", 0)}), "z": ("leaf", 0)},
+    )
+    cpd = TreeCPD.from_tree("v", 2, ["a", "b"], [2, 3], tree, [[0.3, 0.9], [0.7, 0.1]], state_names=sn)
+    # configurations (a, b) in C order: (lo,x) (lo,y) (lo,z) (hi,x) (hi,y) (hi,z)
+    assert cpd.groups.tolist() == [0, 1, 0, 0, 0, 0]
+    assert cpd.n_leaves == 4
+    assert cpd.tree[1] == "b" and cpd.tree[2][1][0] == "y"
+    assert cpd.group_of({"a": "lo", "b": "y"}) == 1 and cpd.group_of(["hi", "y"]) == 0
+
+
+def test_from_tree_keeps_a_non_minimal_tree():
+    sub = ["split", "b", [[0, ["leaf", 0]], [1, ["leaf", 1]], [2, ["leaf", 0]]]]  # JSON-style lists
+    tree = ["split", "a", [[0, sub], [1, sub]]]
+    cpd = TreeCPD.from_tree("v", 2, ["a", "b"], [2, 3], tree, [[0.3, 0.9], [0.7, 0.1]])
+    assert cpd.groups.tolist() == [0, 1, 0, 0, 1, 0]
+    assert cpd.n_leaves == 6 and cpd.tree[1] == "a"
+    assert TreeCPD("v", 2, ["a", "b"], [2, 3], cpd.groups, cpd.group_values).n_leaves == 3
+
+
+# ---------------------------------------------------------------------------------------------- copies
+def test_copy_keeps_class_and_is_independent():
+    cpd = heart_cpd({"smoking": ["no", "yes"]})
+    dup = cpd.copy()
+    assert type(dup) is TreeCPD and dup is not cpd
+    assert dup.tree == cpd.tree and dup.groups.tolist() == HEART_GROUPS and dup == cpd
+    assert dup.state_names["smoking"] == ["no", "yes"]
+    dup.state_names["smoking"].append("maybe")
+    assert cpd.state_names["smoking"] == ["no", "yes"]
+    assert type(cpd.to_tabular()) is TabularCPD and cpd.to_tabular() == cpd
+
+
+def test_groups_are_read_only():
+    cpd = heart_cpd()
+    with pytest.raises(ValueError, match="read-only"):
+        cpd.groups[0] = 1
+
+
+# ---------------------------------------------------------------------------------------------- network
+SN = {"smoking": ["no", "yes"], "ratio": ["low", "high"], "work": ["light", "mixed", "heavy"], "bp": ["normal", "high"]}
+P_SMOKING = [0.3, 0.7]
+P_RATIO_GIVEN_SMOKING = [[0.6, 0.45], [0.4, 0.55]]
+WORK_GROUPS = [0, 1, 2, 0]  # work | (ratio, smoking): (low,no) (low,yes) (high,no) (high,yes)
+WORK_VALUES = [[0.5, 0.2, 0.1], [0.3, 0.3, 0.2], [0.2, 0.5, 0.7]]
+BP_GROUPS = [0, 0, 1, 0, 0, 0, 0, 1, 2, 0, 2, 1]  # bp | (smoking, ratio, work)
+BP_VALUES = [[0.72, 0.55, 0.4], [0.28, 0.45, 0.6]]
+
+
+def network():
+    edges = [("smoking", "ratio"), ("smoking", "work"), ("ratio", "work"), ("smoking", "bp"), ("ratio", "bp")]
+    model = DiscreteBayesianNetwork([*edges, ("work", "bp")])
+    model.add_cpds(
+        TabularCPD("smoking", 2, [[p] for p in P_SMOKING], state_names={"smoking": SN["smoking"]}),
+        TreeCPD("ratio", 2, ["smoking"], [2], [0, 1], P_RATIO_GIVEN_SMOKING, state_names=SN),
+        TreeCPD("work", 3, ["ratio", "smoking"], [2, 2], WORK_GROUPS, WORK_VALUES, state_names=SN),
+        TreeCPD("bp", 2, ["smoking", "ratio", "work"], [2, 2, 3], BP_GROUPS, BP_VALUES, state_names=SN),
+    )
+    return model
+
+
+def brute_joint():
+    """Joint P(smoking, ratio, work, bp) as a 4-d array, from the defining numbers only."""
+    joint = np.zeros((2, 2, 3, 2))
+    for s, r, w, b in itertools.product(range(2), range(2), range(3), range(2)):
+        bp_group = BP_GROUPS[s * 6 + r * 3 + w]
+        joint[s, r, w, b] = (
+            P_SMOKING[s]
+            * P_RATIO_GIVEN_SMOKING[r][s]
+            * WORK_VALUES[w][WORK_GROUPS[r * 2 + s]]
+            * BP_VALUES[b][bp_group]
+        )
+    return joint
+
+
+def test_network_check_model_and_inference():
+    model = network()
+    assert model.check_model()
+    joint = brute_joint()
+    assert joint.sum() == pytest.approx(1.0)
+    infer = VariableElimination(model)
+    res = infer.query(["smoking", "work"], evidence={"bp": "high"}, show_progress=False)
+    expected = joint[:, :, :, 1].sum(axis=1)
+    expected /= expected.sum()
+    got = res.values if res.variables == ["smoking", "work"] else res.values.T
+    np.testing.assert_allclose(got, expected, rtol=1e-12)
+    res2 = infer.query(["bp"], evidence={"ratio": "high", "work": "heavy"}, show_progress=False)
+    exp2 = joint[:, 1, 2, :].sum(axis=0)
+    np.testing.assert_allclose(res2.values, exp2 / exp2.sum(), rtol=1e-12)
+
+
+def test_network_simulate():
+    model = network()
+    data = model.simulate(20000, seed=7, show_progress=False)
+    assert set(data.columns) == set(SN)
+    assert set(data["work"]) <= set(SN["work"])
+    joint = brute_joint()
+    freq = (data["bp"] == "high").mean()
+    assert freq == pytest.approx(joint[..., 1].sum(), abs=0.02)
+    cond = data[(data["smoking"] == "yes") & (data["ratio"] == "low")]
+    p_heavy = joint[1, 0, 2].sum() / joint[1, 0].sum()
+    assert (cond["work"] == "heavy").mean() == pytest.approx(p_heavy, abs=0.04)
+
+
+def test_network_copy_do_and_remove_node_keep_tree_cpds():
+    model = network()
+    assert all(type(model.copy().get_cpds(v)) is TreeCPD for v in ("ratio", "work", "bp"))
+    done = model.do(["work"])
+    assert done.get_cpds("work").variables == ["work"]
+    expected = np.array(WORK_VALUES)[:, WORK_GROUPS].mean(axis=1)
+    np.testing.assert_allclose(done.get_cpds("work").get_values().ravel(), expected, rtol=1e-12)
+    model.remove_node("smoking")
+    assert model.check_model()
+    assert isinstance(model.get_cpds("bp"), TreeCPD) and model.get_cpds("bp").variables == ["bp", "ratio", "work"]
+
+
+@pytest.mark.parametrize(
+    ("writer", "reader", "name"), [(BIFWriter, BIFReader, "net.bif"), (XMLBIFWriter, XMLBIFReader, "net.xml")]
+)
+def test_network_bif_round_trip(tmp_path, writer, reader, name):
+    model = network()
+    path = tmp_path / name
+    writer(model).write(str(path))
+    back = reader(str(path)).get_model()
+    for var in SN:
+        orig, new = model.get_cpds(var), back.get_cpds(var)
+        assert new.variables == orig.variables
+        assert [str(s) for s in new.state_names[var]] == [str(s) for s in orig.state_names[var]]
+        np.testing.assert_array_equal(new.get_values(), orig.get_values())
