@@ -109,7 +109,7 @@ def check_group_values(group_values, variable_card: int, groups: np.ndarray) -> 
         if (col < 0).any():
             raise ValueError(f"group_values column {g} (group {g}) has negative entries: {col.tolist()}")
         if abs(col.sum() - 1.0) > 1e-8:
-            raise ValueError(f"group_values column {g} (group {g}) sums to {col.sum()!r}, not 1")
+            raise ValueError(f"group_values column {g} (group {g}) sums to {float(col.sum())!r}, not 1")
     return values
 
 

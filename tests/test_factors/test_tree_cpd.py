@@ -302,3 +302,244 @@ def test_network_bif_round_trip(tmp_path, writer, reader, name):
         assert new.variables == orig.variables
         assert [str(s) for s in new.state_names[var]] == [str(s) for s in orig.state_names[var]]
         np.testing.assert_array_equal(new.get_values(), orig.get_values())
+
+
+# ---------------------------------------------------------------------------------------------- to_dict / from_dict
+def test_to_dict_from_dict_lossless_through_json():
+    cpd = TreeCPD(
+        "v", 3, ["a", "b"], [2, 3], [0, 1, 0, 2, 0, 0],
+        [[0.1, 1 / 3, 0.0], [0.2, 1 / 3, 0.25], [0.7, 1 / 3, 0.75]],
+        state_names={"v": ["lo", "mid", "hi"], "b": ["x", "y", "z"]},
+    )
+    text = json.dumps(cpd.to_dict())
+    back = TreeCPD.from_dict(json.loads(text))
+    assert type(back) is TreeCPD
+    assert back.variables == cpd.variables and back.state_names == cpd.state_names
+    assert back.groups.tolist() == cpd.groups.tolist() and back.tree == cpd.tree
+    np.testing.assert_array_equal(back.group_values, cpd.group_values)  # exact, not approximate
+    np.testing.assert_array_equal(back.get_values(), cpd.get_values())
+
+
+def test_to_dict_keeps_a_given_tree_and_int_variable_names():
+    sub = ("split", 2, ((0, ("leaf", 0)), (1, ("leaf", 1))))
+    cpd = TreeCPD.from_tree(0, 2, [1, 2], [2, 2], ("split", 1, ((0, sub), (1, sub))), [[0.5, 0.1], [0.5, 0.9]])
+    back = TreeCPD.from_dict(json.loads(json.dumps(cpd.to_dict())))  # JSON turns int keys into strings
+    assert back.variables == [0, 1, 2] and back.n_leaves == 4 and back.tree == cpd.tree
+
+
+def test_from_dict_without_tree_builds_one():
+    d = heart_cpd().to_dict()
+    del d["tree"]
+    assert TreeCPD.from_dict(d).n_leaves == 3
+
+
+@pytest.mark.parametrize(
+    ("change", "exc", "match"),
+    [
+        (lambda d: d.pop("groups"), ValueError, r"missing keys \['groups'\]"),
+        (lambda d: d.update(colour="red"), ValueError, r"unknown keys \['colour'\]"),
+        (lambda d: d.update(groups="0001"), TypeError, "'groups' must be a list"),
+        (lambda d: d.update(state_names={"smoking": [0, 1]}), ValueError, "no entry for variable 'systolic_bp'"),
+        (lambda d: d.update(groups=[0, 1, 0, 0]), ValueError, "disagree with the groups of 'tree'"),
+    ],
+)
+def test_from_dict_validation(change, exc, match):
+    d = heart_cpd().to_dict()
+    change(d)
+    with pytest.raises(exc, match=match):
+        TreeCPD.from_dict(d)
+
+
+def test_from_dict_rejects_non_mapping():
+    with pytest.raises(TypeError, match="expects a mapping; got list"):
+        TreeCPD.from_dict([1, 2])
+
+
+# ---------------------------------------------------------------------------------------------- validation
+def make(**overrides):
+    args = dict(
+        variable="v", variable_card=2, evidence=["a", "b"], evidence_card=[2, 2],
+        groups=[0, 0, 1, 0], group_values=[[0.7, 0.5], [0.3, 0.5]], state_names=None,
+    )
+    args.update(overrides)
+    return TreeCPD(**args)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "exc", "match"),
+    [
+        ({"groups": [0, 0, 1]}, ValueError, r"one entry per evidence configuration \(4\)"),
+        ({"groups": [0.0, 0.0, 1.0, 0.0]}, TypeError, "groups must be integer"),
+        ({"groups": [0, 0, 3, 0]}, ValueError, r"group ids \[3\] are outside 0..1"),
+        ({"groups": [0, 0, -1, 0]}, ValueError, r"group ids \[-1\]"),
+        ({"groups": [0, 0, 0, 0]}, ValueError, r"groups \[1\] have no configuration"),
+        ({"group_values": [[0.7, 0.5, 0.2], [0.3, 0.5, 0.8]]}, ValueError, r"groups \[2\] have no configuration"),
+        ({"group_values": [[0.7, 0.5]]}, ValueError, r"shape \(variable_card=2, n_groups\); got \(1, 2\)"),
+        ({"group_values": [[0.7, 1.5], [0.3, -0.5]]}, ValueError, r"column 1 \(group 1\) has negative"),
+        ({"group_values": [[0.7, 0.5], [0.3, 0.4]]}, ValueError, r"column 1 \(group 1\) sums to 0\.9"),
+        ({"group_values": [[0.7, np.nan], [0.3, 0.5]]}, ValueError, r"column 1 \(group 1\) has non-finite"),
+        ({"variable_card": 2.0}, TypeError, "variable_card must be an integer"),
+        ({"evidence": "ab"}, TypeError, "not the string 'ab'"),
+        ({"evidence_card": [2]}, ValueError, r"evidence \['a', 'b'\] and evidence_card \[2\] differ"),
+        ({"evidence_card": [2, 1.5]}, TypeError, "evidence_card of 'b' must be a positive integer"),
+        ({"evidence": ["a", "v"]}, ValueError, "variable 'v' cannot be its own evidence"),
+        ({"evidence": ["a", "a"]}, ValueError, "repeated variables"),
+        ({"state_names": {"a": ["x"]}}, ValueError, r"state names of 'a' must have 2 entries"),
+        ({"state_names": {"a": ["x", "x"]}}, ValueError, "state names of 'a' are repeated"),
+        ({"state_names": {"a": "xy"}}, TypeError, "state names of 'a' must be a list"),
+        ({"state_names": [("a", [0, 1])]}, TypeError, "state_names must be a dict"),
+    ],
+)
+def test_constructor_validation(overrides, exc, match):
+    with pytest.raises(exc, match=match):
+        make(**overrides)
+
+
+def test_sums_within_tolerance_are_accepted():
+    cpd = make(group_values=[[0.7 + 5e-9, 0.5], [0.3, 0.5]])
+    assert cpd.n_groups == 2
+
+
+LEAF0, LEAF1 = ("leaf", 0), ("leaf", 1)
+
+
+@pytest.mark.parametrize(
+    ("tree", "exc", "match"),
+    [
+        (("split", "c", {0: LEAF0, 1: LEAF1}), ValueError, "variable 'c', which is not an evidence variable"),
+        (("split", "a", {0: LEAF0, 2: LEAF1}), ValueError, "unknown state 2"),
+        (("split", "a", {0: LEAF0}), ValueError, r"missing branches for states \[1\]"),
+        (("split", "a", [(0, LEAF0), (0, LEAF1), (1, LEAF1)]), ValueError, "two branches for state 0"),
+        (("split", "a", {0: LEAF0, 1: ("split", "a", {0: LEAF0, 1: LEAF1})}), ValueError, "splits on 'a' again"),
+        (("split", "a", {0: LEAF0, 1: ("leaf", 2)}), ValueError, "root > a=1 holds group 2, outside 0..1"),
+        (("split", "a", {0: LEAF0, 1: ("leaf", "1")}), TypeError, "integer group id; got '1'"),
+        (("branch", "a", {0: LEAF0, 1: LEAF1}), ValueError, "unknown tag 'branch'"),
+        (("split", "a", {0: LEAF0, 1: 1}), TypeError, "tree node at root > a=1 must be"),
+        (("split", "a", "01"), TypeError, "branches must be"),
+        (("split", "a", {0: LEAF0, 1: LEAF0}), ValueError, r"groups \[1\] have no configuration"),
+    ],
+)
+def test_from_tree_validation(tree, exc, match):
+    with pytest.raises(exc, match=match):
+        TreeCPD.from_tree("v", 2, ["a", "b"], [2, 2], tree, [[0.7, 0.5], [0.3, 0.5]])
+
+
+def test_group_of_validation():
+    cpd = heart_cpd({"smoking": ["no", "yes"]})
+    assert cpd.group_of({"smoking": "yes", "lipoprotein_ratio": 0}) == 1
+    with pytest.raises(ValueError, match=r"missing: \['lipoprotein_ratio'\]"):
+        cpd.group_of({"smoking": "yes"})
+    with pytest.raises(ValueError, match="unknown state 1 of 'smoking'"):
+        cpd.group_of([1, 0])
+    with pytest.raises(ValueError, match="must have 2 states"):
+        cpd.group_of(["yes"])
+
+
+# ---------------------------------------------------------------------------------------------- state names
+def test_state_names_default_partial_and_extra():
+    assert heart_cpd().state_names == {"systolic_bp": [0, 1], "smoking": [0, 1], "lipoprotein_ratio": [0, 1]}
+    cpd = heart_cpd({"smoking": ("no", "yes"), "unrelated": ["p", "q", "r"]})
+    assert cpd.state_names == {"systolic_bp": [0, 1], "smoking": ["no", "yes"], "lipoprotein_ratio": [0, 1]}
+    assert cpd.tree[2][1][0] == "yes"
+
+
+# ---------------------------------------------------------------------------------------------- text
+def test_to_text_heart_example():
+    sn = {"smoking": ["no", "yes"], "lipoprotein_ratio": ["low", "high"], "systolic_bp": ["normal", "high"]}
+    assert heart_cpd(sn).to_text() == "\n".join(
+        [
+            "P(systolic_bp | smoking, lipoprotein_ratio)",
+            "smoking = no -> leaf A: P(systolic_bp=normal)=0.72, P(systolic_bp=high)=0.28",
+            "smoking = yes",
+            "    lipoprotein_ratio = low -> leaf B: P(systolic_bp=normal)=0.55, P(systolic_bp=high)=0.45",
+            "    lipoprotein_ratio = high -> leaf A (tied)",
+            "configurations (smoking, lipoprotein_ratio) per leaf distribution:",
+            "    A [3 configurations, 2 tied leaves]: (no, low), (no, high), (yes, high)",
+            "    B [1 configurations]: (yes, low)",
+        ]
+    )
+
+
+def test_repr_and_str():
+    cpd = heart_cpd()
+    assert repr(cpd).startswith("<TreeCPD representing P(systolic_bp:2 | smoking:2, lipoprotein_ratio:2) with 2 groups")
+    assert "systolic_bp(0)" in str(cpd)  # the table, as TabularCPD prints it
+
+
+# ---------------------------------------------------------------------------------------------- table operations
+def plain(cpd):
+    """Independent plain TabularCPD with the same table, built from the expected table."""
+    ev = cpd.variables[1:]
+    return TabularCPD(cpd.variable, cpd.variable_card, cpd.get_values(), ev or None,
+                      list(cpd.cardinality[1:]) or None, state_names={v: list(s) for v, s in cpd.state_names.items()})
+
+
+def three_parent_cpd():
+    groups = [0, 1, 0, 2, 0, 1, 1, 1, 2, 0, 0, 0]  # (a:2, b:2, c:3)
+    return TreeCPD("v", 2, ["a", "b", "c"], [2, 2, 3], groups, [[0.9, 0.4, 0.25], [0.1, 0.6, 0.75]],
+                   state_names={"c": ["x", "y", "z"]})
+
+
+def test_reduce_keeps_structure_and_matches_tabular():
+    cpd = three_parent_cpd()
+    ref = plain(cpd)
+    ref.reduce([("c", "y"), ("a", 1)])
+    out = cpd.reduce([("c", "y"), ("a", 1)], inplace=False)
+    assert type(out) is TreeCPD and out.variables == ["v", "b"]
+    np.testing.assert_array_equal(out.get_values(), ref.get_values())
+    assert out.groups.tolist() == [0, 1]  # configurations (a=1, b, c=y) had groups 1, 0: renumbered
+    cpd.reduce([("b", 0)])  # in place
+    assert type(cpd) is TreeCPD and cpd.variables == ["v", "a", "c"]
+    assert cpd.groups.tolist() == [0, 1, 0, 1, 1, 2]  # (a, c) slice of b=0, ids unchanged
+    with pytest.raises(ValueError, match="Reduce not allowed on the variable"):
+        cpd.reduce([("v", 0)])
+
+
+def test_marginalize_keeps_structure_and_matches_tabular():
+    cpd = three_parent_cpd()
+    ref = plain(cpd)
+    ref.marginalize(["b"])
+    out = cpd.marginalize(["b"], inplace=False)
+    assert type(out) is TreeCPD and out.variables == ["v", "a", "c"]
+    np.testing.assert_allclose(out.get_values(), ref.get_values(), rtol=1e-14)
+    # (a, c) columns average the group pairs (over b) {0,2}, {1,0}, {0,1}, {1,0}, {1,0}, {2,0}
+    assert out.groups.tolist() == [0, 1, 1, 1, 1, 0]
+    assert out.n_groups == 2
+    np.testing.assert_allclose(out.group_values[:, 0], [(0.9 + 0.25) / 2, (0.1 + 0.75) / 2], rtol=1e-14)
+    cpd.marginalize(["a", "b", "c"])
+    assert cpd.variables == ["v"] and cpd.tree == ("leaf", 0)
+    with pytest.raises(ValueError, match="Marginalization not allowed"):
+        cpd.marginalize(["v"])
+
+
+def test_normalize_and_reorder_parents():
+    cpd = three_parent_cpd()
+    out = cpd.normalize(inplace=False)
+    assert type(out) is TreeCPD and out.groups.tolist() == cpd.groups.tolist()
+    expected = plain(cpd).reorder_parents(["c", "a", "b"], inplace=False)
+    assert np.array_equal(cpd.reorder_parents(["c", "a", "b"], inplace=False), expected)
+    assert cpd.variables == ["v", "a", "b", "c"]  # unchanged
+    cpd.reorder_parents(["c", "a", "b"])
+    assert type(cpd) is TreeCPD and cpd.variables == ["v", "c", "a", "b"]
+    np.testing.assert_array_equal(cpd.get_values(), expected)
+    assert cpd.state_names["c"] == ["x", "y", "z"]
+    assert cpd.group_of({"a": 0, "b": 1, "c": "x"}) == 2
+    for col, conf in enumerate(itertools.product(range(3), range(2), range(2))):
+        group, _ = walk(cpd.tree, {"c": ["x", "y", "z"][conf[0]], "a": conf[1], "b": conf[2]})
+        assert group == cpd.groups[col]
+
+
+def test_factor_arithmetic_returns_tabular_and_refuses_inplace():
+    cpd = heart_cpd()
+    prod = cpd * cpd.to_factor()
+    assert type(prod) is TabularCPD
+    ref = plain(cpd) * plain(cpd).to_factor()  # pgmpy on an independent plain TabularCPD
+    assert prod.variables == ref.variables
+    np.testing.assert_array_equal(prod.values, ref.values)
+    for name, arg in [("product", cpd.to_factor()), ("sum", cpd.to_factor()), ("divide", cpd.to_factor()),
+                      ("maximize", ["smoking"])]:
+        with pytest.raises(TypeError, match=f"TreeCPD.{name} with inplace=True would break the tree"):
+            getattr(cpd, name)(arg)
+    with pytest.raises(TypeError, match="set_value would break the groups"):
+        cpd.set_value(0.5, systolic_bp=0, smoking=0, lipoprotein_ratio=0)
+    np.testing.assert_array_equal(cpd.get_values(), [[0.72, 0.72, 0.55, 0.72], [0.28, 0.28, 0.45, 0.28]])
