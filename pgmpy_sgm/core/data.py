@@ -167,7 +167,9 @@ class EncodedData:
             if not all(isinstance(u, Hashable) for u in uniques):
                 raise TypeError
         except TypeError:
-            raise TypeError(f"Column {name!r} holds unhashable values (e.g. lists or dicts); states must be hashable.") from None
+            raise TypeError(
+                f"Column {name!r} holds unhashable values (e.g. lists or dicts); states must be hashable."
+            ) from None
         if given_states is not None:
             if isinstance(given_states, str | bytes) or not isinstance(given_states, Sequence | np.ndarray):
                 raise TypeError(f"state_names[{name!r}] must be a list of states. Got: {given_states!r}")
@@ -303,7 +305,7 @@ class EncodedData:
                 raise ValueError(f"Column {name!r} has {int(column.isna().sum())} missing value(s) (NaN).")
             lookup = {s: i for i, s in enumerate(self.state_names[name])}
             values = [_python_scalar(x) for x in column.to_numpy(dtype=object)]
-            unknown = sorted({repr(x) for x in values if x not in lookup})
+            unknown = list(dict.fromkeys(x for x in values if x not in lookup))
             if unknown:
                 raise ValueError(
                     f"Column {name!r} has state(s) {unknown[:5]} unknown to the model; known: {self.state_names[name]}"

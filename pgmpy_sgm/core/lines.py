@@ -31,7 +31,7 @@ partitions have equal arrays.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 from scipy.special import gammaln
@@ -50,7 +50,7 @@ __all__ = [
 ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _line_table(cards: tuple[int, ...]) -> tuple[np.ndarray, ...]:
     n_configs = int(np.prod(cards, dtype=np.int64))
     grid = np.arange(n_configs, dtype=np.int64).reshape(cards)

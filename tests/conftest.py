@@ -1,0 +1,56 @@
+"""Shared fixtures: the bundled heart-disease data and the paper's reference models."""
+
+import matplotlib
+import pytest
+
+matplotlib.use("Agg")
+
+HEART_EDGES = [
+    ("smoking", "physical_work"),
+    ("smoking", "systolic_bp"),
+    ("smoking", "lipoprotein_ratio"),
+    ("mental_work", "physical_work"),
+    ("physical_work", "lipoprotein_ratio"),
+    ("systolic_bp", "lipoprotein_ratio"),
+]
+HEART_BEST_STRATA = {
+    ("smoking", "systolic_bp"): [{"lipoprotein_ratio": 1}],
+    ("systolic_bp", "lipoprotein_ratio"): [{"smoking": 0}],
+}
+HEART_SECOND_EXTRA_EDGE = ("mental_work", "lipoprotein_ratio")
+HEART_SECOND_EXTRA_STRATUM = {("mental_work", "lipoprotein_ratio"): [{"physical_work": 0}]}
+
+
+@pytest.fixture(scope="session")
+def heart_counts():
+    from pgmpy_sgm.datasets import load_heart_disease
+
+    return load_heart_disease(as_counts=True)
+
+
+@pytest.fixture(scope="session")
+def heart_rows():
+    from pgmpy_sgm.datasets import load_heart_disease
+
+    return load_heart_disease()
+
+
+@pytest.fixture(scope="session")
+def heart_score(heart_counts):
+    from pgmpy_sgm import SGMScore
+
+    return SGMScore(heart_counts, weights="count")
+
+
+@pytest.fixture(scope="session")
+def heart_reference_models():
+    """The three models of DESIGN section 3 with their log unnormalized posteriors."""
+    from pgmpy_sgm import StratifiedGraph
+
+    nodes = ["smoking", "mental_work", "physical_work", "systolic_bp", "lipoprotein_ratio", "family_history"]
+    best = StratifiedGraph(HEART_EDGES, strata=HEART_BEST_STRATA, nodes=nodes)
+    second = StratifiedGraph(
+        HEART_EDGES + [HEART_SECOND_EXTRA_EDGE], strata={**HEART_BEST_STRATA, **HEART_SECOND_EXTRA_STRATUM}, nodes=nodes
+    )
+    gm = StratifiedGraph(HEART_EDGES, nodes=nodes)
+    return {"best": (best, -6715.90), "second": (second, -6716.66), "gm": (gm, -6720.18)}
