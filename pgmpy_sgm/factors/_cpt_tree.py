@@ -113,6 +113,29 @@ def check_group_values(group_values, variable_card: int, groups: np.ndarray) -> 
     return values
 
 
+def check_cpd_dict(data: Any, keys: Sequence[str]) -> dict:
+    """Check a TreeCPD dict (see ``TreeCPD.to_dict``); return its state names keyed by variable."""
+    if not isinstance(data, Mapping):
+        raise TypeError(f"from_dict expects a mapping; got {type(data).__name__}")
+    missing = [k for k in keys if k not in data]
+    unknown = [k for k in data if k not in (*keys, "tree")]
+    if missing or unknown:
+        raise ValueError(f"TreeCPD dict has missing keys {missing} and unknown keys {unknown}")
+    for key in ("evidence", "evidence_card", "groups", "group_values"):
+        if not isinstance(data[key], (list, tuple)):
+            raise TypeError(f"TreeCPD dict field {key!r} must be a list; got {type(data[key]).__name__}")
+    raw_names = data["state_names"]
+    if not isinstance(raw_names, Mapping):
+        raise TypeError(f"TreeCPD dict field 'state_names' must be a dict; got {type(raw_names).__name__}")
+    names = {}
+    for var in [data["variable"], *data["evidence"]]:
+        key = var if var in raw_names else str(var)
+        if key not in raw_names:
+            raise ValueError(f"TreeCPD dict field 'state_names' has no entry for variable {var!r}")
+        names[var] = raw_names[key]
+    return names
+
+
 def py(x: Any) -> Any:
     """Plain-Python (JSON-ready) copy: numpy scalars unwrapped, tuples turned into lists."""
     if isinstance(x, np.generic):
@@ -186,6 +209,24 @@ def index_tree_groups(index_tree: tuple, cards: Sequence[int]) -> np.ndarray:
 
     fill(index_tree, [slice(None)] * len(cards))
     return out
+
+
+def relabel_rows(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Group ids for the distinct rows of ``keys`` (numbered by first appearance) and each group's first row."""
+    keys = keys.reshape(len(keys), -1)
+    _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    order = np.argsort(first)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    return rank[inverse.reshape(-1)], first[order]
+
+
+def group_counts(groups_nd: np.ndarray, gone: Sequence[int], n_groups: int) -> np.ndarray:
+    """For each configuration of the axes not in ``gone``: how often each group occurs over the ``gone`` axes."""
+    keep = [i for i in range(groups_nd.ndim) if i not in gone]
+    block = np.moveaxis(groups_nd, [*keep, *gone], list(range(groups_nd.ndim)))
+    block = block.reshape(int(np.prod([groups_nd.shape[i] for i in keep], dtype=np.int64)), -1)
+    return np.stack([(block == g).sum(axis=1) for g in range(n_groups)], axis=1)
 
 
 def count_leaves(index_tree: tuple) -> int:
@@ -341,5 +382,6 @@ def render(
                 confs.append("(" + ", ".join(str(state_names[v][i]) for v, i in zip(evidence, idx, strict=True)) + ")")
             n = int(leaf_counts[g])
             tied = f", {n} tied leaves" if n > 1 else ""
-            lines.append(f"    {leaf_label(g)} [{len(confs)} configurations{tied}]: {', '.join(confs)}")
+            noun = "configuration" if len(confs) == 1 else "configurations"
+            lines.append(f"    {leaf_label(g)} [{len(confs)} {noun}{tied}]: {', '.join(confs)}")
     return "\n".join(lines)

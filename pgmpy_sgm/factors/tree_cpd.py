@@ -56,11 +56,10 @@ class TreeCPD(TabularCPD):
     Raises
     ------
     TypeError
-        If ``variable_card``/cards are not integers, ``evidence`` is a string, or ``groups`` is not
-        an integer array.
+        If cards are not integers, ``evidence`` is a string or ``groups`` is not an integer array.
     ValueError
-        On inconsistent lengths or shapes, unused or out-of-range group ids, negative or
-        non-finite values, columns not summing to 1, or bad state names.
+        On inconsistent shapes, unused or out-of-range group ids, negative or non-finite values,
+        columns not summing to 1, or bad state names (messages name the culprit).
 
     Notes
     -----
@@ -68,8 +67,9 @@ class TreeCPD(TabularCPD):
     variables are chosen to keep the tree small: a node whose configurations are all in one group
     is a leaf, otherwise the variable giving the fewest leaves below is chosen (exact search; ties
     go to the earlier evidence variable; a greedy rule is used for very large parent sets).
-    ``normalize``, ``reduce``, ``marginalize`` and ``reorder_parents`` keep the grouped structure and
-    give a ``TreeCPD``; factor arithmetic (``product``, ``sum``, ``divide``, ``maximize``) returns a
+    ``normalize``, ``reduce``, ``marginalize`` and ``reorder_parents`` (used by pgmpy's sampling,
+    ``do`` and ``remove_node``) keep the grouped structure and give a ``TreeCPD``; all but ``normalize``
+    rebuild a small tree. Factor arithmetic (``product``, ``sum``, ``divide``, ``maximize``) returns a
     plain ``TabularCPD`` result and refuses ``inplace=True``; ``set_value`` raises ``TypeError``.
 
     Examples
@@ -95,12 +95,12 @@ class TreeCPD(TabularCPD):
         lipoprotein_ratio = 1 -> leaf A (tied)
     configurations (smoking, lipoprotein_ratio) per leaf distribution:
         A [3 configurations, 2 tied leaves]: (0, 0), (0, 1), (1, 1)
-        B [1 configurations]: (1, 0)
+        B [1 configuration]: (1, 0)
 
     References
     ----------
     .. [1] Nyman, H., Pensar, J., Koski, T. and Corander, J. (2014). Stratified graphical models:
-       context-specific independence in graphical models. Bayesian Analysis 9(4), 883-908.
+       context-specific independence in graphical models. Bayesian Analysis.
     """
 
     def __init__(
@@ -438,24 +438,7 @@ class TreeCPD(TabularCPD):
         >>> TreeCPD.from_dict(json.loads(json.dumps(cpd.to_dict()))) == cpd
         True
         """
-        if not isinstance(data, Mapping):
-            raise TypeError(f"from_dict expects a mapping; got {type(data).__name__}")
-        missing = [k for k in _DICT_KEYS if k not in data]
-        unknown = [k for k in data if k not in (*_DICT_KEYS, "tree")]
-        if missing or unknown:
-            raise ValueError(f"TreeCPD dict has missing keys {missing} and unknown keys {unknown}")
-        for key in ("evidence", "evidence_card", "groups", "group_values"):
-            if not isinstance(data[key], (list, tuple)):
-                raise TypeError(f"TreeCPD dict field {key!r} must be a list; got {type(data[key]).__name__}")
-        raw_names = data["state_names"]
-        if not isinstance(raw_names, Mapping):
-            raise TypeError(f"TreeCPD dict field 'state_names' must be a dict; got {type(raw_names).__name__}")
-        names = {}
-        for var in [data["variable"], *data["evidence"]]:
-            key = var if var in raw_names else str(var)
-            if key not in raw_names:
-                raise ValueError(f"TreeCPD dict field 'state_names' has no entry for variable {var!r}")
-            names[var] = list(raw_names[key])
+        names = _cpt_tree.check_cpd_dict(data, _DICT_KEYS)
         args = (data["variable"], data["variable_card"], list(data["evidence"]), list(data["evidence_card"]))
         if data.get("tree") is None:
             return cls(*args, data["groups"], data["group_values"], state_names=names)
@@ -469,13 +452,8 @@ class TreeCPD(TabularCPD):
     # ------------------------------------------------------------------ table operations
     def _rebuilt(self, table: TabularCPD, keys: np.ndarray, inplace: bool) -> TreeCPD | None:
         """TreeCPD over ``table``'s scope whose groups are the distinct rows of ``keys`` (one per column)."""
-        keys = keys.reshape(len(keys), -1)
-        _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
-        order = np.argsort(first)  # number groups by first appearance
-        rank = np.empty_like(order)
-        rank[order] = np.arange(len(order))
-        groups = rank[inverse.reshape(-1)]
-        values = np.asarray(table.get_values(), dtype=float)[:, first[order]]
+        groups, first = _cpt_tree.relabel_rows(keys)
+        values = np.asarray(table.get_values(), dtype=float)[:, first]
         evidence = table.variables[1:]
         names = {v: list(self.state_names[v]) for v in [self.variable, *evidence]}
         cards = [int(k) for k in table.cardinality[1:]]
@@ -487,7 +465,7 @@ class TreeCPD(TabularCPD):
         return None
 
     def normalize(self, inplace: bool = True) -> TreeCPD | None:
-        """Normalize every group's distribution; the result keeps the tree.
+        """Normalize every group's distribution (a no-op up to rounding); tree and groups are kept.
 
         Examples
         --------
@@ -495,9 +473,13 @@ class TreeCPD(TabularCPD):
         >>> TreeCPD("x", 2, ["a"], [2], [0, 1], [[0.5, 1.0], [0.5, 0.0]]).normalize(inplace=False).n_groups
         2
         """
-        table = self.to_tabular()
-        table.normalize(inplace=True)
-        return self._rebuilt(table, self._groups, inplace)
+        out = self if inplace else self.copy()
+        values = np.array(out._group_values)
+        names = {v: list(out.state_names[v]) for v in out.variables}
+        evidence, cards = out.variables[1:], [int(k) for k in out.cardinality[1:]]
+        out._setup(out.variable, int(out.variable_card), evidence, cards, out._groups.copy(),
+                   values / values.sum(axis=0), names, out._index_tree)
+        return None if inplace else out
 
     def reduce(self, values: Sequence[tuple], inplace: bool = True, show_warnings: bool = True) -> TreeCPD | None:
         """Fix some parents to given states (as ``TabularCPD.reduce``); the result is a TreeCPD.
@@ -540,14 +522,9 @@ class TreeCPD(TabularCPD):
         """
         table = self.to_tabular()
         table.marginalize(variables, inplace=True)
-        evidence = self.variables[1:]
-        gone = [evidence.index(v) for v in variables]
-        keep = [i for i in range(len(evidence)) if i not in gone]
-        cards = tuple(int(k) for k in self.cardinality[1:])
-        block = np.moveaxis(self._groups.reshape(cards), keep + gone, list(range(len(cards))))
-        block = block.reshape(int(np.prod([cards[i] for i in keep], dtype=np.int64)), -1)
-        counts = np.stack([(block == g).sum(axis=1) for g in range(self.n_groups)], axis=1)
-        return self._rebuilt(table, counts, inplace)
+        gone = [self.variables.index(v) - 1 for v in variables]
+        groups_nd = self._groups.reshape(tuple(int(k) for k in self.cardinality[1:]))
+        return self._rebuilt(table, _cpt_tree.group_counts(groups_nd, gone, self.n_groups), inplace)
 
     def reorder_parents(self, new_order: list, inplace: bool = True) -> np.ndarray:
         """Reorder the parents (as ``TabularCPD.reorder_parents``), keeping groups and state names.

@@ -4,8 +4,10 @@ Expected values are built independently of the code under test: tables by explic
 configurations, trees checked by walking them, joints by brute-force products of the defining numbers.
 """
 
+import copy
 import itertools
 import json
+import pickle
 
 import numpy as np
 import pytest
@@ -204,6 +206,16 @@ def test_copy_keeps_class_and_is_independent():
     dup.state_names["smoking"].append("maybe")
     assert cpd.state_names["smoking"] == ["no", "yes"]
     assert type(cpd.to_tabular()) is TabularCPD and cpd.to_tabular() == cpd
+
+
+def test_normalize_keeps_a_given_tree_and_pickle_keeps_everything():
+    sub = ("split", "b", ((0, ("leaf", 1)), (1, ("leaf", 0))))
+    cpd = TreeCPD.from_tree("v", 2, ["a", "b"], [2, 2], ("split", "a", ((0, sub), (1, sub))), [[0.2, 0.6], [0.8, 0.4]])
+    out = cpd.normalize(inplace=False)
+    assert out.tree == cpd.tree and out.n_leaves == 4 and out.groups.tolist() == [1, 0, 1, 0]
+    back = pickle.loads(pickle.dumps(cpd))
+    assert type(back) is TreeCPD and back.tree == cpd.tree and back == cpd
+    assert copy.deepcopy(cpd).tree == cpd.tree
 
 
 def test_groups_are_read_only():
@@ -455,7 +467,7 @@ def test_to_text_heart_example():
             "    lipoprotein_ratio = high -> leaf A (tied)",
             "configurations (smoking, lipoprotein_ratio) per leaf distribution:",
             "    A [3 configurations, 2 tied leaves]: (no, low), (no, high), (yes, high)",
-            "    B [1 configurations]: (yes, low)",
+            "    B [1 configuration]: (yes, low)",
         ]
     )
 
