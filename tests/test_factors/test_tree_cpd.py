@@ -555,3 +555,14 @@ def test_factor_arithmetic_returns_tabular_and_refuses_inplace():
     with pytest.raises(TypeError, match="set_value would break the groups"):
         cpd.set_value(0.5, systolic_bp=0, smoking=0, lipoprotein_ratio=0)
     np.testing.assert_array_equal(cpd.get_values(), [[0.72, 0.72, 0.55, 0.72], [0.28, 0.28, 0.45, 0.28]])
+
+
+def test_large_parent_set_uses_a_valid_tree():
+    rng = np.random.default_rng(3)
+    n_par = 11  # beyond the exact search: the greedy split rule is used
+    groups = (rng.random(2**n_par) < 0.5).astype(int)
+    evidence = [f"p{i}" for i in range(n_par)]
+    cpd = TreeCPD("v", 2, evidence, [2] * n_par, groups, [[0.1, 0.6], [0.9, 0.4]])
+    for col, conf in enumerate(itertools.product(range(2), repeat=n_par)):
+        assert walk(cpd.tree, dict(zip(evidence, conf, strict=True)))[0] == groups[col]
+    assert cpd.n_leaves <= 2**n_par
