@@ -164,17 +164,12 @@ class TreeCPD(TabularCPD):
             exactly once (states by state name). Lists are accepted in place of tuples (JSON).
             A variable may be split on at most once per path; leaves may repeat a group id (tied).
 
-        Returns
-        -------
-        TreeCPD
-
         Raises
         ------
         TypeError
             If a node is malformed or a leaf id is not an integer.
         ValueError
-            If a variable or state is unknown, a branch is missing or repeated, a variable is split
-            twice on one path, or a group id is out of range or unused.
+            On unknown variables or states, missing, repeated or re-split branches, bad group ids.
 
         Examples
         --------
