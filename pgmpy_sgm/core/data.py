@@ -10,6 +10,8 @@ variables with a mixed-radix index and :func:`numpy.bincount`, caching results.
 
 from __future__ import annotations
 
+import math
+from collections import OrderedDict
 from collections.abc import Hashable, Iterable, Sequence
 
 import numpy as np
@@ -55,6 +57,8 @@ class EncodedData:
         their observed values, sorted (categoricals keep their category order).
     max_cells : int, optional
         Refuse to build a contingency table with more cells than this.
+    cache_cells : int, default=20_000_000
+        Keep computed tables (least recently used first out) up to this many cells in all.
 
     Attributes
     ----------
@@ -77,7 +81,10 @@ class EncodedData:
     [[1.0, 0.0], [0.0, 2.0]]
     """
 
-    def __init__(self, data, weights=None, state_names=None, max_cells: int | None = None):
+    def __init__(
+        self, data, weights=None, state_names=None, max_cells: int | None = None, cache_cells: int = 20_000_000
+    ):
+        self.cache_cells = int(cache_cells)
         self.max_cells = DEFAULT_MAX_CELLS if max_cells is None else int(max_cells)
         frame, weight_values = self._split_weights(data, weights)
         self.variables = list(frame.columns)
@@ -98,7 +105,10 @@ class EncodedData:
         if self.n <= 0:
             raise ValueError("The data hold no observations: every weight is zero.")
         self._index = {v: i for i, v in enumerate(self.variables)}
-        self._cache: dict[tuple, np.ndarray] = {}
+        self._columns = [np.ascontiguousarray(self.codes[:, j]) for j in range(self.codes.shape[1])]
+        self._cards = [self.cardinality[v] for v in self.variables]
+        self._cache: OrderedDict[tuple, np.ndarray] = OrderedDict()
+        self._cached_cells = 0
 
     # -- construction helpers -------------------------------------------------
     @staticmethod
@@ -257,9 +267,17 @@ class EncodedData:
         key = tuple(variables)
         table = self._cache.get(key)
         if table is not None:
+            self._cache.move_to_end(key)
             return table
-        cards = self.cards(key)
-        n_cells = int(np.prod(cards, dtype=np.float64))
+        try:
+            cols = [self._index[v] for v in key]
+        except (KeyError, TypeError):
+            self._check_variables(key)
+            raise
+        if len(set(cols)) != len(cols):
+            self._check_variables(key)
+        cards = [self._cards[c] for c in cols]
+        n_cells = math.prod(cards)
         if n_cells > self.max_cells:
             raise ValueError(
                 f"The contingency table of {list(key)} would have {n_cells:,} cells, more than "
@@ -268,14 +286,17 @@ class EncodedData:
         if not key:
             table = np.array(self.n)
         else:
-            cols = [self._index[v] for v in key]
-            index = np.zeros(self.codes.shape[0], dtype=np.int64)
-            for col, card in zip(cols, cards, strict=True):
+            index = self._columns[cols[0]].astype(np.int64)
+            for col, card in zip(cols[1:], cards[1:], strict=True):
                 index *= card
-                index += self.codes[:, col]
+                index += self._columns[col]
             table = np.bincount(index, weights=self.weights, minlength=n_cells).reshape(cards)
         table.setflags(write=False)
         self._cache[key] = table
+        self._cached_cells += table.size
+        while self._cached_cells > self.cache_cells and len(self._cache) > 1:
+            _, old = self._cache.popitem(last=False)
+            self._cached_cells -= old.size
         return table
 
     def encode(self, frame: pd.DataFrame) -> np.ndarray:

@@ -31,6 +31,7 @@ partitions have equal arrays.
 
 from __future__ import annotations
 
+import math
 from functools import cache
 
 import numpy as np
@@ -223,9 +224,11 @@ def dirichlet_log_ml(counts: np.ndarray, alpha: float = 1.0) -> float:
     """
     counts = np.asarray(counts, dtype=np.float64).ravel()
     k = counts.size
-    n = counts.sum()
-    return float(
-        gammaln(k * alpha) - gammaln(n + k * alpha) + np.sum(gammaln(counts + alpha)) - k * gammaln(alpha)
+    n = float(counts.sum())
+    if alpha == 1.0:
+        return math.lgamma(k) - math.lgamma(n + k) + float(gammaln(counts + 1.0).sum())
+    return math.lgamma(k * alpha) - math.lgamma(n + k * alpha) + float(gammaln(counts + alpha).sum()) - k * math.lgamma(
+        alpha
     )
 
 

@@ -255,8 +255,8 @@ class SGMScore(BaseStructureScore):
     # -- pgmpy's DAG searches --------------------------------------------------------
     def _local_score(self, variable: str, parents: tuple[str, ...]) -> float:
         """Family term ``D(parents + variable) - D(parents)`` with 1 per cell."""
-        parents = tuple(parents)
-        return self.set_term(parents + (variable,)) - self.set_term(parents)
+        table = self.encoded.counts(tuple(parents) + (variable,))
+        return dirichlet_log_ml(table) - dirichlet_log_ml(table.sum(axis=-1))
 
     def structure_prior(self, model) -> float:
         """Prior of a DAG: flat (the paper's prior is defined on undirected graphs)."""
