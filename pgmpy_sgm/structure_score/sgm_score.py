@@ -291,7 +291,7 @@ class SGMScore(BaseStructureScore):
         >>> score = SGMScore(load_heart_disease(as_counts=True), weights="count")
         >>> best = score.best_clique_labelling(("smoking", "systolic_bp", "lipoprotein_ratio"), [(0, 2)])
         >>> best.center, best.group_ids.tolist()
-        (1, [0, 1, 0, 0])
+        (1, [0, 0, 1, 0])
         """
         from pgmpy_sgm.core.optimize import CliqueLabelling, optimal_clique_labelling
 
