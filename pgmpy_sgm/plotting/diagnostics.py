@@ -45,9 +45,12 @@ def _as_trace(trace_or_estimator) -> np.ndarray:
     if isinstance(trace, pd.DataFrame | pd.Series):
         trace = trace.to_numpy()
     try:
-        trace = np.asarray(trace, dtype=float)
-    except (TypeError, ValueError) as err:
-        raise TypeError(f"The trace must be numeric, shape (n_chains, n_iter + 1). Got: {err}") from None
+        trace = np.asarray(trace)
+    except ValueError as err:  # ragged nested lists
+        raise ValueError(f"The trace must have shape (n_chains, n_iter + 1): chains of equal length. {err}") from None
+    if trace.dtype.kind not in "biuf":
+        raise TypeError(f"The trace must hold numbers (log posteriors). Got dtype: {trace.dtype}")
+    trace = trace.astype(float)
     if trace.ndim == 1:
         trace = trace[np.newaxis, :]
     if trace.ndim != 2:
