@@ -1,5 +1,13 @@
 """Stratified graphs and stratified graphical models."""
 
 from pgmpy_sgm.models.stratified_graph import CliqueLabels, ContextSpecificIndependence, StratifiedGraph
+from pgmpy_sgm.models.stratified_graphical_model import CliqueFactor, StrataNotShownWarning, StratifiedGraphicalModel
 
-__all__ = ["StratifiedGraph", "ContextSpecificIndependence", "CliqueLabels"]
+__all__ = [
+    "StratifiedGraph",
+    "ContextSpecificIndependence",
+    "CliqueLabels",
+    "StratifiedGraphicalModel",
+    "CliqueFactor",
+    "StrataNotShownWarning",
+]

@@ -1,0 +1,696 @@
+"""StratifiedGraphicalModel: a stratified graph with parameters (fit, joint, likelihood, sampling)."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from pgmpy_sgm.models._sgm_parameters import (
+    CliqueFactor,
+    cell_count,
+    conditional_table,
+    plan_factors,
+    pooled_group_values,
+)
+from pgmpy_sgm.models.stratified_graph import ContextSpecificIndependence, StratifiedGraph
+
+__all__ = ["StratifiedGraphicalModel", "StrataNotShownWarning", "CliqueFactor"]
+
+#: Largest joint table :meth:`StratifiedGraphicalModel.joint` builds without an explicit ``max_cells``.
+DEFAULT_JOINT_CELLS = 1_000_000
+
+_NORMALIZATION_TOL = 1e-8
+
+
+class StrataNotShownWarning(UserWarning):
+    """Some strata cannot be shown by the parameters (a center lies in its clique's separator)."""
+
+
+class StratifiedGraphicalModel(StratifiedGraph):
+    r"""A decomposable stratified graph with parameters: a joint distribution satisfying the strata.
+
+    The joint distribution factorizes along a perfect ordering of the cliques taken from a
+    rooted junction tree: each clique :math:`C` with separator :math:`S` (its intersection with
+    the earlier cliques) contributes :math:`P(X_{C \setminus S} \mid X_S)`, stored in
+    :attr:`clique_factors`. Inside a labelled clique whose center :math:`v` is not in :math:`S`,
+    the center comes last and
+
+    .. math::
+
+        P(X_{C \setminus S} \mid X_S) = P(X_{C \setminus (S \cup \{v\})} \mid X_S)\,
+        P(X_v \mid \text{group of } X_{C \setminus \{v\}}),
+
+    so :math:`P(X_v \mid X_{C \setminus \{v\}})` of the joint is exactly the grouped table and every
+    label of the clique holds exactly. The root of each junction tree (and, for a clique with a
+    single labelled edge, which end is the center) is chosen to minimise the labelled cliques
+    whose center lies in their separator. That is unavoidable, e.g., when one variable is the
+    center of two labelled cliques. Such a clique gets a full table
+    :math:`P(X_{C \setminus S} \mid X_S)` and its strata are listed in :attr:`strata_not_shown`:
+    the joint is still Markov with respect to the graph and satisfies every other stratum
+    exactly, but those listed hold only as far as the fitted table says (in general not exactly).
+
+    Parameters
+    ----------
+    edges, strata, nodes, state_names
+        As in :class:`StratifiedGraph`; ``edges`` may be a :class:`StratifiedGraph`.
+
+    Attributes
+    ----------
+    clique_factors : list of CliqueFactor
+        The parameters, one entry per clique in the perfect ordering (empty until
+        :meth:`fit`, :meth:`random`, :meth:`from_joint` or :meth:`from_cpds`).
+
+    Examples
+    --------
+    >>> from pgmpy_sgm.datasets import load_heart_disease
+    >>> from pgmpy_sgm.models import StratifiedGraphicalModel
+    >>> edges = [("smoking", "physical_work"), ("smoking", "systolic_bp"), ("smoking", "lipoprotein_ratio"),
+    ...          ("mental_work", "physical_work"), ("physical_work", "lipoprotein_ratio"),
+    ...          ("systolic_bp", "lipoprotein_ratio")]
+    >>> strata = {("smoking", "systolic_bp"): [{"lipoprotein_ratio": 1}],
+    ...           ("systolic_bp", "lipoprotein_ratio"): [{"smoking": 0}]}
+    >>> data = load_heart_disease()
+    >>> model = StratifiedGraphicalModel(edges, strata=strata, nodes=data.columns).fit(data)
+    >>> model
+    <StratifiedGraphicalModel with 6 nodes, 6 edges, 2 labelled edges (2 labels), 12 free parameters>
+    >>> round(model.log_likelihood(data), 2)
+    -6675.62
+    >>> model.simulate(3, seed=0).shape
+    (3, 6)
+    """
+
+    def __init__(self, edges=None, strata=None, nodes=None, state_names=None):
+        super().__init__(edges, strata=strata, nodes=nodes, state_names=state_names)
+        self.clique_factors: list[CliqueFactor] = []
+        self._fingerprint = None
+
+    # -- structure --------------------------------------------------------------------
+    def _structure_key(self):
+        return self._identity(), tuple(self.nodes()), tuple((v, self.states(v)) for v in self.nodes())
+
+    def _plan(self) -> list[CliqueFactor]:
+        return plan_factors(StratifiedGraph.copy(self))  # a plain graph: its checks ignore the parameters
+
+    @property
+    def has_parameters(self) -> bool:
+        """Whether parameters are set (and still match the graph).
+
+        Examples
+        --------
+        >>> StratifiedGraphicalModel([("a", "b")]).has_parameters
+        False
+        """
+        return bool(self.clique_factors) and self._fingerprint == self._structure_key()
+
+    @property
+    def strata_not_shown(self) -> dict:
+        """``{(u, v): [context, ...]}``: strata of labelled cliques whose center lies in their separator.
+
+        Those strata are not enforced by the parameters (see the class notes); empty when
+        every stratum is shown, as for any graph in which no two labelled cliques share their center.
+
+        Examples
+        --------
+        >>> edges = [("a", "b"), ("a", "v"), ("b", "v"), ("v", "c"), ("v", "d"), ("c", "d")]
+        >>> strata = {("a", "v"): [{"b": 0}], ("b", "v"): [{"a": 0}],
+        ...           ("c", "v"): [{"d": 0}], ("d", "v"): [{"c": 0}]}
+        >>> StratifiedGraphicalModel(edges, strata=strata).strata_not_shown
+        {('v', 'c'): [{'d': 0}], ('v', 'd'): [{'c': 0}]}
+        """
+        factors = self.clique_factors if self.has_parameters else self._plan()
+        hidden = [set(f.clique) for f in factors if f.center is None and f.labelled_center is not None]
+        return {e: c for e, c in self.strata.items() if any(set(e) <= h for h in hidden)}
+
+    @property
+    def ordering(self) -> tuple:
+        """The perfect ordering of the variables used by the parameters (and the Bayesian network).
+
+        Examples
+        --------
+        >>> StratifiedGraphicalModel([("a", "b"), ("b", "c")]).ordering
+        ('a', 'b', 'c')
+        """
+        factors = self.clique_factors if self.has_parameters else self._plan()
+        return tuple(w for f in factors for w in f.new)
+
+    def _require_parameters(self) -> None:
+        if not self.clique_factors:
+            raise ValueError("The model has no parameters: call fit(data), or build it with random(), from_joint() "
+                             "or from_cpds().")
+        if self._fingerprint != self._structure_key():
+            raise ValueError("The graph, strata or state names changed after the parameters were set; "
+                             "call fit(data) again.")
+
+    def _set_factors(self, factors: list[CliqueFactor], warn: bool = True) -> None:
+        self.clique_factors = list(factors)
+        self._fingerprint = self._structure_key()
+        self.check_model()
+        hidden = self.strata_not_shown
+        if warn and hidden:
+            warnings.warn(
+                f"The strata {hidden} cannot be shown by the parameters: their clique's center lies in its "
+                "separator (it is the center of another labelled clique). Those cliques get full conditional "
+                "tables; see strata_not_shown.",
+                StrataNotShownWarning,
+                stacklevel=3,
+            )
+
+    # -- parameters ---------------------------------------------------------------------
+    def fit(self, data: pd.DataFrame, estimator: str = "bayes", weights=None, state_names: Mapping | None = None):
+        r"""Estimate the parameters from data; returns ``self``.
+
+        Every clique :math:`C` of the perfect ordering with separator :math:`S` and new
+        variables :math:`N = C \setminus S` is estimated from the counts :math:`n(\cdot)` of
+        the data, with pseudo-counts ``a`` (``"bayes"``: posterior means under the priors of
+        :class:`~pgmpy_sgm.structure_score.SGMScore`; ``"mle"``: ``a = 0``):
+
+        * clique without shown labels:
+          :math:`P(x_N \mid x_S) = (n(x_C) + a) / (n(x_S) + a |X_N|)` with ``a = 1``
+          (the Dirichlet with 1 per cell of the score);
+        * labelled clique with center :math:`v` (:math:`k_v` states) not in :math:`S`:
+          :math:`P(x_{N \setminus v} \mid x_S) = (n(x_{C \setminus v}) + a k_v) /
+          (n(x_S) + a k_v |X_{N \setminus v}|)` (the score's :math:`k_v` per parent
+          configuration) and, for each group :math:`B` of :math:`\lambda_B` parent configurations,
+          :math:`P(v = i \mid B) = (n_{iB} + a \lambda_B) / (n_B + a k_v \lambda_B)` (the score's
+          :math:`\alpha_{iB} = \lambda_B`), both with ``a = 1``: counts are pooled within groups.
+
+        A root clique has :math:`S = \emptyset` and :math:`n(x_S) = n`. With ``"mle"``,
+        a conditioning configuration (or group) without data gets the uniform distribution.
+
+        Parameters
+        ----------
+        data : pandas.DataFrame
+            One column per variable of the model (other columns are ignored), one row per
+            observation or counts in ``weights``.
+        estimator : {"bayes", "mle"}, default="bayes"
+        weights : str or array-like, optional
+            Name of a count column of ``data``, or one count per row.
+        state_names : dict, optional
+            ``{variable: [states]}`` overriding the model's. Variables without declared
+            states keep the binary default ``(0, 1)`` when their values are the integers 0/1,
+            and otherwise take the sorted observed values.
+
+        Returns
+        -------
+        StratifiedGraphicalModel
+
+        Warns
+        -----
+        StrataNotShownWarning
+            When :attr:`strata_not_shown` is not empty.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> data = pd.DataFrame({"a": [0, 0, 1, 1], "b": ["x", "y", "y", "y"]})
+        >>> model = StratifiedGraphicalModel([("a", "b")]).fit(data)
+        >>> model.state_names
+        {'a': (0, 1), 'b': ('x', 'y')}
+        >>> model.clique_factors[0].table.round(3).tolist()  # (n(a, b) + 1) / (4 + 4)
+        [[0.25, 0.25], [0.125, 0.375]]
+        """
+        if estimator not in ("bayes", "mle"):
+            raise ValueError(f"estimator must be one of: bayes, mle. Got: {estimator!r}")
+        from pgmpy_sgm.core.data import EncodedData
+
+        self.clique_factors, self._fingerprint = [], None
+        if not isinstance(data, pd.DataFrame):
+            raise TypeError(f"data must be a pandas DataFrame. Got: {type(data).__name__}")
+        nodes = list(self.nodes())
+        missing = [v for v in nodes if v not in data.columns]
+        if missing:
+            raise ValueError(f"The data lack the model's variable(s) {missing}")
+        declared = {**self.graph.get("state_names", {}), **(state_names or {})}
+        names = {}
+        for v in nodes:
+            if v in declared:
+                names[v] = list(declared[v])
+            elif all(isinstance(x, int | np.integer) and not isinstance(x, bool | np.bool_) and x in (0, 1)
+                     for x in pd.unique(data[v].to_numpy())):
+                names[v] = [0, 1]
+        columns = nodes + ([weights] if isinstance(weights, str) else [])
+        encoded = EncodedData(data[columns], weights=weights, state_names=names)
+        changed = {v: encoded.state_names[v] for v in nodes if tuple(encoded.state_names[v]) != self.states(v)}
+        if changed:
+            self.set_state_names(changed)
+        self.check_model()
+        pseudo = 1.0 if estimator == "bayes" else 0.0
+        factors = []
+        for step in self._plan():
+            if step.center is None:
+                table = conditional_table(encoded.counts(step.separator + step.new), len(step.separator), pseudo)
+                factors.append(step.with_values(table))
+                continue
+            k = len(self.states(step.center))
+            table = conditional_table(encoded.counts(step.table_variables), len(step.separator), pseudo * k)
+            counts = encoded.counts(step.parents + (step.center,)).reshape(-1, k)
+            factors.append(step.with_values(table, pooled_group_values(counts, step.group_ids, pseudo)))
+        self._set_factors(factors)
+        return self
+
+    @classmethod
+    def random(cls, graph, seed: int | None = None, concentration: float = 1.0) -> StratifiedGraphicalModel:
+        """A model over ``graph`` with random parameters satisfying its (shown) strata.
+
+        Every conditional distribution (each separator configuration of a table, each
+        group of a center) is drawn from a symmetric Dirichlet with ``concentration``.
+
+        Parameters
+        ----------
+        graph : StratifiedGraph
+        seed : int, optional
+            Seed of ``numpy.random.default_rng``.
+        concentration : float, default=1.0
+
+        Examples
+        --------
+        >>> sg = StratifiedGraph([("a", "b"), ("a", "c"), ("b", "c")], strata={("b", "c"): [{"a": 1}]})
+        >>> model = StratifiedGraphicalModel.random(sg, seed=0)
+        >>> model.n_free_parameters(), float(model.joint().values.sum()).__round__(12)
+        (6, 1.0)
+        """
+        if not concentration > 0:
+            raise ValueError(f"concentration must be positive. Got: {concentration!r}")
+        rng = np.random.default_rng(seed)
+        model = cls(graph)
+        factors = []
+        for step in model._plan():
+            cards = [len(model.states(w)) for w in step.table_variables]
+            n_rows = cell_count(cards[: len(step.separator)])
+            n_cols = cell_count(cards[len(step.separator):])
+            table = rng.dirichlet(np.full(n_cols, concentration), size=n_rows).reshape(cards)
+            values = None
+            if step.center is not None:
+                k = len(model.states(step.center))
+                values = rng.dirichlet(np.full(k, concentration), size=max(step.group_ids) + 1).T
+            factors.append(step.with_values(table, values))
+        model._set_factors(factors)
+        return model
+
+    @classmethod
+    def from_joint(cls, graph, joint, atol: float = 1e-9) -> StratifiedGraphicalModel:
+        """The model over ``graph`` with the given joint distribution (which must satisfy it).
+
+        Parameters
+        ----------
+        graph : StratifiedGraph
+        joint : pgmpy.factors.discrete.DiscreteFactor
+            Over exactly the graph's variables, with the graph's state names (variables
+            without declared states take the factor's).
+        atol : float, default=1e-9
+            Tolerance of the checks that the joint satisfies the strata and is Markov.
+
+        Raises
+        ------
+        ValueError
+            If the variables or states differ, a conditional of a center is not constant within
+            a group, or the joint does not factorize over the graph.
+
+        Examples
+        --------
+        >>> sg = StratifiedGraph([("a", "b")])
+        >>> joint = StratifiedGraphicalModel.random(sg, seed=1).joint()
+        >>> StratifiedGraphicalModel.from_joint(sg, joint).joint() == joint
+        True
+        """
+        model = cls(graph)
+        nodes = list(model.nodes())
+        if sorted(map(repr, joint.variables)) != sorted(map(repr, nodes)) or len(joint.variables) != len(nodes):
+            raise ValueError(f"The joint is over {list(joint.variables)}; the graph has {nodes}")
+        declared = model.graph.get("state_names", {})
+        names = {v: tuple(joint.state_names[v]) for v in nodes}
+        wrong = [v for v in nodes if v in declared and names[v] != model.states(v)]
+        if wrong:
+            v = wrong[0]
+            raise ValueError(f"The joint's states of {v!r} {names[v]} differ from the graph's {model.states(v)}")
+        model.set_state_names(names)
+        axes = [list(joint.variables).index(v) for v in nodes]
+        values = np.transpose(np.asarray(joint.values, dtype=np.float64), axes)
+        if np.any(values < -atol) or not np.isfinite(values).all() or abs(values.sum() - 1.0) > atol:
+            raise ValueError("The joint must hold finite non-negative probabilities summing to 1.")
+        factors = [model._factor_from_joint(step, values, atol) for step in model._plan()]
+        model._set_factors(factors)
+        if np.max(np.abs(model._joint_array() - values)) > atol:
+            raise ValueError("The joint does not factorize over the graph (it is not Markov with respect to it).")
+        return model
+
+    def _marginal(self, values: np.ndarray, variables) -> np.ndarray:
+        nodes = list(self.nodes())
+        keep = [nodes.index(v) for v in variables]
+        drop = tuple(i for i in range(len(nodes)) if i not in keep)
+        marg = values.sum(axis=drop)
+        return np.transpose(marg, np.argsort(np.argsort(keep)))
+
+    def _factor_from_joint(self, step: CliqueFactor, values: np.ndarray, atol: float) -> CliqueFactor:
+        n_sep = len(step.separator)
+        if step.center is None:
+            return step.with_values(conditional_table(self._marginal(values, step.separator + step.new), n_sep, 0.0))
+        table = conditional_table(self._marginal(values, step.table_variables), n_sep, 0.0)
+        k = len(self.states(step.center))
+        counts = self._marginal(values, step.parents + (step.center,)).reshape(-1, k)
+        group_values = pooled_group_values(counts, step.group_ids, 0.0)
+        mass = counts.sum(axis=1)
+        cond = counts / np.where(mass > 0, mass, 1.0)[:, None]
+        deviation = np.abs(cond - group_values.T[list(step.group_ids)]).max(axis=1) * (mass > atol)
+        if deviation.max() > atol:
+            config = int(np.argmax(deviation))
+            raise ValueError(
+                f"The joint does not satisfy the strata of clique {step.clique}: P({step.center} | {step.parents}) "
+                f"at configuration {config} differs by {deviation.max():.3g} from its group's distribution."
+            )
+        return step.with_values(table, group_values)
+
+    @classmethod
+    def from_cpds(cls, graph, cpds, atol: float = 1e-9, max_cells: int = DEFAULT_JOINT_CELLS):
+        """The model over ``graph`` whose joint is the product of ``cpds`` (see :meth:`from_joint`).
+
+        Parameters
+        ----------
+        graph : StratifiedGraph
+        cpds : iterable of TabularCPD, or a pgmpy DiscreteBayesianNetwork
+        atol : float, default=1e-9
+        max_cells : int, default=1_000_000
+            Refuse joints with more cells.
+
+        Examples
+        --------
+        >>> from pgmpy.factors.discrete import TabularCPD
+        >>> cpds = [TabularCPD("a", 2, [[0.3], [0.7]]),
+        ...         TabularCPD("b", 2, [[0.9, 0.2], [0.1, 0.8]], evidence=["a"], evidence_card=[2])]
+        >>> model = StratifiedGraphicalModel.from_cpds(StratifiedGraph([("a", "b")]), cpds)
+        >>> round(float(model.joint().get_value(a=1, b=1)), 12)
+        0.56
+        """
+        from pgmpy.factors import factor_product
+
+        cpds = list(cpds.get_cpds()) if hasattr(cpds, "get_cpds") else list(cpds)
+        if not cpds:
+            raise ValueError("cpds is empty")
+        cards = {}
+        for cpd in cpds:
+            cards.update(zip(cpd.variables, (int(k) for k in cpd.cardinality), strict=True))
+        if cell_count(cards.values()) > max_cells:
+            raise ValueError(f"The joint of the CPDs has {cell_count(cards.values()):,} cells, more than "
+                             f"max_cells={max_cells:,}.")
+        joint = factor_product(*[cpd.to_factor() for cpd in cpds])
+        return cls.from_joint(graph, joint, atol=atol)
+
+    # -- distribution ---------------------------------------------------------------------
+    def _joint_array(self) -> np.ndarray:
+        nodes = list(self.nodes())
+        cards = [len(self.states(v)) for v in nodes]
+        out = np.ones(cards)
+        for f in self.clique_factors:
+            out = out * self._broadcast(f.table, f.table_variables, nodes)
+            if f.center is not None:
+                k = len(self.states(f.center))
+                parent_cards = [len(self.states(w)) for w in f.parents]
+                center = f.group_values[:, list(f.group_ids)].reshape([k, *parent_cards])
+                out = out * self._broadcast(center, (f.center, *f.parents), nodes)
+        return out
+
+    @staticmethod
+    def _broadcast(array: np.ndarray, variables, nodes) -> np.ndarray:
+        position = [nodes.index(v) for v in variables]
+        order = np.argsort(position)
+        arr = np.transpose(array, order)
+        shape = [1] * len(nodes)
+        for axis in order:
+            shape[position[axis]] = array.shape[axis]
+        return arr.reshape(shape)
+
+    def joint(self, max_cells: int = DEFAULT_JOINT_CELLS):
+        """The joint distribution over all variables (node order), as a pgmpy ``DiscreteFactor``.
+
+        Raises
+        ------
+        ValueError
+            If the table would have more than ``max_cells`` cells.
+
+        Examples
+        --------
+        >>> model = StratifiedGraphicalModel.random(StratifiedGraph([("a", "b")]), seed=0)
+        >>> model.joint().variables, round(float(model.joint().values.sum()), 12)
+        (['a', 'b'], 1.0)
+        """
+        from pgmpy.factors.discrete import DiscreteFactor
+
+        self._require_parameters()
+        nodes = list(self.nodes())
+        size = cell_count(len(self.states(v)) for v in nodes)
+        if size > max_cells:
+            raise ValueError(f"The joint of {len(nodes)} variables has {size:,} cells, more than max_cells="
+                             f"{max_cells:,}; use to_bayesian_network() and pgmpy inference instead.")
+        values = self._joint_array()
+        return DiscreteFactor(nodes, values.shape, values, state_names={v: list(self.states(v)) for v in nodes})
+
+    def _encode(self, data: pd.DataFrame) -> np.ndarray:
+        if not isinstance(data, pd.DataFrame):
+            raise TypeError(f"data must be a pandas DataFrame. Got: {type(data).__name__}")
+        nodes = list(self.nodes())
+        missing = [v for v in nodes if v not in data.columns]
+        if missing:
+            raise ValueError(f"The data lack the model's variable(s) {missing}")
+        codes = np.empty((len(data), len(nodes)), dtype=np.int64)
+        for j, v in enumerate(nodes):
+            lookup = {s: i for i, s in enumerate(self.states(v))}
+            values = [x.item() if isinstance(x, np.generic) else x for x in data[v].to_numpy(dtype=object)]
+            unknown = sorted({repr(x) for x in values if x not in lookup})
+            if unknown:
+                raise ValueError(f"Column {v!r} has state(s) {unknown[:5]} unknown to the model; "
+                                 f"known: {list(self.states(v))}")
+            codes[:, j] = [lookup[x] for x in values]
+        return codes
+
+    def log_likelihood(self, data: pd.DataFrame, per_row: bool = False):
+        """Natural-log likelihood of rows of data under the model (e.g. held-out data).
+
+        Parameters
+        ----------
+        data : pandas.DataFrame
+            A column per variable; other columns are ignored.
+        per_row : bool, default=False
+            Return one value per row instead of the total.
+
+        Returns
+        -------
+        float or numpy.ndarray of shape (n_rows,)
+            ``-inf`` for rows of probability zero.
+
+        Raises
+        ------
+        ValueError
+            If a variable is missing or a value is not one of the model's states.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> model = StratifiedGraphicalModel([("a", "b")]).fit(pd.DataFrame({"a": [0, 1], "b": [0, 1]}))
+        >>> model.log_likelihood(pd.DataFrame({"a": [0, 0], "b": [0, 1]}), per_row=True).round(4).tolist()
+        [-1.0986, -1.7918]
+        """
+        self._require_parameters()
+        codes = self._encode(data)
+        index = {v: j for j, v in enumerate(self.nodes())}
+        total = np.zeros(len(codes))
+        with np.errstate(divide="ignore"):
+            for f in self.clique_factors:
+                total += np.log(f.table[tuple(codes[:, index[w]] for w in f.table_variables)])
+                if f.center is not None:
+                    cards = [len(self.states(w)) for w in f.parents]
+                    configs = np.ravel_multi_index([codes[:, index[w]] for w in f.parents], cards)
+                    groups = np.asarray(f.group_ids)[configs]
+                    total += np.log(f.group_values[codes[:, index[f.center]], groups])
+        return total if per_row else float(total.sum())
+
+    def simulate(self, n: int, seed: int | None = None) -> pd.DataFrame:
+        """Draw ``n`` rows by forward sampling along :attr:`ordering`.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns in node order holding the model's state names.
+
+        Examples
+        --------
+        >>> sg = StratifiedGraph([("a", "b")], state_names={"b": ["lo", "hi"]})
+        >>> StratifiedGraphicalModel.random(sg, seed=0).simulate(4, seed=1).columns.tolist()
+        ['a', 'b']
+        """
+        if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
+            raise ValueError(f"n must be a non-negative integer. Got: {n!r}")
+        self._require_parameters()
+        rng = np.random.default_rng(seed)
+        nodes = list(self.nodes())
+        codes = {}
+
+        def draw(probabilities: np.ndarray) -> np.ndarray:
+            cdf = np.cumsum(probabilities, axis=1)
+            u = rng.random(len(probabilities)) * cdf[:, -1]
+            return np.minimum((u[:, None] >= cdf).sum(axis=1), probabilities.shape[1] - 1)
+
+        for f in self.clique_factors:
+            sep_cards = [len(self.states(w)) for w in f.separator]
+            rest = [w for w in f.table_variables[len(f.separator):]]
+            rest_cards = [len(self.states(w)) for w in rest]
+            rows = np.ravel_multi_index([codes[w] for w in f.separator], sep_cards) if f.separator else np.zeros(n, int)
+            flat = f.table.reshape(cell_count(sep_cards), -1)
+            drawn = draw(flat[rows]) if n else np.zeros(0, int)
+            for w, c in zip(rest, np.unravel_index(drawn, rest_cards) if rest else [], strict=True):
+                codes[w] = np.asarray(c, dtype=np.int64)
+            if f.center is not None:
+                cards = [len(self.states(w)) for w in f.parents]
+                configs = np.ravel_multi_index([codes[w] for w in f.parents], cards)
+                probabilities = f.group_values.T[np.asarray(f.group_ids)[configs]]
+                codes[f.center] = draw(probabilities) if n else np.zeros(0, int)
+        columns = {}
+        for v in nodes:
+            states = np.empty(len(self.states(v)), dtype=object)
+            states[:] = list(self.states(v))
+            columns[v] = pd.Series(states[codes[v]], dtype=object).infer_objects()
+        return pd.DataFrame(columns, columns=nodes)
+
+    # -- summaries and conversion -----------------------------------------------------------
+    def independencies(self) -> list[ContextSpecificIndependence]:
+        """The context-specific independencies of the strata (see :meth:`StratifiedGraph.independencies`).
+
+        Examples
+        --------
+        >>> sg = StratifiedGraph([(1, 2), (1, 3), (2, 3)], strata={(2, 3): [{1: 1}]})
+        >>> [str(s) for s in StratifiedGraphicalModel(sg).independencies()]
+        ['2 ⟂ 3 | 1=1']
+        """
+        return super().independencies()
+
+    def n_free_parameters(self, strata: bool = True) -> int:
+        """Free parameters of the parameterization (``strata=False``: of the underlying graph).
+
+        Equals :meth:`StratifiedGraph.n_free_parameters` unless :attr:`strata_not_shown` is
+        non-empty; then the cliques with a full table count all their parameters. This is
+        the number of free parameters of :meth:`to_bayesian_network`, groups counted once.
+
+        Examples
+        --------
+        >>> sg = StratifiedGraph([(1, 2), (1, 3), (2, 3)], strata={(2, 3): [{1: 1}]})
+        >>> StratifiedGraphicalModel(sg).n_free_parameters(), StratifiedGraphicalModel(sg).n_free_parameters(False)
+        (6, 7)
+        """
+        if not strata:
+            return super().n_free_parameters(strata=False)
+        factors = self.clique_factors if self.has_parameters else self._plan()
+        total = 0
+        for f in factors:
+            sep = cell_count(len(self.states(w)) for w in f.separator)
+            rest = cell_count(len(self.states(w)) for w in f.table_variables[len(f.separator):])
+            total += sep * (rest - 1)
+            if f.center is not None:
+                total += (max(f.group_ids) + 1) * (len(self.states(f.center)) - 1)
+        return total
+
+    def to_bayesian_network(self):
+        """The equivalent pgmpy ``DiscreteBayesianNetwork`` (see :func:`pgmpy_sgm.convert.to_bayesian_network`).
+
+        Examples
+        --------
+        >>> sg = StratifiedGraph([(1, 2), (1, 3), (2, 3)], strata={(2, 3): [{1: 1}]})
+        >>> bn = StratifiedGraphicalModel.random(sg, seed=0).to_bayesian_network()
+        >>> type(bn.get_cpds(3)).__name__
+        'TreeCPD'
+        """
+        from pgmpy_sgm.convert import to_bayesian_network
+
+        return to_bayesian_network(self)
+
+    def to_stratified_graph(self) -> StratifiedGraph:
+        """The stratified graph alone (a plain :class:`StratifiedGraph`).
+
+        Examples
+        --------
+        >>> type(StratifiedGraphicalModel([(1, 2)]).to_stratified_graph()).__name__
+        'StratifiedGraph'
+        """
+        return StratifiedGraph.copy(self)
+
+    def check_model(self) -> bool:
+        """Check the stratified graph and, when set, that the parameters match it and are distributions.
+
+        Raises
+        ------
+        ValueError
+            Naming the clique or field at fault.
+
+        Examples
+        --------
+        >>> StratifiedGraphicalModel.random(StratifiedGraph([("a", "b")]), seed=0).check_model()
+        True
+        """
+        super().check_model()
+        if not self.clique_factors:
+            return True
+        self._require_parameters()
+        plan = self._plan()
+        if len(plan) != len(self.clique_factors):
+            raise ValueError(f"The parameters have {len(self.clique_factors)} cliques; the graph has {len(plan)}")
+        for expected, f in zip(plan, self.clique_factors, strict=True):
+            if not expected.same_structure(f):
+                raise ValueError(f"The parameters of clique {f.clique} do not match the graph's perfect ordering "
+                                 f"(expected {expected.clique} with separator {expected.separator}).")
+            shape = tuple(len(self.states(w)) for w in f.table_variables)
+            self._check_distribution(f.table, shape, len(f.separator), f"table of clique {f.clique}")
+            if f.center is not None:
+                shape = (len(self.states(f.center)), max(f.group_ids) + 1)
+                self._check_distribution(f.group_values.T, shape[::-1], 1, f"group_values of clique {f.clique}")
+        return True
+
+    @staticmethod
+    def _check_distribution(array, shape, n_given, what) -> None:
+        if array is None or tuple(array.shape) != tuple(shape):
+            got = None if array is None else tuple(array.shape)
+            raise ValueError(f"The {what} has shape {got}; expected {tuple(shape)}")
+        if not np.isfinite(array).all() or (array < 0).any():
+            raise ValueError(f"The {what} holds negative or non-finite probabilities")
+        sums = array.reshape(cell_count(shape[:n_given]), -1).sum(axis=1)
+        if np.any(np.abs(sums - 1.0) > _NORMALIZATION_TOL):
+            raise ValueError(f"The {what} has distributions summing to {sums[np.argmax(np.abs(sums - 1))]!r}, not 1")
+
+    def copy(self) -> StratifiedGraphicalModel:
+        """A copy with the same graph, strata, state names and parameters.
+
+        Examples
+        --------
+        >>> model = StratifiedGraphicalModel.random(StratifiedGraph([("a", "b")]), seed=0)
+        >>> model.copy() == model
+        True
+        """
+        new = type(self)()
+        new.graph.update({k: (dict(v) if isinstance(v, dict) else v) for k, v in self.graph.items()})
+        new.add_nodes_from(self.nodes(data=True))
+        new.add_edges_from((u, v, dict(d)) for u, v, d in self.edges(data=True))
+        if self.has_parameters:
+            new.clique_factors = list(self.clique_factors)  # factors are immutable
+            new._fingerprint = new._structure_key()
+        return new
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, StratifiedGraphicalModel):
+            return NotImplemented
+        if self._structure_key() != other._structure_key() or len(self.clique_factors) != len(other.clique_factors):
+            return False
+        for a, b in zip(self.clique_factors, other.clique_factors, strict=True):
+            if not a.same_structure(b) or not np.array_equal(a.table, b.table):
+                return False
+            if a.center is not None and not np.array_equal(a.group_values, b.group_values):
+                return False
+        return True
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        base = (f"<StratifiedGraphicalModel with {self.number_of_nodes()} nodes, {self.number_of_edges()} edges, "
+                f"{len(self.labelled_edges())} labelled edges ({self.n_labels()} labels)")
+        if not self.has_parameters:
+            return base + ", no parameters>"
+        return base + f", {self.n_free_parameters()} free parameters>"
