@@ -141,23 +141,51 @@ def _overlap(a, b) -> float:
     return w * h if w > 0 and h > 0 else 0.0
 
 
-def _place_strata(texts: list, ends: list, node_texts: list, renderer) -> None:
-    """Slide each strata text along its edge to the spot where it overlaps other texts least."""
+def _segment_hits_box(a, b, box) -> bool:
+    """Whether the segment ``a``-``b`` (display coordinates) passes through ``box`` (Liang-Barsky)."""
+    lo, hi = 0.0, 1.0
+    d = b - a
+    for delta, start, low, high in ((d[0], a[0], box.x0, box.x1), (d[1], a[1], box.y0, box.y1)):
+        if abs(delta) < 1e-12:
+            if start < low or start > high:
+                return False
+            continue
+        t0, t1 = sorted(((low - start) / delta, (high - start) / delta))
+        lo, hi = max(lo, t0), min(hi, t1)
+        if lo > hi:
+            return False
+    return True
+
+
+def _place_strata(ax: Axes, texts: list, own: list, segments: list, node_texts: list, renderer) -> None:
+    """Slide each strata text along its edge to where it covers the fewest texts and other edges.
+
+    ``own[i]`` is the edge of ``texts[i]``; ``segments`` lists ``(edge, p, q, is_labelled)`` for
+    every edge, in data coordinates. Other texts count with a margin of a few pixels, crossing
+    another labelled edge costs half the text's area and crossing an unlabelled edge a tenth.
+    """
     if renderer is None:
         return
-    obstacles = [t.get_window_extent(renderer) for t in node_texts]
-    for text, (p, q) in zip(texts, ends, strict=True):
-        best, best_cost = None, math.inf
-        for t in (0.5, 0.42, 0.58, 0.34, 0.66, 0.28, 0.72):
+    to_display = ax.transData.transform
+    lines = [(edge, to_display(p), to_display(q), labelled) for edge, p, q, labelled in segments]
+    margin = 6.0
+    obstacles = [t.get_window_extent(renderer).padded(margin) for t in node_texts]
+    candidates = sorted(np.linspace(0.2, 0.8, 16).tolist() + [0.5], key=lambda t: abs(t - 0.5))
+    for text, edge in zip(texts, own, strict=True):
+        p, q = next((p, q) for e, p, q, _ in segments if e == edge)
+        best, best_cost = 0.5, math.inf
+        for t in candidates:
             text.set_position(tuple(p + t * (q - p)))
             box = text.get_window_extent(renderer)
-            cost = sum(_overlap(box, o) for o in obstacles) + 1e-3 * abs(t - 0.5)
+            area = box.width * box.height
+            cost = sum(_overlap(box, o) for o in obstacles) + 0.01 * area * abs(t - 0.5)
+            for other, a, b, labelled in lines:
+                if other != edge and _segment_hits_box(a, b, box):
+                    cost += (0.5 if labelled else 0.1) * area
             if cost < best_cost:
                 best, best_cost = t, cost
-            if cost < 1e-2:
-                break
         text.set_position(tuple(p + best * (q - p)))
-        obstacles.append(text.get_window_extent(renderer))
+        obstacles.append(text.get_window_extent(renderer).padded(margin))
 
 
 def _fit_limits(ax: Axes, pos: dict, texts: list, renderer, pad: float = 0.05) -> None:
@@ -234,7 +262,7 @@ def plot_stratified_graph(
     font_size : float, default=10.0
         Size of node names; strata texts are one point smaller.
     strata_per_line : int, optional
-        Contexts per line of strata text (default: 2 in full form, 4 in compact form).
+        Contexts per line of strata text (default: 1 in full form, 4 in compact form).
     title : str, optional
         Axes title.
 
@@ -275,12 +303,12 @@ def plot_stratified_graph(
         raise TypeError(f"ax must be a matplotlib Axes. Got: {type(ax).__name__}")
     fig = ax.figure
     strata = sg.strata
-    per_line = strata_per_line if strata_per_line is not None else (4 if label_style == "compact" else 2)
+    per_line = strata_per_line if strata_per_line is not None else (4 if label_style == "compact" else 1)
 
     # edges: unlabelled first so that red lines lie on top where they cross
     labelled = set(strata)
     ordered = sorted(sg.edges(), key=lambda e: e in labelled or (e[1], e[0]) in labelled)
-    strata_texts, strata_ends, orders = [], [], {}
+    strata_texts, strata_edges, segments, orders = [], [], [], {}
     for u, v in ordered:
         key = (u, v) if (u, v) in strata else (v, u) if (v, u) in strata else None
         p, q = pos[u], pos[v]
@@ -295,6 +323,7 @@ def plot_stratified_graph(
             label=f"_{u} -- {v}",
         )
         line.set_gid(GID_LABELLED if is_labelled else GID_EDGE)
+        segments.append(((u, v), p, q, is_labelled))
         if is_labelled and show_strata:
             text, order = stratum_text(sg, *key, label_style=label_style, names=names, per_line=per_line)
             if order is not None:
@@ -314,7 +343,7 @@ def plot_stratified_graph(
                 gid=GID_STRATA,
             )
             strata_texts.append(artist)
-            strata_ends.append((p, q))
+            strata_edges.append((u, v))
 
     node_texts = []
     for v in sg.nodes():
@@ -351,6 +380,6 @@ def plot_stratified_graph(
 
     renderer = _renderer(fig)
     _fit_limits(ax, pos, node_texts, renderer)
-    _place_strata(strata_texts, strata_ends, node_texts, renderer)
+    _place_strata(ax, strata_texts, strata_edges, segments, node_texts, renderer)
     _fit_limits(ax, pos, node_texts + strata_texts, renderer)
     return ax

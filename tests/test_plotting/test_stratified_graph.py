@@ -118,7 +118,7 @@ class TestSynthetic:
     def test_full_strata(self, synthetic_sg):
         ax = plot_stratified_graph(synthetic_sg, label_style="full")
         strata = _strata(ax)
-        assert strata[frozenset(("X1", "X3"))] == "X2=1, X4=0; X2=1, X4=1"
+        assert strata[frozenset(("X1", "X3"))] == "X2=1, X4=0;\nX2=1, X4=1"  # one context per line
         assert strata[frozenset(("X1", "X2"))] == "X3=1, X4=0"
         assert artists_by_gid(ax, "sgm-strata-key") == []
 
