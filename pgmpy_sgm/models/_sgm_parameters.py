@@ -290,3 +290,60 @@ def pooled_group_values(counts2d: np.ndarray, group_ids, pseudo_per_config: floa
     np.add.at(pooled, group_ids, counts2d)
     lam = np.bincount(group_ids, minlength=n_groups).astype(np.float64)
     return conditional_table(pooled + pseudo_per_config * lam[:, None], 1, 0.0).T
+
+
+def random_stratified_graph(n_nodes: int, seed: int | None = None, max_states: int = 2, edge_prob: float = 0.6,
+                            label_prob: float = 0.7, state_kinds=("int",)):
+    """A random decomposable, maximal regular stratified graph (for tests and benchmarks).
+
+    Nodes ``X0 .. X{n-1}`` are added one at a time, each joined to a random subset of a
+    random maximal clique of the earlier nodes (so the graph stays chordal). Each variable
+    gets 2..``max_states`` states of a kind drawn from ``state_kinds`` (``"int"``, ``"str"``,
+    ``"bool"`` (binary only) or ``"float"``). Each clique of three or more nodes is labelled
+    with probability ``label_prob``: a random center and random lines in directions whose
+    edge is free; the groups are kept when they are regular and touch no separator edge.
+
+    Examples
+    --------
+    >>> sg = random_stratified_graph(6, seed=3)
+    >>> sg.check_model(), sg.is_maximal_regular()
+    (True, True)
+    """
+    import networkx as nx
+
+    from pgmpy_sgm.core.decomposition import edge_clique_counts
+    from pgmpy_sgm.core.lines import is_regular, line_table, touches_forbidden
+    from pgmpy_sgm.models.stratified_graph import StratifiedGraph
+
+    rng = np.random.default_rng(seed)
+    nodes = [f"X{i}" for i in range(n_nodes)]
+    graph = nx.Graph()
+    graph.add_nodes_from(nodes)
+    for i in range(1, n_nodes):
+        cliques = sorted(sorted(c) for c in nx.find_cliques(graph.subgraph(nodes[:i])))
+        chosen = cliques[int(rng.integers(len(cliques)))]
+        graph.add_edges_from((nodes[i], w) for w in chosen if rng.random() < edge_prob)
+    names = {}
+    for v in nodes:
+        k = int(rng.integers(2, max_states + 1))
+        kind = state_kinds[int(rng.integers(len(state_kinds)))]
+        kind = "int" if kind == "bool" and k != 2 else kind
+        names[v] = {"int": list(range(k)), "str": [f"s{j}" for j in range(k)], "bool": [False, True],
+                    "float": [j + 0.5 for j in range(k)]}[kind]
+    sg = StratifiedGraph(graph, nodes=nodes, state_names=names)
+    counts = edge_clique_counts(sg.cliques)
+    for clique in sg.cliques:
+        if len(clique) < 3 or rng.random() > label_prob:
+            continue
+        center = clique[int(rng.integers(len(clique)))]
+        parents = tuple(w for w in clique if w != center)
+        cards = tuple(len(names[w]) for w in parents)
+        forbidden = [counts[frozenset((u, center))] > 1 for u in parents]
+        lines = [(d, r) for d, table in enumerate(line_table(cards)) if not forbidden[d] for r in range(len(table))]
+        for _ in range(10):
+            picked = [line for line in lines if rng.random() < 0.4]
+            groups = groups_from_labels(cards, picked)
+            if picked and is_regular(cards, groups) and not touches_forbidden(cards, groups, forbidden):
+                sg.set_clique_groups(clique, center, groups)
+                break
+    return sg
