@@ -1,5 +1,6 @@
 """Structure learning of decomposable stratified graphical models."""
 
 from pgmpy_sgm.causal_discovery.exhaustive import exhaustive_posterior
+from pgmpy_sgm.causal_discovery.nonreversible_mcmc import FitInterruptedWarning, NonReversibleMCMC
 
-__all__ = ["exhaustive_posterior"]
+__all__ = ["NonReversibleMCMC", "exhaustive_posterior", "FitInterruptedWarning"]
