@@ -1,0 +1,160 @@
+"""Tests of the conversion of stratified graphical models to pgmpy Bayesian networks."""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+
+import numpy as np
+import pytest
+from pgmpy.factors.discrete import TabularCPD
+from pgmpy.inference import VariableElimination
+
+from pgmpy_sgm.convert import network_free_parameters, to_bayesian_network
+from pgmpy_sgm.datasets import load_heart_disease
+from pgmpy_sgm.factors import TreeCPD
+from pgmpy_sgm.models import StrataNotShownWarning, StratifiedGraph, StratifiedGraphicalModel
+from pgmpy_sgm.models._sgm_parameters import random_stratified_graph
+from pgmpy_sgm.structure_score import SGMScore
+
+HEART_EDGES = [("smoking", "physical_work"), ("smoking", "systolic_bp"), ("smoking", "lipoprotein_ratio"),
+               ("mental_work", "physical_work"), ("physical_work", "lipoprotein_ratio"),
+               ("systolic_bp", "lipoprotein_ratio")]
+COMPETING_EDGES = [("a", "b"), ("a", "v"), ("b", "v"), ("v", "c"), ("v", "d"), ("c", "d")]
+COMPETING_STRATA = {("a", "v"): [{"b": 0}], ("b", "v"): [{"a": 0}], ("c", "v"): [{"d": 0}], ("d", "v"): [{"c": 0}]}
+
+
+def sgm_brute_joint(model) -> np.ndarray:
+    """The SGM's joint (node order) as explicit products of its per-clique conditionals."""
+    nodes = list(model.nodes())
+    card = {v: len(model.states(v)) for v in nodes}
+    out = np.zeros([card[v] for v in nodes])
+    for combo in itertools.product(*[range(card[v]) for v in nodes]):
+        x = dict(zip(nodes, combo, strict=True))
+        p = 1.0
+        for f in model.clique_factors:
+            p *= float(f.table[tuple(x[w] for w in f.table_variables)])
+            if f.center is not None:
+                config = 0
+                for w in f.parents:
+                    config = config * card[w] + x[w]
+                p *= float(f.group_values[x[f.center], f.group_ids[config]])
+        out[combo] = p
+    return out
+
+
+def bn_brute_joint(bn, model) -> np.ndarray:
+    """The network's joint (model node order) as explicit products of CPD entries."""
+    nodes = list(model.nodes())
+    card = {v: len(model.states(v)) for v in nodes}
+    cpds = bn.get_cpds()
+    out = np.zeros([card[v] for v in nodes])
+    for combo in itertools.product(*[range(card[v]) for v in nodes]):
+        x = dict(zip(nodes, combo, strict=True))
+        p = 1.0
+        for cpd in cpds:
+            values = cpd.get_values()
+            column = 0
+            for w in cpd.variables[1:]:
+                column = column * card[w] + x[w]
+            p *= float(values[x[cpd.variable], column])
+        out[combo] = p
+    return out
+
+
+def cases():
+    for seed in range(14):
+        n = 3 + seed % 6
+        yield pytest.param(random_stratified_graph(n, seed=100 + seed, max_states=2 + seed % 2), seed, id=f"r{seed}")
+    yield pytest.param(StratifiedGraph(COMPETING_EDGES, strata=COMPETING_STRATA), 0, id="competing")
+
+
+@pytest.mark.parametrize(("sg", "seed"), list(cases()))
+def test_network_is_exact_and_answers_queries(sg, seed):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", StrataNotShownWarning)
+        model = StratifiedGraphicalModel.random(sg, seed=seed)
+        bn = to_bayesian_network(model)
+    assert bn.check_model()
+    nodes = list(model.nodes())
+    assert list(bn.nodes()) == nodes
+    expected = sgm_brute_joint(model)
+    assert abs(expected.sum() - 1) < 1e-12
+    np.testing.assert_allclose(bn_brute_joint(bn, model), expected, rtol=0, atol=1e-12)
+    # free parameters: groups counted once
+    assert network_free_parameters(bn) == model.n_free_parameters()
+    if not model.strata_not_shown:
+        assert network_free_parameters(bn) == sg.n_free_parameters()
+    # every shown center has a TreeCPD on C \ {center} with the SG's groups
+    labels = {cl.clique: cl for cl in sg.clique_labels()}
+    for f in model.clique_factors:
+        if f.center is not None:
+            cpd = bn.get_cpds(f.center)
+            assert isinstance(cpd, TreeCPD) and set(cpd.variables[1:]) == set(f.clique) - {f.center}
+            if labels[f.clique].center == f.center:
+                assert tuple(cpd.groups) == labels[f.clique].group_ids
+    for cpd in bn.get_cpds():
+        for v in cpd.variables:
+            assert tuple(cpd.state_names[v]) == model.states(v)
+    # inference: a marginal and a conditional query against brute force
+    rng = np.random.default_rng(seed)
+    infer = VariableElimination(bn)
+    target = nodes[int(rng.integers(len(nodes)))]
+    axis = nodes.index(target)
+    marginal = expected.sum(axis=tuple(i for i in range(len(nodes)) if i != axis))
+    q = infer.query([target], show_progress=False)
+    np.testing.assert_allclose(q.values, marginal, atol=1e-12)
+    others = [v for v in nodes if v != target]
+    if others:
+        given = list(rng.choice(others, size=min(2, len(others)), replace=False))
+        states = {v: model.states(v)[int(rng.integers(len(model.states(v))))] for v in given}
+        index = [slice(None)] * len(nodes)
+        for v in given:
+            index[nodes.index(v)] = model.states(v).index(states[v])
+        sub = expected[tuple(index)]
+        keep = [v for v in nodes if v not in given]
+        conditional = sub.sum(axis=tuple(i for i, v in enumerate(keep) if v != target))
+        conditional = conditional / conditional.sum()
+        q = infer.query([target], evidence=states, show_progress=False)
+        np.testing.assert_allclose(q.values, conditional, atol=1e-12)
+
+
+def test_competing_centers_warn_on_conversion():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", StrataNotShownWarning)
+        model = StratifiedGraphicalModel.random(StratifiedGraph(COMPETING_EDGES, strata=COMPETING_STRATA), seed=3)
+    with pytest.warns(StrataNotShownWarning, match=r"\('v', 'c'\)"):
+        bn = model.to_bayesian_network()
+    assert sum(isinstance(c, TreeCPD) for c in bn.get_cpds()) == 1
+
+
+def test_heart_network_shows_the_two_groups_of_systolic_bp():
+    data = load_heart_disease()
+    sg = SGMScore(data).optimal_strata(HEART_EDGES)
+    model = StratifiedGraphicalModel(sg).fit(data)
+    bn = model.to_bayesian_network()
+    cpd = bn.get_cpds("systolic_bp")
+    assert isinstance(cpd, TreeCPD)
+    assert set(cpd.variables[1:]) == {"smoking", "lipoprotein_ratio"}
+    alone = cpd.group_of({"smoking": 1, "lipoprotein_ratio": 0})
+    rest = {cpd.group_of({"smoking": s, "lipoprotein_ratio": r}) for s, r in [(0, 0), (0, 1), (1, 1)]}
+    assert cpd.n_groups == 2 and rest == {1 - alone}
+    text = cpd.to_text()
+    assert text.splitlines()[0] == "P(systolic_bp | smoking, lipoprotein_ratio)"
+    assert "smoking = 0 -> leaf A" in text
+    assert "    lipoprotein_ratio = 0 -> leaf B" in text
+    assert "    lipoprotein_ratio = 1 -> leaf A (tied)" in text
+    assert "B [1 configuration]: (1, 0)" in text
+    assert "A [3 configurations, 2 tied leaves]: (0, 0), (0, 1), (1, 1)" in text
+    # free parameters: 12 with strata, 14 for the underlying graph
+    assert network_free_parameters(bn) == 12 == model.n_free_parameters()
+    assert model.n_free_parameters(strata=False) == 14
+    others = [c for c in bn.get_cpds() if c.variable != "systolic_bp"]
+    assert all(type(c) is TabularCPD for c in others)
+    np.testing.assert_allclose(VariableElimination(bn).query(["systolic_bp"], show_progress=False).values,
+                               data["systolic_bp"].value_counts(normalize=True).sort_index().to_numpy(), atol=0.01)
+
+
+def test_conversion_needs_parameters():
+    with pytest.raises(ValueError, match="no parameters"):
+        to_bayesian_network(StratifiedGraphicalModel([("a", "b")]))
