@@ -111,6 +111,16 @@ class SGMScore(BaseStructureScore):
         self._labelling_cache: dict[tuple, object] = {}
         super(BaseStructureScore, self).__init__()
 
+    def __getstate__(self) -> dict:
+        # the per-instance lru_cache wrapper cannot be pickled; it is rebuilt on unpickling
+        state = self.__dict__.copy()
+        state.pop("_cached_local_score", None)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._cached_local_score = lru_cache(maxsize=100_000)(self._local_score)
+
     # -- terms -------------------------------------------------------------------
     def _ordered(self, variables) -> tuple:
         index = self.encoded._index
