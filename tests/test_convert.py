@@ -63,9 +63,13 @@ def bn_brute_joint(bn, model) -> np.ndarray:
 
 
 def cases():
-    for seed in range(14):
-        n = 3 + seed % 6
-        yield pytest.param(random_stratified_graph(n, seed=100 + seed, max_states=2 + seed % 2), seed, id=f"r{seed}")
+    found = 0
+    for seed in range(200):  # 14 labelled graphs of 3..8 variables, binary or 3-state
+        n = 3 + found % 6
+        sg = random_stratified_graph(n, seed=100 + seed, max_states=2 + found % 2, edge_prob=0.8, label_prob=1.0)
+        if sg.n_labels() and found < 14:
+            found += 1
+            yield pytest.param(sg, seed, id=f"r{seed}-{n}vars-{sg.n_labels()}labels")
     yield pytest.param(StratifiedGraph(COMPETING_EDGES, strata=COMPETING_STRATA), 0, id="competing")
 
 

@@ -67,9 +67,13 @@ def assert_label_holds(model, joint, u, v, context, tol=1e-12):
 
 
 def random_models():
-    for seed in range(12):
-        sg = random_stratified_graph(3 + seed % 6, seed=seed, max_states=2 + seed % 2)
-        yield pytest.param(sg, seed, id=f"random-{seed}")
+    found = 0
+    for seed in range(200):  # 12 labelled graphs of 3..8 variables, binary or 3-state
+        n = 3 + found % 6
+        sg = random_stratified_graph(n, seed=seed, max_states=2 + found % 2, edge_prob=0.8, label_prob=1.0)
+        if sg.n_labels() and found < 12:
+            found += 1
+            yield pytest.param(sg, seed, id=f"r{seed}-{n}vars-{sg.n_labels()}labels")
     yield pytest.param(StratifiedGraph(COMPETING_EDGES, strata=COMPETING_STRATA), 0, id="competing-centers")
 
 
