@@ -288,11 +288,15 @@ def _perturb(space: PartitionSpace, blocks: list[int], rng: np.random.Generator)
 def iterated_local_search(
     space: PartitionSpace, scorer: BlockScorer, n_restarts: int, rng: np.random.Generator
 ) -> list[int]:
-    """:func:`local_search`, then ``n_restarts`` random kicks from the best partition found."""
+    """:func:`local_search`, then ``n_restarts`` more from random kicks of the best partition found
+    (even restarts) or from the closure of a random label set (odd restarts); the best result."""
     best = local_search(space, scorer)
     best_value = sum(scorer(b) for b in best)
-    for _ in range(n_restarts):
-        kicked = _perturb(space, _perturb(space, best, rng), rng)
+    for r in range(n_restarts):
+        if r % 2:
+            kicked = _random_start(space, rng)
+        else:
+            kicked = _perturb(space, _perturb(space, best, rng), rng)
         cand = local_search(space, scorer, kicked)
         value = sum(scorer(b) for b in cand)
         if value > best_value + _MIN_GAIN:
@@ -300,7 +304,38 @@ def iterated_local_search(
     return best
 
 
-def label_mcmc(space: PartitionSpace, scorer: BlockScorer, n_iter: int, rng: np.random.Generator) -> list[int]:
+def _closure_blocks(n_configs: int, masks: list[int]) -> list[int]:
+    """Groups made by the given lines (connected components of their merges)."""
+    blocks = [1 << c for c in range(n_configs)]
+    for mask in masks:
+        merged = [b for b in blocks if b & mask]
+        if len(merged) > 1:
+            union = 0
+            for b in merged:
+                union |= b
+            blocks = [b for b in blocks if not b & mask] + [union]
+    return blocks
+
+
+def _random_start(space: PartitionSpace, rng: np.random.Generator) -> list[int]:
+    """Closure of a random label set (each allowed line with a random probability), if regular."""
+    for _ in range(20):
+        rate = rng.random() * 0.6
+        chosen = [space.line_masks[i] for i in space.allowed if rng.random() < rate]
+        blocks = _closure_blocks(space.n_configs, chosen)
+        if space.regular(blocks) and all(space.allowed_block(b) for b in blocks):
+            return blocks
+    return [1 << c for c in range(space.n_configs)]
+
+
+def label_mcmc(
+    space: PartitionSpace,
+    scorer: BlockScorer,
+    n_iter: int,
+    rng: np.random.Generator,
+    chain_length: int = 0,
+    polish: bool = False,
+) -> list[int]:
     """Non-reversible Metropolis-Hastings over maximal regular label sets; the best state visited.
 
     From the empty label set, each iteration proposes to add a random addable label or
@@ -308,6 +343,13 @@ def label_mcmc(space: PartitionSpace, scorer: BlockScorer, n_iter: int, rng: np.
     candidate to its closure (every line inside a group is a label), redraws while the
     candidate is not regular or labels a forbidden direction, and accepts it with
     probability ``min(1, exp(delta))``.
+
+    Deleting one label of a group that stays connected without it is undone by the
+    closure, so a chain can be absorbed in a state whose additions are all irregular.
+    With ``chain_length > 0`` the ``n_iter`` iterations are therefore split into
+    independent chains of that length, the first started from the empty label set and
+    the others from the closure of a random label set; the best state visited by any
+    of them is returned, after a :func:`local_search` from it when ``polish`` is true.
 
     Examples
     --------
@@ -319,7 +361,10 @@ def label_mcmc(space: PartitionSpace, scorer: BlockScorer, n_iter: int, rng: np.
     blocks = [1 << c for c in range(space.n_configs)]
     value = sum(scorer(b) for b in blocks)
     best, best_value = list(blocks), value
-    for _ in range(n_iter):
+    for it in range(n_iter):
+        if chain_length > 0 and it % chain_length == 0:
+            blocks = _random_start(space, rng) if it else [1 << c for c in range(space.n_configs)]
+            value = sum(scorer(b) for b in blocks)
         owner = _owner(space, blocks)
         labels, addable = [], []
         for i in space.allowed:
@@ -356,4 +401,4 @@ def label_mcmc(space: PartitionSpace, scorer: BlockScorer, n_iter: int, rng: np.
             blocks, value = candidate, cand_value
             if value > best_value + _MIN_GAIN or (value > best_value - _MIN_GAIN and len(blocks) > len(best)):
                 best, best_value = list(blocks), value
-    return sorted(best)
+    return local_search(space, scorer, best) if polish else sorted(best)

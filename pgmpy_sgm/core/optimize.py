@@ -39,10 +39,13 @@ __all__ = ["GroupsResult", "CliqueLabelling", "optimal_groups", "optimal_clique_
 MAX_EXACT_CONFIGS = 16
 
 #: Default number of iterations of ``method="mcmc"`` (Algorithm 1 of Nyman et al.).
-DEFAULT_MCMC_ITER = 2000
+DEFAULT_MCMC_ITER = 4000
+
+#: Length of each independent chain of ``method="mcmc"`` (restarted from the empty label set).
+MCMC_CHAIN_LENGTH = 40
 
 #: Random restarts of ``method="heuristic"`` after the first local search.
-DEFAULT_HEURISTIC_RESTARTS = 4
+DEFAULT_HEURISTIC_RESTARTS = 12
 
 _METHODS = ("auto", "exact", "heuristic", "mcmc")
 _GAIN_TOL = 1e-9
@@ -238,14 +241,22 @@ def _exact_groups(cards, forbidden, counts: np.ndarray) -> np.ndarray:
     weights = _block_weights(cards, forbidden, counts)
     scale = float(np.abs(weights[st.lam == 1]).sum())
     tol = max(_GAIN_TOL / (counts.shape[0] + 1), 1e-14 * scale)
-    # regularity rarely binds: solve without it first and keep that optimum when it is regular
-    chosen, _ = solve_partition_dp(st.ptr, st.t_block, st.t_next, weights, st.leak, 1, tol)
+    # Regularity rarely binds: impose it only on the directions that the relaxed optimum
+    # fails to leak in, and widen that set until the optimum is regular (then it is optimal).
     full = st.n_masks - 1
-    acc = 0
-    for b in chosen:
-        acc |= int(st.leak[b])
-    if acc != full:
-        chosen, _ = solve_partition_dp(st.ptr, st.t_block, st.t_next, weights, st.leak, st.n_masks, tol)
+    constrained: list[int] = []
+    while True:
+        leak = np.zeros_like(st.leak)
+        for j, d in enumerate(constrained):
+            leak |= ((st.leak >> d) & 1) << j
+        chosen, _ = solve_partition_dp(st.ptr, st.t_block, st.t_next, weights, leak, 1 << len(constrained), tol)
+        acc = 0
+        for b in chosen:
+            acc |= int(st.leak[b])
+        missing = [d for d in range(full.bit_length()) if not (acc >> d) & 1]
+        if not missing:
+            break
+        constrained = sorted(set(constrained) | set(missing))
     group_ids = np.empty(counts.shape[0], dtype=np.int64)
     for g, b in enumerate(chosen):
         group_ids[st.member[b] > 0] = g
@@ -326,7 +337,8 @@ def optimal_groups(
             restarts = DEFAULT_HEURISTIC_RESTARTS if n_iter is None else int(n_iter)
             blocks = iterated_local_search(space, scorer, restarts, rng)
         else:
-            blocks = label_mcmc(space, scorer, DEFAULT_MCMC_ITER if n_iter is None else int(n_iter), rng)
+            n_total = DEFAULT_MCMC_ITER if n_iter is None else int(n_iter)
+            blocks = label_mcmc(space, scorer, n_total, rng, MCMC_CHAIN_LENGTH, polish=True)
         group_ids = space.group_ids(blocks)
     group_ids = canonical_groups(group_ids)
     group_ids.setflags(write=False)
