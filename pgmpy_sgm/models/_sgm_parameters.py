@@ -31,7 +31,18 @@ import numpy as np
 
 from pgmpy_sgm.core.lines import groups_from_labels
 
-__all__ = ["CliqueFactor", "plan_factors", "conditional_table", "pooled_group_values", "cell_count"]
+__all__ = [
+    "CliqueFactor",
+    "plan_factors",
+    "conditional_table",
+    "pooled_group_values",
+    "cell_count",
+    "marginal",
+    "broadcast",
+    "check_distribution",
+    "factor_from_joint",
+    "random_stratified_graph",
+]
 
 
 def cell_count(cards) -> int:
@@ -290,6 +301,80 @@ def pooled_group_values(counts2d: np.ndarray, group_ids, pseudo_per_config: floa
     np.add.at(pooled, group_ids, counts2d)
     lam = np.bincount(group_ids, minlength=n_groups).astype(np.float64)
     return conditional_table(pooled + pseudo_per_config * lam[:, None], 1, 0.0).T
+
+
+def marginal(values: np.ndarray, nodes: list, variables) -> np.ndarray:
+    """Marginal of a joint array (axes in ``nodes`` order) with axes in ``variables`` order.
+
+    Examples
+    --------
+    >>> marginal(np.arange(8.0).reshape(2, 2, 2), ["a", "b", "c"], ["c", "a"]).tolist()
+    [[2.0, 10.0], [4.0, 12.0]]
+    """
+    keep = [nodes.index(v) for v in variables]
+    drop = tuple(i for i in range(len(nodes)) if i not in keep)
+    return np.transpose(values.sum(axis=drop), np.argsort(np.argsort(keep)))
+
+
+def broadcast(array: np.ndarray, variables, nodes) -> np.ndarray:
+    """View of ``array`` (axes in ``variables`` order) broadcastable against a joint over ``nodes``.
+
+    Examples
+    --------
+    >>> broadcast(np.zeros((3, 2)), ["c", "a"], ["a", "b", "c"]).shape
+    (2, 1, 3)
+    """
+    position = [nodes.index(v) for v in variables]
+    order = np.argsort(position)
+    shape = [1] * len(nodes)
+    for axis in order:
+        shape[position[axis]] = array.shape[axis]
+    return np.transpose(array, order).reshape(shape)
+
+
+def check_distribution(array, shape, n_given: int, what: str, tol: float = 1e-8) -> None:
+    """Raise ``ValueError`` unless ``array`` has ``shape`` and holds conditionals over its last axes.
+
+    Examples
+    --------
+    >>> check_distribution(np.array([[0.5, 0.6]]), (1, 2), 1, "table")
+    Traceback (most recent call last):
+        ...
+    ValueError: The table has distributions summing to 1.1, not 1
+    """
+    if array is None or tuple(array.shape) != tuple(shape):
+        got = None if array is None else tuple(array.shape)
+        raise ValueError(f"The {what} has shape {got}; expected {tuple(shape)}")
+    if not np.isfinite(array).all() or (array < 0).any():
+        raise ValueError(f"The {what} holds negative or non-finite probabilities")
+    sums = array.reshape(cell_count(shape[:n_given]), -1).sum(axis=1)
+    if np.any(np.abs(sums - 1.0) > tol):
+        raise ValueError(f"The {what} has distributions summing to {float(sums[np.argmax(np.abs(sums - 1))])!r}, not 1")
+
+
+def factor_from_joint(step: CliqueFactor, values: np.ndarray, nodes: list, states, atol: float) -> CliqueFactor:
+    """The parameters of ``step`` read off a joint array; checks that a center's groups hold.
+
+    ``states(v)`` gives the states of ``v``. Conditioning configurations of probability zero
+    get uniform conditionals.
+    """
+    n_sep = len(step.separator)
+    if step.center is None:
+        return step.with_values(conditional_table(marginal(values, nodes, step.separator + step.new), n_sep, 0.0))
+    table = conditional_table(marginal(values, nodes, step.table_variables), n_sep, 0.0)
+    k = len(states(step.center))
+    counts = marginal(values, nodes, step.parents + (step.center,)).reshape(-1, k)
+    group_values = pooled_group_values(counts, step.group_ids, 0.0)
+    mass = counts.sum(axis=1)
+    cond = counts / np.where(mass > 0, mass, 1.0)[:, None]
+    deviation = np.abs(cond - group_values.T[list(step.group_ids)]).max(axis=1) * (mass > atol)
+    if deviation.max() > atol:
+        config = int(np.argmax(deviation))
+        raise ValueError(
+            f"The joint does not satisfy the strata of clique {step.clique}: P({step.center} | {step.parents}) "
+            f"at configuration {config} differs by {deviation.max():.3g} from its group's distribution."
+        )
+    return step.with_values(table, group_values)
 
 
 def random_stratified_graph(n_nodes: int, seed: int | None = None, max_states: int = 2, edge_prob: float = 0.6,

@@ -10,8 +10,11 @@ import pandas as pd
 
 from pgmpy_sgm.models._sgm_parameters import (
     CliqueFactor,
+    broadcast,
     cell_count,
+    check_distribution,
     conditional_table,
+    factor_from_joint,
     plan_factors,
     pooled_group_values,
 )
@@ -21,8 +24,6 @@ __all__ = ["StratifiedGraphicalModel", "StrataNotShownWarning", "CliqueFactor"]
 
 #: Largest joint table :meth:`StratifiedGraphicalModel.joint` builds without an explicit ``max_cells``.
 DEFAULT_JOINT_CELLS = 1_000_000
-
-_NORMALIZATION_TOL = 1e-8
 
 
 class StrataNotShownWarning(UserWarning):
@@ -331,37 +332,11 @@ class StratifiedGraphicalModel(StratifiedGraph):
         values = np.transpose(np.asarray(joint.values, dtype=np.float64), axes)
         if np.any(values < -atol) or not np.isfinite(values).all() or abs(values.sum() - 1.0) > atol:
             raise ValueError("The joint must hold finite non-negative probabilities summing to 1.")
-        factors = [model._factor_from_joint(step, values, atol) for step in model._plan()]
+        factors = [factor_from_joint(step, values, nodes, model.states, atol) for step in model._plan()]
         model._set_factors(factors)
         if np.max(np.abs(model._joint_array() - values)) > atol:
             raise ValueError("The joint does not factorize over the graph (it is not Markov with respect to it).")
         return model
-
-    def _marginal(self, values: np.ndarray, variables) -> np.ndarray:
-        nodes = list(self.nodes())
-        keep = [nodes.index(v) for v in variables]
-        drop = tuple(i for i in range(len(nodes)) if i not in keep)
-        marg = values.sum(axis=drop)
-        return np.transpose(marg, np.argsort(np.argsort(keep)))
-
-    def _factor_from_joint(self, step: CliqueFactor, values: np.ndarray, atol: float) -> CliqueFactor:
-        n_sep = len(step.separator)
-        if step.center is None:
-            return step.with_values(conditional_table(self._marginal(values, step.separator + step.new), n_sep, 0.0))
-        table = conditional_table(self._marginal(values, step.table_variables), n_sep, 0.0)
-        k = len(self.states(step.center))
-        counts = self._marginal(values, step.parents + (step.center,)).reshape(-1, k)
-        group_values = pooled_group_values(counts, step.group_ids, 0.0)
-        mass = counts.sum(axis=1)
-        cond = counts / np.where(mass > 0, mass, 1.0)[:, None]
-        deviation = np.abs(cond - group_values.T[list(step.group_ids)]).max(axis=1) * (mass > atol)
-        if deviation.max() > atol:
-            config = int(np.argmax(deviation))
-            raise ValueError(
-                f"The joint does not satisfy the strata of clique {step.clique}: P({step.center} | {step.parents}) "
-                f"at configuration {config} differs by {deviation.max():.3g} from its group's distribution."
-            )
-        return step.with_values(table, group_values)
 
     @classmethod
     def from_cpds(cls, graph, cpds, atol: float = 1e-9, max_cells: int = DEFAULT_JOINT_CELLS):
@@ -404,23 +379,13 @@ class StratifiedGraphicalModel(StratifiedGraph):
         cards = [len(self.states(v)) for v in nodes]
         out = np.ones(cards)
         for f in self.clique_factors:
-            out = out * self._broadcast(f.table, f.table_variables, nodes)
+            out = out * broadcast(f.table, f.table_variables, nodes)
             if f.center is not None:
                 k = len(self.states(f.center))
                 parent_cards = [len(self.states(w)) for w in f.parents]
                 center = f.group_values[:, list(f.group_ids)].reshape([k, *parent_cards])
-                out = out * self._broadcast(center, (f.center, *f.parents), nodes)
+                out = out * broadcast(center, (f.center, *f.parents), nodes)
         return out
-
-    @staticmethod
-    def _broadcast(array: np.ndarray, variables, nodes) -> np.ndarray:
-        position = [nodes.index(v) for v in variables]
-        order = np.argsort(position)
-        arr = np.transpose(array, order)
-        shape = [1] * len(nodes)
-        for axis in order:
-            shape[position[axis]] = array.shape[axis]
-        return arr.reshape(shape)
 
     def joint(self, max_cells: int = DEFAULT_JOINT_CELLS):
         """The joint distribution over all variables (node order), as a pgmpy ``DiscreteFactor``.
@@ -639,22 +604,11 @@ class StratifiedGraphicalModel(StratifiedGraph):
                 raise ValueError(f"The parameters of clique {f.clique} do not match the graph's perfect ordering "
                                  f"(expected {expected.clique} with separator {expected.separator}).")
             shape = tuple(len(self.states(w)) for w in f.table_variables)
-            self._check_distribution(f.table, shape, len(f.separator), f"table of clique {f.clique}")
+            check_distribution(f.table, shape, len(f.separator), f"table of clique {f.clique}")
             if f.center is not None:
                 shape = (len(self.states(f.center)), max(f.group_ids) + 1)
-                self._check_distribution(f.group_values.T, shape[::-1], 1, f"group_values of clique {f.clique}")
+                check_distribution(f.group_values.T, shape[::-1], 1, f"group_values of clique {f.clique}")
         return True
-
-    @staticmethod
-    def _check_distribution(array, shape, n_given, what) -> None:
-        if array is None or tuple(array.shape) != tuple(shape):
-            got = None if array is None else tuple(array.shape)
-            raise ValueError(f"The {what} has shape {got}; expected {tuple(shape)}")
-        if not np.isfinite(array).all() or (array < 0).any():
-            raise ValueError(f"The {what} holds negative or non-finite probabilities")
-        sums = array.reshape(cell_count(shape[:n_given]), -1).sum(axis=1)
-        if np.any(np.abs(sums - 1.0) > _NORMALIZATION_TOL):
-            raise ValueError(f"The {what} has distributions summing to {sums[np.argmax(np.abs(sums - 1))]!r}, not 1")
 
     def copy(self) -> StratifiedGraphicalModel:
         """A copy with the same graph, strata, state names and parameters.
