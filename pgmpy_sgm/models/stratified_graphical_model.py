@@ -15,6 +15,8 @@ from pgmpy_sgm.models._sgm_parameters import (
     check_distribution,
     conditional_table,
     factor_from_joint,
+    forward_sample,
+    log_probabilities,
     plan_factors,
     pooled_group_values,
 )
@@ -459,16 +461,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
         """
         self._require_parameters()
         codes = self._encode(data)
-        index = {v: j for j, v in enumerate(self.nodes())}
-        total = np.zeros(len(codes))
-        with np.errstate(divide="ignore"):
-            for f in self.clique_factors:
-                total += np.log(f.table[tuple(codes[:, index[w]] for w in f.table_variables)])
-                if f.center is not None:
-                    cards = [len(self.states(w)) for w in f.parents]
-                    configs = np.ravel_multi_index([codes[:, index[w]] for w in f.parents], cards)
-                    groups = np.asarray(f.group_ids)[configs]
-                    total += np.log(f.group_values[codes[:, index[f.center]], groups])
+        total = log_probabilities(self.clique_factors, codes, list(self.nodes()), self.states)
         return total if per_row else float(total.sum())
 
     def simulate(self, n: int, seed: int | None = None) -> pd.DataFrame:
@@ -488,29 +481,8 @@ class StratifiedGraphicalModel(StratifiedGraph):
         if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
             raise ValueError(f"n must be a non-negative integer. Got: {n!r}")
         self._require_parameters()
-        rng = np.random.default_rng(seed)
         nodes = list(self.nodes())
-        codes = {}
-
-        def draw(probabilities: np.ndarray) -> np.ndarray:
-            cdf = np.cumsum(probabilities, axis=1)
-            u = rng.random(len(probabilities)) * cdf[:, -1]
-            return np.minimum((u[:, None] >= cdf).sum(axis=1), probabilities.shape[1] - 1)
-
-        for f in self.clique_factors:
-            sep_cards = [len(self.states(w)) for w in f.separator]
-            rest = [w for w in f.table_variables[len(f.separator):]]
-            rest_cards = [len(self.states(w)) for w in rest]
-            rows = np.ravel_multi_index([codes[w] for w in f.separator], sep_cards) if f.separator else np.zeros(n, int)
-            flat = f.table.reshape(cell_count(sep_cards), -1)
-            drawn = draw(flat[rows]) if n else np.zeros(0, int)
-            for w, c in zip(rest, np.unravel_index(drawn, rest_cards) if rest else [], strict=True):
-                codes[w] = np.asarray(c, dtype=np.int64)
-            if f.center is not None:
-                cards = [len(self.states(w)) for w in f.parents]
-                configs = np.ravel_multi_index([codes[w] for w in f.parents], cards)
-                probabilities = f.group_values.T[np.asarray(f.group_ids)[configs]]
-                codes[f.center] = draw(probabilities) if n else np.zeros(0, int)
+        codes = forward_sample(self.clique_factors, self.states, n, np.random.default_rng(seed))
         columns = {}
         for v in nodes:
             states = np.empty(len(self.states(v)), dtype=object)
