@@ -303,7 +303,7 @@ class NonReversibleMCMC(BaseEstimator):
         Examples
         --------
         >>> from pgmpy_sgm.datasets import load_heart_disease
-        >>> est = NonReversibleMCMC(n_iter=200, strata=False, seed=1, show_progress=False)
+        >>> est = NonReversibleMCMC(n_iter=300, strata=False, seed=0, show_progress=False)
         >>> round(est.fit(load_heart_disease()).best_score_, 2)
         -6720.18
         """

@@ -1,0 +1,333 @@
+"""NonReversibleMCMC: reference results, determinism, parallel backends, checkpoints and sklearn contract."""
+
+import json
+import os
+import signal
+import warnings
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from pgmpy_sgm import StratifiedGraph, load_heart_disease
+from pgmpy_sgm.causal_discovery import FitInterruptedWarning, NonReversibleMCMC, _checkpoint, exhaustive_posterior
+from pgmpy_sgm.core.moves import DecomposableState
+from pgmpy_sgm.datasets import paper_synthetic_graph, simulate_paper_synthetic
+
+BEST_EDGES = {
+    frozenset(e)
+    for e in [
+        ("smoking", "physical_work"),
+        ("smoking", "systolic_bp"),
+        ("smoking", "lipoprotein_ratio"),
+        ("mental_work", "physical_work"),
+        ("physical_work", "lipoprotein_ratio"),
+        ("systolic_bp", "lipoprotein_ratio"),
+    ]
+}
+BEST_STRATA = {
+    ("smoking", "systolic_bp"): [{"lipoprotein_ratio": 1}],
+    ("systolic_bp", "lipoprotein_ratio"): [{"smoking": 0}],
+}
+
+
+@pytest.fixture(scope="module")
+def heart():
+    return load_heart_disease(as_counts=True)
+
+
+def _edges(model):
+    return {frozenset(e) for e in model.edges()}
+
+
+def _fit(data, **kwargs):
+    params = {"weights": "count", "show_progress": False, **kwargs}
+    return NonReversibleMCMC(**params).fit(data)
+
+
+def _assert_same_result(a, b):
+    np.testing.assert_array_equal(a.trace_, b.trace_)
+    pd.testing.assert_frame_equal(a.posterior_, b.posterior_)
+    pd.testing.assert_frame_equal(a.edge_probabilities_, b.edge_probabilities_)
+    assert a.model_ == b.model_
+    assert a.best_score_ == b.best_score_
+    assert a.n_visited_ == b.n_visited_
+    assert a.acceptance_rate_ == b.acceptance_rate_
+    np.testing.assert_array_equal(a.chain_best_scores_, b.chain_best_scores_)
+
+
+# -- reference values (DESIGN section 3) ----------------------------------------------------
+def test_heart_best_sg_in_19_of_20_seeds(heart):
+    hits = 0
+    for seed in range(20):
+        est = _fit(heart, seed=seed)
+        same_graph = _edges(est.model_) == BEST_EDGES and est.model_.strata == BEST_STRATA
+        hits += abs(est.best_score_ + 6715.90) < 0.005 and same_graph
+    assert hits >= 19
+
+
+def test_heart_without_strata_gives_best_gm(heart):
+    est = _fit(heart, seed=0, strata=False)
+    assert est.best_score_ == pytest.approx(-6720.18, abs=0.005)
+    assert _edges(est.model_) == BEST_EDGES
+    assert est.model_.strata == {}
+    assert (est.posterior_["n_labels"] == 0).all()
+
+
+def test_mcmc_agrees_with_exhaustive_posterior(heart):
+    exact = exhaustive_posterior(heart, weights="count")
+    est = _fit(heart, seed=3)
+    for r in range(2):
+        assert set(est.posterior_["edges"].iloc[r]) == set(exact["edges"].iloc[r])
+        assert est.posterior_["strata"].iloc[r] == exact["strata"].iloc[r]
+    # each visited graph has exactly its exhaustive score
+    exact_scores = dict(zip(exact["edges"], exact["log_posterior"], strict=True))
+    for edges, value in zip(est.posterior_["edges"], est.posterior_["log_posterior"], strict=True):
+        assert value == exact_scores[edges]
+    # the visited set is a subset, so renormalized exact probabilities match the estimate
+    sub = exact[exact["edges"].isin(set(est.posterior_["edges"]))]
+    expected = sub["probability"].to_numpy() / sub["probability"].sum()
+    np.testing.assert_allclose(est.posterior_["probability"].to_numpy(), expected, rtol=1e-9)
+
+
+def test_fitted_attributes(heart):
+    est = _fit(heart, seed=1, n_iter=300, n_chains=3)
+    assert est.trace_.shape == (3, 301)
+    assert est.n_iter_ == 300
+    assert est.variables_ == list(heart.columns.drop("count"))
+    assert est.n_features_in_ == 7
+    assert list(est.feature_names_in_) == list(heart.columns)
+    empty = StratifiedGraph(nodes=est.variables_)
+    np.testing.assert_allclose(est.trace_[:, 0], est.scorer_.score(empty), rtol=0, atol=1e-9)
+    assert est.best_score_ == pytest.approx(est.scorer_.score(est.model_), abs=1e-9)
+    assert est.best_score_ == est.chain_best_scores_.max() == np.nanmax(est.trace_)
+    assert est.n_visited_ == len(est.posterior_)
+    post = est.posterior_
+    assert post["probability"].sum() == pytest.approx(1.0)
+    assert post["log_posterior"].is_monotonic_decreasing
+    assert (post["n_edges"] == post["edges"].map(len)).all()
+    assert 0 < est.acceptance_rate_ < 1
+    # edge marginals recomputed from the posterior rows
+    ep = est.edge_probabilities_
+    assert list(ep.index) == list(ep.columns) == est.variables_
+    np.testing.assert_allclose(ep.to_numpy(), ep.to_numpy().T)
+    assert np.all(np.diag(ep.to_numpy()) == 0)
+    expected = pd.DataFrame(0.0, index=est.variables_, columns=est.variables_)
+    for edges, p in zip(post["edges"], post["probability"], strict=True):
+        for u, v in edges:
+            expected.loc[u, v] += p
+            expected.loc[v, u] += p
+    np.testing.assert_allclose(ep.to_numpy(), expected.to_numpy(), atol=1e-12)
+    assert est.model_.state_names == {v: (0, 1) for v in est.variables_}
+
+
+def test_score_method(heart):
+    rows = load_heart_disease()
+    est = NonReversibleMCMC(n_iter=300, seed=0, show_progress=False).fit(rows)
+    assert est.score(rows) == pytest.approx(-6715.90, abs=0.005)
+    assert est.score(rows) == pytest.approx(est.best_score_, abs=1e-9)
+    est_counts = _fit(heart, n_iter=300, seed=0)
+    assert est_counts.score(heart) == pytest.approx(est.score(rows), abs=1e-9)
+
+
+def test_numpy_input_names_columns():
+    X = simulate_paper_synthetic(500, seed=0).to_numpy()
+    est = NonReversibleMCMC(n_iter=200, seed=0, show_progress=False).fit(X)
+    assert est.variables_ == [f"x{i}" for i in range(7)]
+    assert isinstance(est.score(X), float)
+
+
+@pytest.mark.parametrize("strata", [True, False])
+def test_start_options(heart, strata):
+    best_gm = _fit(heart, seed=0, n_iter=50, start="best_gm", strata=strata)
+    empty = _fit(heart, seed=0, n_iter=50, strata=strata)
+    assert best_gm.trace_[0, 0] > empty.trace_[0, 0]
+    edges = [("smoking", "systolic_bp"), ("systolic_bp", "lipoprotein_ratio")]
+    for start in (edges, nx.Graph(edges)):
+        est = _fit(heart, seed=0, n_iter=1, start=start, strata=strata)
+        first = est.posterior_.set_index("log_posterior")
+        assert est.trace_[0, 0] in first.index
+        assert set(map(frozenset, first.loc[est.trace_[0, 0], "edges"])) == {frozenset(e) for e in edges}
+
+
+# -- synthetic model (Appendix B) ------------------------------------------------------------
+@pytest.mark.parametrize("n, seeds, what, needed", [(2000, range(10), "graph", 8), (20000, range(10), "sg", 9)])
+def test_synthetic_recovery(n, seeds, what, needed):
+    true = paper_synthetic_graph()
+    hits = 0
+    for seed in seeds:
+        est = NonReversibleMCMC(seed=seed, show_progress=False).fit(simulate_paper_synthetic(n, seed=seed))
+        ok = _edges(est.model_) == _edges(true)
+        if what == "sg":
+            ok = ok and est.model_.strata == true.strata
+        hits += ok
+    assert hits >= needed
+
+
+# -- determinism, parallel chains, backends --------------------------------------------------
+def test_same_seed_same_result_for_any_n_jobs(heart):
+    one = _fit(heart, seed=11, n_iter=700, n_chains=3)
+    again = _fit(heart, seed=11, n_iter=700, n_chains=3)
+    two = _fit(heart, seed=11, n_iter=700, n_chains=3, n_jobs=2, checkpoint_every=300)
+    threads = _fit(heart, seed=11, n_iter=700, n_chains=3, n_jobs=2, backend="threading")
+    for other in (again, two, threads):
+        _assert_same_result(one, other)
+    different = _fit(heart, seed=12, n_iter=700, n_chains=3)
+    assert not np.array_equal(one.trace_, different.trace_)
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(
+        n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1", dashboard_address=None
+    )
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()
+
+
+def _alarm(signum, frame):
+    raise TimeoutError("the dask run took more than 120 s")
+
+
+def test_dask_backend_matches_sequential(heart, dask_client):
+    local = _fit(heart, seed=5, n_iter=400)
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(120)
+    try:
+        dask = _fit(heart, seed=5, n_iter=400, n_jobs=2, backend="dask")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    _assert_same_result(local, dask)
+
+
+# -- checkpoints, resume and interruption -------------------------------------------------------
+def test_checkpoint_resume_matches_uninterrupted(heart, tmp_path):
+    path = tmp_path / "run.json"
+    full = _fit(heart, seed=7, n_iter=900)
+    first = _fit(heart, seed=7, n_iter=400, checkpoint=str(path), checkpoint_every=150)
+    body = json.loads(path.read_text())
+    assert [c["iteration"] for c in body["chains"]] == [400, 400]
+    resumed = _fit(heart, seed=7, n_iter=900, checkpoint=str(path), checkpoint_every=150, resume=True)
+    _assert_same_result(full, resumed)
+    assert first.trace_.shape == (2, 401)
+    np.testing.assert_array_equal(first.trace_, full.trace_[:, :401])
+    assert [p.name for p in tmp_path.iterdir()] == ["run.json"]  # no temporary files left behind
+
+
+def test_resume_rejects_other_run(heart, tmp_path):
+    path = str(tmp_path / "run.json")
+    _fit(heart, seed=7, n_iter=50, checkpoint=path)
+    with pytest.raises(ValueError, match="another run"):
+        _fit(heart, seed=7, n_iter=100, checkpoint=path, resume=True, n_chains=3)
+    with pytest.raises(ValueError, match="another seed"):
+        _fit(heart, seed=8, n_iter=100, checkpoint=path, resume=True)
+    with pytest.raises(ValueError, match="more than n_iter"):
+        _fit(heart, seed=7, n_iter=10, checkpoint=path, resume=True)
+
+
+def test_checkpoint_write_is_atomic(tmp_path, monkeypatch):
+    path = tmp_path / "state.json"
+    _checkpoint.write_checkpoint(path, {"chains": [1, 2, 3]})
+    before = path.read_bytes()
+
+    def failing_fsync(fd):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(_checkpoint.os, "fsync", failing_fsync)
+    with pytest.raises(OSError, match="disk full"):
+        _checkpoint.write_checkpoint(path, {"chains": list(range(10_000))})
+    assert path.read_bytes() == before
+    assert _checkpoint.read_checkpoint(path)["chains"] == [1, 2, 3]
+    assert [p.name for p in tmp_path.iterdir()] == ["state.json"]
+
+
+def test_keyboard_interrupt_keeps_results_and_resumes_exactly(heart, tmp_path, monkeypatch):
+    path = str(tmp_path / "run.json")
+    full = _fit(heart, seed=9, n_iter=600)
+    original = DecomposableState.propose
+    calls = {"n": 0}
+
+    def interrupting(self, i, j):
+        calls["n"] += 1
+        if calls["n"] == 500:
+            raise KeyboardInterrupt
+        return original(self, i, j)
+
+    monkeypatch.setattr(DecomposableState, "propose", interrupting)
+    with pytest.warns(FitInterruptedWarning, match="interrupted"):
+        partial = _fit(heart, seed=9, n_iter=600, checkpoint=path)
+    monkeypatch.setattr(DecomposableState, "propose", original)
+    assert 0 < partial.n_iter_ < 600
+    assert partial.trace_.shape[1] == partial.n_iter_ + 1
+    assert partial.best_score_ <= full.best_score_
+    assert partial.n_visited_ == len(partial.posterior_) > 0
+    resumed = _fit(heart, seed=9, n_iter=600, checkpoint=path, resume=True)
+    _assert_same_result(full, resumed)
+
+
+def test_progress_bar_runs(heart, capsys):
+    est = NonReversibleMCMC(n_iter=300, seed=0, weights="count", show_progress=True).fit(heart)
+    assert est.n_iter_ == 300
+    est = NonReversibleMCMC(n_iter=300, seed=0, weights="count", n_jobs=2, backend="threading").fit(heart)
+    assert est.n_iter_ == 300
+
+
+# -- validation ----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "params, error, match",
+    [
+        ({"n_iter": 0}, ValueError, "n_iter.*Got: 0"),
+        ({"n_iter": 2.5}, ValueError, "n_iter.*Got: 2.5"),
+        ({"n_chains": 0}, ValueError, "n_chains.*Got: 0"),
+        ({"seed": -1}, ValueError, "seed.*Got: -1"),
+        ({"seed": "a"}, ValueError, "seed.*Got: 'a'"),
+        ({"start": "full"}, ValueError, "start.*Got: 'full'"),
+        ({"start": [("smoking", "nope")]}, ValueError, "Got: \\['nope'\\]"),
+        ({"start": nx.cycle_graph(["smoking", "mental_work", "physical_work", "systolic_bp"])}, ValueError, "chordal"),
+        ({"start": nx.DiGraph([("smoking", "mental_work")])}, TypeError, "undirected.*Got: DiGraph"),
+        ({"prior": "flat"}, ValueError, "prior.*Got: 'flat'"),
+        ({"strata": "yes"}, TypeError, "strata.*Got: 'yes'"),
+        ({"max_labelled_clique": 1}, ValueError, "max_labelled_clique.*Got: 1"),
+        ({"checkpoint_every": 0}, ValueError, "checkpoint_every.*Got: 0"),
+        ({"n_jobs": 0}, ValueError, "n_jobs.*Got: 0"),
+        ({"resume": True}, ValueError, "resume.*Got: checkpoint=None"),
+        ({"weights": "weight"}, ValueError, "weight"),
+    ],
+)
+def test_bad_hyper_parameters(heart, params, error, match):
+    params = {"weights": "count", **params}
+    with pytest.raises(error, match=match):
+        NonReversibleMCMC(show_progress=False, **params).fit(heart)
+
+
+def test_continuous_data_is_rejected():
+    X = np.random.default_rng(0).normal(size=(50, 3))
+    with pytest.raises(ValueError, match="continuous"):
+        NonReversibleMCMC(n_iter=5, show_progress=False).fit(X)
+
+
+def test_init_only_stores_parameters():
+    est = NonReversibleMCMC(n_iter=-3, start="bogus")
+    assert est.get_params()["n_iter"] == -3 and est.start == "bogus"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert not [a for a in vars(est) if a.endswith("_")]
+
+
+@parametrize_with_checks([NonReversibleMCMC(n_iter=100, seed=0, show_progress=False)])
+def test_sklearn_compatibility(estimator, check):
+    check(estimator)
+
+
+def test_checkpoint_file_is_json(heart, tmp_path):
+    path = tmp_path / "run.json"
+    _fit(heart, seed=1, n_iter=20, checkpoint=os.fspath(path))
+    body = _checkpoint.read_checkpoint(path)
+    assert body["format"] == _checkpoint.CHECKPOINT_FORMAT
+    assert set(body) >= {"chains", "traces", "visited", "fingerprint", "seed_entropy"}

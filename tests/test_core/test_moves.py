@@ -1,0 +1,166 @@
+"""Local chordality decisions and the exact incremental score of decomposable graph moves."""
+
+import functools
+import random
+from itertools import combinations
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pgmpy_sgm import SGMScore, load_heart_disease, simulate_paper_synthetic
+from pgmpy_sgm.core.moves import DecomposableState, ScoreTables, chordal_families, iter_bits
+
+
+@pytest.fixture(scope="module")
+def heart_tables():
+    return ScoreTables(SGMScore(load_heart_disease(as_counts=True), weights="count"))
+
+
+@pytest.fixture(scope="module")
+def ternary_tables():
+    rng = np.random.default_rng(3)
+    n = 400
+    a = rng.integers(0, 3, n)
+    b = (a + rng.integers(0, 2, n)) % 3
+    c = np.where(a == 0, rng.integers(0, 2, n), b % 2)
+    d = rng.integers(0, 2, n)
+    e = (c + d + (rng.random(n) < 0.2)) % 2
+    frame = pd.DataFrame({"a": a, "b": b, "c": c, "d": d, "e": e})
+    return ScoreTables(SGMScore(frame))
+
+
+def _nx_graph(state):
+    g = nx.Graph()
+    g.add_nodes_from(range(state.tables.n))
+    g.add_edges_from(state.edges())
+    return g
+
+
+def _reference_score(state, scorer):
+    names = scorer.variables
+    edges = [(names[i], names[j]) for i, j in state.edges()]
+    model = scorer.optimal_strata(edges) if state.strata else edges
+    return scorer.score(model)
+
+
+def _walk(tables, strata, n_steps, seed):
+    rng = random.Random(seed)
+    state = DecomposableState(tables, strata=strata)
+    n_moves = 0
+    for _ in range(n_steps):
+        i, j = rng.sample(range(tables.n), 2)
+        move = state.propose(i, j)
+        toggled = _nx_graph(state)
+        if toggled.has_edge(i, j):
+            toggled.remove_edge(i, j)
+        else:
+            toggled.add_edge(i, j)
+        assert (move is not None) == nx.is_chordal(toggled)
+        if move is not None:
+            state.commit(move)
+            n_moves += 1
+            yield state
+
+
+@pytest.mark.parametrize("strata", [True, False])
+def test_incremental_score_equals_full_rescoring_heart(heart_tables, strata):
+    scorer = heart_tables.scorer
+    n_checked = 0
+    for state in _walk(heart_tables, strata, 300, seed=1):
+        assert state.score == pytest.approx(_reference_score(state, scorer), abs=1e-9, rel=0)
+        n_checked += 1
+    assert n_checked > 50
+
+
+def test_incremental_score_equals_full_rescoring_synthetic_and_ternary(ternary_tables):
+    tables = ScoreTables(SGMScore(simulate_paper_synthetic(3000, seed=5)))
+    for tab in (tables, ternary_tables):
+        for state in _walk(tab, True, 250, seed=2):
+            assert state.score == pytest.approx(_reference_score(state, tab.scorer), abs=1e-9, rel=0)
+
+
+def test_score_is_a_function_of_the_graph(heart_tables):
+    """Rebuilding a state from its key gives bit-identical terms, gains and score."""
+    for state in _walk(heart_tables, True, 200, seed=3):
+        fresh = DecomposableState(heart_tables, state.key, strata=True)
+        assert fresh.score == state.score
+        assert fresh.terms == state.terms
+        assert fresh.gains == state.gains
+        assert fresh.f == state.f
+
+
+def test_cliques_match_networkx(heart_tables):
+    for state in _walk(heart_tables, True, 200, seed=4):
+        expected = {sum(1 << v for v in c) for c in nx.find_cliques(_nx_graph(state))}
+        assert set(state.cliques) == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7)), min_size=1, max_size=60))
+def test_local_decisions_match_is_chordal(toggles):
+    """Follow arbitrary toggles (keeping the chordal ones): every local decision equals nx.is_chordal."""
+    tables = _eight_binary_tables()
+    state = DecomposableState(tables, strata=False)
+    for i, j in toggles:
+        if i == j:
+            continue
+        g = _nx_graph(state)
+        if g.has_edge(i, j):
+            g.remove_edge(i, j)
+        else:
+            g.add_edge(i, j)
+        move = state.propose(i, j)
+        assert (move is not None) == nx.is_chordal(g)
+        if move is not None:
+            state.commit(move)
+
+
+@functools.cache
+def _eight_binary_tables():
+    data = pd.DataFrame(np.random.default_rng(0).integers(0, 2, size=(50, 8)), columns=[f"v{i}" for i in range(8)])
+    return ScoreTables(SGMScore(data))
+
+
+def test_chordal_families_on_all_graphs_of_five_nodes():
+    pairs = list(combinations(range(5), 2))
+    n_chordal = 0
+    for mask in range(1 << len(pairs)):
+        adj = [0] * 5
+        g = nx.empty_graph(5)
+        for p in iter_bits(mask):
+            i, j = pairs[p]
+            adj[i] |= 1 << j
+            adj[j] |= 1 << i
+            g.add_edge(i, j)
+        families = chordal_families(adj)
+        assert (families is not None) == nx.is_chordal(g)
+        n_chordal += families is not None
+    assert n_chordal == 822  # labelled chordal graphs on 5 nodes (OEIS A058862)
+
+
+def test_rejects_non_chordal_key(heart_tables):
+    cycle = [(0, 1), (1, 2), (2, 3), (0, 3)]
+    key = sum(1 << heart_tables.pair_index[i][j] for i, j in cycle)
+    with pytest.raises(ValueError, match="not decomposable"):
+        DecomposableState(heart_tables, key)
+
+
+def test_labelling_cache_matches_sgmscore(heart_tables):
+    """ScoreTables caches per center; the result must equal SGMScore.best_clique_labelling."""
+    scorer = heart_tables.scorer
+    rng = random.Random(0)
+    for _ in range(40):
+        nodes = sorted(rng.sample(range(6), rng.choice([3, 4, 5])))
+        clique = sum(1 << v for v in nodes)
+        local_pairs = [(a, b) for a in range(len(nodes)) for b in range(a + 1, len(nodes)) if rng.random() < 0.3]
+        forbidden = sum(1 << heart_tables.pair_index[nodes[a]][nodes[b]] for a, b in local_pairs)
+        ours = heart_tables.labelling(clique, forbidden)
+        ref = scorer.best_clique_labelling(tuple(scorer.variables[v] for v in nodes), local_pairs)
+        assert ours.center == ref.center
+        assert ours.gain == ref.gain
+        if ref.group_ids is not None:
+            assert list(ours.group_ids) == list(ref.group_ids)
