@@ -227,7 +227,7 @@ def _weight_constant(cards: tuple[int, ...], forbidden: tuple[bool, ...], k: int
 def _block_weights(cards, forbidden, counts: np.ndarray) -> np.ndarray:
     st = _exact_structure(cards, forbidden)
     k = counts.shape[1]
-    pooled = st.member @ counts
+    pooled = np.einsum("bc,ck->bk", st.member, counts)  # no BLAS threads for this small product
     lam = st.lam
     return (
         _weight_constant(cards, forbidden, k)
