@@ -94,6 +94,13 @@ def test_random_model_is_a_distribution_satisfying_the_shown_strata(sg, seed):
         if (u, v) not in hidden:
             for context in contexts:
                 assert_label_holds(model, joint, u, v, context)
+    # a large sample has frequencies close to the joint (loose tolerance)
+    sample = model.simulate(20_000, seed=seed)
+    codes = np.column_stack([[model.states(v).index(x) for x in sample[v]] for v in nodes])
+    keys, counts = np.unique(codes, axis=0, return_counts=True)
+    for key, count in zip(keys, counts, strict=True):
+        assert abs(count / 20_000 - joint[tuple(key)]) < 0.015
+    assert sum(joint[tuple(k)] for k in keys) > 0.98  # few probable configurations are never drawn
     # the perfect ordering lists every variable once
     assert sorted(model.ordering) == sorted(nodes)
     assert model.n_free_parameters(strata=False) == sg.n_free_parameters(strata=False)
