@@ -16,7 +16,15 @@ import pandas as pd
 
 from pgmpy_sgm.core.moves import DecomposableState, ScoreTables
 
-__all__ = ["ChainData", "tables_for", "register_tables", "new_chain_state", "run_segment", "greedy_decomposable"]
+__all__ = [
+    "ChainData",
+    "tables_for",
+    "register_tables",
+    "clear_tables",
+    "new_chain_state",
+    "run_segment",
+    "greedy_decomposable",
+]
 
 #: Random numbers drawn at once (pair choices and acceptance uniforms).
 BUFFER_SIZE = 4096
@@ -76,15 +84,20 @@ def register_tables(data: ChainData, tables: ScoreTables) -> None:
         _TABLES.popitem(last=False)
 
 
-def tables_for(data: ChainData) -> ScoreTables:
-    """The process's cached :class:`ScoreTables` for ``data`` (built on first use)."""
+def tables_for(data: ChainData, scorer=None) -> ScoreTables:
+    """The process's cached :class:`ScoreTables` for ``data`` (built on first use, from ``scorer`` if given)."""
     tables = _TABLES.get(data.fingerprint)
     if tables is None:
-        tables = ScoreTables(data.scorer())
+        tables = ScoreTables(data.scorer() if scorer is None else scorer)
         register_tables(data, tables)
     else:
         _TABLES.move_to_end(data.fingerprint)
     return tables
+
+
+def clear_tables() -> None:
+    """Forget the cached tables of this process."""
+    _TABLES.clear()
 
 
 def greedy_decomposable(tables: ScoreTables, key: int = 0) -> int:
@@ -130,7 +143,7 @@ def new_chain_state(chain: int, seed_seq: np.random.SeedSequence, start_key: int
     }
 
 
-def run_segment(data: ChainData, state: dict, n_steps: int, strata: bool, progress=None) -> dict:
+def run_segment(data: ChainData, state: dict, n_steps: int, strata: bool, progress=None, known=None) -> dict:
     """Run ``n_steps`` iterations of one chain from ``state``.
 
     Parameters
@@ -143,15 +156,20 @@ def run_segment(data: ChainData, state: dict, n_steps: int, strata: bool, progre
     progress : callable, optional
         ``progress(n_new_iterations, best_score, acceptance_rate)``, called now and then
         (only for chains run in the calling process).
+    known : dict, optional
+        Clique labellings computed by other processes (:meth:`ScoreTables.absorb`).
 
     Returns
     -------
     dict
         ``state`` (the new state), ``visited`` ({key: log posterior} of the states entered
         in this segment), ``trace`` (the log posterior after each iteration, preceded by
-        the start state's for a fresh chain) and ``interrupted`` (bool).
+        the start state's for a fresh chain), ``interrupted`` (bool) and ``learned`` (the
+        clique labellings computed in this segment).
     """
     tables = tables_for(data)
+    if known:
+        tables.absorb(known)
     pairs = tables.pairs
     n_pairs = len(pairs)
     graph = DecomposableState(tables, int(state["key"], 16), strata)
@@ -233,4 +251,5 @@ def run_segment(data: ChainData, state: dict, n_steps: int, strata: bool, progre
         "best_score": best[1],
         "best_iteration": best[2],
     }
-    return {"state": new_state, "visited": visited, "trace": trace, "interrupted": interrupted}
+    learned = tables.take_fresh()
+    return {"state": new_state, "visited": visited, "trace": trace, "interrupted": interrupted, "learned": learned}

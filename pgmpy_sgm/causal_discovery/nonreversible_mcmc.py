@@ -19,8 +19,8 @@ from pgmpy_sgm.causal_discovery._chain import (
     ChainData,
     greedy_decomposable,
     new_chain_state,
-    register_tables,
     run_segment,
+    tables_for,
 )
 from pgmpy_sgm.causal_discovery._checkpoint import read_checkpoint, write_checkpoint
 from pgmpy_sgm.causal_discovery._posterior import edge_probability_frame, posterior_frame
@@ -320,8 +320,7 @@ class NonReversibleMCMC(BaseEstimator):
             max_labelled_clique=int(self.max_labelled_clique),
         )
         data = ChainData.from_scorer(scorer)
-        tables = ScoreTables(scorer)
-        register_tables(data, tables)
+        tables = tables_for(data, scorer)
         start_key = self._start_key(tables)
         run = self._load_or_start(data, n_chains, n_iter, strata, start_key)
         interrupted = self._run(data, run, n_iter, every, strata)
@@ -393,6 +392,7 @@ class NonReversibleMCMC(BaseEstimator):
             bar.set_postfix(best=f"{status['best']:.2f}", accept=f"{rate:.3f}", refresh=False)
 
         interrupted = False
+        known: dict = {}  # clique labellings shared between worker processes (same data: same values)
         try:
             while not interrupted:
                 todo = [s for s in run["chains"] if s["iteration"] < n_iter]
@@ -408,13 +408,18 @@ class NonReversibleMCMC(BaseEstimator):
                             break
                 else:
                     steps = [min(chunk - s["iteration"] % chunk, n_iter - s["iteration"]) for s in todo]
-                    jobs = (joblib.delayed(run_segment)(data, s, k, strata) for s, k in zip(todo, steps, strict=True))
+                    jobs = (
+                        joblib.delayed(run_segment)(data, s, k, strata, None, known)
+                        for s, k in zip(todo, steps, strict=True)
+                    )
                     if self.backend is not None:
                         with joblib.parallel_config(backend=self.backend):
                             results = joblib.Parallel(n_jobs=self.n_jobs)(jobs)
                     else:
                         results = joblib.Parallel(n_jobs=self.n_jobs)(jobs)
+                known = {}  # labellings learned in this segment, passed on to every chain's next segment
                 for out in results:
+                    known.update(out["learned"])
                     state = out["state"]
                     before = run["chains"][state["chain"]]["iteration"]
                     self._merge(run, out)

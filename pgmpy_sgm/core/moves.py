@@ -128,6 +128,7 @@ class ScoreTables:
         self._labellings: dict[tuple[int, int], object] = {}
         self._center_cache: dict[tuple, tuple] = {}
         self._center_base: dict[tuple, float] = {}
+        self._fresh: list[tuple] = []
 
     def set_term(self, mask: int) -> float:
         """``D(A)`` of a set mask (0 for the empty set)."""
@@ -210,7 +211,19 @@ class ScoreTables:
                 base = group_weights(counts2d, np.arange(counts2d.shape[0]))
                 self._center_base[(clique, center)] = base
             hit = cache[key] = (res, base)
+            self._fresh.append(key)
         return hit
+
+    def take_fresh(self) -> dict:
+        """Per-center optima computed since the last call (to share with other processes)."""
+        out = {key: self._center_cache[key] for key in self._fresh}
+        self._fresh = []
+        return out
+
+    def absorb(self, entries: dict) -> None:
+        """Add per-center optima computed elsewhere (same data) to the cache."""
+        for key, value in entries.items():
+            self._center_cache.setdefault(key, value)
 
     def gain(self, clique: int, forbidden: int) -> float:
         """Gain of the best labelling over the unlabelled clique (0 for cliques that cannot be labelled)."""

@@ -1,0 +1,149 @@
+"""Benchmark of NonReversibleMCMC.  Run:  python benchmarks/bench_mcmc.py [--quick]
+
+Measures (figures go to benchmarks/RESULTS.md, section "MCMC structure learning"):
+
+1. iterations/s of one chain with labels on 25 binary variables, n=2000, simulated from a
+   random decomposable model with context-specific ties, beside pgmpy's HillClimbSearch
+   (BDeu) on the same data;
+2. the iteration and time at which the chain reached its final best;
+3. throughput of 2 chains with n_jobs=2 relative to 1 chain;
+4. heart data: time of default fits from the empty graph over 20 seeds (each reaches the
+   global optimum -6715.90 within the fit), and the estimated time to reach it;
+5. exact (exhaustive) heart posterior.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import time
+
+import joblib
+import numpy as np
+import pandas as pd
+
+from pgmpy_sgm import load_heart_disease
+from pgmpy_sgm.causal_discovery import NonReversibleMCMC, exhaustive_posterior
+from pgmpy_sgm.causal_discovery._chain import clear_tables
+
+
+def random_binary_sgm_data(n_vars: int = 25, n: int = 2000, seed: int = 0) -> pd.DataFrame:
+    """Rows from a random binary decomposable model: each node's parents form a clique of earlier nodes.
+
+    Parent configurations are tied in random pairs (context-specific independence).
+    """
+    rng = np.random.default_rng(seed)
+    parents: list[list[int]] = []
+    families: list[list[int]] = []
+    for v in range(n_vars):
+        if v == 0 or rng.random() < 0.1:
+            pa: list[int] = []
+        else:
+            base = families[int(rng.integers(len(families)))] if families else []
+            k = int(rng.integers(1, min(3, len(base)) + 1)) if base else 0
+            pa = sorted(rng.choice(base, size=k, replace=False).tolist()) if k else []
+            if not pa:
+                pa = [int(rng.integers(v))]
+        parents.append(pa)
+        families.append(pa + [v])
+    x = np.zeros((n, n_vars), dtype=np.int64)
+    for v in range(n_vars):
+        pa = parents[v]
+        n_cfg = 1 << len(pa)
+        probs = rng.beta(0.6, 0.6, size=n_cfg)
+        if n_cfg >= 4:  # tie two configurations: a context-specific independence
+            a, b = rng.choice(n_cfg, size=2, replace=False)
+            probs[b] = probs[a]
+        cfg = np.zeros(n, dtype=np.int64)
+        for u in pa:
+            cfg = 2 * cfg + x[:, u]
+        x[:, v] = rng.random(n) < probs[cfg]
+    return pd.DataFrame(x, columns=[f"V{i:02d}" for i in range(n_vars)])
+
+
+def machine() -> str:
+    cpu = platform.processor() or ""
+    try:
+        with open("/proc/cpuinfo") as handle:
+            for line in handle:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{os.cpu_count()} CPUs ({cpu}), Python {platform.python_version()}"
+
+
+def timed(fn):
+    t0 = time.perf_counter()
+    out = fn()
+    return out, time.perf_counter() - t0
+
+
+def main(quick: bool = False) -> None:
+    import pgmpy
+    import sklearn
+
+    n_iter = 5000 if quick else 20000
+    print(f"machine: {machine()}; pgmpy {pgmpy.__version__}, scikit-learn {sklearn.__version__}, "
+          f"numpy {np.__version__}, joblib {joblib.__version__}")
+    data = random_binary_sgm_data()
+    print(f"data: 25 binary variables, n={len(data)}")
+
+    from pgmpy.causal_discovery import HillClimbSearch
+    from pgmpy.structure_score import BDeu
+
+    cat = data.astype("category")
+    _, t_hc = timed(lambda: HillClimbSearch(scoring_method=BDeu(cat), show_progress=False).fit(cat))
+    print(f"pgmpy HillClimbSearch (BDeu): {t_hc:.2f} s")
+
+    def fit(n_chains, n_jobs, iters=n_iter, seed=0):
+        return NonReversibleMCMC(n_iter=iters, n_chains=n_chains, n_jobs=n_jobs, seed=seed, show_progress=False).fit(
+            data
+        )
+
+    clear_tables()
+    cold, t_cold = timed(lambda: fit(1, 1))
+    warm, t_warm = timed(lambda: fit(1, 1, seed=1))
+    best_it = int(cold.chain_best_iterations_[0])
+    print(f"1 chain, cold caches: {n_iter} it in {t_cold:.2f} s = {n_iter / t_cold:,.0f} it/s; "
+          f"best {cold.best_score_:.2f} first reached at iteration {best_it} "
+          f"(~{t_cold * best_it / n_iter:.2f} s); acceptance {cold.acceptance_rate_:.3f}, visited {cold.n_visited_}")
+    print(f"1 chain, warm caches: {n_iter / t_warm:,.0f} it/s; best {warm.best_score_:.2f} "
+          f"at iteration {int(warm.chain_best_iterations_[0])}")
+
+    fit(2, 2, iters=200)  # start the worker processes
+    two_cold, t_two_cold = timed(lambda: fit(2, 2, seed=2))
+    two_warm, t_two = timed(lambda: fit(2, 2, seed=3))
+    one_same, t_one_same = timed(lambda: fit(1, 1, seed=3))
+    ratio = (2 * n_iter / t_two) / (n_iter / t_one_same)
+    print(f"2 chains, n_jobs=2 (worker caches cold): {2 * n_iter / t_two_cold:,.0f} it/s")
+    print(f"2 chains, n_jobs=2 (warm): {2 * n_iter / t_two:,.0f} it/s vs 1 chain warm {n_iter / t_one_same:,.0f} it/s: "
+          f"{ratio:.2f}x")
+
+    heart = load_heart_disease(as_counts=True)
+    times, iters, hits = [], [], 0
+    for seed in range(20):
+        clear_tables()
+        est, t = timed(lambda seed=seed: NonReversibleMCMC(seed=seed, weights="count", show_progress=False).fit(heart))
+        ok = abs(est.best_score_ + 6715.90) < 0.005
+        hits += ok
+        times.append(t)
+        first = min(int(np.argmax(row >= est.best_score_ - 1e-9)) for row in est.trace_)
+        iters.append(first)
+    t_med = statistics.median(times)
+    it_med = statistics.median(iters)
+    print(f"heart: optimum -6715.90 found in {hits}/20 seeds; median full default fit {t_med:.3f} s "
+          f"(max {max(times):.3f} s, cold caches); median first iteration at the optimum {it_med:.0f} of 2000")
+
+    clear_tables()
+    post, t_ex = timed(lambda: exhaustive_posterior(heart, weights="count"))
+    print(f"exhaustive heart posterior: {len(post)} decomposable SGs in {t_ex:.2f} s")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer iterations")
+    main(parser.parse_args().quick)
