@@ -218,8 +218,7 @@ def _score(args) -> int:
     from pgmpy_sgm.models import StratifiedGraph
 
     frame, weights, description = read_data(args.data, args.counts_column)
-    model = _read_model(args.model)
-    sg = model if isinstance(model, StratifiedGraph) else model.graph_
+    sg = StratifiedGraph(_read_model(args.model))
     scorer = SGMScore(frame, weights=weights)
     lml = scorer.log_marginal_likelihood(sg)
     prior = scorer.log_prior(sg)
@@ -237,11 +236,11 @@ def _convert(args) -> int:
     if not args.bif and not args.xmlbif:
         raise CommandLineError("convert needs --bif OUT.bif and/or --xmlbif OUT.xml")
     model = _read_model(args.model)
-    if isinstance(model, StratifiedGraph):
+    if not getattr(model, "has_parameters", False):
         if args.data is None:
             raise CommandLineError(f"{args.model} holds a graph without parameters; give --data DATA.csv to fit them")
         frame, weights, _ = read_data(args.data, args.counts_column)
-        model = _fit_model(model, frame, weights)
+        model = _fit_model(StratifiedGraph(model), frame, weights)
     _write_network(model, args.bif, args.xmlbif)
     return 0
 

@@ -1,0 +1,117 @@
+"""The pgmpy-sgm command line: learn, score, convert, and one-line errors."""
+
+import subprocess
+import sys
+
+import matplotlib.colors as mcolors
+import numpy as np
+import pandas as pd
+import pytest
+
+import pgmpy_sgm.plotting as plotting
+from pgmpy_sgm.cli import main
+from pgmpy_sgm.datasets import load_heart_disease
+
+
+@pytest.fixture(scope="module")
+def heart_csv(tmp_path_factory):
+    path = tmp_path_factory.mktemp("data") / "heart.csv"
+    load_heart_disease(as_counts=True).to_csv(path, index=False)
+    return path
+
+
+def test_learn_without_data_reports_the_paper_models(capsys):
+    assert main(["learn", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "Best stratified graph: log unnormalized posterior -6715.90" in out
+    assert "systolic_bp ⟂ lipoprotein_ratio | smoking=0" in out
+    assert "smoking ⟂ systolic_bp | lipoprotein_ratio=1" in out
+    assert "Best ordinary decomposable graphical model (same budget): log unnormalized posterior -6720.18" in out
+    assert "Log Bayes factor, stratified vs ordinary: 4.28" in out
+    assert "free parameters: 12 (underlying graph: 14)" in out
+
+
+def test_learn_writes_plot_json_and_bif(tmp_path, capsys, monkeypatch):
+    figures = []
+    real_save = plotting.save_figure
+
+    def recording_save(fig, path, *args, **kwargs):
+        figures.append(fig)
+        return real_save(fig, path, *args, **kwargs)
+
+    monkeypatch.setattr(plotting, "save_figure", recording_save)
+    png, js, bif = tmp_path / "sg.png", tmp_path / "sg.json", tmp_path / "sg.bif"
+    assert main(["learn", "--quiet", "--plot", str(png), "--json", str(js), "--bif", str(bif)]) == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    ax = figures[0].axes[0]
+    labelled = plotting.artists_by_gid(ax, "sgm-labelled")
+    plain = plotting.artists_by_gid(ax, "sgm-edge")
+    assert len(labelled) == 2 and len(plain) == 4
+    red = np.array(mcolors.to_rgba("red"))
+    for artist in labelled:
+        assert np.allclose(np.asarray(mcolors.to_rgba_array(artist.get_color()))[0], red)
+    for artist in plain:
+        assert not np.allclose(np.asarray(mcolors.to_rgba_array(artist.get_color()))[0], red)
+    texts = " ".join(t.get_text() for t in plotting.artists_by_gid(ax, "sgm-strata"))
+    assert "smoking=0" in texts and "lipoprotein_ratio=1" in texts
+    assert js.stat().st_size > 0 and "variable systolic_bp" in bif.read_text()
+    capsys.readouterr()
+    assert main(["score", str(_heart_csv(tmp_path)), str(js), "--counts-column", "count"]) == 0
+    assert "log unnormalized posterior -6715.8986" in capsys.readouterr().out
+    out_bif = tmp_path / "converted.bif"
+    assert main(["convert", str(js), "--bif", str(out_bif), "--data", str(_heart_csv(tmp_path)),
+                 "--counts-column", "count"]) == 0
+    assert "variable systolic_bp" in out_bif.read_text()
+
+
+def _heart_csv(folder):
+    path = folder / "heart.csv"
+    if not path.exists():
+        load_heart_disease(as_counts=True).to_csv(path, index=False)
+    return path
+
+
+def test_learn_from_csv_with_counts_and_no_strata(heart_csv, capsys):
+    assert main(["learn", str(heart_csv), "--counts-column", "count", "--no-strata", "--quiet",
+                 "--iterations", "500"]) == 0
+    out = capsys.readouterr().out
+    assert "Best ordinary decomposable graphical model: log unnormalized posterior -6720.18" in out
+    assert "Bayes factor" not in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["learn", "missing.csv"], "data file not found: missing.csv"),
+        (["learn", "{cont}"], "Column 'x' looks continuous"),
+        (["learn", "{heart}", "--counts-column", "n"], "counts column 'n' is not in"),
+        (["learn", "{empty}"], "cannot read"),
+        (["score", "{heart}", "missing.json"], "model file not found: missing.json"),
+        (["convert", "{json}"], "convert needs --bif"),
+        (["convert", "{json}", "--bif", "out.bif"], "holds a graph without parameters"),
+    ],
+)
+def test_errors_are_one_readable_line(argv, message, tmp_path, heart_csv, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    rng = np.random.default_rng(0)
+    pd.DataFrame({"x": rng.random(50), "y": rng.integers(0, 2, 50)}).to_csv(tmp_path / "cont.csv", index=False)
+    (tmp_path / "empty.csv").write_text("")
+    (tmp_path / "sg.json").write_text("")
+    from pgmpy_sgm import StratifiedGraph
+    from pgmpy_sgm.readwrite import write_json
+
+    write_json(StratifiedGraph([("smoking", "mental_work")]), tmp_path / "g.json", overwrite=True)
+    names = {"cont": tmp_path / "cont.csv", "heart": heart_csv, "empty": tmp_path / "empty.csv",
+             "json": tmp_path / "g.json"}
+    argv = [a.format(**names) for a in argv] + (["--quiet"] if argv[0] == "learn" else [])
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("pgmpy-sgm: error: ") and message in err[-1]
+    assert not any("Traceback" in line for line in err)
+
+
+def test_module_entry_point_reports_errors_without_traceback(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "pgmpy_sgm", "learn", str(tmp_path / "nope.csv")],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr and "data file not found" in result.stderr
