@@ -98,8 +98,10 @@ def posterior_frame(
         ``{key: log unnormalized posterior}``.
     strata : bool
         Whether the graphs carry their optimal strata.
-    n_strata_rows : int, optional
-        Fill ``strata`` and ``n_labels`` only for this many top rows (None: all rows).
+    n_strata_rows : int or (int, float, int), optional
+        Fill ``strata`` and ``n_labels`` only for this many top rows; a triple
+        ``(at_least, mass, at_most)`` fills the top rows holding ``mass`` of the
+        probability, but at least ``at_least`` and at most ``at_most`` rows (None: all rows).
 
     Returns
     -------
@@ -120,7 +122,14 @@ def posterior_frame(
     names = tables.variables
     pairs = tables.pairs
     edges = [tuple((names[pairs[p][0]], names[pairs[p][1]]) for p in iter_bits(k)) for k in keys]
-    limit = len(keys) if n_strata_rows is None else min(len(keys), n_strata_rows)
+    if n_strata_rows is None:
+        limit = len(keys)
+    elif isinstance(n_strata_rows, tuple):
+        at_least, mass, at_most = n_strata_rows
+        holding = int(np.searchsorted(np.cumsum(prob), mass)) + 1 if len(keys) else 0
+        limit = min(len(keys), max(at_least, min(holding, at_most)))
+    else:
+        limit = min(len(keys), n_strata_rows)
     strata_col: list = [None] * len(keys)
     labels_col: list = [pd.NA] * len(keys)
     for r in range(limit):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 import warnings
 from collections.abc import Hashable
 from numbers import Integral
@@ -28,8 +29,12 @@ from pgmpy_sgm.core.moves import ScoreTables, chordal_families
 
 __all__ = ["NonReversibleMCMC", "FitInterruptedWarning"]
 
-#: Rows of ``posterior_`` whose strata (and number of labels) are filled in.
-POSTERIOR_STRATA_ROWS = 1000
+#: Rows of ``posterior_`` whose strata (and number of labels) are filled in: the top rows
+#: holding 99.9% of the estimated posterior mass, but at least 100 and at most 1000 rows.
+POSTERIOR_STRATA_ROWS = (100, 0.999, 1000)
+
+#: Target duration of a segment of parallel chains run without a checkpoint.
+SEGMENT_SECONDS = 2.0
 
 _STARTS = ("empty", "best_gm")
 
@@ -114,7 +119,8 @@ class NonReversibleMCMC(BaseEstimator):
         ``log_posterior`` (descending): ``edges`` (tuple of ``(u, v)``), ``strata`` (as
         :attr:`StratifiedGraph.strata`), ``log_posterior``, ``probability`` (normalized
         over the visited graphs), ``n_edges``, ``n_labels``. ``strata`` and ``n_labels``
-        are filled for the top 1000 rows and None/<NA> below.
+        are filled for the top rows holding 99.9% of the mass (at least 100, at most
+        1000 rows) and are None/<NA> below.
     edge_probabilities_ : pandas.DataFrame of shape (n_variables, n_variables)
         Posterior probability of each edge (symmetric, diagonal 0).
     trace_ : numpy.ndarray of shape (n_chains, n_iter + 1)
@@ -323,7 +329,7 @@ class NonReversibleMCMC(BaseEstimator):
         tables = tables_for(data, scorer)
         start_key = self._start_key(tables)
         run = self._load_or_start(data, n_chains, n_iter, strata, start_key)
-        interrupted = self._run(data, run, n_iter, every, strata)
+        interrupted = self._run(data, tables, run, n_iter, every, strata)
         self._set_results(scorer, tables, run, strata)
         if interrupted:
             warnings.warn(
@@ -373,9 +379,13 @@ class NonReversibleMCMC(BaseEstimator):
         body["visited"] = {hex(k): v for k, v in run["visited"].items()}
         write_checkpoint(self.checkpoint, body)
 
-    def _run(self, data, run, n_iter, every, strata) -> bool:
+    def _run(self, data, tables, run, n_iter, every, strata) -> bool:
         sequential = self.backend is None and joblib.effective_n_jobs(self.n_jobs) == 1
         chunk = n_iter if sequential and self.checkpoint is None else every
+        # Parallel chains meet after every segment (results do not depend on where segments end).
+        # Without a checkpoint, segments grow to about SEGMENT_SECONDS of work, so that an
+        # interruption loses little while synchronization costs stay small.
+        adaptive = not sequential and self.checkpoint is None
         show = bool(self.show_progress and config.SHOW_PROGRESS)
         bar = None
         if show:
@@ -407,7 +417,11 @@ class NonReversibleMCMC(BaseEstimator):
                         if out["interrupted"]:
                             break
                 else:
-                    steps = [min(chunk - s["iteration"] % chunk, n_iter - s["iteration"]) for s in todo]
+                    if adaptive:
+                        steps = [min(chunk, n_iter - s["iteration"]) for s in todo]
+                    else:
+                        steps = [min(chunk - s["iteration"] % chunk, n_iter - s["iteration"]) for s in todo]
+                    tic = time.perf_counter()
                     jobs = (
                         joblib.delayed(run_segment)(data, s, k, strata, None, known)
                         for s, k in zip(todo, steps, strict=True)
@@ -417,9 +431,13 @@ class NonReversibleMCMC(BaseEstimator):
                             results = joblib.Parallel(n_jobs=self.n_jobs)(jobs)
                     else:
                         results = joblib.Parallel(n_jobs=self.n_jobs)(jobs)
+                    if adaptive:
+                        per_iteration = (time.perf_counter() - tic) / max(steps)
+                        chunk = max(every, int(SEGMENT_SECONDS / max(per_iteration, 1e-9)))
                 known = {}  # labellings learned in this segment, passed on to every chain's next segment
                 for out in results:
                     known.update(out["learned"])
+                    tables.absorb(out["learned"])
                     state = out["state"]
                     before = run["chains"][state["chain"]]["iteration"]
                     self._merge(run, out)
