@@ -1,6 +1,7 @@
 """Structure learning of decomposable stratified graphical models."""
 
 from pgmpy_sgm.causal_discovery.exhaustive import exhaustive_posterior
+from pgmpy_sgm.causal_discovery.model_average import ModelAverage
 from pgmpy_sgm.causal_discovery.nonreversible_mcmc import FitInterruptedWarning, NonReversibleMCMC
 
-__all__ = ["NonReversibleMCMC", "exhaustive_posterior", "FitInterruptedWarning"]
+__all__ = ["NonReversibleMCMC", "exhaustive_posterior", "FitInterruptedWarning", "ModelAverage"]
