@@ -102,6 +102,8 @@ class EncodedData:
         codes = np.column_stack(columns).astype(dtype, copy=False) if columns else np.zeros((len(frame), 0), dtype)
         self.codes, self.weights = self._pool_rows(codes, weight_values)
         self.n = float(self.weights.sum())
+        if not math.isfinite(self.n):
+            raise ValueError(f"The weights sum to {self.n}; counts must have a finite total.")
         if self.n <= 0:
             raise ValueError("The data hold no observations: every weight is zero.")
         self._index = {v: i for i, v in enumerate(self.variables)}
@@ -146,6 +148,9 @@ class EncodedData:
                 raise TypeError(f"{label} must be numeric counts; got dtype {values.dtype}") from None
             if np.isnan(numeric).any():
                 raise ValueError(f"{label} contain {int(np.isnan(numeric).sum())} NaN value(s)")
+            if np.isinf(numeric).any():
+                n_infinite = int(np.isinf(numeric).sum())
+                raise ValueError(f"{label} must be finite counts; found {n_infinite} infinite value(s)")
             if (numeric < 0).any():
                 raise ValueError(f"{label} must be non-negative; found {numeric[numeric < 0][:3].tolist()}")
             if np.any(numeric != np.round(numeric)):
@@ -163,6 +168,9 @@ class EncodedData:
             )
         if pd.api.types.is_float_dtype(column.dtype):
             values = column.to_numpy()
+            n_infinite = int(np.isinf(values).sum())
+            if n_infinite:
+                raise ValueError(f"Column {name!r} has {n_infinite} infinite value(s); states must be finite.")
             if np.any(values != np.round(values)):
                 n_distinct = column.nunique()
                 if n_distinct > _MAX_FLOAT_STATES:
@@ -197,7 +205,8 @@ class EncodedData:
             raise ValueError(f"Column {name!r} has {len(states)} states; at most 2**32 - 1 are supported.")
         self.state_names[name] = states
         values = column.astype(object) if is_categorical else column
-        codes = pd.Categorical(values, categories=pd.Index(states, dtype=object)).codes.astype(np.int64)
+        categories = pd.Index(states, dtype=object, tupleize_cols=False)  # tuple states stay states
+        codes = pd.Categorical(values, categories=categories).codes.astype(np.int64)
         if (codes < 0).any():  # values equal to a state under == but not under hashing (rare mixed types)
             lookup = {s: i for i, s in enumerate(states)}
             codes = np.array([lookup[_python_scalar(x)] for x in values.to_numpy(dtype=object)], dtype=np.int64)

@@ -218,7 +218,10 @@ def _probabilities(value, size: int, field: str) -> np.ndarray:
         raise ValueError(f"Field {field!r} must hold {size} probabilities; got {len(value)}")
     if any(isinstance(p, bool) or not isinstance(p, int | float) for p in value):
         raise TypeError(f"Field {field!r} must hold numbers only")
-    array = np.asarray(value, dtype=np.float64)
+    try:
+        array = np.asarray(value, dtype=np.float64)
+    except OverflowError:
+        raise ValueError(f"Field {field!r} holds a number too large for a float") from None
     if not np.isfinite(array).all():
         raise ValueError(f"Field {field!r} holds non-finite probabilities")
     if (array < 0).any():
