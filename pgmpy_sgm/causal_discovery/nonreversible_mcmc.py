@@ -40,7 +40,17 @@ _STARTS = ("empty", "best_gm")
 
 
 class FitInterruptedWarning(RuntimeWarning):
-    """A fit was interrupted (KeyboardInterrupt); the fitted attributes hold the results so far."""
+    """A fit was interrupted (KeyboardInterrupt); the fitted attributes hold the results so far.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warnings.warn("stopped", FitInterruptedWarning)
+    >>> issubclass(caught[0].category, RuntimeWarning)
+    True
+    """
 
 
 class NonReversibleMCMC(BaseEstimator):

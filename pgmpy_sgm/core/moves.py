@@ -131,7 +131,15 @@ class ScoreTables:
         self._fresh: list[tuple] = []
 
     def set_term(self, mask: int) -> float:
-        """``D(A)`` of a set mask (0 for the empty set)."""
+        """``D(A)`` of a set mask (0 for the empty set).
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from pgmpy_sgm import SGMScore
+        >>> round(ScoreTables(SGMScore(pd.DataFrame({"a": [0, 1]}))).set_term(0b1), 6)
+        -1.791759
+        """
         value = self._d.get(mask)
         if value is None:
             value = self.scorer.set_term([self.variables[i] for i in iter_bits(mask)])
@@ -139,7 +147,15 @@ class ScoreTables:
         return value
 
     def size_term(self, mask: int) -> int:
-        """``|X_A| - 1``, the free parameters of a saturated table over ``A``."""
+        """``|X_A| - 1``, the free parameters of a saturated table over ``A``.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from pgmpy_sgm import SGMScore
+        >>> ScoreTables(SGMScore(pd.DataFrame({"a": [0, 1, 2], "b": [0, 1, 1]}))).size_term(0b11)
+        5
+        """
         value = self._size.get(mask)
         if value is None:
             value = math.prod(self.cards[i] for i in iter_bits(mask)) - 1
@@ -147,7 +163,15 @@ class ScoreTables:
         return value
 
     def clique_pairs(self, mask: int) -> tuple[int, ...]:
-        """Pair indices of all pairs inside a set mask."""
+        """Pair indices of all pairs inside a set mask.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from pgmpy_sgm import SGMScore
+        >>> ScoreTables(SGMScore(pd.DataFrame({"a": [0, 1], "b": [0, 1], "c": [1, 0]}))).clique_pairs(0b111)
+        (0, 1, 2)
+        """
         value = self._clique_pairs.get(mask)
         if value is None:
             nodes = list(iter_bits(mask))
@@ -163,6 +187,14 @@ class ScoreTables:
         ``SGMScore.best_clique_labelling`` (``center`` indexes the clique's nodes in
         increasing order). The optimum for each center depends only on the forbidden
         pairs at that center, so it is cached per ``(clique, center, forbidden directions)``.
+
+        Examples
+        --------
+        >>> from pgmpy_sgm import SGMScore, load_heart_disease
+        >>> tables = ScoreTables(SGMScore(load_heart_disease(as_counts=True), weights="count"))
+        >>> best = tables.labelling(0b11001, 1 << tables.pair_index[0][4])  # smoking, systolic_bp, lipoprotein
+        >>> best.center, best.group_ids.tolist()
+        (1, [0, 0, 1, 0])
         """
         key = (clique, forbidden)
         value = self._labellings.get(key)
@@ -215,18 +247,46 @@ class ScoreTables:
         return hit
 
     def take_fresh(self) -> dict:
-        """Per-center optima computed since the last call (to share with other processes)."""
+        """Per-center optima computed since the last call (to share with other processes).
+
+        Examples
+        --------
+        >>> from pgmpy_sgm import SGMScore, load_heart_disease
+        >>> tables = ScoreTables(SGMScore(load_heart_disease(as_counts=True), weights="count"))
+        >>> _ = tables.gain(0b111, 0)
+        >>> len(tables.take_fresh()), len(tables.take_fresh())  # one entry per center
+        (3, 0)
+        """
         out = {key: self._center_cache[key] for key in self._fresh}
         self._fresh = []
         return out
 
     def absorb(self, entries: dict) -> None:
-        """Add per-center optima computed elsewhere (same data) to the cache."""
+        """Add per-center optima computed elsewhere (same data) to the cache.
+
+        Examples
+        --------
+        >>> from pgmpy_sgm import SGMScore, load_heart_disease
+        >>> data = load_heart_disease(as_counts=True)
+        >>> first, second = (ScoreTables(SGMScore(data, weights="count")) for _ in range(2))
+        >>> _ = first.gain(0b111, 0)
+        >>> second.absorb(first.take_fresh())
+        >>> second.gain(0b111, 0) == first.gain(0b111, 0) and second.take_fresh() == {}
+        True
+        """
         for key, value in entries.items():
             self._center_cache.setdefault(key, value)
 
     def gain(self, clique: int, forbidden: int) -> float:
-        """Gain of the best labelling over the unlabelled clique (0 for cliques that cannot be labelled)."""
+        """Gain of the best labelling over the unlabelled clique (0 for cliques that cannot be labelled).
+
+        Examples
+        --------
+        >>> from pgmpy_sgm import SGMScore, load_heart_disease
+        >>> tables = ScoreTables(SGMScore(load_heart_disease(as_counts=True), weights="count"))
+        >>> tables.gain(0b11, 0)  # two variables: nothing to label
+        0.0
+        """
         size = clique.bit_count()
         if size < 3 or size > self.max_labelled:
             return 0.0
@@ -234,7 +294,16 @@ class ScoreTables:
 
 
 class Move:
-    """A decomposable toggle with everything needed to score and commit it."""
+    """A decomposable toggle with everything needed to score and commit it.
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import SGMScore, load_heart_disease
+    >>> tables = ScoreTables(SGMScore(load_heart_disease(as_counts=True), weights="count"))
+    >>> move = DecomposableState(tables).propose(0, 1)
+    >>> move.add, move.removed, move.added
+    (True, (2, 1), [3])
+    """
 
     __slots__ = ("i", "j", "add", "removed", "added", "dterms", "counts", "gains", "f", "score")
 
@@ -329,16 +398,43 @@ class DecomposableState:
 
     @property
     def cliques(self) -> list[int]:
-        """Maximal cliques as set masks (isolated nodes are cliques)."""
+        """Maximal cliques as set masks (isolated nodes are cliques).
+
+        Examples
+        --------
+        >>> from pgmpy_sgm import SGMScore, load_heart_disease
+        >>> tables = ScoreTables(SGMScore(load_heart_disease(as_counts=True), weights="count"))
+        >>> sorted(DecomposableState(tables, key_from_edges(tables, [(0, 1)])).cliques)
+        [3, 4, 8, 16, 32]
+        """
         return list(self.gains)
 
     def has_edge(self, i: int, j: int) -> bool:
-        """Whether nodes ``i`` and ``j`` are adjacent."""
+        """Whether nodes ``i`` and ``j`` are adjacent.
+
+        Examples
+        --------
+        >>> from pgmpy_sgm import SGMScore, load_heart_disease
+        >>> tables = ScoreTables(SGMScore(load_heart_disease(as_counts=True), weights="count"))
+        >>> DecomposableState(tables, key_from_edges(tables, [(0, 1)])).has_edge(1, 0)
+        True
+        """
         return bool(self.adj[i] >> j & 1)
 
     # -- moves ------------------------------------------------------------------
     def propose(self, i: int, j: int) -> Move | None:
-        """Toggle ``{i, j}``: the scored move, or None if the result is not chordal."""
+        """Toggle ``{i, j}``: the scored move, or None if the result is not chordal.
+
+        Examples
+        --------
+        >>> from pgmpy_sgm import SGMScore, load_heart_disease
+        >>> tables = ScoreTables(SGMScore(load_heart_disease(as_counts=True), weights="count"))
+        >>> path = DecomposableState(tables, key_from_edges(tables, [(0, 1), (1, 2), (2, 3)]))
+        >>> path.propose(0, 3) is None  # would close a chordless 4-cycle
+        True
+        >>> path.propose(0, 2) is not None
+        True
+        """
         adj = self.adj
         bi, bj = 1 << i, 1 << j
         cn = adj[i] & adj[j]
@@ -430,7 +526,17 @@ class DecomposableState:
         return Move(i, j, add, removed, added, dterms, counts, new_gains, f, score)
 
     def commit(self, move: Move) -> None:
-        """Apply a move returned by :meth:`propose` on this very state."""
+        """Apply a move returned by :meth:`propose` on this very state.
+
+        Examples
+        --------
+        >>> from pgmpy_sgm import SGMScore, load_heart_disease
+        >>> tables = ScoreTables(SGMScore(load_heart_disease(as_counts=True), weights="count"))
+        >>> state = DecomposableState(tables)
+        >>> state.commit(state.propose(0, 1))
+        >>> state.edges()
+        [(0, 1)]
+        """
         i, j = move.i, move.j
         self.adj[i] ^= 1 << j
         self.adj[j] ^= 1 << i
@@ -454,7 +560,15 @@ class DecomposableState:
         self._rebuild_values()
 
     def edges(self) -> list[tuple[int, int]]:
-        """Edges as index pairs ``(i, j)``, ``i < j``."""
+        """Edges as index pairs ``(i, j)``, ``i < j``.
+
+        Examples
+        --------
+        >>> from pgmpy_sgm import SGMScore, load_heart_disease
+        >>> tables = ScoreTables(SGMScore(load_heart_disease(as_counts=True), weights="count"))
+        >>> DecomposableState(tables, key_from_edges(tables, [(3, 1)])).edges()
+        [(1, 3)]
+        """
         pairs = self.tables.pairs
         return [pairs[p] for p in iter_bits(self.key)]
 
