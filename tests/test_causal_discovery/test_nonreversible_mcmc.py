@@ -121,6 +121,10 @@ def test_fitted_attributes(heart):
             expected.loc[v, u] += p
     np.testing.assert_allclose(ep.to_numpy(), expected.to_numpy(), atol=1e-12)
     assert est.model_.state_names == {v: (0, 1) for v in est.variables_}
+    assert post["strata"].iloc[0] == est.model_.strata
+    filled = post["strata"].notna().to_numpy()
+    assert filled[: min(100, len(post))].all() and list(filled) == sorted(filled, reverse=True)
+    assert post.loc[filled, "probability"].sum() >= 0.999 or filled.sum() == 1000
 
 
 def test_score_method(heart):
