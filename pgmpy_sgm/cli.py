@@ -118,6 +118,11 @@ def read_data(path: str | None, counts_column: str | None) -> tuple[pd.DataFrame
         raise CommandLineError(f"cannot read {path} as CSV: {first}") from None
     if counts_column is not None and counts_column not in frame.columns:
         raise CommandLineError(f"counts column {counts_column!r} is not in {path}; columns: {list(frame.columns)}")
+    empty = frame.isna().sum()
+    if empty.any():
+        column = empty.index[empty.to_numpy() > 0][0]
+        raise CommandLineError(f"column {column!r} of {path} has {int(empty[column])} empty cell(s) (missing values); "
+                               "drop or impute them first")
     n = int(frame[counts_column].sum()) if counts_column else len(frame)
     return frame, counts_column, f"{path} ({n} observations, {frame.shape[1] - bool(counts_column)} variables)"
 
@@ -130,6 +135,9 @@ def _learn(args) -> int:
     from pgmpy_sgm.causal_discovery import NonReversibleMCMC
 
     frame, weights, description = read_data(args.data, args.counts_column)
+    for out in (args.json, args.plot, args.bif):  # before a long run, not after it
+        if out and not Path(out).absolute().parent.is_dir():
+            raise CommandLineError(f"cannot write {out}: directory {str(Path(out).parent)!r} does not exist")
     common = dict(n_iter=args.iterations, n_chains=args.chains, seed=args.seed, n_jobs=args.jobs,
                   weights=weights, show_progress=not args.quiet)
     print(f"Learning from {description}", file=sys.stderr)

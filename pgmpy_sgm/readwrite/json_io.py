@@ -124,6 +124,8 @@ def _atomic_write_text(path, text: str, overwrite: bool) -> None:
     if path.exists() and not overwrite:
         raise FileExistsError(f"{str(path)!r} exists; pass overwrite=True to replace it")
     folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise FileNotFoundError(f"Cannot write {str(path)!r}: directory {str(folder)!r} does not exist")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
