@@ -137,19 +137,28 @@ def main(quick: bool = False) -> None:
     print(f"load average: {os.getloadavg()}")
 
     heart = load_heart_disease(as_counts=True)
-    times, iters, hits = [], [], 0
+    times, to_optimum, hits = [], [], 0
     for seed in range(20):
         clear_tables()
         est, t = timed(lambda seed=seed: NonReversibleMCMC(seed=seed, weights="count", show_progress=False).fit(heart))
-        ok = abs(est.best_score_ + 6715.90) < 0.005
-        hits += ok
+        hits += abs(est.best_score_ + 6715.90) < 0.005
         times.append(t)
-        first = min(int(np.argmax(row >= est.best_score_ - 1e-9)) for row in est.trace_)
-        iters.append(first)
-    t_med = statistics.median(times)
-    it_med = statistics.median(iters)
-    print(f"heart: optimum -6715.90 found in {hits}/20 seeds; median full default fit {t_med:.3f} s "
-          f"(max {max(times):.3f} s, cold caches); median first iteration at the optimum {it_med:.0f} of 2000")
+        # chain 0 of this fit is the single chain of the same seed: time a fresh fit that stops where it first
+        # reaches the optimum (setup and posterior included)
+        reached = np.flatnonzero(est.trace_[0] >= -6715.90 - 0.005)
+        if reached.size:
+            clear_tables()
+            first = max(int(reached[0]), 1)
+            _, t_opt = timed(
+                lambda seed=seed, first=first: NonReversibleMCMC(
+                    n_iter=first, n_chains=1, seed=seed, weights="count", show_progress=False
+                ).fit(heart)
+            )
+            to_optimum.append(t_opt)
+    print(f"heart: optimum -6715.90 found in {hits}/20 seeds by the default fit "
+          f"(median {statistics.median(times):.3f} s, max {max(times):.3f} s, cold caches); "
+          f"time to reach it (chain 0, {len(to_optimum)} seeds): "
+          f"median {statistics.median(to_optimum):.3f} s, max {max(to_optimum):.3f} s")
 
     clear_tables()
     post, t_ex = timed(lambda: exhaustive_posterior(heart, weights="count"))
