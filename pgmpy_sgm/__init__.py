@@ -1,9 +1,31 @@
-"""pgmpy-sgm: stratified graphical models (context-specific independence) for pgmpy."""
+"""pgmpy-sgm: stratified graphical models (context-specific independence) for pgmpy.
 
+The names mirror pgmpy's packages: ``pgmpy_sgm.models``, ``pgmpy_sgm.structure_score``,
+``pgmpy_sgm.causal_discovery``, ``pgmpy_sgm.factors``, ``pgmpy_sgm.readwrite``,
+``pgmpy_sgm.plotting`` and ``pgmpy_sgm.datasets``; the most used ones are also here.
+
+Examples
+--------
+>>> from pgmpy_sgm import NonReversibleMCMC, load_heart_disease
+>>> est = NonReversibleMCMC(n_iter=500, seed=0, show_progress=False).fit(load_heart_disease())
+>>> round(est.best_score_, 2)
+-6715.9
+"""
+
+from pgmpy_sgm.causal_discovery import NonReversibleMCMC, exhaustive_posterior
 from pgmpy_sgm.datasets import load_heart_disease, simulate_paper_synthetic
-from pgmpy_sgm.models import StratifiedGraph
+from pgmpy_sgm.models import StratifiedGraph, StratifiedGraphicalModel
 from pgmpy_sgm.structure_score import SGMScore
 
 __version__ = "0.1.0"
 
-__all__ = ["StratifiedGraph", "SGMScore", "load_heart_disease", "simulate_paper_synthetic", "__version__"]
+__all__ = [
+    "StratifiedGraph",
+    "StratifiedGraphicalModel",
+    "SGMScore",
+    "NonReversibleMCMC",
+    "exhaustive_posterior",
+    "load_heart_disease",
+    "simulate_paper_synthetic",
+    "__version__",
+]
