@@ -9,8 +9,11 @@ forbidden direction. Used by :mod:`pgmpy_sgm.core.optimize`:
 * :class:`BlockScorer` -- the group weight ``w(B)`` of :func:`~pgmpy_sgm.core.lines.group_weights`;
 * :func:`local_search` -- greedy merging of groups joined by a line, then best-improvement
   moves (merge, move one configuration, split along a parent value);
+* :func:`random_start` -- the closure of a random label set;
 * :func:`label_mcmc` -- the non-reversible Metropolis-Hastings search over maximal regular
-  label sets of Nyman et al. (Algorithm 1).
+  label sets of Nyman et al. (Algorithm 1), with our split deletions and restarts.
+
+The heuristic built on these is in :mod:`pgmpy_sgm.core._lns`.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import numpy as np
 
 from pgmpy_sgm.core.lines import line_table
 
-__all__ = ["PartitionSpace", "BlockScorer", "local_search", "label_mcmc", "bits"]
+__all__ = ["PartitionSpace", "BlockScorer", "local_search", "random_start", "label_mcmc", "bits"]
 
 #: Smallest gain that counts as an improvement in the local searches.
 _MIN_GAIN = 1e-10
@@ -269,41 +272,6 @@ def local_search(space: PartitionSpace, scorer: BlockScorer, start: list[int] | 
     return sorted(blocks)
 
 
-def _perturb(space: PartitionSpace, blocks: list[int], rng: np.random.Generator) -> list[int]:
-    """Random valid merge or split, used to restart the local search."""
-    for _ in range(20):
-        if rng.random() < 0.5:
-            moves = list(_merge_moves(space, blocks))
-        else:
-            moves = list(_split_moves(space, blocks))
-        if not moves:
-            continue
-        removed, added = moves[rng.integers(len(moves))]
-        candidate = [b for h, b in enumerate(blocks) if h not in removed] + list(added)
-        if space.regular(candidate):
-            return candidate
-    return blocks
-
-
-def iterated_local_search(
-    space: PartitionSpace, scorer: BlockScorer, n_restarts: int, rng: np.random.Generator
-) -> list[int]:
-    """:func:`local_search`, then ``n_restarts`` more from random kicks of the best partition found
-    (even restarts) or from the closure of a random label set (odd restarts); the best result."""
-    best = local_search(space, scorer)
-    best_value = sum(scorer(b) for b in best)
-    for r in range(n_restarts):
-        if r % 2:
-            kicked = _random_start(space, rng)
-        else:
-            kicked = _perturb(space, _perturb(space, best, rng), rng)
-        cand = local_search(space, scorer, kicked)
-        value = sum(scorer(b) for b in cand)
-        if value > best_value + _MIN_GAIN:
-            best, best_value = cand, value
-    return best
-
-
 def _closure_blocks(n_configs: int, masks: list[int]) -> list[int]:
     """Groups made by the given lines (connected components of their merges)."""
     blocks = [1 << c for c in range(n_configs)]
@@ -317,8 +285,17 @@ def _closure_blocks(n_configs: int, masks: list[int]) -> list[int]:
     return blocks
 
 
-def _random_start(space: PartitionSpace, rng: np.random.Generator) -> list[int]:
-    """Closure of a random label set (each allowed line with a random probability), if regular."""
+def random_start(space: PartitionSpace, rng: np.random.Generator) -> list[int]:
+    """Closure of a random label set (each allowed line with a random probability), if regular.
+
+    Falls back to the singletons after 20 irregular or forbidden draws.
+
+    Examples
+    --------
+    >>> space = PartitionSpace((2, 2), (False, False))
+    >>> space.regular(random_start(space, np.random.default_rng(0)))
+    True
+    """
     for _ in range(20):
         rate = rng.random() * 0.6
         chosen = [space.line_masks[i] for i in space.allowed if rng.random() < rate]
@@ -328,28 +305,58 @@ def _random_start(space: PartitionSpace, rng: np.random.Generator) -> list[int]:
     return [1 << c for c in range(space.n_configs)]
 
 
+def _split_through(space: PartitionSpace, block: int, line: int, rng: np.random.Generator) -> list[int]:
+    """Cut ``block`` so that the configurations of ``line`` end in different parts.
+
+    Every configuration of the line seeds a part; the parts grow in turn, each by the
+    free configurations of a random line inside ``block`` that meets it, until the block
+    is covered. Returns the connected components of the parts (the labels of ``block``
+    joining two parts are deleted, ``line`` among them).
+    """
+    inner = [m for m in (space.line_masks[i] for i in space.allowed) if m & ~block == 0]
+    parts = [1 << c for c in bits(space.line_masks[line])]
+    free = block & ~space.line_masks[line]
+    turn = 0
+    while free:
+        frontier = [m & free for m in inner if m & parts[turn] and m & free]
+        if frontier:
+            pick = frontier[rng.integers(len(frontier))]
+            parts[turn] |= pick
+            free &= ~pick
+        turn = (turn + 1) % len(parts)
+    out = []
+    for part in parts:
+        out.extend(space.components(part))
+    return out
+
+
 def label_mcmc(
     space: PartitionSpace,
     scorer: BlockScorer,
     n_iter: int,
     rng: np.random.Generator,
     chain_length: int = 0,
-    polish: bool = False,
+    split_deletions: bool = True,
 ) -> list[int]:
     """Non-reversible Metropolis-Hastings over maximal regular label sets; the best state visited.
 
-    From the empty label set, each iteration proposes to add a random addable label or
-    delete a random label (probability 0.5 each when both are possible), expands the
-    candidate to its closure (every line inside a group is a label), redraws while the
-    candidate is not regular or labels a forbidden direction, and accepts it with
-    probability ``min(1, exp(delta))``.
+    **The paper's Algorithm 1** (Nyman et al.): from the empty label set, each iteration
+    proposes to add a random addable label or delete a random label (probability 0.5
+    each when both are possible), expands the candidate to its closure (every line
+    inside a group is a label), redraws while the candidate is not regular or labels a
+    forbidden direction, and accepts it with probability ``min(1, exp(delta))``.
 
-    Deleting one label of a group that stays connected without it is undone by the
-    closure, so a chain can be absorbed in a state whose additions are all irregular.
-    With ``chain_length > 0`` the ``n_iter`` iterations are therefore split into
-    independent chains of that length, the first started from the empty label set and
-    the others from the closure of a random label set; the best state visited by any
-    of them is returned, after a :func:`local_search` from it when ``polish`` is true.
+    **Our extensions.** Deleting one label of a group that stays connected without it
+    is undone by the closure, so Algorithm 1 is absorbed in states whose additions are
+    all worse or irregular and whose deletions are all undone. With ``split_deletions``
+    such a deletion instead proposes deleting the whole set of labels that separates
+    the configurations of the chosen line into different parts of the group (parts
+    grown at random from them, see ``_split_through``); the candidate is the closure
+    of what remains, as for any proposal. With ``chain_length > 0`` the ``n_iter``
+    iterations are split into independent chains of that length, the first from the
+    empty label set and the others from the closure of a random label set
+    (:func:`random_start`). The result is the best state visited by any chain; no
+    local search is applied to it.
 
     Examples
     --------
@@ -358,19 +365,23 @@ def label_mcmc(
     >>> sorted(label_mcmc(space, BlockScorer(counts), 200, np.random.default_rng(0)))
     [2, 5, 8]
     """
-    blocks = [1 << c for c in range(space.n_configs)]
-    value = sum(scorer(b) for b in blocks)
+    empty = [1 << c for c in range(space.n_configs)]
+    blocks, value = empty, sum(scorer(b) for b in empty)
     best, best_value = list(blocks), value
+    line_configs = [bits(m) for m in space.line_masks]
+    stale = True  # labels and addable lines are recomputed only when the state changes
     for it in range(n_iter):
-        if chain_length > 0 and it % chain_length == 0:
-            blocks = _random_start(space, rng) if it else [1 << c for c in range(space.n_configs)]
-            value = sum(scorer(b) for b in blocks)
-        owner = _owner(space, blocks)
-        labels, addable = [], []
-        for i in space.allowed:
-            configs = bits(space.line_masks[i])
-            g = owner[configs[0]]
-            (labels if all(owner[c] == g for c in configs) else addable).append(i)
+        if chain_length > 0 and it % chain_length == 0 and it:
+            blocks = random_start(space, rng)
+            value, stale = sum(scorer(b) for b in blocks), True
+        if stale:
+            owner = _owner(space, blocks)
+            labels, addable = [], []
+            for i in space.allowed:
+                configs = line_configs[i]
+                g = owner[configs[0]]
+                (labels if all(owner[c] == g for c in configs) else addable).append(i)
+            stale = False
         if not labels and not addable:
             break
         candidate = None
@@ -378,11 +389,13 @@ def label_mcmc(
             delete = bool(labels) and (not addable or rng.random() < 0.5)
             if delete:
                 line = labels[rng.integers(len(labels))]
-                g = owner[bits(space.line_masks[line])[0]]
+                g = owner[line_configs[line][0]]
                 removed, added = {g}, space.components(blocks[g], skip_line=line)
+                if len(added) == 1 and split_deletions:
+                    added = _split_through(space, blocks[g], line, rng)
             else:
                 line = addable[rng.integers(len(addable))]
-                removed = {owner[c] for c in bits(space.line_masks[line])}
+                removed = {owner[c] for c in line_configs[line]}
                 union = 0
                 for g in removed:
                     union |= blocks[g]
@@ -398,7 +411,7 @@ def label_mcmc(
         cand_value = sum(scorer(b) for b in candidate)
         delta = cand_value - value
         if delta >= 0 or rng.random() < math.exp(delta):
-            blocks, value = candidate, cand_value
+            blocks, value, stale = candidate, cand_value, True
             if value > best_value + _MIN_GAIN or (value > best_value - _MIN_GAIN and len(blocks) > len(best)):
                 best, best_value = list(blocks), value
-    return local_search(space, scorer, best) if polish else sorted(best)
+    return sorted(best)

@@ -13,8 +13,9 @@ of a maximal regular labelling that avoids forbidden directions (terminology in
 Up to 16 configurations the optimum is found exactly by a dynamic programme over
 sets of configurations (``_dp_kernels``) that carries regularity as a direction mask.
 Structure depending only on ``(cards, forbidden)`` -- the valid blocks, their leak
-masks and the DP transitions -- is built once and cached. Larger spaces use a local
-search or the paper's stochastic search (``_label_search``).
+masks and the DP transitions -- is built once and cached. Larger spaces use a
+large-neighbourhood search whose moves re-solve parts of the partition exactly
+(``_lns``), or the paper's stochastic search with our split deletions (``_label_search``).
 
 Ties: among partitions within about ``1e-9`` of the optimum, more groups (fewer labels)
 win; then a fixed enumeration order decides.
@@ -30,7 +31,8 @@ import numpy as np
 from scipy.special import gammaln
 
 from pgmpy_sgm.core._dp_kernels import reachable_states, solve_partition_dp
-from pgmpy_sgm.core._label_search import BlockScorer, PartitionSpace, iterated_local_search, label_mcmc
+from pgmpy_sgm.core._label_search import BlockScorer, PartitionSpace, label_mcmc
+from pgmpy_sgm.core._lns import lns_heuristic
 from pgmpy_sgm.core.lines import canonical_groups, group_weights
 
 __all__ = ["GroupsResult", "CliqueLabelling", "optimal_groups", "optimal_clique_labelling", "MAX_EXACT_CONFIGS"]
@@ -41,11 +43,12 @@ MAX_EXACT_CONFIGS = 16
 #: Default number of iterations of ``method="mcmc"`` (Algorithm 1 of Nyman et al.).
 DEFAULT_MCMC_ITER = 4000
 
-#: Length of each independent chain of ``method="mcmc"`` (restarted from the empty label set).
-MCMC_CHAIN_LENGTH = 40
+#: Length of each independent chain of ``method="mcmc"`` (the first from the empty label set,
+#: the others from the closure of a random label set).
+MCMC_CHAIN_LENGTH = 1000
 
-#: Random restarts of ``method="heuristic"`` after the first local search.
-DEFAULT_HEURISTIC_RESTARTS = 12
+#: Random restarts of ``method="heuristic"`` after the first large-neighbourhood search.
+DEFAULT_HEURISTIC_RESTARTS = 2
 
 _METHODS = ("auto", "exact", "heuristic", "mcmc")
 _GAIN_TOL = 1e-9
@@ -287,12 +290,19 @@ def optimal_groups(
         Per-direction flags, or the indices of the directions whose lines may not be labels.
     method : {"auto", "exact", "heuristic", "mcmc"}
         ``"auto"`` is exact up to :data:`MAX_EXACT_CONFIGS` configurations, heuristic above.
-        ``"heuristic"``: greedy merging of groups joined by a line, then local moves with
-        random restarts. ``"mcmc"``: the stochastic search of Nyman et al. (Algorithm 1).
+        ``"heuristic"``: greedy merging of groups joined by a line and local moves, then
+        large-neighbourhood search that re-solves exactly (by a dynamic programme) one
+        sub-grid of at most 8 configurations, two adjacent groups, or the merging of all
+        groups at a time, with validity and regularity checked on the whole partition;
+        repeated from random restarts. ``"mcmc"``: the stochastic search of Nyman et al.
+        (Algorithm 1) with two additions of ours: a deletion that the closure would undo
+        proposes deleting the set of labels that splits the group through the chosen
+        line, and the iterations are split into restarted chains of
+        :data:`MCMC_CHAIN_LENGTH` (see ``_label_search.label_mcmc``).
     seed : int or None
         Seed of the random choices of ``"heuristic"`` and ``"mcmc"``.
     n_iter : int, optional
-        Iterations of ``"mcmc"`` (default :data:`DEFAULT_MCMC_ITER`) or restarts of
+        Iterations of ``"mcmc"`` (default :data:`DEFAULT_MCMC_ITER`) or random restarts of
         ``"heuristic"`` (default :data:`DEFAULT_HEURISTIC_RESTARTS`).
 
     Returns
@@ -335,10 +345,10 @@ def optimal_groups(
         rng = np.random.default_rng(seed)
         if method == "heuristic":
             restarts = DEFAULT_HEURISTIC_RESTARTS if n_iter is None else int(n_iter)
-            blocks = iterated_local_search(space, scorer, restarts, rng)
+            blocks = lns_heuristic(space, scorer, counts, restarts, rng)
         else:
             n_total = DEFAULT_MCMC_ITER if n_iter is None else int(n_iter)
-            blocks = label_mcmc(space, scorer, n_total, rng, MCMC_CHAIN_LENGTH, polish=True)
+            blocks = label_mcmc(space, scorer, n_total, rng, MCMC_CHAIN_LENGTH)
         group_ids = space.group_ids(blocks)
     group_ids = canonical_groups(group_ids)
     group_ids.setflags(write=False)
