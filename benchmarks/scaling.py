@@ -8,8 +8,8 @@ Run: ``python benchmarks/scaling.py`` (about 15 minutes on 2 cores; ``--quick`` 
   beyond that).
 * MCMC: ``NonReversibleMCMC`` (one chain from the empty graph, ``bench_score.simulate`` chained
   binary data) for d in {10, 25, 50} and n in {1e3, 1e4, 1e5, 1e6}, each in a fresh subprocess:
-  iterations per second, and peak resident memory (``ru_maxrss``) minus the resident memory after
-  importing and simulating the data (so the figure is what the fit itself adds). Iterations are
+  iterations per second, the resident memory after importing and simulating the data, and the
+  process's peak resident memory (``ru_maxrss``; it includes import-time peaks). Iterations are
   fewer for large n; a run over the time cap stops the larger n for that d (reported as skipped).
 * Chains: 2 chains on 2 processes (loky) against 1 chain, d = 25, n = 1e4.
 """
@@ -92,7 +92,7 @@ def score_throughput(sizes) -> None:
 
 def mcmc_scaling(dims, sizes, cap: float) -> None:
     print(f"\n### MCMC iterations/s and memory (one chain from the empty graph; time cap {cap:.0f} s per run)\n")
-    print("| d | n | iterations | seconds | iterations/s | fit memory MB (peak - base) | data MB | edges found |")
+    print("| d | n | iterations | seconds | iterations/s | RSS MB before fit / peak | data MB | edges found |")
     print("|---|---|---|---|---|---|---|---|")
     for d in dims:
         over = False
@@ -107,7 +107,7 @@ def mcmc_scaling(dims, sizes, cap: float) -> None:
                 print(f"| {d} | {n:,} | {n_iter} | > {cap:.0f} (stopped) | | | | |", flush=True)
                 continue
             print(f"| {d} | {n:,} | {n_iter} | {out['seconds']:.1f} | {n_iter / out['seconds']:.1f} | "
-                  f"{out['peak_mb'] - out['base_mb']:.0f} | {out['data_mb']:.0f} | {out['edges']} |", flush=True)
+                  f"{out['base_mb']:.0f} / {out['peak_mb']:.0f} | {out['data_mb']:.0f} | {out['edges']} |", flush=True)
 
 
 def chains(cap: float) -> None:
