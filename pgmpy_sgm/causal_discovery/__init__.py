@@ -2,6 +2,6 @@
 
 from pgmpy_sgm.causal_discovery.exhaustive import exhaustive_posterior
 from pgmpy_sgm.causal_discovery.model_average import ModelAverage
-from pgmpy_sgm.causal_discovery.nonreversible_mcmc import FitInterruptedWarning, NonReversibleMCMC
+from pgmpy_sgm.causal_discovery.nonreversible_mcmc import CheckpointWarning, FitInterruptedWarning, NonReversibleMCMC
 
-__all__ = ["NonReversibleMCMC", "exhaustive_posterior", "FitInterruptedWarning", "ModelAverage"]
+__all__ = ["NonReversibleMCMC", "exhaustive_posterior", "FitInterruptedWarning", "CheckpointWarning", "ModelAverage"]

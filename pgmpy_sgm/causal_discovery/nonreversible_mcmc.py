@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import time
 import warnings
-from collections.abc import Hashable
 from numbers import Integral
 
 import joblib
@@ -25,9 +24,10 @@ from pgmpy_sgm.causal_discovery._chain import (
 )
 from pgmpy_sgm.causal_discovery._checkpoint import read_checkpoint, write_checkpoint
 from pgmpy_sgm.causal_discovery._posterior import edge_probability_frame, posterior_frame
+from pgmpy_sgm.core.data import check_frame
 from pgmpy_sgm.core.moves import ScoreTables, chordal_families
 
-__all__ = ["NonReversibleMCMC", "FitInterruptedWarning"]
+__all__ = ["NonReversibleMCMC", "FitInterruptedWarning", "CheckpointWarning"]
 
 #: Rows of ``posterior_`` whose strata (and number of labels) are filled in: the top rows
 #: holding 99.9% of the estimated posterior mass, but at least 100 and at most 1000 rows.
@@ -49,6 +49,16 @@ class FitInterruptedWarning(RuntimeWarning):
     ...     warnings.simplefilter("always")
     ...     warnings.warn("stopped", FitInterruptedWarning)
     >>> issubclass(caught[0].category, RuntimeWarning)
+    True
+    """
+
+
+class CheckpointWarning(RuntimeWarning):
+    """A checkpoint could not be written; the run went on and the previous checkpoint is intact.
+
+    Examples
+    --------
+    >>> issubclass(CheckpointWarning, RuntimeWarning)
     True
     """
 
@@ -214,6 +224,8 @@ class NonReversibleMCMC(BaseEstimator):
 
     # -- validation ------------------------------------------------------------------
     def _check_fit_data(self, X):
+        if isinstance(X, pd.DataFrame):  # clear messages naming the column before sklearn's generic ones
+            check_frame(X, self.weights if isinstance(self.weights, str) else None)
         n_samples, n_features = X.shape
         if n_features == 0:
             raise ValueError(f"0 feature(s) (shape={X.shape}) while a minimum of 1 is required.")
@@ -223,8 +235,6 @@ class NonReversibleMCMC(BaseEstimator):
         if not isinstance(X, pd.DataFrame):
             X = pd.DataFrame(X, columns=[f"x{i}" for i in range(X.shape[1])])
             self.feature_names_in_ = np.asarray(X.columns, dtype=object)
-        if not all(isinstance(x, Hashable) for x in X.values.flat):
-            raise TypeError("argument must be a string, number, or hashable object.")
         self.n_features_in_ = len(X.columns)
         return X
 
@@ -387,7 +397,15 @@ class NonReversibleMCMC(BaseEstimator):
             return
         body = {k: v for k, v in run.items() if k != "visited"}
         body["visited"] = {hex(k): v for k, v in run["visited"].items()}
-        write_checkpoint(self.checkpoint, body)
+        try:
+            write_checkpoint(self.checkpoint, body)
+        except OSError as err:  # e.g. a full disk: keep running, the previous checkpoint is intact
+            warnings.warn(
+                f"Could not write the checkpoint {os.fspath(self.checkpoint)!r} ({err}); the run goes on and the "
+                "previous checkpoint, if any, is intact.",
+                CheckpointWarning,
+                stacklevel=2,
+            )
 
     def _run(self, data, tables, run, n_iter, every, strata) -> bool:
         sequential = self.backend is None and joblib.effective_n_jobs(self.n_jobs) == 1

@@ -17,7 +17,7 @@ from collections.abc import Hashable, Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-__all__ = ["EncodedData", "DEFAULT_MAX_CELLS"]
+__all__ = ["EncodedData", "check_frame", "DEFAULT_MAX_CELLS"]
 
 #: Largest contingency table (number of cells) built without an explicit ``max_cells``.
 DEFAULT_MAX_CELLS = 50_000_000
@@ -159,7 +159,8 @@ class EncodedData:
             values = numeric
         return frame, values
 
-    def _encode_column(self, column: pd.Series, name: str, given_states) -> np.ndarray:
+    @staticmethod
+    def _check_complete(column: pd.Series, name: str) -> None:
         n_missing = int(column.isna().sum())
         if n_missing:
             raise ValueError(
@@ -167,10 +168,14 @@ class EncodedData:
                 "Drop or impute them first; stratified graphical models need complete discrete data."
             )
         if pd.api.types.is_float_dtype(column.dtype):
-            values = column.to_numpy()
-            n_infinite = int(np.isinf(values).sum())
+            n_infinite = int(np.isinf(column.to_numpy()).sum())
             if n_infinite:
                 raise ValueError(f"Column {name!r} has {n_infinite} infinite value(s); states must be finite.")
+
+    def _encode_column(self, column: pd.Series, name: str, given_states) -> np.ndarray:
+        self._check_complete(column, name)
+        if pd.api.types.is_float_dtype(column.dtype):
+            values = column.to_numpy()
             if np.any(values != np.round(values)):
                 n_distinct = column.nunique()
                 if n_distinct > _MAX_FLOAT_STATES:
@@ -186,7 +191,8 @@ class EncodedData:
                 raise TypeError
         except TypeError:
             raise TypeError(
-                f"Column {name!r} holds unhashable values (e.g. lists or dicts); states must be hashable."
+                f"Column {name!r} holds unhashable values (e.g. lists or dicts); every argument must be a hashable "
+                "state such as a string or a number."
             ) from None
         if given_states is not None:
             if isinstance(given_states, str | bytes) or not isinstance(given_states, Sequence | np.ndarray):
@@ -342,3 +348,28 @@ class EncodedData:
                 )
             out[:, j] = [lookup[x] for x in values]
         return out
+
+
+def check_frame(data, weights=None) -> None:
+    """Cheap checks of a data frame, with the messages of :class:`EncodedData`.
+
+    Checks the type, the column names (unique strings), the weights and that no
+    column has missing or infinite values, without encoding anything.
+
+    Raises
+    ------
+    TypeError, ValueError
+        Naming the column or weights at fault.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> check_frame(pd.DataFrame({"a": [0, None]}))
+    Traceback (most recent call last):
+        ...
+    ValueError: Column 'a' has 1 missing value(s) (NaN). Drop or impute them first; stratified graphical models \
+need complete discrete data.
+    """
+    frame, _ = EncodedData._split_weights(data, weights)
+    for name in frame.columns:
+        EncodedData._check_complete(frame[name], name)
