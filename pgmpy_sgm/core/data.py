@@ -314,6 +314,23 @@ class EncodedData:
             self._cached_cells -= old.size
         return table
 
+    def to_frame(self) -> tuple[pd.DataFrame, np.ndarray]:
+        """The pooled data as distinct rows (original state names) and their counts.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> frame, counts = EncodedData(pd.DataFrame({"a": ["x", "y", "y"]})).to_frame()
+        >>> frame["a"].tolist(), counts.tolist()
+        (['x', 'y'], [1.0, 2.0])
+        """
+        columns = {}
+        for j, name in enumerate(self.variables):
+            states = np.empty(len(self.state_names[name]), dtype=object)
+            states[:] = self.state_names[name]
+            columns[name] = states[self.codes[:, j].astype(np.int64)]
+        return pd.DataFrame(columns), self.weights.copy()
+
     def encode(self, frame: pd.DataFrame) -> np.ndarray:
         """Codes of new rows (e.g. held-out data) in this encoding.
 

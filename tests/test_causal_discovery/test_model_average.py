@@ -165,3 +165,16 @@ def test_bad_inputs_raise(heart, heart_est):
     other = StratifiedGraphicalModel([("a", "b")]).fit(pd.DataFrame({"a": [0, 1], "b": [1, 0]}))
     with pytest.raises(ValueError, match="variables"):
         ModelAverage([fitted, other], [1.0, 1.0])
+
+
+def test_estimator_predict_log_likelihood_uses_its_own_training_data():
+    from pgmpy_sgm.causal_discovery import NonReversibleMCMC
+    from pgmpy_sgm.datasets import load_heart_disease
+
+    rows = load_heart_disease()
+    train, test = rows.iloc[::2], rows.iloc[1::2]
+    est = NonReversibleMCMC(n_iter=400, seed=1, show_progress=False).fit(train)
+    expected = ModelAverage.from_estimator(est, train).log_likelihood(test, per_row=True)
+    got = est.predict_log_likelihood(test)
+    np.testing.assert_allclose(got, expected, rtol=1e-12)
+    assert est.predict_log_likelihood(test, per_row=False) == pytest.approx(float(np.sum(expected)), rel=1e-12)
