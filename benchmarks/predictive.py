@@ -17,7 +17,7 @@ n in {500, 2000, 10000}, test n = 10000, seeds 0-2 (training data with ``seed``,
   (``prior="uniform"``) instead of the paper's :math:`2^{d - f(G)}`;
 * ``GM``: the same estimator with ``strata=False`` (best ordinary decomposable graphical model);
 * ``HC-BDeu`` / ``HC-BIC``: pgmpy's ``HillClimbSearch`` with ``BDeu`` (equivalent sample size 10,
-  pgmpy's default) / ``BIC``, parameters by pgmpy's ``BayesianEstimator`` (BDeu prior, equivalent
+  pgmpy's default) / ``BIC``, parameters by pgmpy's ``DiscreteBayesianEstimator`` (BDeu prior, equivalent
   sample size 5, pgmpy's default);
 * ``CStree``: the ``cstrees`` package (PC-restricted contexts of at most 2 variables, a Gibbs order
   sampler, BDeu stage parameters) run in its own virtual environment (``--cstrees-python``, default
@@ -46,8 +46,8 @@ import numpy as np
 import pandas as pd
 import pgmpy
 from pgmpy.causal_discovery import HillClimbSearch
-from pgmpy.estimators import BayesianEstimator
 from pgmpy.models import DiscreteBayesianNetwork
+from pgmpy.parameter_estimator import DiscreteBayesianEstimator
 from pgmpy.readwrite import BIFReader
 from pgmpy.structure_score import BIC, BDeu
 
@@ -130,8 +130,8 @@ def fit_hc(train: pd.DataFrame, test: pd.DataFrame, states: dict, rows: list, ta
         dag = HillClimbSearch(scoring_method=score, return_type="dag", show_progress=False).fit(train).causal_graph_
         bn = DiscreteBayesianNetwork(dag.edges())
         bn.add_nodes_from(train.columns)
-        cpds = BayesianEstimator(bn, train, state_names=states).get_parameters(prior_type="BDeu")
-        bn.add_cpds(*cpds)
+        estimator = DiscreteBayesianEstimator(prior_type="BDeu", equivalent_sample_size=5, state_names=states)
+        bn.add_cpds(*estimator.fit(bn, train).parameters_)
         fit_time = time.perf_counter() - start
         rows.append({**tag, "learner": name, "ll": bn_log_likelihood(bn, test).mean(),
                      "n_params": bn_free_parameters(bn), "fit_s": fit_time, "n_models": 1, "n_visited": np.nan})
