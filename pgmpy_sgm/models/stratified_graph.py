@@ -574,6 +574,9 @@ class StratifiedGraph(UndirectedGraph):
             f"{len(self.labelled_edges())} labelled edges ({self.n_labels()} labels)>"
         )
 
+    def __str__(self) -> str:
+        return repr(self)
+
     def copy(self) -> StratifiedGraph:
         """A copy with the same nodes, edges, strata and state names.
 

@@ -41,11 +41,13 @@ GID_KEY = "sgm-strata-key"
 
 
 def _as_graph(sg):
-    """Accept a StratifiedGraph or a fitted estimator holding one in ``model_``."""
-    if isinstance(sg, nx.Graph):
-        if not hasattr(sg, "strata"):
-            raise TypeError(f"Expected a StratifiedGraph (or a fitted estimator). Got: {type(sg).__name__}")
-        return sg
+    """Accept a StratifiedGraph, a plain undirected graph, or a fitted estimator holding one in ``model_``."""
+    if isinstance(sg, nx.Graph) and not sg.is_directed():
+        if hasattr(sg, "strata"):
+            return sg
+        from pgmpy_sgm.models import StratifiedGraph
+
+        return StratifiedGraph(sg)
     model = getattr(sg, "model_", None)
     if model is not None and hasattr(model, "strata"):
         return model

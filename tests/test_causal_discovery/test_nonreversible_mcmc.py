@@ -186,7 +186,7 @@ def test_same_seed_same_result_for_any_n_jobs(heart):
 def dask_client():
     distributed = pytest.importorskip("distributed")
     cluster = distributed.LocalCluster(
-        n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1", dashboard_address=None
+        n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1", dashboard_address=":0"
     )
     client = distributed.Client(cluster)
     yield client

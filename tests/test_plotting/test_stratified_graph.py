@@ -4,6 +4,7 @@ import math
 from types import SimpleNamespace
 
 import matplotlib.pyplot as plt
+import networkx as nx
 import numpy as np
 import pytest
 from matplotlib.colors import to_rgba
@@ -204,6 +205,12 @@ class TestErrors:
     def test_not_a_graph(self):
         with pytest.raises(TypeError, match="StratifiedGraph"):
             plot_stratified_graph([("a", "b")])
+        with pytest.raises(TypeError, match="StratifiedGraph"):
+            plot_stratified_graph(nx.DiGraph([("a", "b")]))
+
+    def test_plain_graph_is_drawn_without_labels(self):
+        ax = plot_stratified_graph(nx.Graph([("a", "b"), ("b", "c")]))
+        assert len(artists_by_gid(ax, "sgm-edge")) == 2 and not artists_by_gid(ax, "sgm-labelled")
 
     def test_unfitted_estimator(self):
         class Est:
