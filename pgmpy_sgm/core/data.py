@@ -17,6 +17,8 @@ from collections.abc import Hashable, Iterable, Sequence
 import numpy as np
 import pandas as pd
 
+from pgmpy_sgm.core._count_kernels import count_cells, family_log_ml
+
 __all__ = ["EncodedData", "check_frame", "DEFAULT_MAX_CELLS"]
 
 #: Largest contingency table (number of cells) built without an explicit ``max_cells``.
@@ -107,7 +109,7 @@ class EncodedData:
         if self.n <= 0:
             raise ValueError("The data hold no observations: every weight is zero.")
         self._index = {v: i for i, v in enumerate(self.variables)}
-        self._columns = [np.ascontiguousarray(self.codes[:, j]) for j in range(self.codes.shape[1])]
+        self._codes_t = np.ascontiguousarray(self.codes.T)  # one contiguous row of codes per variable
         self._cards = [self.cardinality[v] for v in self.variables]
         self._cache: OrderedDict[tuple, np.ndarray] = OrderedDict()
         self._cached_cells = 0
@@ -255,6 +257,24 @@ class EncodedData:
         if len(set(variables)) != len(variables):
             raise ValueError(f"A variable is repeated in {list(variables)}")
 
+    def _resolve(self, key: tuple) -> tuple[np.ndarray, np.ndarray, int]:
+        """Column indices and cardinalities of ``key``, refusing tables above ``max_cells``."""
+        try:
+            cols = [self._index[v] for v in key]
+        except (KeyError, TypeError):
+            self._check_variables(key)
+            raise
+        if len(set(cols)) != len(cols):
+            self._check_variables(key)
+        cards = [self._cards[c] for c in cols]
+        n_cells = math.prod(cards)
+        if n_cells > self.max_cells:
+            raise ValueError(
+                f"The contingency table of {list(key)} would have {n_cells:,} cells, more than "
+                f"max_cells={self.max_cells:,}; refusing to allocate it."
+            )
+        return np.asarray(cols, dtype=np.int64), np.asarray(cards, dtype=np.int64), n_cells
+
     def counts(self, variables: Sequence[str]) -> np.ndarray:
         """Contingency table of ``variables`` (axis ``i`` = ``variables[i]``), cached.
 
@@ -284,28 +304,11 @@ class EncodedData:
         if table is not None:
             self._cache.move_to_end(key)
             return table
-        try:
-            cols = [self._index[v] for v in key]
-        except (KeyError, TypeError):
-            self._check_variables(key)
-            raise
-        if len(set(cols)) != len(cols):
-            self._check_variables(key)
-        cards = [self._cards[c] for c in cols]
-        n_cells = math.prod(cards)
-        if n_cells > self.max_cells:
-            raise ValueError(
-                f"The contingency table of {list(key)} would have {n_cells:,} cells, more than "
-                f"max_cells={self.max_cells:,}; refusing to allocate it."
-            )
+        cols, cards, n_cells = self._resolve(key)
         if not key:
             table = np.array(self.n)
         else:
-            index = self._columns[cols[0]].astype(np.int64)
-            for col, card in zip(cols[1:], cards[1:], strict=True):
-                index *= card
-                index += self._columns[col]
-            table = np.bincount(index, weights=self.weights, minlength=n_cells).reshape(cards)
+            table = count_cells(self._codes_t, self.weights, cols, cards, n_cells).reshape(tuple(cards))
         table.setflags(write=False)
         self._cache[key] = table
         self._cached_cells += table.size
@@ -330,6 +333,20 @@ class EncodedData:
             states[:] = self.state_names[name]
             columns[name] = states[self.codes[:, j].astype(np.int64)]
         return pd.DataFrame(columns), self.weights.copy()
+
+    def family_log_ml(self, variable: str, parents: Sequence[str]) -> float:
+        """``D(parents + variable) - D(parents)``, Dirichlet with 1 per cell, in one pass (uncached).
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> enc = EncodedData(pd.DataFrame({"a": [0, 1], "b": [0, 1]}))
+        >>> round(enc.family_log_ml("b", ["a"]), 6)  # log((3!/5!) / (1!/3!)) = log(3/10)
+        -1.203973
+        """
+        key = tuple(parents) + (variable,)
+        cols, cards, n_cells = self._resolve(key)
+        return float(family_log_ml(self._codes_t, self.weights, cols, cards, n_cells))
 
     def encode(self, frame: pd.DataFrame) -> np.ndarray:
         """Codes of new rows (e.g. held-out data) in this encoding.

@@ -265,8 +265,7 @@ class SGMScore(BaseStructureScore):
     # -- pgmpy's DAG searches --------------------------------------------------------
     def _local_score(self, variable: str, parents: tuple[str, ...]) -> float:
         """Family term ``D(parents + variable) - D(parents)`` with 1 per cell."""
-        table = self.encoded.counts(tuple(parents) + (variable,))
-        return dirichlet_log_ml(table) - dirichlet_log_ml(table.sum(axis=-1))
+        return self.encoded.family_log_ml(variable, tuple(parents))
 
     def structure_prior(self, model) -> float:
         """Prior of a DAG: flat (the paper's prior is defined on undirected graphs)."""
