@@ -25,7 +25,7 @@ import numpy as np
 
 from pgmpy_sgm.core.lines import line_table
 
-__all__ = ["PartitionSpace", "BlockScorer", "local_search", "random_start", "label_mcmc", "bits"]
+__all__ = ["PartitionSpace", "BlockScorer", "local_search", "random_start", "grow_parts", "label_mcmc", "bits"]
 
 #: Smallest gain that counts as an improvement in the local searches.
 _MIN_GAIN = 1e-10
@@ -40,12 +40,10 @@ def bits(mask: int) -> list[int]:
     [1, 3]
     """
     out = []
-    i = 0
     while mask:
-        if mask & 1:
-            out.append(i)
-        mask >>= 1
-        i += 1
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
     return out
 
 
@@ -80,6 +78,7 @@ class PartitionSpace:
             for row in table:
                 self.line_masks.append(sum(1 << int(c) for c in row))
                 self.line_dirs.append(direction)
+        self.line_configs = [bits(m) for m in self.line_masks]
         self.allowed = [i for i, d in enumerate(self.line_dirs) if not forbidden[d]]
         self.forbidden_masks = [m for m, d in zip(self.line_masks, self.line_dirs, strict=True) if forbidden[d]]
         self.lines_of_config: list[list[int]] = [[] for _ in range(self.n_configs)]
@@ -122,7 +121,7 @@ class PartitionSpace:
         for i in self.allowed:
             mask = self.line_masks[i]
             if i != skip_line and mask & ~subset == 0:
-                configs = bits(mask)
+                configs = self.line_configs[i]
                 root = find(configs[0])
                 for c in configs[1:]:
                     other = find(c)
@@ -305,29 +304,46 @@ def random_start(space: PartitionSpace, rng: np.random.Generator) -> list[int]:
     return [1 << c for c in range(space.n_configs)]
 
 
-def _split_through(space: PartitionSpace, block: int, line: int, rng: np.random.Generator) -> list[int]:
-    """Cut ``block`` so that the configurations of ``line`` end in different parts.
+def grow_parts(space: PartitionSpace, block: int, seeds: list[int], rng: np.random.Generator) -> list[int]:
+    """Cut ``block`` into parts grown at random from the configurations ``seeds``.
 
-    Every configuration of the line seeds a part; the parts grow in turn, each by the
-    free configurations of a random line inside ``block`` that meets it, until the block
-    is covered. Returns the connected components of the parts (the labels of ``block``
-    joining two parts are deleted, ``line`` among them).
+    Each seed starts a part; the parts grow in turn, each by the free configurations of a
+    random allowed line inside ``block`` that meets it, until the block is covered (the
+    block must be connected through such lines). Returns the connected components of the
+    parts.
+
+    Examples
+    --------
+    >>> space = PartitionSpace((2, 2), (False, False))
+    >>> sorted(grow_parts(space, 0b1111, [0, 3], np.random.default_rng(0)))
+    [3, 12]
     """
     inner = [m for m in (space.line_masks[i] for i in space.allowed) if m & ~block == 0]
-    parts = [1 << c for c in bits(space.line_masks[line])]
-    free = block & ~space.line_masks[line]
-    turn = 0
-    while free:
+    parts = [1 << c for c in seeds]
+    free = block
+    for part in parts:
+        free &= ~part
+    turn = stuck = 0
+    while free and stuck < len(parts):
         frontier = [m & free for m in inner if m & parts[turn] and m & free]
         if frontier:
             pick = frontier[rng.integers(len(frontier))]
             parts[turn] |= pick
             free &= ~pick
+            stuck = 0
+        else:
+            stuck += 1
         turn = (turn + 1) % len(parts)
-    out = []
+    out = [1 << c for c in bits(free)]  # unreachable configurations (only if block is not connected)
     for part in parts:
         out.extend(space.components(part))
     return out
+
+
+def _split_through(space: PartitionSpace, block: int, line: int, rng: np.random.Generator) -> list[int]:
+    """Cut ``block`` so that the configurations of ``line`` end in different parts
+    (:func:`grow_parts` seeded with them): the labels joining two parts are deleted."""
+    return grow_parts(space, block, bits(space.line_masks[line]), rng)
 
 
 def label_mcmc(

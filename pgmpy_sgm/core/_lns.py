@@ -24,7 +24,7 @@ import math
 import numpy as np
 from numba import njit
 
-from pgmpy_sgm.core._label_search import BlockScorer, PartitionSpace, bits, local_search, random_start
+from pgmpy_sgm.core._label_search import BlockScorer, PartitionSpace, bits, grow_parts, local_search, random_start
 
 __all__ = [
     "MAX_ATOMS",
@@ -496,8 +496,11 @@ def lns_heuristic(
     """Best of :func:`large_neighbourhood_search` runs from several starting partitions.
 
     The first run starts from :func:`~pgmpy_sgm.core._label_search.local_search` of the
-    singletons; each of the ``n_restarts`` others from the local search of the closure of
-    a random label set (:func:`~pgmpy_sgm.core._label_search.random_start`). Sub-grids have
+    singletons; each of the ``n_restarts`` others directly from 2 to 4 connected groups
+    grown at random from random configurations
+    (:func:`~pgmpy_sgm.core._label_search.grow_parts`), or from the closure of a random label
+    set (:func:`~pgmpy_sgm.core._label_search.random_start`) when those groups are not
+    regular or hold a forbidden line. Sub-grids have
     at most ``min(MAX_REGION, n_configs // 2)`` configurations, so the search never solves
     the whole space at once. Solved sub-problems are shared between the runs.
 
@@ -518,7 +521,10 @@ def lns_heuristic(
     best = large_neighbourhood_search(space, scorer, counts, local_search(space, scorer), max_region, memo=memo)
     best_value = sum(scorer(b) for b in best)
     for _ in range(n_restarts):
-        start = local_search(space, scorer, random_start(space, rng))
+        seeds = rng.choice(space.n_configs, size=int(rng.integers(2, 5)), replace=False).tolist()
+        start = grow_parts(space, (1 << space.n_configs) - 1, seeds, rng)
+        if not (space.regular(start) and all(space.allowed_block(b) for b in start)):
+            start = random_start(space, rng)
         cand = large_neighbourhood_search(space, scorer, counts, start, max_region, memo=memo)
         value = sum(scorer(b) for b in cand)
         if value > best_value + _LNS_GAIN:

@@ -48,7 +48,7 @@ DEFAULT_MCMC_ITER = 4000
 MCMC_CHAIN_LENGTH = 1000
 
 #: Random restarts of ``method="heuristic"`` after the first large-neighbourhood search.
-DEFAULT_HEURISTIC_RESTARTS = 2
+DEFAULT_HEURISTIC_RESTARTS = 4
 
 _METHODS = ("auto", "exact", "heuristic", "mcmc")
 _GAIN_TOL = 1e-9
@@ -294,7 +294,8 @@ def optimal_groups(
         large-neighbourhood search that re-solves exactly (by a dynamic programme) one
         sub-grid of at most 8 configurations, two adjacent groups, or the merging of all
         groups at a time, with validity and regularity checked on the whole partition;
-        repeated from random restarts. ``"mcmc"``: the stochastic search of Nyman et al.
+        repeated from random restarts (groups grown at random from a few configurations).
+        ``"mcmc"``: the stochastic search of Nyman et al.
         (Algorithm 1) with two additions of ours: a deletion that the closure would undo
         proposes deleting the set of labels that splits the group through the chosen
         line, and the iterations are split into restarted chains of

@@ -379,6 +379,7 @@ def test_heuristic_beyond_exact_size():
     assert all(any(not any(ln <= b for b in blocks) for dd, ln in lines if dd == d) for d in range(5))
     singletons = sum(ref_weight(counts, [c]) for c in range(32))
     assert res.value >= singletons - 1e-9
+    assert optimal_groups(counts, (2,) * 5, seed=0).group_ids.tolist() == res.group_ids.tolist()  # deterministic
 
 
 # ----------------------------------------------------------------------------- clique labelling
