@@ -40,6 +40,9 @@ __all__ = [
 #: Largest number of atoms of one sub-problem (state tables of ``2**MAX_ATOMS`` entries).
 MAX_ATOMS = 14
 
+#: Smallest gain that counts as an improvement of a sub-problem.
+_LNS_GAIN = 1e-9
+
 #: Largest sub-grid re-solved by :func:`large_neighbourhood_search` (also at most half the space).
 MAX_REGION = 8
 
@@ -422,9 +425,6 @@ def _resolve(space, scorer, counts, blocks, touched, atoms, tol, memo):
     return fixed + groups
 
 
-_LNS_GAIN = 1e-9
-
-
 def large_neighbourhood_search(
     space: PartitionSpace,
     scorer: BlockScorer,
@@ -487,7 +487,6 @@ def large_neighbourhood_search(
             if nxt is not None:
                 blocks, improved = nxt, True
     return sorted(blocks)
-
 
 
 def lns_heuristic(
