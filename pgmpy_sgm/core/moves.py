@@ -204,26 +204,17 @@ class ScoreTables:
         return value
 
     def _best_labelling(self, clique: int, forbidden: int):
-        from pgmpy_sgm.core.optimize import _GAIN_TOL, CliqueLabelling
+        from pgmpy_sgm.core.optimize import CliqueLabelling, combine_centers
 
         nodes = list(iter_bits(clique))
         if len(nodes) < 3 or len(nodes) > self.max_labelled:
             return CliqueLabelling(center=None, group_ids=None, gain=0.0, exact=True, method="unlabelled")
-        best = None
-        all_exact, methods = True, set()
+        candidates = []
         for center, c in enumerate(nodes):
             flags = tuple(bool(forbidden >> self.pair_index[c][u] & 1) for u in nodes if u != c)
             res, base = self._center_groups(clique, center, flags)
-            all_exact &= res.exact
-            methods.add(res.method)
-            gain = res.value - base
-            if gain > _GAIN_TOL and (best is None or gain > best[2] + _GAIN_TOL):
-                best = (center, res, gain)
-        if best is None:
-            name = "exact" if methods == {"exact"} else sorted(methods - {"exact"})[0]
-            return CliqueLabelling(None, None, 0.0, all_exact, name)
-        center, res, gain = best
-        return CliqueLabelling(center, res.group_ids, float(gain), all_exact, res.method)
+            candidates.append((center, res, res.value - base))
+        return combine_centers(candidates)
 
     def _center_groups(self, clique: int, center: int, flags: tuple):
         from pgmpy_sgm.core.lines import group_weights

@@ -35,7 +35,14 @@ from pgmpy_sgm.core._label_search import BlockScorer, PartitionSpace, label_mcmc
 from pgmpy_sgm.core._lns import lns_heuristic
 from pgmpy_sgm.core.lines import canonical_groups, group_weights
 
-__all__ = ["GroupsResult", "CliqueLabelling", "optimal_groups", "optimal_clique_labelling", "MAX_EXACT_CONFIGS"]
+__all__ = [
+    "GroupsResult",
+    "CliqueLabelling",
+    "optimal_groups",
+    "optimal_clique_labelling",
+    "combine_centers",
+    "MAX_EXACT_CONFIGS",
+]
 
 #: Largest number of parent configurations solved exactly.
 MAX_EXACT_CONFIGS = 16
@@ -417,21 +424,50 @@ def optimal_clique_labelling(
     pairs = _check_pairs(forbidden_pairs, n_vars)
     if n_vars < 3:
         return CliqueLabelling(None, None, 0.0, True, "exact")
-    best: tuple[int, GroupsResult, float] | None = None
-    all_exact, methods = True, set()
+    candidates = []
     for center in range(n_vars):
         parents = [u for u in range(n_vars) if u != center]
         cards = tuple(arr.shape[u] for u in parents)
         counts2d = np.moveaxis(arr, center, -1).reshape(-1, arr.shape[center])
         flags = [frozenset((center, u)) in pairs for u in parents]
         res = optimal_groups(counts2d, cards, flags, method=method, seed=seed)
+        candidates.append((center, res, res.value - group_weights(counts2d, np.arange(counts2d.shape[0]))))
+    return combine_centers(candidates)
+
+
+def combine_centers(candidates) -> CliqueLabelling:
+    """The clique's labelling from the optimum at each center: the largest gain wins.
+
+    Parameters
+    ----------
+    candidates : iterable of (center, GroupsResult, gain)
+        In increasing center order; ``gain`` is the result's value minus the value of
+        the all-singletons partition at that center.
+
+    Returns
+    -------
+    CliqueLabelling
+        The lowest center among those within ``1e-9`` of the largest gain; unlabelled
+        unless some gain exceeds ``1e-9``.
+
+    Examples
+    --------
+    >>> a = GroupsResult(np.array([0, 0, 1, 2]), -5.0, True, "exact")
+    >>> b = GroupsResult(np.array([0, 1, 2, 2]), -4.0, True, "exact")
+    >>> combine_centers([(0, a, 0.5), (1, b, 0.5)]).center
+    0
+    >>> combine_centers([(0, a, 0.0)]).center is None
+    True
+    """
+    best: tuple[int, GroupsResult, float] | None = None
+    all_exact, methods = True, set()
+    for center, res, gain in candidates:
         all_exact &= res.exact
         methods.add(res.method)
-        gain = res.value - group_weights(counts2d, np.arange(counts2d.shape[0]))
         if gain > _GAIN_TOL and (best is None or gain > best[2] + _GAIN_TOL):
             best = (center, res, gain)
     if best is None:
-        name = "exact" if methods == {"exact"} else sorted(methods - {"exact"})[0]
+        name = "exact" if methods <= {"exact"} else sorted(methods - {"exact"})[0]
         return CliqueLabelling(None, None, 0.0, all_exact, name)
     center, res, gain = best
     return CliqueLabelling(center, res.group_ids, float(gain), all_exact, res.method)
