@@ -29,7 +29,15 @@ DEFAULT_JOINT_CELLS = 1_000_000
 
 
 class StrataNotShownWarning(UserWarning):
-    """Some strata cannot be shown by the parameters (a center lies in its clique's separator)."""
+    """Some strata cannot be shown by the parameters (a center lies in its clique's separator).
+
+    The affected strata are listed in the model's ``strata_not_shown``.
+
+    Examples
+    --------
+    >>> issubclass(StrataNotShownWarning, UserWarning)
+    True
+    """
 
 
 class StratifiedGraphicalModel(StratifiedGraph):

@@ -268,7 +268,15 @@ class SGMScore(BaseStructureScore):
         return self.encoded.family_log_ml(variable, tuple(parents))
 
     def structure_prior(self, model) -> float:
-        """Prior of a DAG: flat (the paper's prior is defined on undirected graphs)."""
+        """Prior of a DAG: flat (the paper's prior is defined on undirected graphs).
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from pgmpy.base import DAG
+        >>> SGMScore(pd.DataFrame({"a": [0, 1], "b": [1, 0]})).structure_prior(DAG([("a", "b")]))
+        0.0
+        """
         return 0.0
 
     # -- labellings -------------------------------------------------------------------
