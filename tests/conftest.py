@@ -43,6 +43,21 @@ def heart_score(heart_counts):
 
 
 @pytest.fixture(scope="session")
+def heart_paper():
+    """Edges (as frozensets) and strata of the paper's best and second stratified graphs."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(
+        nodes=["smoking", "mental_work", "physical_work", "systolic_bp", "lipoprotein_ratio", "family_history"],
+        edges=list(HEART_EDGES),
+        best_edges={frozenset(e) for e in HEART_EDGES},
+        best_strata=dict(HEART_BEST_STRATA),
+        second_edges={frozenset(e) for e in HEART_EDGES + [HEART_SECOND_EXTRA_EDGE]},
+        second_strata={**HEART_BEST_STRATA, **HEART_SECOND_EXTRA_STRATUM},
+    )
+
+
+@pytest.fixture(scope="session")
 def heart_reference_models():
     """The three models of DESIGN section 3 with their log unnormalized posteriors."""
     from pgmpy_sgm import StratifiedGraph

@@ -10,41 +10,24 @@ import pytest
 from pgmpy_sgm import SGMScore, load_heart_disease
 from pgmpy_sgm.causal_discovery import exhaustive_posterior
 
-BEST_EDGES = {
-    frozenset(e)
-    for e in [
-        ("smoking", "physical_work"),
-        ("smoking", "systolic_bp"),
-        ("smoking", "lipoprotein_ratio"),
-        ("mental_work", "physical_work"),
-        ("physical_work", "lipoprotein_ratio"),
-        ("systolic_bp", "lipoprotein_ratio"),
-    ]
-}
-BEST_STRATA = {
-    ("smoking", "systolic_bp"): [{"lipoprotein_ratio": 1}],
-    ("systolic_bp", "lipoprotein_ratio"): [{"smoking": 0}],
-}
-SECOND_STRATA = {**BEST_STRATA, ("mental_work", "lipoprotein_ratio"): [{"physical_work": 0}]}
-
 
 @pytest.fixture(scope="module")
 def heart_posterior():
     return exhaustive_posterior(load_heart_disease(as_counts=True), weights="count")
 
 
-def test_heart_top_two(heart_posterior):
+def test_heart_top_two(heart_posterior, heart_paper):
     post = heart_posterior
     assert len(post) == 18154  # labelled chordal graphs on 6 nodes
     assert list(post.columns) == ["edges", "strata", "log_posterior", "probability", "n_edges", "n_labels"]
     first, second = post.iloc[0], post.iloc[1]
     assert first["log_posterior"] == pytest.approx(-6715.90, abs=0.005)
-    assert {frozenset(e) for e in first["edges"]} == BEST_EDGES
-    assert first["strata"] == BEST_STRATA
+    assert {frozenset(e) for e in first["edges"]} == heart_paper.best_edges
+    assert first["strata"] == heart_paper.best_strata
     assert first["n_labels"] == 2
     assert second["log_posterior"] == pytest.approx(-6716.66, abs=0.005)
-    assert {frozenset(e) for e in second["edges"]} == BEST_EDGES | {frozenset(("mental_work", "lipoprotein_ratio"))}
-    assert second["strata"] == SECOND_STRATA
+    assert {frozenset(e) for e in second["edges"]} == heart_paper.second_edges
+    assert second["strata"] == heart_paper.second_strata
     assert post["probability"].sum() == pytest.approx(1.0)
     assert post["log_posterior"].is_monotonic_decreasing
     ratio = post["probability"].iloc[0] / post["probability"].iloc[1]
@@ -63,10 +46,10 @@ def test_strata_rows_match_optimal_strata(heart_posterior):
         assert row["log_posterior"] == pytest.approx(scorer.score(sg), abs=1e-9, rel=0)
 
 
-def test_heart_without_strata():
+def test_heart_without_strata(heart_paper):
     post = exhaustive_posterior(load_heart_disease(as_counts=True), weights="count", strata=False)
     assert post["log_posterior"].iloc[0] == pytest.approx(-6720.18, abs=0.005)
-    assert {frozenset(e) for e in post["edges"].iloc[0]} == BEST_EDGES
+    assert {frozenset(e) for e in post["edges"].iloc[0]} == heart_paper.best_edges
     assert (post["n_labels"] == 0).all()
 
 

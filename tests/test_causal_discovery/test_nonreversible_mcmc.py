@@ -16,22 +16,6 @@ from pgmpy_sgm.causal_discovery import FitInterruptedWarning, NonReversibleMCMC,
 from pgmpy_sgm.core.moves import DecomposableState
 from pgmpy_sgm.datasets import paper_synthetic_graph, simulate_paper_synthetic
 
-BEST_EDGES = {
-    frozenset(e)
-    for e in [
-        ("smoking", "physical_work"),
-        ("smoking", "systolic_bp"),
-        ("smoking", "lipoprotein_ratio"),
-        ("mental_work", "physical_work"),
-        ("physical_work", "lipoprotein_ratio"),
-        ("systolic_bp", "lipoprotein_ratio"),
-    ]
-}
-BEST_STRATA = {
-    ("smoking", "systolic_bp"): [{"lipoprotein_ratio": 1}],
-    ("systolic_bp", "lipoprotein_ratio"): [{"smoking": 0}],
-}
-
 
 @pytest.fixture(scope="module")
 def heart():
@@ -59,19 +43,19 @@ def _assert_same_result(a, b):
 
 
 # -- reference values (DESIGN section 3) ----------------------------------------------------
-def test_heart_best_sg_in_19_of_20_seeds(heart):
+def test_heart_best_sg_in_19_of_20_seeds(heart, heart_paper):
     hits = 0
     for seed in range(20):
         est = _fit(heart, seed=seed)
-        same_graph = _edges(est.model_) == BEST_EDGES and est.model_.strata == BEST_STRATA
+        same_graph = _edges(est.model_) == heart_paper.best_edges and est.model_.strata == heart_paper.best_strata
         hits += abs(est.best_score_ + 6715.90) < 0.005 and same_graph
     assert hits >= 19
 
 
-def test_heart_without_strata_gives_best_gm(heart):
+def test_heart_without_strata_gives_best_gm(heart, heart_paper):
     est = _fit(heart, seed=0, strata=False)
     assert est.best_score_ == pytest.approx(-6720.18, abs=0.005)
-    assert _edges(est.model_) == BEST_EDGES
+    assert _edges(est.model_) == heart_paper.best_edges
     assert est.model_.strata == {}
     assert (est.posterior_["n_labels"] == 0).all()
 

@@ -6,26 +6,9 @@ import pytest
 
 matplotlib.use("Agg")
 
-HEART_EDGES = [
-    ("smoking", "physical_work"),
-    ("smoking", "systolic_bp"),
-    ("smoking", "lipoprotein_ratio"),
-    ("mental_work", "physical_work"),
-    ("physical_work", "lipoprotein_ratio"),
-    ("systolic_bp", "lipoprotein_ratio"),
-]
-HEART_STRATA = {
-    ("smoking", "systolic_bp"): [{"lipoprotein_ratio": 1}],
-    ("systolic_bp", "lipoprotein_ratio"): [{"smoking": 0}],
-}
-HEART_NODES = ["smoking", "mental_work", "physical_work", "systolic_bp", "lipoprotein_ratio", "family_history"]
-
-
 @pytest.fixture
-def heart_sg():
-    from pgmpy_sgm import StratifiedGraph
-
-    return StratifiedGraph(HEART_EDGES, strata=HEART_STRATA, nodes=HEART_NODES)
+def heart_sg(heart_reference_models):
+    return heart_reference_models["best"][0].copy()
 
 
 @pytest.fixture
