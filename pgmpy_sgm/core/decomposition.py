@@ -15,6 +15,7 @@ import networkx as nx
 __all__ = [
     "node_order",
     "decompose",
+    "junction_tree_edges",
     "edge_clique_counts",
     "chordless_cycle",
     "free_parameters",
@@ -64,25 +65,42 @@ def decompose(graph: nx.Graph) -> tuple[list[tuple], list[tuple]]:
         if len(raw) == 1:
             cliques.extend(raw)
             continue
-        # junction tree = maximum-weight spanning tree of the clique graph (weights = |intersection|);
-        # grow it from the first clique (Prim) so cliques come in a running-intersection order
-        remaining = list(range(1, len(raw)))
-        in_tree = [0]
+        # grown from the first clique, the tree lists cliques in a running-intersection order
         cliques.append(raw[0])
-        sets = [set(c) for c in raw]
-        while remaining:
-            best = None
-            for j in remaining:
-                for i in in_tree:
-                    w = len(sets[i] & sets[j])
-                    if best is None or w > best[0]:
-                        best = (w, i, j)
-            _, i, j = best
-            remaining.remove(j)
-            in_tree.append(j)
+        for i, j in junction_tree_edges(raw):
             cliques.append(raw[j])
-            separators.append(tuple(sorted(sets[i] & sets[j], key=order.__getitem__)))
+            separators.append(tuple(sorted(set(raw[i]) & set(raw[j]), key=order.__getitem__)))
     return cliques, [s for s in separators if s]
+
+
+def junction_tree_edges(cliques) -> list[tuple[int, int]]:
+    """Edges ``(parent, child)`` of a junction tree of the cliques of one connected chordal graph.
+
+    A maximum-weight spanning tree of the clique graph (weights = sizes of intersections),
+    grown from clique 0 by Prim's algorithm; the children come in a running-intersection
+    order, and ties go to the earliest cliques.
+
+    Examples
+    --------
+    >>> junction_tree_edges([(1, 2, 3), (3, 4), (2, 3, 5)])
+    [(0, 2), (0, 1)]
+    """
+    sets = [set(c) for c in cliques]
+    in_tree = [0]
+    remaining = list(range(1, len(sets)))
+    edges = []
+    while remaining:
+        best = None
+        for j in remaining:
+            for i in in_tree:
+                w = len(sets[i] & sets[j])
+                if best is None or w > best[0]:
+                    best = (w, i, j)
+        _, i, j = best
+        remaining.remove(j)
+        in_tree.append(j)
+        edges.append((i, j))
+    return edges
 
 
 def edge_clique_counts(cliques) -> Counter:

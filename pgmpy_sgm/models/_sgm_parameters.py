@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from pgmpy_sgm.core.decomposition import junction_tree_edges
 from pgmpy_sgm.core.lines import groups_from_labels
 
 __all__ = [
@@ -169,23 +170,11 @@ def _components(cliques) -> list[list[int]]:
 
 
 def _junction_tree(cliques, members) -> dict[int, list[int]]:
-    """Adjacency of a maximum-weight spanning tree (Prim from the first clique) of one component."""
-    sets = {i: set(cliques[i]) for i in members}
+    """Adjacency of a junction tree (grown from the first member) of one component's cliques."""
     adj = {i: [] for i in members}
-    in_tree = [members[0]]
-    remaining = list(members[1:])
-    while remaining:
-        best = None
-        for j in remaining:
-            for i in in_tree:
-                w = len(sets[i] & sets[j])
-                if best is None or w > best[0]:
-                    best = (w, i, j)
-        _, i, j = best
-        remaining.remove(j)
-        in_tree.append(j)
-        adj[i].append(j)
-        adj[j].append(i)
+    for a, b in junction_tree_edges([cliques[i] for i in members]):
+        adj[members[a]].append(members[b])
+        adj[members[b]].append(members[a])
     for i in adj:
         adj[i].sort()
     return adj
