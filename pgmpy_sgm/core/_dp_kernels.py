@@ -90,6 +90,28 @@ def reachable_states(n_configs, blocks, bymin_ptr):
 
 
 @njit(cache=True)
+def relax(val, cnt, arg, s, nxt, wb, keep, tag, n_masks, tol):
+    """Try block ``tag`` (weight ``wb``, leaving state ``nxt``) for every mask of state ``s``.
+
+    ``val``/``cnt``/``arg`` hold the best value, its number of blocks and the choice per
+    (state, directions still to cut); higher value by more than ``tol`` wins, then more
+    blocks. ``keep`` masks out the directions the block itself cuts.
+    """
+    for m in range(n_masks):
+        r = m & keep
+        sub = val[nxt, r]
+        if sub == -np.inf:
+            continue
+        v = wb + sub
+        g = cnt[nxt, r] + 1
+        cur = val[s, m]
+        if v > cur + tol or (v > cur - tol and g > cnt[s, m]):
+            val[s, m] = v
+            cnt[s, m] = g
+            arg[s, m] = tag
+
+
+@njit(cache=True)
 def solve_partition_dp(ptr, t_block, t_next, weights, leak, n_masks, tol):
     """Best partition of the full set into blocks, with regularity as a direction mask.
 
@@ -125,21 +147,7 @@ def solve_partition_dp(ptr, t_block, t_next, weights, leak, n_masks, tol):
     for s in range(1, n_states):
         for t in range(ptr[s], ptr[s + 1]):
             b = t_block[t]
-            nxt = t_next[t]
-            wb = weights[b]
-            keep = full_mask & ~leak[b]
-            for m in range(n_masks):
-                r = m & keep
-                sub = val[nxt, r]
-                if sub == -np.inf:
-                    continue
-                v = wb + sub
-                g = cnt[nxt, r] + 1
-                cur = val[s, m]
-                if v > cur + tol or (v > cur - tol and g > cnt[s, m]):
-                    val[s, m] = v
-                    cnt[s, m] = g
-                    arg[s, m] = t
+            relax(val, cnt, arg, s, t_next[t], weights[b], full_mask & ~leak[b], t, n_masks, tol)
     s = n_states - 1
     m = full_mask
     value = val[s, m]

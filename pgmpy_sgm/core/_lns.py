@@ -24,6 +24,7 @@ import math
 import numpy as np
 from numba import njit
 
+from pgmpy_sgm.core._dp_kernels import relax
 from pgmpy_sgm.core._label_search import BlockScorer, PartitionSpace, bits, grow_parts, local_search, random_start
 
 __all__ = [
@@ -199,21 +200,7 @@ def solve_atom_dp(n_atoms, valid, cleak, weight, n_masks, tol):
         while True:
             b = t | low
             if valid[b]:
-                nxt = s ^ b
-                keep = full_mask & ~cleak[b]
-                wb = weight[b]
-                for m in range(n_masks):
-                    r = m & keep
-                    sub = val[nxt, r]
-                    if sub == -np.inf:
-                        continue
-                    v = wb + sub
-                    g = cnt[nxt, r] + 1
-                    cur = val[s, m]
-                    if v > cur + tol or (v > cur - tol and g > cnt[s, m]):
-                        val[s, m] = v
-                        cnt[s, m] = g
-                        arg[s, m] = b
+                relax(val, cnt, arg, s, s ^ b, weight[b], full_mask & ~cleak[b], b, n_masks, tol)
             if t == 0:
                 break
             t = (t - 1) & rest
