@@ -19,7 +19,6 @@ regular      no stratum is the whole outcome space of its common neighbours
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from itertools import product
 
 import networkx as nx
@@ -28,49 +27,11 @@ from pgmpy.base import UndirectedGraph
 
 from pgmpy_sgm.core.decomposition import decompose, edge_clique_counts, free_parameters
 from pgmpy_sgm.core.lines import groups_from_labels, is_regular, labels_from_groups
+from pgmpy_sgm.models._statements import CliqueLabels, ContextSpecificIndependence
 
 __all__ = ["StratifiedGraph", "ContextSpecificIndependence", "CliqueLabels"]
 
 _BINARY = (0, 1)
-
-
-@dataclass(frozen=True)
-class ContextSpecificIndependence:
-    """The statement ``u ⟂ v | context`` carried by one label.
-
-    Examples
-    --------
-    >>> str(ContextSpecificIndependence("systolic_bp", "lipoprotein_ratio", (("smoking", 0),)))
-    'systolic_bp ⟂ lipoprotein_ratio | smoking=0'
-    """
-
-    u: object
-    v: object
-    context: tuple
-
-    def __str__(self) -> str:
-        given = ", ".join(f"{w}={s}" for w, s in self.context)
-        return f"{self.u} ⟂ {self.v} | {given}"
-
-
-@dataclass(frozen=True)
-class CliqueLabels:
-    """The labels of one clique seen from its center, as groups of parent configurations.
-
-    ``group_ids[i]`` is the group of the ``i``-th configuration of ``parents`` (C order,
-    the last parent fastest); ``center`` is None for an unlabelled clique.
-
-    Examples
-    --------
-    >>> sg = StratifiedGraph([(1, 2), (1, 3), (2, 3)], strata={(2, 3): [{1: 1}]})
-    >>> sg.clique_labels()[0]
-    CliqueLabels(clique=(1, 2, 3), center=3, parents=(1, 2), group_ids=(0, 1, 2, 2))
-    """
-
-    clique: tuple
-    center: object = None
-    parents: tuple = ()
-    group_ids: tuple | None = None
 
 
 def _context_key(context: Mapping) -> frozenset:
