@@ -1,6 +1,7 @@
 """Stratified graphs and stratified graphical models."""
 
-from pgmpy_sgm.models.stratified_graph import CliqueLabels, ContextSpecificIndependence, StratifiedGraph
+from pgmpy_sgm.models._statements import CliqueLabels, ContextSpecificIndependence
+from pgmpy_sgm.models.stratified_graph import StratifiedGraph
 from pgmpy_sgm.models.stratified_graphical_model import CliqueFactor, StrataNotShownWarning, StratifiedGraphicalModel
 
 __all__ = [

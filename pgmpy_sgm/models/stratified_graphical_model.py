@@ -20,7 +20,8 @@ from pgmpy_sgm.models._sgm_parameters import (
     plan_factors,
     pooled_group_values,
 )
-from pgmpy_sgm.models.stratified_graph import ContextSpecificIndependence, StratifiedGraph
+from pgmpy_sgm.models._statements import ContextSpecificIndependence
+from pgmpy_sgm.models.stratified_graph import StratifiedGraph
 
 __all__ = ["StratifiedGraphicalModel", "StrataNotShownWarning", "CliqueFactor"]
 
