@@ -1,6 +1,9 @@
 """Shared fixtures: the bundled heart-disease data and the paper's reference models."""
 
+import itertools
+
 import matplotlib
+import numpy as np
 import pytest
 
 matplotlib.use("Agg")
@@ -69,3 +72,28 @@ def heart_reference_models():
     )
     gm = StratifiedGraph(HEART_EDGES, nodes=nodes)
     return {"best": (best, -6715.90), "second": (second, -6716.66), "gm": (gm, -6720.18)}
+
+
+def _brute_sgm_joint(model) -> np.ndarray:
+    """A fitted SGM's joint (node order) as explicit products of its per-clique conditionals."""
+    nodes = list(model.nodes())
+    card = {v: len(model.states(v)) for v in nodes}
+    out = np.zeros([card[v] for v in nodes])
+    for combo in itertools.product(*[range(card[v]) for v in nodes]):
+        x = dict(zip(nodes, combo, strict=True))
+        p = 1.0
+        for f in model.clique_factors:
+            p *= float(f.table[tuple(x[w] for w in f.table_variables)])
+            if f.center is not None:
+                config = 0
+                for w in f.parents:
+                    config = config * card[w] + x[w]
+                p *= float(f.group_values[x[f.center], f.group_ids[config]])
+        out[combo] = p
+    return out
+
+
+@pytest.fixture(scope="session")
+def brute_sgm_joint():
+    """The function computing a fitted SGM's joint by brute force, independently of the package."""
+    return _brute_sgm_joint
