@@ -24,7 +24,7 @@ import math
 import numpy as np
 from numba import njit
 
-from pgmpy_sgm.core._dp_kernels import relax
+from pgmpy_sgm.core._dp_kernels import _lowest_bit, relax
 from pgmpy_sgm.core._label_search import BlockScorer, PartitionSpace, bits, grow_parts, local_search, random_start
 
 __all__ = [
@@ -46,14 +46,6 @@ _LNS_GAIN = 1e-9
 
 #: Largest sub-grid re-solved by :func:`large_neighbourhood_search` (also at most half the space).
 MAX_REGION = 8
-
-
-@njit(cache=True)
-def _lowest(mask):
-    i = 0
-    while (mask >> i) & 1 == 0:
-        i += 1
-    return i
 
 
 @njit(cache=True)
@@ -128,7 +120,7 @@ def atom_blocks(n_atoms, pooled, sizes, line_amask, line_full, line_dir, line_fo
     lam = np.zeros(n_sets)
     stack = np.empty(n_atoms, np.int64)
     for u in range(1, n_sets):
-        low = _lowest(u)
+        low = _lowest_bit(u)
         prev = u & (u - 1)
         outer[u] = outer[prev] | atom_outer[low]
         lam[u] = lam[prev] + sizes[low]
@@ -147,7 +139,7 @@ def atom_blocks(n_atoms, pooled, sizes, line_amask, line_full, line_dir, line_fo
                     new = a & ~reached
                     reached |= a
                     while new:
-                        stack[top] = _lowest(new)
+                        stack[top] = _lowest_bit(new)
                         top += 1
                         new &= new - 1
         if reached != u:

@@ -19,7 +19,7 @@ import pandas as pd
 
 from pgmpy_sgm.core._count_kernels import count_cells, family_log_ml
 
-__all__ = ["EncodedData", "check_frame", "DEFAULT_MAX_CELLS"]
+__all__ = ["EncodedData", "check_frame", "encode_frame", "DEFAULT_MAX_CELLS"]
 
 #: Largest contingency table (number of cells) built without an explicit ``max_cells``.
 DEFAULT_MAX_CELLS = 50_000_000
@@ -363,25 +363,7 @@ class EncodedData:
         >>> enc.encode(pd.DataFrame({"a": ["y", "y", "x"]})).ravel().tolist()
         [1, 1, 0]
         """
-        if not isinstance(frame, pd.DataFrame):
-            raise TypeError(f"data must be a pandas DataFrame. Got: {type(frame).__name__}")
-        missing = [v for v in self.variables if v not in frame.columns]
-        if missing:
-            raise ValueError(f"The data lack column(s) {missing}")
-        out = np.empty((len(frame), len(self.variables)), dtype=np.int64)
-        for j, name in enumerate(self.variables):
-            column = frame[name]
-            if column.isna().any():
-                raise ValueError(f"Column {name!r} has {int(column.isna().sum())} missing value(s) (NaN).")
-            lookup = {s: i for i, s in enumerate(self.state_names[name])}
-            values = [_python_scalar(x) for x in column.to_numpy(dtype=object)]
-            unknown = list(dict.fromkeys(x for x in values if x not in lookup))
-            if unknown:
-                raise ValueError(
-                    f"Column {name!r} has state(s) {unknown[:5]} unknown to the model; known: {self.state_names[name]}"
-                )
-            out[:, j] = [lookup[x] for x in values]
-        return out
+        return encode_frame(frame, {v: self.state_names[v] for v in self.variables})
 
 
 def check_frame(data, weights=None) -> None:
@@ -407,3 +389,47 @@ need complete discrete data.
     frame, _ = EncodedData._split_weights(data, weights)
     for name in frame.columns:
         EncodedData._check_complete(frame[name], name)
+
+
+def encode_frame(frame, state_names: dict) -> np.ndarray:
+    """Codes (positions in ``state_names[v]``) of the rows of ``frame`` for the listed variables.
+
+    Columns of ``frame`` not in ``state_names`` are ignored; the result has one column
+    per variable, in the order of ``state_names``.
+
+    Raises
+    ------
+    TypeError
+        If ``frame`` is not a DataFrame.
+    ValueError
+        If a variable's column is missing, has missing values or holds an unknown state.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> encode_frame(pd.DataFrame({"a": ["y", "x"], "z": [0, 0]}), {"a": ["x", "y"]}).tolist()
+    [[1], [0]]
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"data must be a pandas DataFrame. Got: {type(frame).__name__}")
+    missing = [v for v in state_names if v not in frame.columns]
+    if missing:
+        raise ValueError(f"The data lack the model's variable(s) {missing}")
+    out = np.empty((len(frame), len(state_names)), dtype=np.int64)
+    for j, (name, states) in enumerate(state_names.items()):
+        column = frame[name]
+        n_missing = int(column.isna().sum())
+        if n_missing:
+            raise ValueError(f"Column {name!r} has {n_missing} missing value(s) (NaN).")
+        states = [_python_scalar(x) for x in states]
+        values = column.astype(object) if isinstance(column.dtype, pd.CategoricalDtype) else column
+        codes = pd.Index(states, dtype=object).get_indexer(values.to_numpy(dtype=object)).astype(np.int64)
+        if (codes < 0).any():  # unknown states, or values equal to a state under == but not under hashing
+            lookup = {s: i for i, s in enumerate(states)}
+            raw = [_python_scalar(x) for x in values.to_numpy(dtype=object)]
+            unknown = list(dict.fromkeys(x for x in raw if x not in lookup))
+            if unknown:
+                raise ValueError(f"Column {name!r} has state(s) {unknown[:5]} unknown to the model; known: {states}")
+            codes = np.array([lookup[x] for x in raw], dtype=np.int64)
+        out[:, j] = codes
+    return out

@@ -424,22 +424,9 @@ class StratifiedGraphicalModel(StratifiedGraph):
         return DiscreteFactor(nodes, values.shape, values, state_names={v: list(self.states(v)) for v in nodes})
 
     def _encode(self, data: pd.DataFrame) -> np.ndarray:
-        if not isinstance(data, pd.DataFrame):
-            raise TypeError(f"data must be a pandas DataFrame. Got: {type(data).__name__}")
-        nodes = list(self.nodes())
-        missing = [v for v in nodes if v not in data.columns]
-        if missing:
-            raise ValueError(f"The data lack the model's variable(s) {missing}")
-        codes = np.empty((len(data), len(nodes)), dtype=np.int64)
-        for j, v in enumerate(nodes):
-            lookup = {s: i for i, s in enumerate(self.states(v))}
-            values = [x.item() if isinstance(x, np.generic) else x for x in data[v].to_numpy(dtype=object)]
-            unknown = sorted({repr(x) for x in values if x not in lookup})
-            if unknown:
-                raise ValueError(f"Column {v!r} has state(s) {unknown[:5]} unknown to the model; "
-                                 f"known: {list(self.states(v))}")
-            codes[:, j] = [lookup[x] for x in values]
-        return codes
+        from pgmpy_sgm.core.data import encode_frame
+
+        return encode_frame(data, {v: list(self.states(v)) for v in self.nodes()})
 
     def log_likelihood(self, data: pd.DataFrame, per_row: bool = False):
         """Natural-log likelihood of rows of data under the model (e.g. held-out data).

@@ -53,7 +53,7 @@ def test_encode_new_rows_and_unknown_states():
     assert enc.encode(pd.DataFrame({"a": ["y"], "b": [0]})).tolist() == [[1, 0]]
     with pytest.raises(ValueError, match=r"Column 'a' has state\(s\) \['w'\] unknown"):
         enc.encode(pd.DataFrame({"a": ["w"], "b": [0]}))
-    with pytest.raises(ValueError, match=r"lack column\(s\) \['b'\]"):
+    with pytest.raises(ValueError, match=r"lack the model's variable\(s\) \['b'\]"):
         enc.encode(pd.DataFrame({"a": ["x"]}))
 
 
