@@ -1,23 +1,28 @@
 """One chain of the non-reversible Metropolis-Hastings search, as a picklable top-level worker.
 
-A chain's state between segments is a JSON-friendly dict (graph key as hex, RNG state,
-unused random numbers, counters), so that segments may run in any process, be
-checkpointed, and resume bit for bit.
+A chain's state between segments is a :class:`ChainState` (graph key, RNG state, unused
+random numbers, counters) with a JSON-friendly form, so that segments may run in any
+process, be checkpointed, and resume bit for bit.
 """
 
 from __future__ import annotations
 
 import hashlib
+import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 import pandas as pd
 
 from pgmpy_sgm.core.moves import DecomposableState, ScoreTables
+from pgmpy_sgm.core.search import relocate, steepest_ascent
 
 __all__ = [
     "ChainData",
+    "ChainState",
+    "SearchPlan",
+    "SegmentResult",
     "tables_for",
     "register_tables",
     "clear_tables",
@@ -111,101 +116,205 @@ def greedy_decomposable(tables: ScoreTables, key: int = 0) -> int:
     -6727.69
     """
     state = DecomposableState(tables, key, strata=False)
-    while True:
-        best = None
-        for i, j in tables.pairs:
-            move = state.propose(i, j)
-            if move is not None and move.score > state.score + 1e-9 and (best is None or move.score > best.score):
-                best = move
-        if best is None:
-            return state.key
-        state.commit(best)
+    steepest_ascent(state)
+    return state.key
 
 
-def new_chain_state(chain: int, seed_seq: np.random.SeedSequence, start_key: int) -> dict:
-    """The state of a chain before its first iteration."""
-    rng = np.random.default_rng(seed_seq)
-    return {
-        "chain": int(chain),
-        "iteration": 0,
-        "key": hex(start_key),
-        "score": None,
-        "rng": rng.bit_generator.state,
-        "pairs": [],
-        "pair_pos": 0,
-        "logu": [],
-        "u_pos": 0,
-        "n_accepted": 0,
-        "n_draws": 0,
-        "best_key": hex(start_key),
-        "best_score": None,
-        "best_iteration": 0,
-    }
+@dataclass(frozen=True)
+class SearchPlan:
+    """What every chain of one fit does (the same for all chains; small and picklable).
+
+    Attributes
+    ----------
+    strata : bool
+        Score graphs with their optimal strata.
+    pair_cdf : tuple of float or None
+        Cumulative proposal weights of the pairs (None: uniform, the paper's proposal).
+    relocate_every : int
+        Every this many iterations the proposal is a relocation
+        (:func:`~pgmpy_sgm.core.search.relocate`) instead of one toggle; 0 never.
+    deadline : float or None
+        Wall-clock time (:func:`time.time`) at which every chain stops.
+    """
+
+    strata: bool = True
+    pair_cdf: tuple | None = None
+    relocate_every: int = 0
+    deadline: float | None = None
 
 
-def run_segment(data: ChainData, state: dict, n_steps: int, strata: bool, progress=None, known=None) -> dict:
-    """Run ``n_steps`` iterations of one chain from ``state``.
+@dataclass
+class ChainState:
+    """Everything a chain needs to continue bit for bit, in any process (JSON-friendly via :meth:`to_dict`)."""
+
+    chain: int
+    iteration: int
+    key: int
+    score: float | None
+    rng: dict
+    pairs: list
+    pair_pos: int
+    logu: list
+    u_pos: int
+    n_accepted: int = 0
+    n_draws: int = 0
+    best_key: int = 0
+    best_score: float | None = None
+    best_iteration: int = 0
+    n_relocations: int = 0
+    n_relocations_accepted: int = 0
+
+    @classmethod
+    def new(cls, chain: int, seed_seq: np.random.SeedSequence, start_key: int) -> ChainState:
+        """The state of chain ``chain`` before its first iteration."""
+        rng = np.random.default_rng(seed_seq)
+        return cls(int(chain), 0, int(start_key), None, rng.bit_generator.state, [], 0, [], 0, best_key=int(start_key))
+
+    def to_dict(self) -> dict:
+        """JSON-friendly form (graph keys as hex strings)."""
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["key"] = hex(self.key)
+        out["best_key"] = hex(self.best_key)
+        return out
+
+    @classmethod
+    def from_dict(cls, body: dict) -> ChainState:
+        """Inverse of :meth:`to_dict`."""
+        values = dict(body)
+        values["key"] = int(values["key"], 16)
+        values["best_key"] = int(values["best_key"], 16)
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in values.items() if k in names})
+
+
+@dataclass
+class SegmentResult:
+    """What one segment of one chain returns.
+
+    Attributes
+    ----------
+    state : ChainState
+        The chain's new state.
+    visited : dict
+        ``{key: log posterior}`` of the states entered in this segment (a relocation's
+        intermediate states included: their scores are exact).
+    trace : list of float
+        Log posterior after each iteration (preceded by the start state's for a fresh chain).
+    interrupted : bool
+        Stopped by KeyboardInterrupt.
+    learned : dict
+        Clique labellings computed in this segment (to share with other processes).
+    """
+
+    state: ChainState
+    visited: dict
+    trace: list
+    interrupted: bool
+    learned: dict
+
+
+def new_chain_state(chain: int, seed_seq: np.random.SeedSequence, start_key: int) -> ChainState:
+    """The state of a chain before its first iteration (see :meth:`ChainState.new`)."""
+    return ChainState.new(chain, seed_seq, start_key)
+
+
+def _relocation_node(tables: ScoreTables, pair: int, round_index: int) -> int:
+    i, j = tables.pairs[pair]
+    return i if round_index % 2 == 0 else j
+
+
+def run_segment(
+    data: ChainData, state: ChainState, n_steps: int, plan: SearchPlan, progress=None, known=None
+) -> SegmentResult:
+    """Run up to ``n_steps`` iterations of one chain from ``state`` (fewer if the plan's deadline passes).
+
+    Each iteration draws pairs from the plan's proposal until one toggle keeps the graph
+    decomposable and accepts it with the Metropolis-Hastings probability; every
+    ``plan.relocate_every``-th iteration proposes a relocation of one node instead
+    (accepted with the same probability, as one move).
 
     Parameters
     ----------
     data : ChainData
-    state : dict
-        From :func:`new_chain_state` or a previous segment.
+    state : ChainState
+        From :func:`new_chain_state` or a previous segment (not modified).
     n_steps : int
-    strata : bool
+    plan : SearchPlan
     progress : callable, optional
-        ``progress(n_new_iterations, best_score, acceptance_rate)``, called now and then
-        (only for chains run in the calling process).
+        ``progress(n_new_iterations, chain_best_score, acceptance_rate)``, called now and
+        then (only for chains run in the calling process).
     known : dict, optional
         Clique labellings computed by other processes (:meth:`ScoreTables.absorb`).
 
     Returns
     -------
-    dict
-        ``state`` (the new state), ``visited`` ({key: log posterior} of the states entered
-        in this segment), ``trace`` (the log posterior after each iteration, preceded by
-        the start state's for a fresh chain), ``interrupted`` (bool) and ``learned`` (the
-        clique labellings computed in this segment).
+    SegmentResult
     """
     tables = tables_for(data)
     if known:
         tables.absorb(known)
     pairs = tables.pairs
     n_pairs = len(pairs)
-    graph = DecomposableState(tables, int(state["key"], 16), strata)
+    cdf = None if plan.pair_cdf is None else np.asarray(plan.pair_cdf, dtype=np.float64)
+    relocate_every = int(plan.relocate_every)
+    deadline = plan.deadline
+    graph = DecomposableState(tables, state.key, plan.strata)
     rng = np.random.default_rng()
-    rng.bit_generator.state = state["rng"]
-    rng_state = state["rng"]
-    pair_buf, pair_pos = list(state["pairs"]), int(state["pair_pos"])
-    u_buf, u_pos = list(state["logu"]), int(state["u_pos"])
-    n_accepted, n_draws = int(state["n_accepted"]), int(state["n_draws"])
-    iteration = int(state["iteration"])
-    best_key, best_score, best_iteration = int(state["best_key"], 16), state["best_score"], int(state["best_iteration"])
+    rng.bit_generator.state = state.rng
+    rng_state = state.rng
+    pair_buf, pair_pos = list(state.pairs), int(state.pair_pos)
+    u_buf, u_pos = list(state.logu), int(state.u_pos)
+    n_accepted, n_draws = state.n_accepted, state.n_draws
+    n_reloc, n_reloc_acc = state.n_relocations, state.n_relocations_accepted
+    iteration = state.iteration
+    best = (state.best_key, state.best_score, state.best_iteration)
     visited: dict[int, float] = {}
     trace: list[float] = []
-    if state["score"] is None:
+    fresh = state.score is None
+    if fresh:
         trace.append(graph.score)
         visited[graph.key] = graph.score
-        best_key, best_score = graph.key, graph.score
-    best = (best_key, best_score, best_iteration)
-    snapshot = (graph.key, graph.score, rng_state, pair_buf, pair_pos, u_buf, u_pos)
-    snapshot += (n_accepted, n_draws, iteration, best)
+        best = (graph.key, graph.score, 0)
+
+    def draw_pairs() -> list:
+        if cdf is None:
+            return rng.integers(0, n_pairs, BUFFER_SIZE).tolist()
+        draws = np.searchsorted(cdf, rng.random(BUFFER_SIZE) * cdf[-1], side="right")
+        return np.minimum(draws, n_pairs - 1).tolist()
+
+    def snapshot():
+        return ChainState(
+            state.chain, iteration, graph.key, graph.score, rng_state, pair_buf, pair_pos, u_buf, u_pos,
+            n_accepted, n_draws, best[0], best[1], best[2], n_reloc, n_reloc_acc,
+        )  # fmt: skip
+
+    saved = snapshot()
     interrupted = False
     reported = 0
     try:
-        for _ in range(n_steps):
+        for step in range(n_steps):
+            if deadline is not None and step % 16 == 0 and time.time() >= deadline:
+                break
             if n_pairs:
-                while True:
-                    if pair_pos == len(pair_buf):
-                        pair_buf = rng.integers(0, n_pairs, BUFFER_SIZE).tolist()
-                        rng_state = rng.bit_generator.state
-                        pair_pos = 0
-                    i, j = pairs[pair_buf[pair_pos]]
+                if pair_pos == len(pair_buf):
+                    pair_buf, pair_pos, rng_state = draw_pairs(), 0, rng.bit_generator.state
+                if relocate_every and (iteration + 1) % relocate_every == 0:
+                    node = _relocation_node(tables, pair_buf[pair_pos], (iteration + 1) // relocate_every)
                     pair_pos += 1
-                    n_draws += 1
-                    move = graph.propose(i, j)
-                    if move is not None:
-                        break
+                    n_reloc += 1
+                    move = relocate(graph, node)
+                    relocation = True
+                else:
+                    relocation = False
+                    while True:
+                        if pair_pos == len(pair_buf):
+                            pair_buf, pair_pos, rng_state = draw_pairs(), 0, rng.bit_generator.state
+                        i, j = pairs[pair_buf[pair_pos]]
+                        pair_pos += 1
+                        n_draws += 1
+                        move = graph.propose(i, j)
+                        if move is not None:
+                            break
                 if u_pos == len(u_buf):
                     with np.errstate(divide="ignore"):
                         u_buf = np.log(rng.random(BUFFER_SIZE)).tolist()
@@ -213,43 +322,29 @@ def run_segment(data: ChainData, state: dict, n_steps: int, strata: bool, progre
                     u_pos = 0
                 log_u = u_buf[u_pos]
                 u_pos += 1
-                delta = move.score - graph.score
-                if delta >= 0.0 or log_u < delta:
-                    graph.commit(move)
-                    n_accepted += 1
-                    if graph.key not in visited:
-                        visited[graph.key] = graph.score
+                if move is not None:
+                    delta = move.score - graph.score
+                    if delta >= 0.0 or log_u < delta:
+                        if relocation:
+                            graph = move
+                            n_reloc_acc += 1
+                        else:
+                            graph.commit(move)
+                        n_accepted += 1
+                        if graph.key not in visited:
+                            visited[graph.key] = graph.score
             iteration += 1
             trace.append(graph.score)
             if graph.score > best[1]:
                 best = (graph.key, graph.score, iteration)
-            snapshot = (graph.key, graph.score, rng_state, pair_buf, pair_pos, u_buf, u_pos)
-            snapshot += (n_accepted, n_draws, iteration, best)
+            saved = snapshot()
             if progress is not None and iteration % PROGRESS_EVERY == 0:
                 progress(PROGRESS_EVERY, best[1], n_accepted / max(iteration, 1))
                 reported += PROGRESS_EVERY
     except KeyboardInterrupt:
         interrupted = True
-    key, score, rng_state, pair_buf, pair_pos, u_buf, u_pos, n_accepted, n_draws, iteration, best = snapshot
-    n_done = iteration - int(state["iteration"])
-    trace = trace[: n_done + (1 if state["score"] is None else 0)]
+    n_done = saved.iteration - state.iteration
+    trace = trace[: n_done + (1 if fresh else 0)]
     if progress is not None and n_done > reported:
-        progress(n_done - reported, best[1], n_accepted / max(iteration, 1))
-    new_state = {
-        "chain": int(state["chain"]),
-        "iteration": iteration,
-        "key": hex(key),
-        "score": score,
-        "rng": rng_state,
-        "pairs": pair_buf,
-        "pair_pos": pair_pos,
-        "logu": u_buf,
-        "u_pos": u_pos,
-        "n_accepted": n_accepted,
-        "n_draws": n_draws,
-        "best_key": hex(best[0]),
-        "best_score": best[1],
-        "best_iteration": best[2],
-    }
-    learned = tables.take_fresh()
-    return {"state": new_state, "visited": visited, "trace": trace, "interrupted": interrupted, "learned": learned}
+        progress(n_done - reported, saved.best_score, saved.n_accepted / max(saved.iteration, 1))
+    return SegmentResult(saved, visited, trace, interrupted, tables.take_fresh())

@@ -8,7 +8,7 @@ import pandas as pd
 from pgmpy_sgm.core.lines import labels_from_groups
 from pgmpy_sgm.core.moves import DecomposableState, ScoreTables, iter_bits
 
-__all__ = ["POSTERIOR_COLUMNS", "graph_strata", "posterior_frame", "edge_probability_frame"]
+__all__ = ["POSTERIOR_COLUMNS", "graph_strata", "posterior_frame", "pair_probabilities", "edge_probability_frame"]
 
 POSTERIOR_COLUMNS = ["edges", "strata", "log_posterior", "probability", "n_edges", "n_labels"]
 
@@ -38,9 +38,7 @@ def _clique_strata(tables: ScoreTables, state_names: dict, clique: int, forbidde
             contexts = []
             for row in rows:
                 index = np.unravel_index(int(row), other_cards) if others else ()
-                contexts.append(
-                    {names[w]: state_names[names[w]][int(s)] for w, s in zip(others, index, strict=True)}
-                )
+                contexts.append({names[w]: state_names[names[w]][int(s)] for w, s in zip(others, index, strict=True)})
             a, b = min(u, center), max(u, center)
             strata[(names[a], names[b])] = contexts
             n_labels += len(contexts)
@@ -79,6 +77,23 @@ def _key_bits(keys: list[int], n_pairs: int) -> np.ndarray:
     raw = b"".join(k.to_bytes(n_bytes, "little") for k in keys)
     bits = np.unpackbits(np.frombuffer(raw, dtype=np.uint8).reshape(len(keys), n_bytes), axis=1, bitorder="little")
     return bits[:, :n_pairs]
+
+
+def pair_probabilities(scores: dict, n_pairs: int) -> np.ndarray:
+    """Posterior probability of each pair index being an edge, normalizing ``{key: log posterior}``.
+
+    Examples
+    --------
+    >>> import math
+    >>> pair_probabilities({0b01: 0.0, 0b11: math.log(3.0)}, 2).round(3).tolist()
+    [1.0, 0.75]
+    """
+    if not scores:
+        return np.zeros(n_pairs)
+    keys = list(scores)
+    log_post = np.array([scores[k] for k in keys], dtype=np.float64)
+    weights = np.exp(log_post - log_post.max())
+    return (weights / weights.sum()) @ _key_bits(keys, n_pairs)
 
 
 def posterior_frame(

@@ -92,8 +92,10 @@ class ModelAverage:
         variables = list(models[0].nodes())
         for i, m in enumerate(models[1:], start=1):
             if set(m.nodes()) != set(variables):
-                raise ValueError(f"models[{i}] has variables {sorted(map(str, m.nodes()))}, "
-                                 f"models[0] has {sorted(map(str, variables))}")
+                raise ValueError(
+                    f"models[{i}] has variables {sorted(map(str, m.nodes()))}, "
+                    f"models[0] has {sorted(map(str, variables))}"
+                )
         w = np.asarray(weights, dtype=np.float64).reshape(-1)
         if w.shape[0] != len(models):
             raise ValueError(f"Got {len(models)} model(s) but {w.shape[0]} weight(s)")
@@ -287,8 +289,14 @@ class ModelAverage:
         scorer = getattr(est, "scorer_", None)
         state_names = {v: list(s) for v, s in scorer.state_names.items()} if scorer is not None else None
         return cls.from_posterior(
-            est.posterior_, data[columns], mass=mass, max_models=max_models, estimator=estimator,
-            weights=weights, state_names=state_names, scorer=scorer if getattr(est, "strata", True) else None,
+            est.posterior_,
+            data[columns],
+            mass=mass,
+            max_models=max_models,
+            estimator=estimator,
+            weights=weights,
+            state_names=state_names,
+            scorer=scorer if getattr(est, "strata", True) else None,
         )
 
     # -- prediction ---------------------------------------------------------------------

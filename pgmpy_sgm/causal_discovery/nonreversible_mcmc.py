@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 import warnings
-from numbers import Integral
+from dataclasses import replace
+from numbers import Integral, Real
 
 import joblib
 import networkx as nx
@@ -17,17 +19,21 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from pgmpy_sgm.causal_discovery._chain import (
     ChainData,
+    ChainState,
+    SearchPlan,
     greedy_decomposable,
     new_chain_state,
     run_segment,
     tables_for,
 )
 from pgmpy_sgm.causal_discovery._checkpoint import read_checkpoint, write_checkpoint
-from pgmpy_sgm.causal_discovery._posterior import edge_probability_frame, posterior_frame
+from pgmpy_sgm.causal_discovery._convergence import ConvergenceWarning, convergence_summary, warn_if_unconverged
+from pgmpy_sgm.causal_discovery._posterior import edge_probability_frame, pair_probabilities, posterior_frame
 from pgmpy_sgm.core.data import check_frame
 from pgmpy_sgm.core.moves import ScoreTables, chordal_families
+from pgmpy_sgm.core.search import best_forest_key, pair_gains, pair_proposal_weights
 
-__all__ = ["NonReversibleMCMC", "FitInterruptedWarning", "CheckpointWarning"]
+__all__ = ["NonReversibleMCMC", "FitInterruptedWarning", "CheckpointWarning", "ConvergenceWarning"]
 
 #: Rows of ``posterior_`` whose strata (and number of labels) are filled in: the top rows
 #: holding 99.9% of the estimated posterior mass, but at least 100 and at most 1000 rows.
@@ -36,7 +42,12 @@ POSTERIOR_STRATA_ROWS = (100, 0.999, 1000)
 #: Target duration of a segment of parallel chains run without a checkpoint.
 SEGMENT_SECONDS = 2.0
 
-_STARTS = ("empty", "best_gm")
+_STARTS = ("auto", "empty", "best_gm", "best_forest")
+
+_METHODS = ("informed", "paper")
+
+#: With ``method="informed"``, every this many iterations a chain proposes a relocation.
+RELOCATE_EVERY = 500
 
 
 class FitInterruptedWarning(RuntimeWarning):
@@ -89,18 +100,41 @@ class NonReversibleMCMC(BaseEstimator):
     below it and the cliques sharing an edge with it; scores, separator terms and clique
     labellings are cached.
 
+    The estimator stays valid whatever way the states are visited, since it only
+    normalizes exact scores, so by default (``method="informed"``) the chains search
+    harder than the paper's uniform proposal, which is trapped on problems with 20 or more
+    variables:
+
+    * every chain starts from the best forest under the score (exact: Kruskal's
+      algorithm on the single-edge gains, as no clique of a forest carries labels);
+    * 80% of the pair draws go to the pairs whose single edge raises the score, 20% are
+      uniform over all pairs (every graph stays reachable);
+    * every 500th iteration proposes a *relocation* of one node: its edges are removed
+      and a greedy climb over the pairs touching it and its former neighbours rebuilds
+      them; the result is accepted with the Metropolis-Hastings probability as one move.
+
+    ``method="paper"`` runs the paper's algorithm as published (uniform pairs, start from
+    the empty graph).
+
     Parameters
     ----------
-    n_iter : int, default=2000
-        Iterations per chain (each is one decomposable proposal).
+    n_iter : int or None, default=2000
+        Iterations per chain (each is one proposal). None runs until ``max_time``.
     n_chains : int, default=2
         Independent chains; their visited graphs are pooled.
     strata : bool, default=True
         False learns ordinary decomposable graphical models with the same score and prior.
-    start : {"empty", "best_gm"}, networkx.Graph, StratifiedGraph or list of edges, default="empty"
-        Start of every chain: the empty graph, the result of a deterministic greedy hill
-        climb over decomposable graphs without strata, or a decomposable graph over the
-        data's columns (its strata are ignored).
+    method : {"informed", "paper"}, default="informed"
+        The search (see above).
+    max_time : float, optional
+        Wall-clock budget in seconds for the whole fit (all chains): chains stop when it
+        is spent, even before ``n_iter``. Results then depend on the machine's speed.
+    start : {"auto", "best_forest", "empty", "best_gm"}, networkx.Graph, StratifiedGraph or list of edges, \
+default="auto"
+        Start of every chain: ``"auto"`` is ``"best_forest"`` for ``method="informed"`` and
+        ``"empty"`` for ``method="paper"``; the best forest; the empty graph; the result of
+        a deterministic greedy hill climb over decomposable graphs without strata; or a
+        decomposable graph over the data's columns (its strata are ignored).
     max_labelled_clique : int, default=5
         Larger cliques stay unlabelled (see :class:`~pgmpy_sgm.structure_score.SGMScore`).
     weights : str or array-like, optional
@@ -130,6 +164,13 @@ class NonReversibleMCMC(BaseEstimator):
 
     Attributes
     ----------
+    convergence_ : pandas.DataFrame
+        One row per chain: ``best_score``, ``gap`` (below the best chain),
+        ``best_iteration``, ``n_iter`` and ``max_edge_probability_difference`` (the
+        largest difference between this chain's edge probabilities and the pooled ones);
+        ``convergence_.attrs`` holds ``spread`` (best minus worst chain best) and
+        ``max_edge_probability_difference`` (over all pairs of chains). A
+        :class:`ConvergenceWarning` is issued when the spread exceeds 2 log-units.
     model_ : StratifiedGraph
         The best stratified graph visited, with the data's state names.
     best_score_ : float
@@ -154,7 +195,8 @@ class NonReversibleMCMC(BaseEstimator):
     acceptance_rate_ : float
         Accepted proposals over iterations, pooled over chains.
     n_iter_ : int
-        Iterations run per chain (less than ``n_iter`` only after an interruption).
+        Iterations run by the longest chain (less than ``n_iter`` after an interruption
+        or when ``max_time`` ran out).
     scorer_ : SGMScore
     variables_ : list of str
     n_features_in_ : int
@@ -171,6 +213,8 @@ class NonReversibleMCMC(BaseEstimator):
     ['smoking ⟂ systolic_bp | lipoprotein_ratio=1', 'systolic_bp ⟂ lipoprotein_ratio | smoking=0']
     >>> est.trace_.shape
     (2, 201)
+    >>> float(est.convergence_.attrs["spread"])
+    0.0
 
     References
     ----------
@@ -185,7 +229,9 @@ class NonReversibleMCMC(BaseEstimator):
         n_iter=2000,
         n_chains=2,
         strata=True,
-        start="empty",
+        method="informed",
+        max_time=None,
+        start="auto",
         max_labelled_clique=5,
         weights=None,
         state_names=None,
@@ -201,6 +247,8 @@ class NonReversibleMCMC(BaseEstimator):
         self.n_iter = n_iter
         self.n_chains = n_chains
         self.strata = strata
+        self.method = method
+        self.max_time = max_time
         self.start = start
         self.max_labelled_clique = max_labelled_clique
         self.weights = weights
@@ -245,7 +293,16 @@ class NonReversibleMCMC(BaseEstimator):
         return int(value)
 
     def _check_params(self):
-        n_iter = self._check_int("n_iter", self.n_iter, 1)
+        if self.max_time is not None:
+            if isinstance(self.max_time, bool) or not isinstance(self.max_time, Real) or not self.max_time > 0:
+                raise ValueError(f"max_time must be a positive number of seconds or None. Got: {self.max_time!r}")
+            if not np.isfinite(self.max_time):
+                raise ValueError(f"max_time must be finite (use None for no limit). Got: {self.max_time!r}")
+        if self.n_iter is None and self.max_time is None:
+            raise ValueError("n_iter=None needs a time budget: set max_time (seconds). Got: max_time=None")
+        n_iter = None if self.n_iter is None else self._check_int("n_iter", self.n_iter, 1)
+        if self.method not in _METHODS:
+            raise ValueError(f"method must be one of {_METHODS}. Got: {self.method!r}")
         n_chains = self._check_int("n_chains", self.n_chains, 1)
         every = self._check_int("checkpoint_every", self.checkpoint_every, 1)
         self._check_int("max_labelled_clique", self.max_labelled_clique, 2)
@@ -272,13 +329,17 @@ class NonReversibleMCMC(BaseEstimator):
             raise TypeError(f"state_names must be a dict {{variable: [states]}}. Got: {self.state_names!r}")
         return n_iter, n_chains, every
 
-    def _start_key(self, tables: ScoreTables) -> int:
+    def _start_key(self, tables: ScoreTables, gains: np.ndarray | None) -> int:
         from pgmpy_sgm.models import StratifiedGraph
 
         start = self.start
         if isinstance(start, str):
             if start not in _STARTS:
                 raise ValueError(f"start must be one of {_STARTS}, a graph or a list of edges. Got: {start!r}")
+            if start == "auto":
+                start = "best_forest" if self.method == "informed" else "empty"
+            if start == "best_forest":
+                return best_forest_key(tables, gains)
             return 0 if start == "empty" else greedy_decomposable(tables)
         if isinstance(start, nx.DiGraph):
             raise TypeError(f"start must be an undirected graph. Got: {type(start).__name__}")
@@ -289,7 +350,7 @@ class NonReversibleMCMC(BaseEstimator):
             try:
                 edges = [tuple(e) for e in start]
             except TypeError:
-                msg = f"start must be 'empty', 'best_gm', a graph or a list of edges. Got: {start!r}"
+                msg = f"start must be one of {_STARTS}, a graph or a list of edges. Got: {start!r}"
                 raise TypeError(msg) from None
             if any(len(e) != 2 for e in edges):
                 raise ValueError(f"start must be a list of (u, v) edges. Got: {start!r}")
@@ -337,6 +398,7 @@ class NonReversibleMCMC(BaseEstimator):
 
         X = self._check_fit_data(X)
         n_iter, n_chains, every = self._check_params()
+        t_start = time.time()
         strata = bool(self.strata)
         scorer = SGMScore(
             X,
@@ -347,9 +409,14 @@ class NonReversibleMCMC(BaseEstimator):
         )
         data = ChainData.from_scorer(scorer)
         tables = tables_for(data, scorer)
-        start_key = self._start_key(tables)
+        informed = self.method == "informed"
+        gains = pair_gains(tables) if informed or self.start == "best_forest" else None
+        start_key = self._start_key(tables, gains)
+        cdf = tuple(np.cumsum(pair_proposal_weights(gains)).tolist()) if informed else None
+        deadline = None if self.max_time is None else t_start + float(self.max_time)
+        plan = SearchPlan(strata, cdf, RELOCATE_EVERY if informed else 0, deadline)
         run = self._load_or_start(data, n_chains, n_iter, strata, start_key)
-        interrupted = self._run(data, tables, run, n_iter, every, strata)
+        interrupted = self._run(data, run, n_iter, every, plan)
         self._set_results(scorer, tables, run, strata)
         if interrupted:
             warnings.warn(
@@ -358,10 +425,17 @@ class NonReversibleMCMC(BaseEstimator):
                 FitInterruptedWarning,
                 stacklevel=2,
             )
+        warn_if_unconverged(self.convergence_, stacklevel=2)
         return self
 
     def _load_or_start(self, data, n_chains, n_iter, strata, start_key) -> dict:
-        meta = {"fingerprint": data.fingerprint, "n_chains": n_chains, "strata": strata, "start": hex(start_key)}
+        meta = {
+            "fingerprint": data.fingerprint,
+            "n_chains": n_chains,
+            "strata": strata,
+            "method": self.method,
+            "start": hex(start_key),
+        }
         if self.resume and os.path.exists(self.checkpoint):
             body = read_checkpoint(self.checkpoint)
             for name, value in meta.items():
@@ -372,15 +446,17 @@ class NonReversibleMCMC(BaseEstimator):
                     )
             if self.seed is not None and body["seed_entropy"] != int(self.seed):
                 raise ValueError(f"The checkpoint was written with another seed. Got: {body['seed_entropy']}")
-            done = max(state["iteration"] for state in body["chains"])
-            if done > n_iter:
+            chains = [ChainState.from_dict(state) for state in body["chains"]]
+            done = max(state.iteration for state in chains)
+            if n_iter is not None and done > n_iter:
                 raise ValueError(f"The checkpoint has already run {done} iterations, more than n_iter. Got: {n_iter}")
             return {
                 **meta,
                 "seed_entropy": body["seed_entropy"],
-                "chains": body["chains"],
+                "chains": chains,
                 "traces": [list(t) for t in body["traces"]],
                 "visited": {int(k, 16): v for k, v in body["visited"].items()},
+                "seen_by": {int(k, 16): int(v) for k, v in body.get("seen_by", {}).items()},
             }
         seq = np.random.SeedSequence(self.seed)
         children = seq.spawn(n_chains)
@@ -390,13 +466,16 @@ class NonReversibleMCMC(BaseEstimator):
             "chains": [new_chain_state(c, children[c], start_key) for c in range(n_chains)],
             "traces": [[] for _ in range(n_chains)],
             "visited": {},
+            "seen_by": {},
         }
 
     def _save(self, run) -> None:
         if self.checkpoint is None:
             return
-        body = {k: v for k, v in run.items() if k != "visited"}
+        body = {k: v for k, v in run.items() if k not in ("visited", "seen_by", "chains")}
+        body["chains"] = [state.to_dict() for state in run["chains"]]
         body["visited"] = {hex(k): v for k, v in run["visited"].items()}
+        body["seen_by"] = {hex(k): v for k, v in run["seen_by"].items()}
         try:
             write_checkpoint(self.checkpoint, body)
         except OSError as err:  # e.g. a full disk: keep running, the previous checkpoint is intact
@@ -407,51 +486,66 @@ class NonReversibleMCMC(BaseEstimator):
                 stacklevel=2,
             )
 
-    def _run(self, data, tables, run, n_iter, every, strata) -> bool:
+    @staticmethod
+    def _remaining(state: ChainState, n_iter: int | None) -> int:
+        return (2**62 if n_iter is None else n_iter) - state.iteration
+
+    def _run(self, data, run, n_iter, every, plan: SearchPlan) -> bool:
         sequential = self.backend is None and joblib.effective_n_jobs(self.n_jobs) == 1
-        chunk = n_iter if sequential and self.checkpoint is None else every
+        chunk = every if self.checkpoint is not None else None
         # Parallel chains meet after every segment (results do not depend on where segments end).
         # Without a checkpoint, segments grow to about SEGMENT_SECONDS of work, so that an
         # interruption loses little while synchronization costs stay small.
         adaptive = not sequential and self.checkpoint is None
+        if adaptive:
+            chunk = every
         show = bool(self.show_progress and config.SHOW_PROGRESS)
+        chains = run["chains"]
         bar = None
         if show:
             from tqdm.auto import tqdm
 
-            done = sum(state["iteration"] for state in run["chains"])
-            bar = tqdm(total=len(run["chains"]) * n_iter, initial=done, desc="NonReversibleMCMC")
-        best = [s["best_score"] for s in run["chains"] if s["best_score"] is not None]
-        status = {"best": max(best) if best else -np.inf}
+            done = sum(state.iteration for state in chains)
+            total = None if n_iter is None else len(chains) * n_iter
+            bar = tqdm(total=total, initial=done, desc="NonReversibleMCMC")
+        chain_best = [s.best_score if s.best_score is not None else -np.inf for s in chains]
 
-        def progress(steps, best_score, rate):
-            status["best"] = max(status["best"], best_score)
+        def progress(chain, steps, best_score, rate):
+            chain_best[chain] = max(chain_best[chain], best_score)
             bar.update(steps)
-            bar.set_postfix(best=f"{status['best']:.2f}", accept=f"{rate:.3f}", refresh=False)
+            bests = " ".join(f"{b:.1f}" for b in chain_best)
+            bar.set_postfix_str(f"best={max(chain_best):.2f} chains=[{bests}] accept={rate:.3f}", refresh=False)
 
         interrupted = False
         known: dict = {}  # clique labellings shared between worker processes (same data: same values)
         try:
             while not interrupted:
-                todo = [s for s in run["chains"] if s["iteration"] < n_iter]
-                if not todo:
+                todo = [s for s in chains if self._remaining(s, n_iter) > 0]
+                if not todo or (plan.deadline is not None and time.time() >= plan.deadline):
                     break
                 if sequential:
                     results = []
-                    for state in todo:
-                        steps = min(chunk - state["iteration"] % chunk, n_iter - state["iteration"])
-                        out = run_segment(data, state, steps, strata, progress if show else None)
+                    for position, state in enumerate(todo):
+                        steps = self._remaining(state, n_iter)
+                        if chunk is not None:
+                            steps = min(steps, chunk - state.iteration % chunk)
+                        chain_plan = plan
+                        if plan.deadline is not None:  # an equal share of what is left for each chain
+                            share = (plan.deadline - time.time()) / (len(todo) - position)
+                            chain_plan = replace(plan, deadline=time.time() + share)
+                        callback = None
+                        if show:
+                            callback = functools.partial(progress, state.chain)
+                        out = run_segment(data, state, steps, chain_plan, callback)
                         results.append(out)
-                        if out["interrupted"]:
+                        if out.interrupted:
                             break
                 else:
-                    if adaptive:
-                        steps = [min(chunk, n_iter - s["iteration"]) for s in todo]
-                    else:
-                        steps = [min(chunk - s["iteration"] % chunk, n_iter - s["iteration"]) for s in todo]
+                    steps = [min(chunk - (0 if adaptive else s.iteration % chunk), self._remaining(s, n_iter))
+                             for s in todo]  # fmt: skip
                     tic = time.perf_counter()
                     jobs = (
-                        joblib.delayed(run_segment)(data, s, k, strata, None, known)
+                        joblib.delayed(run_segment)(data, s, k, plan, None, known)
                         for s, k in zip(todo, steps, strict=True)
                     )
                     if self.backend is not None:
@@ -460,19 +554,22 @@ class NonReversibleMCMC(BaseEstimator):
                     else:
                         results = joblib.Parallel(n_jobs=self.n_jobs)(jobs)
                     if adaptive:
-                        per_iteration = (time.perf_counter() - tic) / max(steps)
+                        done_steps = max(
+                            max(out.state.iteration - s.iteration for out, s in zip(results, todo, strict=True)), 1
+                        )
+                        per_iteration = (time.perf_counter() - tic) / done_steps
                         chunk = max(every, int(SEGMENT_SECONDS / max(per_iteration, 1e-9)))
                 known = {}  # labellings learned in this segment, passed on to every chain's next segment
                 for out in results:
-                    known.update(out["learned"])
-                    tables.absorb(out["learned"])
-                    state = out["state"]
-                    before = run["chains"][state["chain"]]["iteration"]
+                    known.update(out.learned)
+                    tables_for(data).absorb(out.learned)
+                    state = out.state
+                    before = chains[state.chain].iteration
                     self._merge(run, out)
-                    interrupted |= out["interrupted"]
+                    interrupted |= out.interrupted
                     if bar is not None and not sequential:
-                        rate = state["n_accepted"] / max(state["iteration"], 1)
-                        progress(state["iteration"] - before, state["best_score"], rate)
+                        progress(state.chain, state.iteration - before, state.best_score,
+                                 state.n_accepted / max(state.iteration, 1))  # fmt: skip
                 self._save(run)
         except KeyboardInterrupt:
             interrupted = True
@@ -484,13 +581,16 @@ class NonReversibleMCMC(BaseEstimator):
 
     @staticmethod
     def _merge(run, out) -> None:
-        state = out["state"]
-        c = state["chain"]
+        state = out.state
+        c = state.chain
         run["chains"][c] = state
-        run["traces"][c].extend(out["trace"])
+        run["traces"][c].extend(out.trace)
         visited = run["visited"]
-        for key, value in out["visited"].items():
+        seen_by = run["seen_by"]
+        bit = 1 << c
+        for key, value in out.visited.items():
             visited.setdefault(key, value)
+            seen_by[key] = seen_by.get(key, 0) | bit
 
     def _set_results(self, scorer, tables, run, strata) -> None:
         from pgmpy_sgm.models import StratifiedGraph
@@ -498,7 +598,7 @@ class NonReversibleMCMC(BaseEstimator):
         chains = run["chains"]
         if not run["visited"]:  # interrupted before the first segment ended
             for state in chains:
-                out = run_segment(ChainData.from_scorer(scorer), state, 0, strata)
+                out = run_segment(ChainData.from_scorer(scorer), state, 0, SearchPlan(strata))
                 self._merge(run, out)
         frame, pair_prob = posterior_frame(
             tables, scorer.state_names, run["visited"], strata=strata, n_strata_rows=POSTERIOR_STRATA_ROWS
@@ -512,6 +612,11 @@ class NonReversibleMCMC(BaseEstimator):
             model = scorer.optimal_strata(edges)
         else:
             model = StratifiedGraph(edges, nodes=scorer.variables, state_names=scorer.state_names)
+        chain_pair_prob = []
+        for c in range(len(chains)):
+            bit = 1 << c
+            own = {k: v for k, v in run["visited"].items() if run["seen_by"].get(k, 0) & bit}
+            chain_pair_prob.append(pair_probabilities(own, len(tables.pairs)))
         self.scorer_ = scorer
         self.variables_ = list(scorer.variables)
         self.posterior_ = frame
@@ -519,12 +624,19 @@ class NonReversibleMCMC(BaseEstimator):
         self.best_score_ = float(frame["log_posterior"].iloc[0])
         self.edge_probabilities_ = edge_probability_frame(tables, pair_prob)
         self.trace_ = trace
-        self.chain_best_scores_ = np.array([s["best_score"] for s in chains], dtype=np.float64)
-        self.chain_best_iterations_ = np.array([s["best_iteration"] for s in chains], dtype=np.int64)
+        self.chain_best_scores_ = np.array([s.best_score for s in chains], dtype=np.float64)
+        self.chain_best_iterations_ = np.array([s.best_iteration for s in chains], dtype=np.int64)
         self.n_visited_ = len(run["visited"])
-        iterations = sum(s["iteration"] for s in chains)
-        self.acceptance_rate_ = float(sum(s["n_accepted"] for s in chains) / iterations) if iterations else 0.0
-        self.n_iter_ = int(max(s["iteration"] for s in chains))
+        iterations = sum(s.iteration for s in chains)
+        self.acceptance_rate_ = float(sum(s.n_accepted for s in chains) / iterations) if iterations else 0.0
+        self.n_iter_ = int(max(s.iteration for s in chains))
+        self.convergence_ = convergence_summary(
+            self.chain_best_scores_,
+            self.chain_best_iterations_,
+            np.array([s.iteration for s in chains], dtype=np.int64),
+            np.array(chain_pair_prob),
+            pair_prob,
+        )
 
     # -- scoring ------------------------------------------------------------------------
     def predict_log_likelihood(self, X, per_row: bool = True, mass: float = 0.99, max_models: int = 50):

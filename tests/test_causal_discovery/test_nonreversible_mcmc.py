@@ -77,7 +77,7 @@ def test_mcmc_agrees_with_exhaustive_posterior(heart):
 
 
 def test_fitted_attributes(heart):
-    est = _fit(heart, seed=1, n_iter=300, n_chains=3)
+    est = _fit(heart, seed=1, n_iter=300, n_chains=3, start="empty")
     assert est.trace_.shape == (3, 301)
     assert est.n_iter_ == 300
     assert est.variables_ == list(heart.columns.drop("count"))
@@ -130,8 +130,11 @@ def test_numpy_input_names_columns():
 @pytest.mark.parametrize("strata", [True, False])
 def test_start_options(heart, strata):
     best_gm = _fit(heart, seed=0, n_iter=50, start="best_gm", strata=strata)
-    empty = _fit(heart, seed=0, n_iter=50, strata=strata)
-    assert best_gm.trace_[0, 0] > empty.trace_[0, 0]
+    empty = _fit(heart, seed=0, n_iter=50, start="empty", strata=strata)
+    paper = _fit(heart, seed=0, n_iter=50, method="paper", strata=strata)
+    forest = _fit(heart, seed=0, n_iter=50, start="best_forest", method="paper", strata=strata)
+    assert best_gm.trace_[0, 0] > empty.trace_[0, 0] == paper.trace_[0, 0]
+    assert forest.trace_[0, 0] > empty.trace_[0, 0]
     edges = [("smoking", "systolic_bp"), ("systolic_bp", "lipoprotein_ratio")]
     for start in (edges, nx.Graph(edges)):
         est = _fit(heart, seed=0, n_iter=1, start=start, strata=strata)
