@@ -293,7 +293,7 @@ def run_segment(
     reported = 0
     try:
         for step in range(n_steps):
-            if deadline is not None and step % 16 == 0 and time.time() >= deadline:
+            if deadline is not None and step and time.time() >= deadline:  # at least one step per segment
                 break
             if n_pairs:
                 if pair_pos == len(pair_buf):

@@ -1,0 +1,91 @@
+"""NonReversibleMCMC's informed search: heart optimum from every seed, time budget, convergence diagnostics."""
+
+import time
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pgmpy_sgm import load_heart_disease
+from pgmpy_sgm.causal_discovery import ConvergenceWarning, NonReversibleMCMC
+from pgmpy_sgm.causal_discovery._convergence import convergence_summary, warn_if_unconverged
+
+HEART_OPTIMUM = -6715.90  # DESIGN.md, section 3
+
+
+@pytest.fixture(scope="module")
+def heart():
+    return load_heart_disease(as_counts=True)
+
+
+def _random_data(n_vars=12, n=300, seed=0):
+    rng = np.random.default_rng(seed)
+    x = np.zeros((n, n_vars), dtype=np.int64)
+    x[:, 0] = rng.integers(0, 2, n)
+    for v in range(1, n_vars):
+        parent = x[:, rng.integers(v)]
+        x[:, v] = np.where(rng.random(n) < 0.8, parent, rng.integers(0, 2, n))
+    return pd.DataFrame(x, columns=[f"v{i}" for i in range(n_vars)])
+
+
+@pytest.mark.parametrize("method", ["informed", "paper"])
+def test_heart_optimum_from_every_seed(heart, method):
+    for seed in range(8):
+        est = NonReversibleMCMC(n_iter=1000, n_chains=1, method=method, seed=seed, weights="count",
+                                show_progress=False).fit(heart)  # fmt: skip
+        assert est.best_score_ == pytest.approx(HEART_OPTIMUM, abs=0.005), seed
+
+
+def test_informed_search_records_relocations(heart):
+    est = NonReversibleMCMC(n_iter=1200, n_chains=1, seed=0, weights="count", show_progress=False).fit(heart)
+    # iterations 500 and 1000 proposed relocations; every visited state is scored exactly
+    scorer = est.scorer_
+    for edges, value in est.posterior_[["edges", "log_posterior"]].head(20).itertuples(index=False):
+        assert scorer.score(scorer.optimal_strata(list(edges) or [])) == pytest.approx(value, abs=1e-9) or not edges
+
+
+def test_max_time_stops_every_chain():
+    data = _random_data(n_vars=14, n=400)
+    for n_jobs in (1, 2):
+        tic = time.perf_counter()
+        est = NonReversibleMCMC(n_iter=None, max_time=2.0, n_chains=2, n_jobs=n_jobs, seed=0,
+                                show_progress=False).fit(data)  # fmt: skip
+        elapsed = time.perf_counter() - tic
+        assert elapsed < 60  # a loose bound: without the budget the run would never end
+        assert est.n_iter_ > 0
+        assert (est.convergence_["n_iter"] > 0).all()  # every chain got a share of the time
+
+
+def test_n_iter_none_needs_max_time():
+    with pytest.raises(ValueError, match=r"^n_iter=None needs a time budget.*max_time=None"):
+        NonReversibleMCMC(n_iter=None).fit(_random_data())
+    with pytest.raises(ValueError, match=r"^max_time must be a positive number.*Got: -1"):
+        NonReversibleMCMC(max_time=-1).fit(_random_data())
+
+
+def test_convergence_summary_of_a_fit(heart):
+    est = NonReversibleMCMC(n_iter=300, n_chains=3, seed=0, weights="count", show_progress=False).fit(heart)
+    summary = est.convergence_
+    assert list(summary.columns) == ["best_score", "gap", "best_iteration", "n_iter", "max_edge_probability_difference"]
+    np.testing.assert_array_equal(summary["best_score"], est.chain_best_scores_)
+    assert summary.attrs["spread"] == pytest.approx(est.chain_best_scores_.max() - est.chain_best_scores_.min())
+    assert summary["gap"].min() == 0.0
+    assert 0.0 <= summary.attrs["max_edge_probability_difference"] <= 1.0
+
+
+def test_disagreeing_chains_warn_with_the_spread():
+    data = _random_data(n_vars=16, n=500, seed=1)
+    with pytest.warns(ConvergenceWarning, match=r"spread over \d+\.\d\d log-units.*more time"):
+        est = NonReversibleMCMC(n_iter=15, n_chains=3, method="paper", seed=0, show_progress=False).fit(data)
+    assert est.convergence_.attrs["spread"] > 2.0
+
+
+def test_agreeing_chains_do_not_warn():
+    frame = convergence_summary(np.array([-5.0, -5.5]), np.array([3, 4]), np.array([10, 10]),
+                                np.array([[0.5, 1.0], [0.4, 1.0]]), np.array([0.45, 1.0]))  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert warn_if_unconverged(frame) is False
+    assert frame.attrs["max_edge_probability_difference"] == pytest.approx(0.1)
+    np.testing.assert_allclose(frame["max_edge_probability_difference"], [0.05, 0.05])

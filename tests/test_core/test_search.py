@@ -1,0 +1,154 @@
+"""Informed search moves: the exact best forest, proposal weights, steepest ascent and relocations."""
+
+import itertools
+import math
+import random
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+import pytest
+
+from pgmpy_sgm import SGMScore
+from pgmpy_sgm.core.moves import DecomposableState, ScoreTables, key_from_edges
+from pgmpy_sgm.core.search import (
+    best_forest_key,
+    pair_gains,
+    pair_proposal_weights,
+    relocate,
+    steepest_ascent,
+)
+
+
+@pytest.fixture(scope="module")
+def heart_tables(heart_counts):
+    return ScoreTables(SGMScore(heart_counts, weights="count"))
+
+
+@pytest.fixture(scope="module")
+def mixed_frame():
+    rng = np.random.default_rng(7)
+    n = 300
+    a = rng.integers(0, 3, n)
+    b = (a + (rng.random(n) < 0.3)) % 3
+    c = (b + rng.integers(0, 2, n)) % 2
+    d = np.where(c == 1, a % 2, rng.integers(0, 2, n))
+    e = rng.integers(0, 2, n)
+    f = (d + (rng.random(n) < 0.2)) % 2
+    return pd.DataFrame({"a": a, "b": b, "c": c, "d": d, "e": e, "f": f})
+
+
+@pytest.fixture(scope="module")
+def mixed_tables(mixed_frame):
+    return ScoreTables(SGMScore(mixed_frame))
+
+
+def _reference_score(tables, key):
+    scorer = tables.scorer
+    names = tables.variables
+    edges = [(names[i], names[j]) for i, j in DecomposableState(tables, key).edges()]
+    graph = nx.Graph(edges)
+    graph.add_nodes_from(names)
+    return scorer.score(scorer.optimal_strata(graph))
+
+
+def test_pair_gains_match_single_edge_scores(mixed_tables):
+    gains = pair_gains(mixed_tables)
+    empty = _reference_score(mixed_tables, 0)
+    for p in range(len(mixed_tables.pairs)):
+        assert gains[p] == pytest.approx(_reference_score(mixed_tables, 1 << p) - empty, rel=1e-12, abs=1e-9)
+
+
+def _dirichlet(frame, columns, weights, cards):
+    """log marginal likelihood of a saturated table over ``columns``, Dirichlet(1, ..., 1) (DESIGN.md, section 2)."""
+    k = math.prod(cards[c] for c in columns)
+    counts = weights.groupby([frame[c] for c in columns]).sum().to_numpy() if columns else np.array([weights.sum()])
+    n = counts.sum()
+    return math.lgamma(k) - math.lgamma(n + k) + sum(math.lgamma(x + 1) for x in counts)
+
+
+def _brute_force_best_forest(frame, weights):
+    """Best forest by enumeration, scored with the independent formulas (a forest has no labels)."""
+    names = list(frame.columns)
+    cards = {c: frame[c].nunique() for c in names}
+    node = {c: _dirichlet(frame, [c], weights, cards) for c in names}
+    pairs = list(itertools.combinations(range(len(names)), 2))
+    edge = {p: _dirichlet(frame, [names[p[0]], names[p[1]]], weights, cards) - node[names[p[0]]] - node[names[p[1]]]
+            for p in pairs}  # fmt: skip
+    best = -np.inf
+    for r in range(len(names)):  # a forest on d nodes has at most d - 1 edges
+        for chosen in itertools.combinations(pairs, r):
+            graph = nx.Graph(chosen)
+            graph.add_nodes_from(range(len(names)))
+            if not nx.is_forest(graph):
+                continue
+            f = sum(cards[c] - 1 for c in names) + sum((cards[names[i]] - 1) * (cards[names[j]] - 1) for i, j in chosen)
+            score = sum(node.values()) + sum(edge[p] for p in chosen) + (len(names) - f) * math.log(2)
+            best = max(best, score)
+    return best
+
+
+def test_best_forest_is_the_best_of_all_forests(heart_counts, heart_tables, mixed_frame, mixed_tables):
+    frame = heart_counts.drop(columns="count")
+    expected = _brute_force_best_forest(frame, heart_counts["count"].astype(float))
+    assert _reference_score(heart_tables, best_forest_key(heart_tables)) == pytest.approx(expected, rel=1e-12)
+    expected = _brute_force_best_forest(mixed_frame, pd.Series(np.ones(len(mixed_frame)), index=mixed_frame.index))
+    key = best_forest_key(mixed_tables)
+    forest = nx.Graph(DecomposableState(mixed_tables, key).edges())
+    forest.add_nodes_from(range(mixed_tables.n))
+    assert nx.is_forest(forest)
+    assert _reference_score(mixed_tables, key) == pytest.approx(expected, rel=1e-12)
+
+
+def test_proposal_weights_keep_every_pair_reachable():
+    weights = pair_proposal_weights(np.array([3.0, -1.0, 0.0, 2.0, -5.0]), uniform_share=0.1)
+    assert weights.sum() == pytest.approx(1.0)
+    assert (weights > 0).all()
+    assert weights[0] == weights[3] > weights[1] == weights[2] == weights[4] == pytest.approx(0.02)
+    assert pair_proposal_weights(np.array([-1.0, -2.0])).tolist() == [0.5, 0.5]
+
+
+def test_steepest_ascent_ends_at_a_local_optimum(mixed_tables):
+    state = DecomposableState(mixed_tables)
+    before = state.score
+    steepest_ascent(state)
+    assert state.score >= before
+    for i, j in mixed_tables.pairs:
+        move = state.propose(i, j)
+        assert move is None or move.score <= state.score + 1e-9
+    assert state.score == pytest.approx(_reference_score(mixed_tables, state.key), rel=1e-12)
+
+
+def test_relocation_gives_a_decomposable_graph_with_an_exact_score(mixed_tables):
+    rnd = random.Random(3)
+    for _ in range(30):
+        state = DecomposableState(mixed_tables)
+        for _ in range(12):  # a random chordal graph by random valid toggles
+            move = state.propose(*rnd.sample(range(mixed_tables.n), 2))
+            if move is not None:
+                state.commit(move)
+        key = state.key
+        node = rnd.randrange(mixed_tables.n)
+        new = relocate(state, node)
+        assert state.key == key  # the input state is not changed
+        assert new is not None
+        graph = nx.Graph(new.edges())
+        graph.add_nodes_from(range(mixed_tables.n))
+        assert nx.is_chordal(graph)
+        assert new.score == pytest.approx(_reference_score(mixed_tables, new.key), rel=1e-12)
+        # only pairs touching the node or its former neighbours changed
+        touched = {node} | set(
+            nx.Graph(DecomposableState(mixed_tables, key).edges()).neighbors(node)
+            if node in nx.Graph(DecomposableState(mixed_tables, key).edges())
+            else []
+        )
+        for p, (i, j) in enumerate(mixed_tables.pairs):
+            if i not in touched and j not in touched:
+                assert (key >> p & 1) == (new.key >> p & 1)
+
+
+def test_relocation_moves_a_node_to_its_better_place(heart_tables):
+    wrong = DecomposableState(heart_tables, key_from_edges(heart_tables, [(0, 1), (1, 5)]))
+    better = relocate(wrong, 1)
+    assert better.score > wrong.score
+    assert not better.has_edge(1, 5)
