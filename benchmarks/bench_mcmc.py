@@ -29,10 +29,11 @@ from pgmpy_sgm.causal_discovery import NonReversibleMCMC, exhaustive_posterior
 from pgmpy_sgm.causal_discovery._chain import clear_tables
 
 
-def random_binary_sgm_data(n_vars: int = 25, n: int = 2000, seed: int = 0) -> pd.DataFrame:
+def random_binary_sgm_data(n_vars: int = 25, n: int = 2000, seed: int = 0, return_graph: bool = False):
     """Rows from a random binary decomposable model: each node's parents form a clique of earlier nodes.
 
-    Parent configurations are tied in random pairs (context-specific independence).
+    Parent configurations are tied in random pairs (context-specific independence). With
+    ``return_graph=True`` also the generating decomposable graph's edges (parents - child).
     """
     rng = np.random.default_rng(seed)
     parents: list[list[int]] = []
@@ -60,7 +61,12 @@ def random_binary_sgm_data(n_vars: int = 25, n: int = 2000, seed: int = 0) -> pd
         for u in pa:
             cfg = 2 * cfg + x[:, u]
         x[:, v] = rng.random(n) < probs[cfg]
-    return pd.DataFrame(x, columns=[f"V{i:02d}" for i in range(n_vars)])
+    frame = pd.DataFrame(x, columns=[f"V{i:02d}" for i in range(n_vars)])
+    if not return_graph:
+        return frame
+    names = list(frame.columns)
+    edges = sorted({(names[a], names[b]) for fam in families for k, a in enumerate(fam) for b in fam[k + 1 :]})
+    return frame, edges
 
 
 def machine() -> str:
