@@ -1,17 +1,17 @@
 """Runs that lose nothing: a killed run resumes exactly, failed saves keep the old file, seeds reproduce.
 
 * A checkpointing :class:`NonReversibleMCMC` fit in a subprocess is killed with SIGKILL once its
-  checkpoint exists; the checkpoint parses, and resuming from it gives exactly the result of an
-  uninterrupted run with the same seed.
-* ``write_json``, ``save_figure`` and the estimator's checkpoint writer replace files atomically:
-  a failure at any step leaves the previous file byte for byte and no temporary file behind.
+  checkpoint holds a few records, also in the middle of an append; the checkpoint reads, and
+  resuming from it gives exactly the result of an uninterrupted run with the same seed.
+* ``write_json``, ``save_figure`` and the checkpoint's header replace files atomically: a failure
+  at any step leaves the previous file byte for byte and no temporary file behind; a failed
+  checkpoint append leaves the earlier records readable.
 * The same seed gives bit-identical results across runs, processes and ``n_jobs``.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import signal
 import subprocess
@@ -35,16 +35,16 @@ RUN = {"n_iter": 1500, "n_chains": 2, "seed": 3, "weights": "count", "show_progr
 CHILD = textwrap.dedent(
     """
     import sys, time
-    from pgmpy_sgm.causal_discovery import NonReversibleMCMC, nonreversible_mcmc
+    from pgmpy_sgm.causal_discovery import NonReversibleMCMC, _checkpoint
     from pgmpy_sgm.datasets import load_heart_disease
 
-    real = nonreversible_mcmc.write_checkpoint
+    real = _checkpoint.CheckpointLog.append
 
-    def slow_write(path, body):
-        real(path, body)
+    def slow_append(self, record):
+        real(self, record)
         time.sleep(0.05)
 
-    nonreversible_mcmc.write_checkpoint = slow_write
+    _checkpoint.CheckpointLog.append = slow_append
     params = {params}
     NonReversibleMCMC(**params, checkpoint=sys.argv[1], checkpoint_every=25).fit(load_heart_disease(as_counts=True))
     print("finished")
@@ -99,30 +99,29 @@ def _env():
 # -- SIGKILL and resume --------------------------------------------------------------------------
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 def test_sigkilled_run_leaves_an_intact_checkpoint_that_resumes_exactly(heart, uninterrupted, tmp_path):
-    path = tmp_path / "run.json"
+    path = tmp_path / "run.ckpt"
     child = subprocess.Popen([sys.executable, "-c", CHILD.format(params=repr(RUN)), str(path)], env=_env(),
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 120
-        first = None
         while time.monotonic() < deadline and child.poll() is None:
-            if path.exists():
-                inode = path.stat().st_ino
-                first = inode if first is None else first
-                if inode != first:  # the first checkpoint was replaced at least once: mid-run
-                    break
+            if path.exists() and path.read_bytes().count(b"\n") >= 4:  # header and three records: mid-run
+                break
             time.sleep(0.005)
         child.send_signal(signal.SIGKILL)
     finally:
         _, stderr = child.communicate(timeout=60)
     assert child.returncode == -signal.SIGKILL, f"the run was not killed mid-way ({child.returncode}): {stderr}"
+    with open(path, "ab") as handle:  # as if the kill had landed in the middle of an append
+        handle.write(b'{"chains": [{"chain": 0, "iter')
 
-    body = json.loads(path.read_text(encoding="utf-8"))  # intact: parses as a whole
-    assert _checkpoint.read_checkpoint(path)["seed_entropy"] == RUN["seed"]
-    done = [state["iteration"] for state in body["chains"]]
-    assert 0 < min(done) and max(done) < RUN["n_iter"], done
+    header, records, _ = _checkpoint.read_checkpoint(path)
+    assert header["identity"]["seed_entropy"] == RUN["seed"]
+    done = [state["iteration"] for state in records[-1]["chains"]]
+    assert 0 < max(done) < RUN["n_iter"], done
 
     resumed = NonReversibleMCMC(**RUN, checkpoint=str(path), checkpoint_every=25, resume=True).fit(heart)
+    assert [p.name for p in tmp_path.iterdir()] == ["run.ckpt"]  # nothing left behind
     assert resumed.n_iter_ == RUN["n_iter"]
     assert digest(resumed) == digest(uninterrupted)
     np.testing.assert_array_equal(resumed.trace_, uninterrupted.trace_)
@@ -202,49 +201,42 @@ def test_failed_save_figure_keeps_the_old_file(tmp_path, monkeypatch, step):
     assert _leftovers(tmp_path, {"figure.png"}) == []
 
 
-@pytest.mark.parametrize("step", ["dump", "fsync", "replace"])
-def test_failed_checkpoint_keeps_the_old_checkpoint(tmp_path, monkeypatch, step):
-    path = tmp_path / "run.json"
-    _checkpoint.write_checkpoint(path, {"chains": [1, 2, 3]})
+@pytest.mark.parametrize("step", ["fsync", "replace"])
+def test_failed_checkpoint_header_keeps_the_old_file(tmp_path, monkeypatch, step):
+    path = tmp_path / "run.ckpt"
+    _checkpoint.CheckpointLog.create(path, {"run": 1}).append({"chains": [1, 2, 3]})
     before = path.read_bytes()
-    if step == "dump":
-        def partial(body, handle, **kwargs):
-            handle.write('{"chains": [1, 2')
-            _fail()
-
-        monkeypatch.setattr(_checkpoint.json, "dump", partial)
-    else:
-        monkeypatch.setattr(_checkpoint.os, step, _fail)
+    monkeypatch.setattr(_checkpoint.os, step, _fail)
     with pytest.raises(OSError, match="simulated failure"):
-        _checkpoint.write_checkpoint(path, {"chains": list(range(1000))})
+        _checkpoint.CheckpointLog.create(path, {"run": 2})
     monkeypatch.undo()
     assert path.read_bytes() == before
-    assert _checkpoint.read_checkpoint(path)["chains"] == [1, 2, 3]
-    assert _leftovers(tmp_path, {"run.json"}) == []
+    assert _checkpoint.read_checkpoint(path)[1] == [{"chains": [1, 2, 3]}]
+    assert _leftovers(tmp_path, {"run.ckpt"}) == []
 
 
-def test_failed_checkpoint_during_fit_keeps_the_previous_one(heart, tmp_path, monkeypatch):
-    from pgmpy_sgm.causal_discovery import nonreversible_mcmc
-
-    path = tmp_path / "run.json"
-    real = nonreversible_mcmc.write_checkpoint
+def test_failed_checkpoint_during_fit_keeps_the_previous_records(heart, tmp_path, monkeypatch):
+    path = tmp_path / "run.ckpt"
+    real = _checkpoint.CheckpointLog.append
     calls = []
 
-    def fail_second(target, body):
+    def fail_second(self, record):
         calls.append(1)
         if len(calls) == 2:
-            monkeypatch.setattr(_checkpoint.os, "replace", _fail)
-        return real(target, body)
+            _fail()
+        return real(self, record)
 
-    monkeypatch.setattr(nonreversible_mcmc, "write_checkpoint", fail_second)
+    monkeypatch.setattr(_checkpoint.CheckpointLog, "append", fail_second)
     est = NonReversibleMCMC(**{**RUN, "n_iter": 100}, checkpoint=str(path), checkpoint_every=25)
     with pytest.warns(CheckpointWarning, match="simulated failure"):
         est.fit(heart)  # the run goes on and keeps its results
     monkeypatch.undo()
     assert est.trace_.shape == (RUN.get("n_chains", 2), 101) and not np.isnan(est.trace_).any()
-    body = _checkpoint.read_checkpoint(path)
-    assert [state["iteration"] for state in body["chains"]] == [25, 25]
-    assert _leftovers(tmp_path, {"run.json"}) == []
+    _, records, _ = _checkpoint.read_checkpoint(path)
+    assert [[state["iteration"] for state in r["chains"]] for r in records] == [[25, 25], [75, 75], [100, 100]]
+    assert _leftovers(tmp_path, {"run.ckpt"}) == []
+    resumed = NonReversibleMCMC(**{**RUN, "n_iter": 100}, checkpoint=str(path), resume=True).fit(heart)
+    assert digest(resumed) == digest(est)  # the record after the failed one carried what it missed
 
 
 # -- reproducibility ------------------------------------------------------------------------------

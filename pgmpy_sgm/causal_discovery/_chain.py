@@ -145,16 +145,21 @@ class SearchPlan:
 
 @dataclass
 class ChainState:
-    """Everything a chain needs to continue bit for bit, in any process (JSON-friendly via :meth:`to_dict`)."""
+    """Everything a chain needs to continue bit for bit, in any process (JSON-friendly via :meth:`to_dict`).
+
+    Random numbers are drawn in buffers of ``BUFFER_SIZE``; a buffer is not stored but
+    redrawn from the generator state that produced it (``pair_rng``, ``u_rng``), so a
+    state stays small.
+    """
 
     chain: int
     iteration: int
     key: int
     score: float | None
     rng: dict
-    pairs: list
+    pair_rng: dict | None
     pair_pos: int
-    logu: list
+    u_rng: dict | None
     u_pos: int
     n_accepted: int = 0
     n_draws: int = 0
@@ -168,7 +173,9 @@ class ChainState:
     def new(cls, chain: int, seed_seq: np.random.SeedSequence, start_key: int) -> ChainState:
         """The state of chain ``chain`` before its first iteration."""
         rng = np.random.default_rng(seed_seq)
-        return cls(int(chain), 0, int(start_key), None, rng.bit_generator.state, [], 0, [], 0, best_key=int(start_key))
+        return cls(
+            int(chain), 0, int(start_key), None, rng.bit_generator.state, None, 0, None, 0, best_key=int(start_key)
+        )
 
     def to_dict(self) -> dict:
         """JSON-friendly form (graph keys as hex strings)."""
@@ -224,7 +231,13 @@ def _relocation_node(tables: ScoreTables, pair: int, round_index: int) -> int:
 
 
 def run_segment(
-    data: ChainData, state: ChainState, n_steps: int, plan: SearchPlan, progress=None, known=None
+    data: ChainData,
+    state: ChainState,
+    n_steps: int,
+    plan: SearchPlan,
+    progress=None,
+    known=None,
+    stop_at: float | None = None,
 ) -> SegmentResult:
     """Run up to ``n_steps`` iterations of one chain from ``state`` (fewer if the plan's deadline passes).
 
@@ -245,6 +258,9 @@ def run_segment(
         then (only for chains run in the calling process).
     known : dict, optional
         Clique labellings computed by other processes (:meth:`ScoreTables.absorb`).
+    stop_at : float, optional
+        Wall-clock time (:func:`time.time`) at which this segment ends (at least one
+        iteration runs); where segments end does not change the chain's path.
 
     Returns
     -------
@@ -257,13 +273,12 @@ def run_segment(
     n_pairs = len(pairs)
     cdf = None if plan.pair_cdf is None else np.asarray(plan.pair_cdf, dtype=np.float64)
     relocate_every = int(plan.relocate_every)
-    deadline = plan.deadline
+    deadline = plan.deadline if stop_at is None else min(stop_at, plan.deadline or stop_at)
     graph = DecomposableState(tables, state.key, plan.strata)
     rng = np.random.default_rng()
     rng.bit_generator.state = state.rng
-    rng_state = state.rng
-    pair_buf, pair_pos = list(state.pairs), int(state.pair_pos)
-    u_buf, u_pos = list(state.logu), int(state.u_pos)
+    rng_state, pair_rng, u_rng = state.rng, state.pair_rng, state.u_rng
+    pair_pos, u_pos = int(state.pair_pos), int(state.u_pos)
     n_accepted, n_draws = state.n_accepted, state.n_draws
     n_reloc, n_reloc_acc = state.n_relocations, state.n_relocations_accepted
     iteration = state.iteration
@@ -282,9 +297,23 @@ def run_segment(
         draws = np.searchsorted(cdf, rng.random(BUFFER_SIZE) * cdf[-1], side="right")
         return np.minimum(draws, n_pairs - 1).tolist()
 
+    def draw_logu() -> list:
+        with np.errstate(divide="ignore"):
+            return np.log(rng.random(BUFFER_SIZE)).tolist()
+
+    pair_buf: list = []
+    u_buf: list = []
+    if pair_rng is not None:  # redraw the buffers in use
+        rng.bit_generator.state = pair_rng
+        pair_buf = draw_pairs()
+    if u_rng is not None:
+        rng.bit_generator.state = u_rng
+        u_buf = draw_logu()
+    rng.bit_generator.state = rng_state
+
     def snapshot():
         return ChainState(
-            state.chain, iteration, graph.key, graph.score, rng_state, pair_buf, pair_pos, u_buf, u_pos,
+            state.chain, iteration, graph.key, graph.score, rng_state, pair_rng, pair_pos, u_rng, u_pos,
             n_accepted, n_draws, best[0], best[1], best[2], n_reloc, n_reloc_acc,
         )  # fmt: skip
 
@@ -297,6 +326,7 @@ def run_segment(
                 break
             if n_pairs:
                 if pair_pos == len(pair_buf):
+                    pair_rng = rng.bit_generator.state
                     pair_buf, pair_pos, rng_state = draw_pairs(), 0, rng.bit_generator.state
                 if relocate_every and (iteration + 1) % relocate_every == 0:
                     node = _relocation_node(tables, pair_buf[pair_pos], (iteration + 1) // relocate_every)
@@ -308,6 +338,7 @@ def run_segment(
                     relocation = False
                     while True:
                         if pair_pos == len(pair_buf):
+                            pair_rng = rng.bit_generator.state
                             pair_buf, pair_pos, rng_state = draw_pairs(), 0, rng.bit_generator.state
                         i, j = pairs[pair_buf[pair_pos]]
                         pair_pos += 1
@@ -316,10 +347,8 @@ def run_segment(
                         if move is not None:
                             break
                 if u_pos == len(u_buf):
-                    with np.errstate(divide="ignore"):
-                        u_buf = np.log(rng.random(BUFFER_SIZE)).tolist()
-                    rng_state = rng.bit_generator.state
-                    u_pos = 0
+                    u_rng = rng.bit_generator.state
+                    u_buf, u_pos, rng_state = draw_logu(), 0, rng.bit_generator.state
                 log_u = u_buf[u_pos]
                 u_pos += 1
                 if move is not None:

@@ -44,7 +44,8 @@ def convergence_summary(
     pandas.DataFrame
         Columns ``best_score``, ``gap``, ``best_iteration``, ``n_iter`` and
         ``max_edge_probability_difference`` (against the pooled estimate), indexed by
-        chain; ``attrs["spread"]`` is the best minus the worst chain best and
+        chain; ``attrs["spread"]`` is the best minus the worst chain best (chains that
+        never ran, with a NaN best, left out) and
         ``attrs["max_edge_probability_difference"]`` the largest difference between two
         chains' probabilities of one edge.
 
@@ -59,7 +60,8 @@ def convergence_summary(
     best_scores = np.asarray(best_scores, dtype=np.float64)
     chain_prob = np.asarray(chain_pair_probabilities, dtype=np.float64).reshape(len(best_scores), -1)
     pooled = np.asarray(pooled_pair_probabilities, dtype=np.float64)
-    top = float(best_scores.max()) if best_scores.size else float("nan")
+    started = best_scores[np.isfinite(best_scores)]  # a chain stopped before its first step has no score
+    top = float(started.max()) if started.size else float("nan")
     per_chain = np.abs(chain_prob - pooled).max(axis=1) if chain_prob.shape[1] else np.zeros(len(best_scores))
     frame = pd.DataFrame(
         {
@@ -71,7 +73,7 @@ def convergence_summary(
         },
         index=pd.RangeIndex(len(best_scores), name="chain"),
     )
-    spread = float(top - best_scores.min()) if best_scores.size else 0.0
+    spread = float(top - started.min()) if started.size else 0.0
     if chain_prob.shape[1] and len(best_scores) > 1:
         between = float((chain_prob.max(axis=0) - chain_prob.min(axis=0)).max())
     else:
@@ -96,7 +98,7 @@ def warn_if_unconverged(summary: pd.DataFrame, threshold: float = SPREAD_WARNING
     spread = float(summary.attrs.get("spread", 0.0))
     if spread <= threshold:
         return False
-    worst = int(summary["best_score"].to_numpy().argmin())
+    worst = int(np.nanargmin(summary["best_score"].to_numpy()))
     warnings.warn(
         f"The chains disagree: their best scores spread over {spread:.2f} log-units (chain {worst} is lowest), "
         "so the search has not settled on one posterior mode. Give it more time (max_time or n_iter) or more "

@@ -26,9 +26,10 @@ from pgmpy_sgm.causal_discovery._chain import (
     run_segment,
     tables_for,
 )
-from pgmpy_sgm.causal_discovery._checkpoint import read_checkpoint, write_checkpoint
+from pgmpy_sgm.causal_discovery._checkpoint import CheckpointLog, read_checkpoint
 from pgmpy_sgm.causal_discovery._convergence import ConvergenceWarning, convergence_summary, warn_if_unconverged
 from pgmpy_sgm.causal_discovery._posterior import edge_probability_frame, pair_probabilities, posterior_frame
+from pgmpy_sgm.causal_discovery._run_state import RunState
 from pgmpy_sgm.core.data import check_frame
 from pgmpy_sgm.core.moves import ScoreTables, chordal_families
 from pgmpy_sgm.core.search import best_forest_key, pair_gains, pair_proposal_weights
@@ -41,6 +42,9 @@ POSTERIOR_STRATA_ROWS = (100, 0.999, 1000)
 
 #: Target duration of a segment of parallel chains run without a checkpoint.
 SEGMENT_SECONDS = 2.0
+
+#: Idle loky workers (also those left by a parent that was killed) exit after this many seconds.
+WORKER_IDLE_SECONDS = 20
 
 _STARTS = ("auto", "empty", "best_gm", "best_forest")
 
@@ -147,20 +151,29 @@ default="auto"
         Seed; chain ``c`` uses ``numpy.random.SeedSequence(seed).spawn(n_chains)[c]``, so
         the results do not depend on ``n_jobs`` or ``backend``.
     n_jobs : int, default=1
-        Chains run in parallel through joblib.
+        Chains run in parallel through joblib (its loky backend unless ``backend`` is given).
     backend : str, optional
         A joblib backend (e.g. ``"loky"``, ``"dask"`` with a ``dask.distributed.Client``,
         ``"ray"``), used through ``joblib.parallel_config``.
     show_progress : bool, default=True
         Show a progress bar (also needs ``pgmpy.config.SHOW_PROGRESS``).
     checkpoint : str or path, optional
-        JSON file to which the full state of the run is written (atomically) every
-        ``checkpoint_every`` iterations and when the run is interrupted.
+        File (JSON lines) to which the run is checkpointed every ``checkpoint_every``
+        iterations or ``checkpoint_seconds`` seconds, whichever comes first, and when
+        the run is interrupted. Each checkpoint appends what is new, so checkpointing
+        costs time linear in the run; lines are chained by SHA-256 digests. An existing
+        file is never overwritten: a new run refuses it unless ``resume=True``.
     resume : bool, default=False
         Continue the run stored in ``checkpoint`` (a missing file starts a new run). The
-        result is identical to an uninterrupted run with the same seed.
+        result is identical to an uninterrupted run with the same seed. The checkpoint is
+        verified first: its digests, every field, the decomposability and exact scores of
+        the chains' graphs and of the top visited graphs, and its identity (a fingerprint
+        of the data, the seed and the settings): a checkpoint of another run is refused
+        with the reason.
     checkpoint_every : int, default=1000
         Iterations between checkpoints; parallel chains also synchronize this often.
+    checkpoint_seconds : float, default=30.0
+        Longest time between checkpoints.
 
     Attributes
     ----------
@@ -243,6 +256,7 @@ default="auto"
         checkpoint=None,
         resume=False,
         checkpoint_every=1000,
+        checkpoint_seconds=30.0,
     ):
         self.n_iter = n_iter
         self.n_chains = n_chains
@@ -261,6 +275,7 @@ default="auto"
         self.checkpoint = checkpoint
         self.resume = resume
         self.checkpoint_every = checkpoint_every
+        self.checkpoint_seconds = checkpoint_seconds
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -305,6 +320,9 @@ default="auto"
             raise ValueError(f"method must be one of {_METHODS}. Got: {self.method!r}")
         n_chains = self._check_int("n_chains", self.n_chains, 1)
         every = self._check_int("checkpoint_every", self.checkpoint_every, 1)
+        seconds = self.checkpoint_seconds
+        if isinstance(seconds, bool) or not isinstance(seconds, Real) or not (0 < seconds < float("inf")):
+            raise ValueError(f"checkpoint_seconds must be a positive number of seconds. Got: {seconds!r}")
         self._check_int("max_labelled_clique", self.max_labelled_clique, 2)
         if not isinstance(self.strata, bool | np.bool_):
             raise TypeError(f"strata must be a bool. Got: {self.strata!r}")
@@ -415,7 +433,7 @@ default="auto"
         cdf = tuple(np.cumsum(pair_proposal_weights(gains)).tolist()) if informed else None
         deadline = None if self.max_time is None else t_start + float(self.max_time)
         plan = SearchPlan(strata, cdf, RELOCATE_EVERY if informed else 0, deadline)
-        run = self._load_or_start(data, n_chains, n_iter, strata, start_key)
+        run = self._load_or_start(data, tables, n_chains, n_iter, strata, start_key, plan)
         interrupted = self._run(data, run, n_iter, every, plan)
         self._set_results(scorer, tables, run, strata)
         if interrupted:
@@ -428,63 +446,78 @@ default="auto"
         warn_if_unconverged(self.convergence_, stacklevel=2)
         return self
 
-    def _load_or_start(self, data, n_chains, n_iter, strata, start_key) -> dict:
-        meta = {
+    def _identity(self, data, n_chains, strata, start_key, plan: SearchPlan) -> dict:
+        return {
             "fingerprint": data.fingerprint,
             "n_chains": n_chains,
             "strata": strata,
             "method": self.method,
             "start": hex(start_key),
-        }
-        if self.resume and os.path.exists(self.checkpoint):
-            body = read_checkpoint(self.checkpoint)
-            for name, value in meta.items():
-                if body.get(name) != value:
-                    raise ValueError(
-                        f"The checkpoint {self.checkpoint} belongs to another run ({name} differs). "
-                        f"Got: {body.get(name)!r}, expected {value!r}"
-                    )
-            if self.seed is not None and body["seed_entropy"] != int(self.seed):
-                raise ValueError(f"The checkpoint was written with another seed. Got: {body['seed_entropy']}")
-            chains = [ChainState.from_dict(state) for state in body["chains"]]
-            done = max(state.iteration for state in chains)
-            if n_iter is not None and done > n_iter:
-                raise ValueError(f"The checkpoint has already run {done} iterations, more than n_iter. Got: {n_iter}")
-            return {
-                **meta,
-                "seed_entropy": body["seed_entropy"],
-                "chains": chains,
-                "traces": [list(t) for t in body["traces"]],
-                "visited": {int(k, 16): v for k, v in body["visited"].items()},
-                "seen_by": {int(k, 16): int(v) for k, v in body.get("seen_by", {}).items()},
-            }
-        seq = np.random.SeedSequence(self.seed)
-        children = seq.spawn(n_chains)
-        return {
-            **meta,
-            "seed_entropy": seq.entropy,
-            "chains": [new_chain_state(c, children[c], start_key) for c in range(n_chains)],
-            "traces": [[] for _ in range(n_chains)],
-            "visited": {},
-            "seen_by": {},
+            "relocate_every": plan.relocate_every,
         }
 
-    def _save(self, run) -> None:
-        if self.checkpoint is None:
-            return
-        body = {k: v for k, v in run.items() if k not in ("visited", "seen_by", "chains")}
-        body["chains"] = [state.to_dict() for state in run["chains"]]
-        body["visited"] = {hex(k): v for k, v in run["visited"].items()}
-        body["seen_by"] = {hex(k): v for k, v in run["seen_by"].items()}
+    def _load_or_start(self, data, tables, n_chains, n_iter, strata, start_key, plan) -> RunState:
+        identity = self._identity(data, n_chains, strata, start_key, plan)
+        self._log = None
+        path = self.checkpoint
+        if path is not None and os.path.exists(path) and not self.resume:
+            raise ValueError(
+                f"The checkpoint file {os.fspath(path)!r} already exists: pass resume=True to continue the run it "
+                "holds, or choose another path (or delete the file) to start a new run."
+            )
+        if self.resume and os.path.exists(path):
+            header, records, log = read_checkpoint(path)
+            stored = header["identity"]
+            for name, value in identity.items():
+                if stored.get(name) != value:
+                    what = "the data or max_labelled_clique/prior/state_names" if name == "fingerprint" else name
+                    raise ValueError(
+                        f"The checkpoint {os.fspath(path)!r} belongs to another run: {what} differs. "
+                        f"Got: {stored.get(name)!r}, expected {value!r}"
+                    )
+            entropy = stored.get("seed_entropy")
+            if not isinstance(entropy, int) or isinstance(entropy, bool):
+                raise ValueError(f"Checkpoint {os.fspath(path)!r}, line 1: seed_entropy must be an integer. "
+                                 f"Got: {entropy!r}")  # fmt: skip
+            if self.seed is not None and entropy != int(self.seed):
+                raise ValueError(
+                    f"The checkpoint {os.fspath(path)!r} was written with another seed. Got: {entropy}, "
+                    f"expected {int(self.seed)}"
+                )
+            run = RunState.from_records(path, stored, records, tables, n_iter, strata)
+            self._log = log
+            return run
+        seq = np.random.SeedSequence(self.seed)
+        children = seq.spawn(n_chains)
+        identity["seed_entropy"] = seq.entropy
+        run = RunState(identity, [new_chain_state(c, children[c], start_key) for c in range(n_chains)])
+        if path is not None:
+            self._log = self._guarded(lambda: CheckpointLog.create(path, identity))
+        return run
+
+    def _guarded(self, action):
         try:
-            write_checkpoint(self.checkpoint, body)
+            return action()
         except OSError as err:  # e.g. a full disk: keep running, the previous checkpoint is intact
             warnings.warn(
                 f"Could not write the checkpoint {os.fspath(self.checkpoint)!r} ({err}); the run goes on and the "
                 "previous checkpoint, if any, is intact.",
                 CheckpointWarning,
-                stacklevel=2,
+                stacklevel=4,
             )
+            return None
+
+    def _save(self, run: RunState) -> None:
+        if self.checkpoint is None:
+            return
+        if self._log is None:  # the file could not be created before: try again from scratch
+            self._log = self._guarded(lambda: CheckpointLog.create(self.checkpoint, run.identity))
+            if self._log is None:
+                return
+            run.rewind()
+        record = run.record()
+        if self._guarded(lambda: self._log.append(record) or True) is not None:
+            run.mark_saved()
 
     @staticmethod
     def _remaining(state: ChainState, n_iter: int | None) -> int:
@@ -500,7 +533,7 @@ default="auto"
         if adaptive:
             chunk = every
         show = bool(self.show_progress and config.SHOW_PROGRESS)
-        chains = run["chains"]
+        chains = run.chains
         bar = None
         if show:
             from tqdm.auto import tqdm
@@ -536,7 +569,8 @@ default="auto"
                         callback = None
                         if show:
                             callback = functools.partial(progress, state.chain)
-                        out = run_segment(data, state, steps, chain_plan, callback)
+                        stop_at = None if self.checkpoint is None else time.time() + float(self.checkpoint_seconds)
+                        out = run_segment(data, state, steps, chain_plan, callback, None, stop_at)
                         results.append(out)
                         if out.interrupted:
                             break
@@ -544,14 +578,16 @@ default="auto"
                     steps = [min(chunk - (0 if adaptive else s.iteration % chunk), self._remaining(s, n_iter))
                              for s in todo]  # fmt: skip
                     tic = time.perf_counter()
+                    stop_at = None if self.checkpoint is None else time.time() + float(self.checkpoint_seconds)
                     jobs = (
-                        joblib.delayed(run_segment)(data, s, k, plan, None, known)
+                        joblib.delayed(run_segment)(data, s, k, plan, None, known, stop_at)
                         for s, k in zip(todo, steps, strict=True)
                     )
-                    if self.backend is not None:
-                        with joblib.parallel_config(backend=self.backend):
-                            results = joblib.Parallel(n_jobs=self.n_jobs)(jobs)
-                    else:
+                    # loky workers that outlive their parent (killed) end after WORKER_IDLE_SECONDS idle
+                    parallel = {"backend": self.backend}
+                    if not self.backend:
+                        parallel = {"backend": "loky", "idle_worker_timeout": WORKER_IDLE_SECONDS}
+                    with joblib.parallel_config(**parallel):
                         results = joblib.Parallel(n_jobs=self.n_jobs)(jobs)
                     if adaptive:
                         done_steps = max(
@@ -565,7 +601,7 @@ default="auto"
                     tables_for(data).absorb(out.learned)
                     state = out.state
                     before = chains[state.chain].iteration
-                    self._merge(run, out)
+                    run.merge(out)
                     interrupted |= out.interrupted
                     if bar is not None and not sequential:
                         progress(state.chain, state.iteration - before, state.best_score,
@@ -579,33 +615,20 @@ default="auto"
                 bar.close()
         return interrupted
 
-    @staticmethod
-    def _merge(run, out) -> None:
-        state = out.state
-        c = state.chain
-        run["chains"][c] = state
-        run["traces"][c].extend(out.trace)
-        visited = run["visited"]
-        seen_by = run["seen_by"]
-        bit = 1 << c
-        for key, value in out.visited.items():
-            visited.setdefault(key, value)
-            seen_by[key] = seen_by.get(key, 0) | bit
-
     def _set_results(self, scorer, tables, run, strata) -> None:
         from pgmpy_sgm.models import StratifiedGraph
 
-        chains = run["chains"]
-        if not run["visited"]:  # interrupted before the first segment ended
+        chains = run.chains
+        if not run.visited:  # interrupted before the first segment ended
             for state in chains:
                 out = run_segment(ChainData.from_scorer(scorer), state, 0, SearchPlan(strata))
-                self._merge(run, out)
+                run.merge(out)
         frame, pair_prob = posterior_frame(
-            tables, scorer.state_names, run["visited"], strata=strata, n_strata_rows=POSTERIOR_STRATA_ROWS
+            tables, scorer.state_names, run.visited, strata=strata, n_strata_rows=POSTERIOR_STRATA_ROWS
         )
-        length = max(len(t) for t in run["traces"])
+        length = max(len(t) for t in run.traces)
         trace = np.full((len(chains), length), np.nan)
-        for c, t in enumerate(run["traces"]):
+        for c, t in enumerate(run.traces):
             trace[c, : len(t)] = t
         edges = list(frame["edges"].iloc[0])
         if strata:
@@ -615,7 +638,7 @@ default="auto"
         chain_pair_prob = []
         for c in range(len(chains)):
             bit = 1 << c
-            own = {k: v for k, v in run["visited"].items() if run["seen_by"].get(k, 0) & bit}
+            own = {k: v for k, v in run.visited.items() if run.seen_by.get(k, 0) & bit}
             chain_pair_prob.append(pair_probabilities(own, len(tables.pairs)))
         self.scorer_ = scorer
         self.variables_ = list(scorer.variables)
@@ -626,7 +649,7 @@ default="auto"
         self.trace_ = trace
         self.chain_best_scores_ = np.array([s.best_score for s in chains], dtype=np.float64)
         self.chain_best_iterations_ = np.array([s.best_iteration for s in chains], dtype=np.int64)
-        self.n_visited_ = len(run["visited"])
+        self.n_visited_ = len(run.visited)
         iterations = sum(s.iteration for s in chains)
         self.acceptance_rate_ = float(sum(s.n_accepted for s in chains) / iterations) if iterations else 0.0
         self.n_iter_ = int(max(s.iteration for s in chains))

@@ -199,32 +199,49 @@ def test_dask_backend_matches_sequential(heart, dask_client):
 
 # -- checkpoints, resume and interruption -------------------------------------------------------
 def test_checkpoint_resume_matches_uninterrupted(heart, tmp_path):
-    path = tmp_path / "run.json"
+    path = tmp_path / "run.ckpt"
     full = _fit(heart, seed=7, n_iter=900)
     first = _fit(heart, seed=7, n_iter=400, checkpoint=str(path), checkpoint_every=150)
-    body = json.loads(path.read_text())
-    assert [c["iteration"] for c in body["chains"]] == [400, 400]
+    _, records, _ = _checkpoint.read_checkpoint(path)
+    assert [c["iteration"] for c in records[-1]["chains"]] == [400, 400]
+    assert [[c["iteration"] for c in r["chains"]] for r in records] == [[150, 150], [300, 300], [400, 400]]
     resumed = _fit(heart, seed=7, n_iter=900, checkpoint=str(path), checkpoint_every=150, resume=True)
     _assert_same_result(full, resumed)
     assert first.trace_.shape == (2, 401)
     np.testing.assert_array_equal(first.trace_, full.trace_[:, :401])
-    assert [p.name for p in tmp_path.iterdir()] == ["run.json"]  # no temporary files left behind
+    assert [p.name for p in tmp_path.iterdir()] == ["run.ckpt"]  # no temporary files left behind
+
+
+def test_checkpoint_records_hold_only_what_is_new(heart, tmp_path):
+    path = tmp_path / "run.ckpt"
+    _fit(heart, seed=7, n_iter=600, checkpoint=str(path), checkpoint_every=100, method="paper")
+    _, records, _ = _checkpoint.read_checkpoint(path)
+    assert [len(r["traces"][0]) for r in records] == [101, 100, 100, 100, 100, 100]
+    keys = [k for r in records for k in r["visited"]]
+    assert len(keys) == len(set(keys))  # every visited graph is written once
 
 
 def test_resume_rejects_other_run(heart, tmp_path):
-    path = str(tmp_path / "run.json")
+    path = str(tmp_path / "run.ckpt")
     _fit(heart, seed=7, n_iter=50, checkpoint=path)
-    with pytest.raises(ValueError, match="another run"):
+    with pytest.raises(ValueError, match="already exists: pass resume=True"):
+        _fit(heart, seed=7, n_iter=50, checkpoint=path)
+    with pytest.raises(ValueError, match="another run: n_chains differs"):
         _fit(heart, seed=7, n_iter=100, checkpoint=path, resume=True, n_chains=3)
+    with pytest.raises(ValueError, match="another run: method differs"):
+        _fit(heart, seed=7, n_iter=100, checkpoint=path, resume=True, method="paper")
+    with pytest.raises(ValueError, match="another run: the data .* differs"):
+        _fit(heart.assign(count=heart["count"] + 1), seed=7, n_iter=100, checkpoint=path, resume=True)
     with pytest.raises(ValueError, match="another seed"):
         _fit(heart, seed=8, n_iter=100, checkpoint=path, resume=True)
     with pytest.raises(ValueError, match="more than n_iter"):
         _fit(heart, seed=7, n_iter=10, checkpoint=path, resume=True)
 
 
-def test_checkpoint_write_is_atomic(tmp_path, monkeypatch):
-    path = tmp_path / "state.json"
-    _checkpoint.write_checkpoint(path, {"chains": [1, 2, 3]})
+def test_checkpoint_header_is_created_atomically(tmp_path, monkeypatch):
+    path = tmp_path / "state.ckpt"
+    log = _checkpoint.CheckpointLog.create(path, {"run": 1})
+    log.append({"chains": [1, 2, 3]})
     before = path.read_bytes()
 
     def failing_fsync(fd):
@@ -232,10 +249,22 @@ def test_checkpoint_write_is_atomic(tmp_path, monkeypatch):
 
     monkeypatch.setattr(_checkpoint.os, "fsync", failing_fsync)
     with pytest.raises(OSError, match="disk full"):
-        _checkpoint.write_checkpoint(path, {"chains": list(range(10_000))})
+        _checkpoint.CheckpointLog.create(path, {"run": 2})
     assert path.read_bytes() == before
-    assert _checkpoint.read_checkpoint(path)["chains"] == [1, 2, 3]
-    assert [p.name for p in tmp_path.iterdir()] == ["state.json"]
+    assert _checkpoint.read_checkpoint(path)[1] == [{"chains": [1, 2, 3]}]
+    assert [p.name for p in tmp_path.iterdir()] == ["state.ckpt"]
+
+
+def test_incomplete_last_line_is_dropped(tmp_path):
+    path = tmp_path / "state.ckpt"
+    log = _checkpoint.CheckpointLog.create(path, {"run": 1})
+    log.append({"n": 1})
+    with open(path, "ab") as handle:  # a writer killed mid-append
+        handle.write(b'{"n": 2, "dig')
+    header, records, log = _checkpoint.read_checkpoint(path)
+    assert records == [{"n": 1}]
+    log.append({"n": 3})
+    assert _checkpoint.read_checkpoint(path)[1] == [{"n": 1}, {"n": 3}]
 
 
 def test_keyboard_interrupt_keeps_results_and_resumes_exactly(heart, tmp_path, monkeypatch):
@@ -319,6 +348,8 @@ def test_sklearn_compatibility(estimator, check):
 def test_checkpoint_file_is_json(heart, tmp_path):
     path = tmp_path / "run.json"
     _fit(heart, seed=1, n_iter=20, checkpoint=os.fspath(path))
-    body = _checkpoint.read_checkpoint(path)
-    assert body["format"] == _checkpoint.CHECKPOINT_FORMAT
-    assert set(body) >= {"chains", "traces", "visited", "fingerprint", "seed_entropy"}
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]  # JSON lines
+    header, records, _ = _checkpoint.read_checkpoint(path)
+    assert header["format"] == lines[0]["format"] == _checkpoint.CHECKPOINT_FORMAT
+    assert set(header["identity"]) >= {"fingerprint", "seed_entropy", "n_chains", "method", "strata", "start"}
+    assert set(records[-1]) == {"chains", "traces", "visited", "seen_by"}

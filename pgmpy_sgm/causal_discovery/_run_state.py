@@ -1,0 +1,227 @@
+"""The state of a whole run (every chain, traces, visited graphs), its checkpoint records and their checks."""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from pgmpy_sgm.causal_discovery._chain import ChainState, SegmentResult
+from pgmpy_sgm.core.moves import DecomposableState, chordal_families
+
+__all__ = ["RunState", "N_SCORES_VERIFIED"]
+
+#: On resume, the scores of this many top visited graphs are recomputed and compared.
+N_SCORES_VERIFIED = 20
+
+_CHAIN_FIELDS = {
+    "chain": int,
+    "iteration": int,
+    "key": str,
+    "rng": dict,
+    "pair_pos": int,
+    "u_pos": int,
+    "n_accepted": int,
+    "n_draws": int,
+    "best_key": str,
+    "best_iteration": int,
+    "n_relocations": int,
+    "n_relocations_accepted": int,
+}
+
+
+@dataclass
+class RunState:
+    """Chains, their traces and the pooled visited graphs of one fit.
+
+    ``visited`` maps a graph key to its log unnormalized posterior; ``seen_by`` to a bit
+    mask of the chains that visited it. What changed since the last checkpoint record is
+    tracked so that a record holds only the new part.
+    """
+
+    identity: dict
+    chains: list
+    traces: list = field(default_factory=list)
+    visited: dict = field(default_factory=dict)
+    seen_by: dict = field(default_factory=dict)
+    _fresh: list = field(default_factory=list)
+    _dirty: set = field(default_factory=set)
+    _saved_trace: list = field(default_factory=list)
+
+    def __post_init__(self):
+        if not self.traces:
+            self.traces = [[] for _ in self.chains]
+        if not self._saved_trace:
+            self._saved_trace = [len(t) for t in self.traces]
+
+    def merge(self, out: SegmentResult) -> None:
+        """Take in one segment's result."""
+        state = out.state
+        c = state.chain
+        self.chains[c] = state
+        self.traces[c].extend(out.trace)
+        bit = 1 << c
+        for key, value in out.visited.items():
+            if key not in self.visited:
+                self.visited[key] = value
+                self._fresh.append(key)
+            seen = self.seen_by.get(key, 0)
+            if not seen & bit:
+                self.seen_by[key] = seen | bit
+                self._dirty.add(key)
+
+    def record(self) -> dict:
+        """The checkpoint record of everything new since the last :meth:`mark_saved`."""
+        return {
+            "chains": [state.to_dict() for state in self.chains],
+            "traces": [t[s:] for t, s in zip(self.traces, self._saved_trace, strict=True)],
+            "visited": {hex(k): self.visited[k] for k in self._fresh},
+            "seen_by": {hex(k): self.seen_by[k] for k in sorted(self._dirty)},
+        }
+
+    def mark_saved(self) -> None:
+        """Everything so far is in the checkpoint."""
+        self._fresh = []
+        self._dirty = set()
+        self._saved_trace = [len(t) for t in self.traces]
+
+    def rewind(self) -> None:
+        """Nothing is in the checkpoint yet (a new file)."""
+        self._fresh = list(self.visited)
+        self._dirty = set(self.seen_by)
+        self._saved_trace = [0] * len(self.traces)
+
+    # -- resuming -------------------------------------------------------------------
+    @classmethod
+    def from_records(cls, path, identity: dict, records: list, tables, n_iter: int | None, strata: bool) -> RunState:
+        """Rebuild a run from verified checkpoint records, checking that every field makes sense.
+
+        Raises
+        ------
+        ValueError
+            Naming the file, the record and the field at fault.
+        """
+        name = os.fspath(path)
+        n_chains = int(identity["n_chains"])
+        run = cls(identity, [None] * n_chains)
+        n_pairs = len(tables.pairs)
+        for number, record in enumerate(records, start=2):
+
+            def bad(what: str, number=number) -> ValueError:
+                return ValueError(f"Checkpoint {name!r}, line {number}: {what}; refusing to resume from it.")
+
+            for part in ("chains", "traces", "visited", "seen_by"):
+                if part not in record:
+                    raise bad(f"field {part!r} is missing")
+            chains, traces = record["chains"], record["traces"]
+            if not isinstance(chains, list) or len(chains) != n_chains:
+                raise bad(f"field 'chains' must list {n_chains} chains")
+            if not isinstance(traces, list) or len(traces) != n_chains:
+                raise bad(f"field 'traces' must list {n_chains} traces")
+            for c, (body, trace) in enumerate(zip(chains, traces, strict=True)):
+                state = cls._chain_state(body, c, n_pairs, bad)
+                previous = run.chains[c]
+                if previous is not None and state.iteration < previous.iteration:
+                    raise bad(f"chain {c} goes back from iteration {previous.iteration} to {state.iteration}")
+                if n_iter is not None and state.iteration > n_iter:
+                    raise bad(f"chain {c} has run {state.iteration} iterations, more than n_iter={n_iter}")
+                if not isinstance(trace, list) or not all(isinstance(v, float | int) for v in trace):
+                    raise bad(f"trace of chain {c} must be a list of numbers")
+                run.chains[c] = state
+                run.traces[c].extend(float(v) for v in trace)
+            for part, target, kind in (("visited", run.visited, float), ("seen_by", run.seen_by, int)):
+                entries = record[part]
+                if not isinstance(entries, dict):
+                    raise bad(f"field {part!r} must be an object")
+                for text, value in entries.items():
+                    key = cls._key(text, n_pairs, bad, part)
+                    if kind is float and (not isinstance(value, float | int) or not math.isfinite(value)):
+                        raise bad(f"{part} score of graph {text} is not a finite number. Got: {value!r}")
+                    if kind is int and (not isinstance(value, int) or not 0 < value < 1 << n_chains):
+                        raise bad(f"{part} of graph {text} is not a mask of the {n_chains} chains. Got: {value!r}")
+                    target[key] = kind(value)
+        if any(state is None for state in run.chains):
+            raise ValueError(f"Checkpoint {name!r} holds no complete record; refusing to resume from it.")
+        run._check_consistency(name, tables, strata)
+        run._saved_trace = [len(t) for t in run.traces]
+        return run
+
+    @staticmethod
+    def _key(text, n_pairs: int, bad, what: str) -> int:
+        try:
+            key = int(text, 16)
+        except (TypeError, ValueError):
+            raise bad(f"{what} has a graph key that is not hexadecimal. Got: {text!r}") from None
+        if key < 0 or key >> n_pairs:
+            raise bad(f"{what} has a graph key with edges beyond the {n_pairs} pairs of the data. Got: {text}")
+        return key
+
+    @classmethod
+    def _chain_state(cls, body, c: int, n_pairs: int, bad) -> ChainState:
+        if not isinstance(body, dict):
+            raise bad(f"chain {c} must be an object")
+        for name, kind in _CHAIN_FIELDS.items():
+            value = body.get(name)
+            if not isinstance(value, kind) or isinstance(value, bool):
+                raise bad(f"chain {c} field {name!r} must be a {kind.__name__}. Got: {value!r}")
+            if kind is int and value < 0:
+                raise bad(f"chain {c} field {name!r} must be >= 0. Got: {value}")
+        if body["chain"] != c:
+            raise bad(f"chain {c} is stored as chain {body['chain']}")
+        for name in ("key", "best_key"):
+            cls._key(body[name], n_pairs, bad, f"chain {c} field {name!r}")
+        try:
+            state = ChainState.from_dict(body)
+            np.random.default_rng().bit_generator.state = state.rng
+            for saved in (state.pair_rng, state.u_rng):
+                if saved is not None:
+                    np.random.default_rng().bit_generator.state = saved
+        except (TypeError, ValueError, KeyError) as err:
+            raise bad(f"chain {c} has an invalid random generator state ({err})") from None
+        if state.best_iteration > state.iteration:
+            raise bad(f"chain {c} best_iteration {state.best_iteration} is after its iteration {state.iteration}")
+        return state
+
+    def _check_consistency(self, name: str, tables, strata: bool) -> None:
+        def bad(what: str) -> ValueError:
+            return ValueError(f"Checkpoint {name!r}: {what}; refusing to resume from it.")
+
+        for c, (state, trace) in enumerate(zip(self.chains, self.traces, strict=True)):
+            if state.score is None and state.iteration == 0 and not trace:
+                continue  # a chain that has not started yet
+            if len(trace) != state.iteration + 1:
+                raise bad(f"chain {c} has {len(trace)} trace values for {state.iteration} iterations")
+            for what, key, score in (("current", state.key, state.score), ("best", state.best_key, state.best_score)):
+                exact = self._exact(tables, key, strata)
+                if exact is None:
+                    raise bad(f"the {what} graph of chain {c} is not decomposable (key {hex(key)})")
+                if score is None or not math.isclose(score, exact, rel_tol=1e-9, abs_tol=1e-9):
+                    raise bad(f"the {what} score of chain {c} is {score!r}, but its graph scores {exact!r}")
+            if state.key not in self.visited or state.best_key not in self.visited:
+                raise bad(f"the graphs of chain {c} are missing from the visited graphs")
+        for key in sorted(self.visited, key=self.visited.get, reverse=True)[:N_SCORES_VERIFIED]:
+            exact = self._exact(tables, key, strata)
+            if exact is None:
+                raise bad(f"the visited graph {hex(key)} is not decomposable")
+            if not math.isclose(self.visited[key], exact, rel_tol=1e-9, abs_tol=1e-9):
+                raise bad(f"the visited graph {hex(key)} is stored with score {self.visited[key]!r}, "
+                          f"but it scores {exact!r}")  # fmt: skip
+        if set(self.seen_by) != set(self.visited):
+            raise bad("the visited graphs and the chains that visited them do not match")
+
+    @staticmethod
+    def _exact(tables, key: int, strata: bool) -> float | None:
+        adj = [0] * tables.n
+        pairs = tables.pairs
+        k = key
+        while k:
+            low = k & -k
+            i, j = pairs[low.bit_length() - 1]
+            adj[i] |= 1 << j
+            adj[j] |= 1 << i
+            k ^= low
+        if chordal_families(adj) is None:
+            return None
+        return DecomposableState(tables, key, strata).score

@@ -1,0 +1,118 @@
+"""Checkpoints are verified before a run resumes: digests, structure, semantics and identity."""
+
+import json
+
+import pytest
+
+from pgmpy_sgm import load_heart_disease
+from pgmpy_sgm.causal_discovery import NonReversibleMCMC, _checkpoint
+
+RUN = {"n_iter": 200, "n_chains": 2, "seed": 5, "weights": "count", "show_progress": False}
+
+
+@pytest.fixture(scope="module")
+def heart():
+    return load_heart_disease(as_counts=True)
+
+
+@pytest.fixture(scope="module")
+def saved(heart, tmp_path_factory):
+    path = tmp_path_factory.mktemp("ckpt") / "run.ckpt"
+    NonReversibleMCMC(**RUN, checkpoint=str(path), checkpoint_every=50).fit(heart)
+    return path.read_bytes()
+
+
+def _lines(raw: bytes) -> list[dict]:
+    return [json.loads(line) for line in raw.decode("utf-8").splitlines()]
+
+
+def _forge(entries: list[dict]) -> bytes:
+    """Rewrite a checkpoint with valid digests (a deliberate forgery the digest chain alone cannot stop)."""
+    text, previous = "", ""
+    for entry in entries:
+        body = {k: v for k, v in entry.items() if k != "digest"}
+        line, previous = _checkpoint._line(previous, body)
+        text += line
+    return text.encode("utf-8")
+
+
+def _resume(heart, path, **changes):
+    return NonReversibleMCMC(**{**RUN, **changes}, checkpoint=str(path), resume=True).fit(heart)
+
+
+def test_resume_from_an_intact_checkpoint(heart, saved, tmp_path):
+    path = tmp_path / "run.ckpt"
+    path.write_bytes(saved)
+    assert _resume(heart, path, n_iter=300).n_iter_ == 300
+
+
+def _edit(entries, line, position=None, **fields):
+    entries = json.loads(json.dumps(entries))
+    target = entries[line] if position is None else entries[line]["chains"][position]
+    target.update(fields)
+    return entries
+
+
+EDITS = [
+    ("edited score", lambda e: _edit(e, -1, 0, best_score=1e9), r"best score of chain 0 is 1000000000\.0"),
+    ("negative iteration", lambda e: _edit(e, -1, 1, iteration=-5), r"chain 1 field 'iteration' must be >= 0"),
+    ("iteration backwards", lambda e: _edit(e, -1, 0, iteration=60), r"chain 0 goes back from iteration 150 to 60"),
+    ("non-chordal key", lambda e: _edit(e, -1, 0, key=hex(1 << 0 | 1 << 5 | 1 << 9 | 1 << 2)),  # 4-cycle 0-1-2-3
+     r"the current graph of chain 0 is not decomposable"),
+    ("key out of range", lambda e: _edit(e, -1, 0, key=hex(1 << 40)), r"edges beyond the 15 pairs"),
+    ("chain index", lambda e: _edit(e, -1, 1, **{"chain": 0}), r"chain 1 is stored as chain 0"),
+    ("bad rng", lambda e: _edit(e, -1, 0, rng={"bit_generator": "nope"}), r"chain 0 has an invalid random generator"),
+    ("missing field", lambda e: [*e[:-1], {k: v for k, v in e[-1].items() if k != "traces"}],
+     r"line 5: field 'traces' is missing"),
+    ("added graph", lambda e: _edit(e, -1, visited={**e[-1]["visited"], hex(0b11): 5.0}, seen_by=e[-1]["seen_by"]),
+     r"visited graph 0x3 is stored with score 5\.0|visited graphs and the chains"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name, edit, message", EDITS, ids=[e[0] for e in EDITS])
+def test_forged_content_is_refused_with_the_field(heart, saved, tmp_path, name, edit, message):
+    path = tmp_path / "run.ckpt"
+    path.write_bytes(_forge(edit(_lines(saved))))
+    with pytest.raises(ValueError, match=message) as info:
+        _resume(heart, path, n_iter=300)
+    assert str(path) in str(info.value) and "\n" not in str(info.value)
+
+
+def test_edited_line_breaks_the_digest(heart, saved, tmp_path):
+    path = tmp_path / "run.ckpt"
+    entries = _lines(saved)
+    entries[-1]["chains"][0]["best_score"] = 1e9  # edited without fixing the digest
+    path.write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"line 5: the digest does not match"):
+        _resume(heart, path)
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"[]\n", r"line 1: expected a JSON object\. Got: list"),
+        (b"null\n", r"line 1: expected a JSON object\. Got: NoneType"),
+        (b"42\n", r"line 1: expected a JSON object\. Got: int"),
+        (b"", r"no complete header line"),
+        (b"\xff\xfe{}\n", r"line 1: not UTF-8 text"),
+        (b'{"format": "other"}\n', r"is not a NonReversibleMCMC checkpoint\. Got format: 'other'"),
+        (b"{not json\n", r"line 1: invalid JSON"),
+    ],
+)
+def test_damaged_files_name_the_file(heart, tmp_path, content, message):
+    path = tmp_path / "run.ckpt"
+    path.write_bytes(content)
+    with pytest.raises(ValueError, match=message) as info:
+        _resume(heart, path)
+    assert str(path) in str(info.value)
+
+
+def test_other_settings_are_refused_with_the_reason(heart, saved, tmp_path):
+    path = tmp_path / "run.ckpt"
+    path.write_bytes(saved)
+    with pytest.raises(ValueError, match=r"another run: strata differs"):
+        _resume(heart, path, strata=False)
+    with pytest.raises(ValueError, match=r"another run: start differs"):
+        _resume(heart, path, start="empty")
+    with pytest.raises(ValueError, match=r"another run: the data or max_labelled_clique"):
+        _resume(heart, path, max_labelled_clique=3)
