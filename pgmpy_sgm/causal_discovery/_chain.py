@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from pgmpy_sgm.core.moves import DecomposableState, ScoreTables
-from pgmpy_sgm.core.search import relocate, steepest_ascent
+from pgmpy_sgm.core.search import relocate, relocation_sweep, steepest_ascent
 
 __all__ = [
     "ChainData",
@@ -133,6 +133,10 @@ class SearchPlan:
     relocate_every : int
         Every this many iterations the proposal is a relocation
         (:func:`~pgmpy_sgm.core.search.relocate`) instead of one toggle; 0 never.
+    polish_every : int
+        Every this many iterations, if the chain's best graph is new since the last
+        polish, a :func:`~pgmpy_sgm.core.search.relocation_sweep` starts from it and the
+        chain jumps to the result when it is better; 0 never.
     deadline : float or None
         Wall-clock time (:func:`time.time`) at which every chain stops.
     """
@@ -140,6 +144,7 @@ class SearchPlan:
     strata: bool = True
     pair_cdf: tuple | None = None
     relocate_every: int = 0
+    polish_every: int = 0
     deadline: float | None = None
 
 
@@ -168,6 +173,7 @@ class ChainState:
     best_iteration: int = 0
     n_relocations: int = 0
     n_relocations_accepted: int = 0
+    polished_key: int = -1
 
     @classmethod
     def new(cls, chain: int, seed_seq: np.random.SeedSequence, start_key: int) -> ChainState:
@@ -182,6 +188,7 @@ class ChainState:
         out = {f.name: getattr(self, f.name) for f in fields(self)}
         out["key"] = hex(self.key)
         out["best_key"] = hex(self.best_key)
+        out["polished_key"] = hex(self.polished_key) if self.polished_key >= 0 else None
         return out
 
     @classmethod
@@ -190,6 +197,8 @@ class ChainState:
         values = dict(body)
         values["key"] = int(values["key"], 16)
         values["best_key"] = int(values["best_key"], 16)
+        polished = values.get("polished_key")
+        values["polished_key"] = -1 if polished is None else int(polished, 16)
         names = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in values.items() if k in names})
 
@@ -281,6 +290,7 @@ def run_segment(
     pair_pos, u_pos = int(state.pair_pos), int(state.u_pos)
     n_accepted, n_draws = state.n_accepted, state.n_draws
     n_reloc, n_reloc_acc = state.n_relocations, state.n_relocations_accepted
+    polish_every, polished_key = int(plan.polish_every), state.polished_key
     iteration = state.iteration
     best = (state.best_key, state.best_score, state.best_iteration)
     visited: dict[int, float] = {}
@@ -314,7 +324,7 @@ def run_segment(
     def snapshot():
         return ChainState(
             state.chain, iteration, graph.key, graph.score, rng_state, pair_rng, pair_pos, u_rng, u_pos,
-            n_accepted, n_draws, best[0], best[1], best[2], n_reloc, n_reloc_acc,
+            n_accepted, n_draws, best[0], best[1], best[2], n_reloc, n_reloc_acc, polished_key,
         )  # fmt: skip
 
     saved = snapshot()
@@ -363,6 +373,12 @@ def run_segment(
                         if graph.key not in visited:
                             visited[graph.key] = graph.score
             iteration += 1
+            if polish_every and iteration % polish_every == 0 and best[0] != polished_key:
+                start = graph if graph.key == best[0] else DecomposableState(tables, best[0], plan.strata)
+                polished = relocation_sweep(start, plan.deadline, visited)
+                polished_key = polished.key
+                if polished.score > graph.score and polished.key != graph.key:
+                    graph = polished
             trace.append(graph.score)
             if graph.score > best[1]:
                 best = (graph.key, graph.score, iteration)

@@ -172,6 +172,8 @@ class RunState:
             raise bad(f"chain {c} is stored as chain {body['chain']}")
         for name in ("key", "best_key"):
             cls._key(body[name], n_pairs, bad, f"chain {c} field {name!r}")
+        if body.get("polished_key") is not None:
+            cls._key(body["polished_key"], n_pairs, bad, f"chain {c} field 'polished_key'")
         try:
             state = ChainState.from_dict(body)
             np.random.default_rng().bit_generator.state = state.rng

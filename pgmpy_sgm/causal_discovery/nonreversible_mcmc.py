@@ -53,6 +53,11 @@ _METHODS = ("informed", "paper")
 #: With ``method="informed"``, every this many iterations a chain proposes a relocation.
 RELOCATE_EVERY = 500
 
+#: With ``method="informed"``, a chain polishes a new best graph every ``POLISH_PER_PAIR * d**2``
+#: iterations (at least ``POLISH_MIN``): a relocation sweep costs about ``d**2`` toggles.
+POLISH_PER_PAIR = 20
+POLISH_MIN = 1000
+
 
 class FitInterruptedWarning(RuntimeWarning):
     """A fit was interrupted (KeyboardInterrupt); the fitted attributes hold the results so far.
@@ -115,7 +120,10 @@ class NonReversibleMCMC(BaseEstimator):
       uniform over all pairs (every graph stays reachable);
     * every 500th iteration proposes a *relocation* of one node: its edges are removed
       and a greedy climb over the pairs touching it and its former neighbours rebuilds
-      them; the result is accepted with the Metropolis-Hastings probability as one move.
+      them; the result is accepted with the Metropolis-Hastings probability as one move;
+    * every :math:`20 d^2`-th iteration (at least 1000), if the chain has found a new best
+      graph, a *sweep* relocates every node of that graph in turn, keeping improvements,
+      until none helps, and the chain jumps to the result if it is better.
 
     ``method="paper"`` runs the paper's algorithm as published (uniform pairs, start from
     the empty graph).
@@ -432,7 +440,9 @@ default="auto"
         start_key = self._start_key(tables, gains)
         cdf = tuple(np.cumsum(pair_proposal_weights(gains)).tolist()) if informed else None
         deadline = None if self.max_time is None else t_start + float(self.max_time)
-        plan = SearchPlan(strata, cdf, RELOCATE_EVERY if informed else 0, deadline)
+        n = len(scorer.variables)
+        polish = max(POLISH_MIN, POLISH_PER_PAIR * n * n) if informed else 0
+        plan = SearchPlan(strata, cdf, RELOCATE_EVERY if informed else 0, polish, deadline)
         run = self._load_or_start(data, tables, n_chains, n_iter, strata, start_key, plan)
         interrupted = self._run(data, run, n_iter, every, plan)
         self._set_results(scorer, tables, run, strata)
