@@ -15,6 +15,7 @@ from pgmpy import config
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from pgmpy_sgm.causal_discovery._base import DecomposableCausalGraphMixin
 from pgmpy_sgm.causal_discovery._chain import (
     ChainData,
     greedy_decomposable,
@@ -63,7 +64,7 @@ class CheckpointWarning(RuntimeWarning):
     """
 
 
-class NonReversibleMCMC(BaseEstimator):
+class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
     r"""Bayesian structure learning of decomposable stratified graphs by non-reversible MCMC.
 
     The state is a decomposable (chordal) undirected graph :math:`G`, always scored with
@@ -88,6 +89,11 @@ class NonReversibleMCMC(BaseEstimator):
     Each toggle changes the score only through the clique it touches, the two cliques
     below it and the cliques sharing an edge with it; scores, separator terms and clique
     labellings are cached.
+
+    The variables are handled internally in a canonical order, sorted by column name
+    (``str`` of the name, then its type name), so the same data with permuted columns
+    and the same seed give the same result; the fitted attributes list the variables in
+    that order.
 
     Parameters
     ----------
@@ -127,6 +133,8 @@ class NonReversibleMCMC(BaseEstimator):
         result is identical to an uninterrupted run with the same seed.
     checkpoint_every : int, default=1000
         Iterations between checkpoints; parallel chains also synchronize this often.
+    return_type : {"pdag", "dag"}, default="pdag"
+        Form of ``causal_graph_``, as in pgmpy's structure learners.
 
     Attributes
     ----------
@@ -155,8 +163,15 @@ class NonReversibleMCMC(BaseEstimator):
         Accepted proposals over iterations, pooled over chains.
     n_iter_ : int
         Iterations run per chain (less than ``n_iter`` only after an interruption).
+    causal_graph_ : pgmpy.base.PDAG or pgmpy.base.DAG
+        The Markov equivalence class of the best graph (``model_`` without strata): a
+        ``PDAG`` with every edge undirected; with ``return_type="dag"`` one perfect
+        orientation (a ``DAG`` without immoralities, same independencies).
+    adjacency_matrix_ : pandas.DataFrame of shape (n_variables, n_variables)
+        Adjacency of ``causal_graph_`` (symmetric for the PDAG), 0/1 integers.
     scorer_ : SGMScore
     variables_ : list of str
+        The variables in the canonical order.
     n_features_in_ : int
     feature_names_in_ : numpy.ndarray of str
 
@@ -197,6 +212,7 @@ class NonReversibleMCMC(BaseEstimator):
         checkpoint=None,
         resume=False,
         checkpoint_every=1000,
+        return_type="pdag",
     ):
         self.n_iter = n_iter
         self.n_chains = n_chains
@@ -213,6 +229,7 @@ class NonReversibleMCMC(BaseEstimator):
         self.checkpoint = checkpoint
         self.resume = resume
         self.checkpoint_every = checkpoint_every
+        self.return_type = return_type
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -248,6 +265,7 @@ class NonReversibleMCMC(BaseEstimator):
         n_iter = self._check_int("n_iter", self.n_iter, 1)
         n_chains = self._check_int("n_chains", self.n_chains, 1)
         every = self._check_int("checkpoint_every", self.checkpoint_every, 1)
+        self._check_return_type()
         self._check_int("max_labelled_clique", self.max_labelled_clique, 2)
         if not isinstance(self.strata, bool | np.bool_):
             raise TypeError(f"strata must be a bool. Got: {self.strata!r}")
@@ -336,6 +354,7 @@ class NonReversibleMCMC(BaseEstimator):
         from pgmpy_sgm.structure_score import SGMScore
 
         X = self._check_fit_data(X)
+        X = X[sorted(X.columns, key=lambda c: (str(c), type(c).__name__))]  # canonical order (see class notes)
         n_iter, n_chains, every = self._check_params()
         strata = bool(self.strata)
         scorer = SGMScore(
@@ -351,6 +370,7 @@ class NonReversibleMCMC(BaseEstimator):
         run = self._load_or_start(data, n_chains, n_iter, strata, start_key)
         interrupted = self._run(data, tables, run, n_iter, every, strata)
         self._set_results(scorer, tables, run, strata)
+        self._set_causal_graph(self.model_, self.variables_)
         if interrupted:
             warnings.warn(
                 f"Fitting was interrupted after {self.n_iter_} of {n_iter} iterations per chain; the fitted "
@@ -557,8 +577,8 @@ class NonReversibleMCMC(BaseEstimator):
         average = ModelAverage.from_estimator(self, frame, mass=mass, max_models=max_models, weights=counts)
         return average.log_likelihood(X, per_row=per_row)
 
-    def score(self, X, y=None) -> float:
-        """Log unnormalized posterior of ``model_`` on ``X`` (same columns and states as the fit).
+    def _score_data(self, X) -> float:
+        """Log unnormalized posterior of ``model_`` on ``X`` (same columns and states as the fit): ``score(X)``.
 
         Array ``weights`` apply to the fitted data only; a weight column named by
         ``weights`` is used when ``X`` has it.
@@ -573,7 +593,6 @@ class NonReversibleMCMC(BaseEstimator):
         """
         from pgmpy_sgm.structure_score import SGMScore
 
-        check_is_fitted(self, "model_")
         validate_data(self, X=X, dtype=None, accept_sparse=False, ensure_all_finite=True, reset=False)
         if not isinstance(X, pd.DataFrame):
             X = pd.DataFrame(X, columns=[f"x{i}" for i in range(X.shape[1])])
