@@ -38,7 +38,7 @@ def equivalence_class(graph: nx.Graph, nodes: Iterable | None = None) -> PDAG:
     --------
     >>> pdag = equivalence_class(nx.Graph([("a", "b"), ("b", "c")]))
     >>> sorted(pdag.undirected_edges), sorted(pdag.directed_edges)
-    [('a', 'b'), ('b', 'c')], []
+    ([('a', 'b'), ('b', 'c')], [])
     """
     nodes = list(graph.nodes()) if nodes is None else list(nodes)
     position = {v: i for i, v in enumerate(nodes)}
@@ -50,12 +50,13 @@ def equivalence_class(graph: nx.Graph, nodes: Iterable | None = None) -> PDAG:
     return out
 
 
-def perfect_orientation(graph: nx.Graph, nodes: Iterable | None = None) -> DAG:
+def perfect_orientation(graph: nx.Graph, nodes: Iterable | None = None, tie_break: Iterable | None = None) -> DAG:
     """One perfect orientation of a decomposable graph: a pgmpy ``DAG`` with the same independencies.
 
     Edges point from earlier to later nodes of a maximum cardinality search (ties broken by
-    ``nodes`` order), which orders a chordal graph so that every node's earlier neighbours
-    form a clique: the DAG has the graph's skeleton and no immoralities.
+    ``tie_break`` order, default ``nodes``), which orders a chordal graph so that every
+    node's earlier neighbours form a clique: the DAG has the graph's skeleton and no
+    immoralities. The DAG's nodes are in ``nodes`` order (default: the graph's).
 
     Raises
     ------
@@ -69,15 +70,18 @@ def perfect_orientation(graph: nx.Graph, nodes: Iterable | None = None) -> DAG:
     [('a', 'b'), ('a', 'c'), ('b', 'c'), ('c', 'd')]
     """
     nodes = list(graph.nodes()) if nodes is None else list(nodes)
+    missing = [v for v in graph.nodes() if v not in set(nodes)]
+    if missing:
+        raise ValueError(f"The graph has node(s) that are not in nodes. Got: {missing}")
     if not nx.is_chordal(graph):
         raise ValueError(f"The graph is not decomposable (chordal). Got edges: {sorted(graph.edges(), key=str)}")
-    weight = dict.fromkeys(nodes, 0)
+    weight = dict.fromkeys(nodes if tie_break is None else tie_break, 0)
     rank: dict = {}
     while weight:
         v = max(weight, key=weight.__getitem__)  # first node of maximal weight, in nodes order
         rank[v] = len(rank)
         del weight[v]
-        for w in graph.neighbors(v):
+        for w in graph.neighbors(v) if v in graph else ():
             if w in weight:
                 weight[w] += 1
     dag = DAG()
@@ -106,23 +110,26 @@ class DecomposableCausalGraphMixin:
     [[0, 1, 0], [0, 0, 0], [0, 0, 0]]
     """
 
+    def _score_data(self, X):  # the estimator's own score of its model on data (score(X) without a metric)
+        raise NotImplementedError
+
     def _check_return_type(self) -> str:
         return_type = self.return_type.lower() if isinstance(self.return_type, str) else self.return_type
         if return_type not in _RETURN_TYPES:
             raise ValueError(f"return_type must be one of {_RETURN_TYPES}. Got: {self.return_type!r}")
         return return_type
 
-    def _set_causal_graph(self, graph: nx.Graph, nodes: Iterable):
+    def _set_causal_graph(self, graph: nx.Graph, nodes: Iterable, tie_break: Iterable | None = None):
         """Set ``causal_graph_`` (equivalence class or one perfect orientation) and ``adjacency_matrix_``."""
         nodes = list(nodes)
         if self._check_return_type() == "dag":
-            self.causal_graph_ = perfect_orientation(graph, nodes)
+            self.causal_graph_ = perfect_orientation(graph, nodes, tie_break)
         else:
             self.causal_graph_ = equivalence_class(graph, nodes)
         self.adjacency_matrix_ = nx.to_pandas_adjacency(self.causal_graph_, nodelist=nodes, weight=1, dtype="int")
         return self
 
-    def score(self, X=None, true_graph=None, metric=None):
+    def score(self, X=None, y=None, true_graph=None, metric=None):
         """Score the learned graph on data or against a true graph, as pgmpy's causal-discovery estimators do.
 
         Parameters
@@ -133,6 +140,9 @@ class DecomposableCausalGraphMixin:
             unnormalized posterior; this differs from pgmpy, whose default data metric is
             ``correlation_score``). With ``metric``: that pgmpy metric
             (``pgmpy.metrics.get_metrics(requires_data=True)``).
+        y : None
+            Ignored (scikit-learn's convention). A graph given here is taken as
+            ``true_graph``, so pgmpy's positional ``score(None, true_graph)`` works too.
         true_graph : pgmpy.base.DAG or PDAG, optional
             The true graph; ``metric`` defaults to pgmpy's default (``SHD``), as in pgmpy.
         metric : str or pgmpy metric instance, optional
@@ -151,8 +161,22 @@ class DecomposableCausalGraphMixin:
         ------
         ValueError
             If neither ``X`` nor ``true_graph`` is given, or ``metric`` names no pgmpy metric.
+
+        Examples
+        --------
+        >>> from pgmpy_sgm.causal_discovery import NonReversibleMCMC
+        >>> from pgmpy_sgm.datasets import load_heart_disease
+        >>> data = load_heart_disease()
+        >>> est = NonReversibleMCMC(n_iter=200, seed=0, show_progress=False).fit(data)
+        >>> round(est.score(data), 2)  # the log unnormalized posterior of the learned model
+        -6715.9
+        >>> true = NonReversibleMCMC(n_iter=50, seed=1, show_progress=False, return_type="dag").fit(data).causal_graph_
+        >>> est.score(true_graph=true, metric="adjacency_confusion_matrix")["f1"] <= 1.0
+        True
         """
         check_is_fitted(self, "causal_graph_")
+        if isinstance(y, nx.Graph) and true_graph is None:
+            true_graph, y = y, None
         if X is None and true_graph is None:
             raise ValueError("Either `X` or `true_graph` needs to be specified")
         if X is not None and metric is None:

@@ -24,6 +24,7 @@ from pgmpy_sgm.causal_discovery._chain import (
     tables_for,
 )
 from pgmpy_sgm.causal_discovery._checkpoint import read_checkpoint, write_checkpoint
+from pgmpy_sgm.causal_discovery._order import canonical_order, in_column_order
 from pgmpy_sgm.causal_discovery._posterior import edge_probability_frame, posterior_frame
 from pgmpy_sgm.core.data import check_frame
 from pgmpy_sgm.core.moves import ScoreTables, chordal_families
@@ -90,10 +91,10 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
     below it and the cliques sharing an edge with it; scores, separator terms and clique
     labellings are cached.
 
-    The variables are handled internally in a canonical order, sorted by column name
+    The search runs on the variables in a canonical order, sorted by column name
     (``str`` of the name, then its type name), so the same data with permuted columns
-    and the same seed give the same result; the fitted attributes list the variables in
-    that order.
+    and the same seed give the same graphs and scores; the fitted attributes list the
+    variables in the data's column order.
 
     Parameters
     ----------
@@ -171,7 +172,6 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         Adjacency of ``causal_graph_`` (symmetric for the PDAG), 0/1 integers.
     scorer_ : SGMScore
     variables_ : list of str
-        The variables in the canonical order.
     n_features_in_ : int
     feature_names_in_ : numpy.ndarray of str
 
@@ -354,7 +354,8 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         from pgmpy_sgm.structure_score import SGMScore
 
         X = self._check_fit_data(X)
-        X = X[sorted(X.columns, key=lambda c: (str(c), type(c).__name__))]  # canonical order (see class notes)
+        columns = list(X.columns)
+        X = X[canonical_order(columns)]  # fit in the canonical order, report in column order (see class notes)
         n_iter, n_chains, every = self._check_params()
         strata = bool(self.strata)
         scorer = SGMScore(
@@ -370,7 +371,8 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         run = self._load_or_start(data, n_chains, n_iter, strata, start_key)
         interrupted = self._run(data, tables, run, n_iter, every, strata)
         self._set_results(scorer, tables, run, strata)
-        self._set_causal_graph(self.model_, self.variables_)
+        in_column_order(self, columns)
+        self._set_causal_graph(self.model_, self.variables_, canonical_order(self.variables_))
         if interrupted:
             warnings.warn(
                 f"Fitting was interrupted after {self.n_iter_} of {n_iter} iterations per chain; the fitted "
