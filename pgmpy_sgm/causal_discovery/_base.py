@@ -122,8 +122,9 @@ class DecomposableCausalGraphMixin:
     def _set_causal_graph(self, graph: nx.Graph, nodes: Iterable, tie_break: Iterable | None = None):
         """Set ``causal_graph_`` (equivalence class or one perfect orientation) and ``adjacency_matrix_``."""
         nodes = list(nodes)
+        self._perfect_dag = perfect_orientation(graph, nodes, tie_break)  # also used by DAG-only metrics
         if self._check_return_type() == "dag":
-            self.causal_graph_ = perfect_orientation(graph, nodes, tie_break)
+            self.causal_graph_ = self._perfect_dag
         else:
             self.causal_graph_ = equivalence_class(graph, nodes)
         self.adjacency_matrix_ = nx.to_pandas_adjacency(self.causal_graph_, nodelist=nodes, weight=1, dtype="int")
@@ -204,8 +205,5 @@ class DecomposableCausalGraphMixin:
         graph = self.causal_graph_
         supported = metric.get_tag("supported_graph_types", (DAG,))
         if isinstance(graph, PDAG) and not isinstance(graph, supported):
-            skeleton = nx.Graph()
-            skeleton.add_nodes_from(graph.nodes())
-            skeleton.add_edges_from(graph.undirected_edges)
-            return perfect_orientation(skeleton)
+            return self._perfect_dag
         return graph
