@@ -12,6 +12,7 @@ Examples
 -6715.9
 """
 
+from pgmpy_sgm import _numba_cache  # noqa: F401  (first: numba caches outside the package folder)
 from pgmpy_sgm.causal_discovery import NonReversibleMCMC, exhaustive_posterior
 from pgmpy_sgm.datasets import load_heart_disease, simulate_paper_synthetic
 from pgmpy_sgm.models import StratifiedGraph, StratifiedGraphicalModel

@@ -1,4 +1,4 @@
-"""Conversion of stratified graphical models to pgmpy Bayesian networks.
+"""Conversion of stratified graphical models to pgmpy Bayesian networks, Markov networks and junction trees.
 
 The network is oriented along the model's perfect ordering
 (:attr:`~pgmpy_sgm.models.StratifiedGraphicalModel.ordering`): every clique's new
@@ -8,6 +8,11 @@ A labelled clique's center comes last with parents ``C \\ {center}`` and gets a
 leaves of a CPT-tree; every other variable gets a
 :class:`~pgmpy.factors.discrete.TabularCPD`, the chain-rule factors of its clique's
 conditional table. The network's joint distribution is the model's.
+
+The Markov network and the junction tree carry the clique factors
+(:meth:`~pgmpy_sgm.models.StratifiedGraphicalModel.get_factors`): clique :math:`C` with
+separator :math:`S` holds :math:`P(X_{C \\setminus S} \\mid X_S)`, so the product of the
+factors is the joint distribution, already normalized.
 """
 
 from __future__ import annotations
@@ -20,7 +25,11 @@ from pgmpy.models import DiscreteBayesianNetwork
 
 from pgmpy_sgm.factors import TreeCPD
 
-__all__ = ["to_bayesian_network", "network_free_parameters"]
+__all__ = ["to_bayesian_network", "to_markov_network", "to_junction_tree", "network_free_parameters", "LINK_VARIABLE"]
+
+#: Name (suffixed with ``_`` until unique) of the one-state variable joining the junction trees
+#: of the connected components of a disconnected model.
+LINK_VARIABLE = "_component_link"
 
 
 def _chain_cpds(factor, states) -> list[TabularCPD]:
@@ -123,6 +132,101 @@ def to_bayesian_network(model) -> DiscreteBayesianNetwork:
             stacklevel=2,
         )
     return bn
+
+
+def to_markov_network(model):
+    """A pgmpy ``DiscreteMarkovNetwork`` over the model's graph with its clique factors.
+
+    Parameters
+    ----------
+    model : StratifiedGraphicalModel
+        A model with parameters.
+
+    Returns
+    -------
+    pgmpy.models.DiscreteMarkovNetwork
+        The model's nodes (in order) and edges, and one factor per clique,
+        :math:`P(X_{C \\setminus S} \\mid X_S)`; the partition function is 1 and the product
+        of the factors is the model's joint distribution. The strata are not visible in
+        the graph, only in the factors' values.
+
+    Examples
+    --------
+    >>> from pgmpy_sgm.models import StratifiedGraph, StratifiedGraphicalModel
+    >>> sg = StratifiedGraph([("a", "b"), ("a", "c"), ("b", "c")], strata={("b", "c"): [{"a": 1}]})
+    >>> mn = to_markov_network(StratifiedGraphicalModel.random(sg, seed=0))
+    >>> mn.check_model(), round(float(mn.get_partition_function()), 12)
+    (True, 1.0)
+    """
+    from pgmpy.models import DiscreteMarkovNetwork
+
+    factors = model.get_factors()
+    network = DiscreteMarkovNetwork()
+    network.add_nodes_from(model.nodes())
+    network.add_edges_from(model.edges())
+    network.add_factors(*factors)
+    network.check_model()
+    return network
+
+
+def to_junction_tree(model):
+    """A pgmpy ``JunctionTree`` of the model's cliques and clique factors, ready for ``BeliefPropagation``.
+
+    The tree is the model's own: each clique is joined to the earlier clique of the
+    perfect ordering that holds its separator. pgmpy refuses junction-tree edges with an
+    empty separator, so for a disconnected model the first cliques of the connected
+    components are joined in a chain through a one-state variable named
+    :data:`LINK_VARIABLE` (with ``_`` appended until it is not a variable of the model),
+    added to those cliques only. Having one state, it changes no probability; queries
+    on the model's variables are exact.
+
+    Parameters
+    ----------
+    model : StratifiedGraphicalModel
+        A model with parameters.
+
+    Returns
+    -------
+    pgmpy.models.JunctionTree
+
+    Examples
+    --------
+    >>> from pgmpy.inference import BeliefPropagation
+    >>> from pgmpy_sgm.models import StratifiedGraph, StratifiedGraphicalModel
+    >>> model = StratifiedGraphicalModel.random(StratifiedGraph([("a", "b")], nodes=["a", "b", "c"]), seed=0)
+    >>> jt = to_junction_tree(model)
+    >>> sorted(jt.nodes())
+    [('a', 'b', '_component_link'), ('c', '_component_link')]
+    >>> q = BeliefPropagation(jt).query(["a", "c"], show_progress=False)
+    >>> bool(abs(q.values - model.joint().marginalize(["b"], inplace=False).values).max() < 1e-12)
+    True
+    """
+    from pgmpy.factors.discrete import DiscreteFactor
+    from pgmpy.models import JunctionTree
+
+    factors = model.get_factors()
+    cliques = [tuple(f.clique) for f in model.clique_factors]
+    roots = [i for i, f in enumerate(model.clique_factors) if not f.separator]
+    link = LINK_VARIABLE
+    while link in model:
+        link += "_"
+    if len(roots) > 1:
+        for i in roots:
+            cliques[i] = (*cliques[i], link)
+            f = factors[i]
+            names = {**f.state_names, link: ["all"]}
+            values = f.values.reshape(*f.cardinality, 1)
+            factors[i] = DiscreteFactor([*f.variables, link], values.shape, values, state_names=names)
+    tree = JunctionTree()
+    tree.add_nodes_from(cliques)
+    for j, f in enumerate(model.clique_factors):
+        if f.separator:
+            i = next(i for i in range(j) if set(f.separator) <= set(model.clique_factors[i].clique))
+            tree.add_edge(cliques[i], cliques[j])
+    tree.add_edges_from(zip([cliques[i] for i in roots[:-1]], [cliques[i] for i in roots[1:]], strict=True))
+    tree.add_factors(*factors)
+    tree.check_model()
+    return tree
 
 
 def network_free_parameters(network: DiscreteBayesianNetwork) -> int:

@@ -80,6 +80,11 @@ def clique_model(sg: StratifiedGraph, seed: int) -> StratifiedGraphicalModel:
     return StratifiedGraphicalModel.from_joint(sg, joint)
 
 
+def _count(n: int, noun: str) -> str:
+    """``"1 label"``, ``"2 labels"``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--replicates", type=int, default=100)
@@ -90,7 +95,7 @@ def main() -> None:
         sg = random_labelled_clique(k, seed=10 + k)
         model = clique_model(sg, seed=20 + k)
         complete = sg.to_graph()
-        print(f"clique of {k}: {sg.n_labels()} labels on {len(sg.labelled_edges())} edges, "
+        print(f"clique of {k}: {_count(sg.n_labels(), 'label')} on {_count(len(sg.labelled_edges()), 'edge')}, "
               f"{model.n_free_parameters()} free parameters (complete table: {2 ** k - 1})")
         for stmt in sg.independencies():
             print(f"    {stmt}")
@@ -116,14 +121,14 @@ def main() -> None:
         print(f"| {n} | " + " | ".join(f"{results[k][1][i]:.2e} | {results[k][2][i]:.2f}" for k in results) + " |")
     print("\n" + ", ".join(f"{k} variables: {results[k][3]:.0f} s" for k in results))
 
-    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
+    fig, axes = plt.subplots(1, 3, figsize=(13, 4.2))
     for ax, (k, (sg, ys, _, _)) in zip(axes, results.items(), strict=True):
         ax.plot(SIZES, ys, marker="o")
         ax.axhline(0, color="grey", lw=0.8)
         ax.set_xlabel("n (rows)")
-        ax.set_title(f"{'abc'[k - 3]}) clique of {k} variables, {sg.n_labels()} labels")
+        ax.set_title(f"{'abc'[k - 3]}) clique of {k} variables, {_count(sg.n_labels(), 'label')}")
         ax.grid(alpha=0.3)
-    axes[0].set_ylabel("y = exp(mean LML_gen / n) - exp(mean LML_opt / n)")
+    axes[0].set_ylabel("y = exp(LML_gen / n) − exp(LML_opt / n)\n(LML: mean log marginal likelihood)")
     fig.suptitle(f"Data-size experiment ({reps} data sets per point)")
     fig.tight_layout()
     FIGURE.parent.mkdir(parents=True, exist_ok=True)

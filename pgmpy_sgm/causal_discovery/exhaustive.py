@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pandas as pd
+from pgmpy import config
 
+from pgmpy_sgm.causal_discovery._order import canonical_order, reorder_posterior
 from pgmpy_sgm.causal_discovery._posterior import posterior_frame
 from pgmpy_sgm.core.moves import DecomposableState, ScoreTables, chordal_families
 
@@ -21,6 +23,7 @@ def exhaustive_posterior(
     prior: str = "paper",
     max_variables: int = MAX_VARIABLES,
     max_labelled_clique: int = 5,
+    show_progress: bool = True,
 ) -> pd.DataFrame:
     r"""Exact posterior of every decomposable graph on the data's variables, each with optimal strata.
 
@@ -50,6 +53,8 @@ def exhaustive_posterior(
         Refuse more variables than this (there are ``2 ** (d (d - 1) / 2)`` graphs).
     max_labelled_clique : int, default=5
         Larger cliques stay unlabelled.
+    show_progress : bool, default=True
+        Show a progress bar over the graphs (also needs ``pgmpy.config.SHOW_PROGRESS``).
 
     Returns
     -------
@@ -57,7 +62,10 @@ def exhaustive_posterior(
         One row per decomposable graph, sorted by ``log_posterior`` (descending), with
         columns ``edges`` (tuple of ``(u, v)`` in column order), ``strata`` (as
         :attr:`StratifiedGraph.strata <pgmpy_sgm.models.StratifiedGraph.strata>`),
-        ``log_posterior``, ``probability`` (exact), ``n_edges`` and ``n_labels``.
+        ``log_posterior``, ``probability`` (exact), ``n_edges`` and ``n_labels``. The
+        graphs are enumerated and scored in the canonical variable order of
+        :class:`~pgmpy_sgm.causal_discovery.NonReversibleMCMC` (sorted column names), so
+        the result does not depend on the column order.
 
     Raises
     ------
@@ -67,7 +75,7 @@ def exhaustive_posterior(
     Examples
     --------
     >>> from pgmpy_sgm.datasets import load_heart_disease
-    >>> post = exhaustive_posterior(load_heart_disease(as_counts=True), weights="count")
+    >>> post = exhaustive_posterior(load_heart_disease(as_counts=True), weights="count", show_progress=False)
     >>> len(post), [round(x, 2) for x in post["log_posterior"][:2]]
     (18154, [-6715.9, -6716.66])
     >>> post["strata"][0]
@@ -84,6 +92,11 @@ def exhaustive_posterior(
         raise ValueError(f"max_variables must be a positive integer. Got: {max_variables!r}")
     if not isinstance(strata, bool):
         raise TypeError(f"strata must be a bool. Got: {strata!r}")
+    if not isinstance(show_progress, bool):
+        raise TypeError(f"show_progress must be a bool. Got: {show_progress!r}")
+    columns = list(data.columns) if isinstance(data, pd.DataFrame) else None
+    if columns is not None:
+        data = data[canonical_order(columns)]
     scorer = SGMScore(
         data, state_names=state_names, weights=weights, prior=prior, max_labelled_clique=max_labelled_clique
     )
@@ -93,12 +106,14 @@ def exhaustive_posterior(
             f"more than max_variables={max_variables}. Got: {len(scorer.variables)}"
         )
     tables = ScoreTables(scorer)
-    scores = enumerate_scores(tables, strata)
+    scores = enumerate_scores(tables, strata, show_progress=show_progress)
     frame, _ = posterior_frame(tables, scorer.state_names, scores, strata=strata)
-    return frame
+    if columns is None:
+        return frame
+    return reorder_posterior(frame, [c for c in columns if c in set(scorer.variables)], scorer.state_names)
 
 
-def enumerate_scores(tables: ScoreTables, strata: bool = True) -> dict[int, float]:
+def enumerate_scores(tables: ScoreTables, strata: bool = True, show_progress: bool = False) -> dict[int, float]:
     """``{key: log unnormalized posterior}`` of every chordal graph (keys as in :mod:`pgmpy_sgm.core.moves`).
 
     Examples
@@ -109,6 +124,19 @@ def enumerate_scores(tables: ScoreTables, strata: bool = True) -> dict[int, floa
     >>> len(enumerate_scores(tables))  # all 8 graphs on 3 nodes are chordal
     8
     """
+    bar = None
+    if show_progress and config.SHOW_PROGRESS:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=1 << len(tables.pairs), desc="exhaustive_posterior", unit="graph")
+    try:
+        return _enumerate(tables, strata, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _enumerate(tables: ScoreTables, strata: bool, bar) -> dict[int, float]:
     n = tables.n
     pairs = tables.pairs
     scores: dict[int, float] = {}
@@ -125,4 +153,8 @@ def enumerate_scores(tables: ScoreTables, strata: bool = True) -> dict[int, floa
         previous = key
         if chordal_families(adj) is not None:
             scores[key] = DecomposableState(tables, key, strata).score
+        if bar is not None and step & 1023 == 1023:
+            bar.update(1024)
+    if bar is not None:
+        bar.update(bar.total - bar.n)
     return dict(sorted(scores.items()))

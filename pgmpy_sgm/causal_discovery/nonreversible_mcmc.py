@@ -17,6 +17,7 @@ from pgmpy import config
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from pgmpy_sgm.causal_discovery._base import DecomposableCausalGraphMixin
 from pgmpy_sgm.causal_discovery._chain import (
     ChainData,
     ChainState,
@@ -28,6 +29,7 @@ from pgmpy_sgm.causal_discovery._chain import (
 )
 from pgmpy_sgm.causal_discovery._checkpoint import CheckpointLog, read_checkpoint
 from pgmpy_sgm.causal_discovery._convergence import ConvergenceWarning, convergence_summary, warn_if_unconverged
+from pgmpy_sgm.causal_discovery._order import canonical_order, in_column_order
 from pgmpy_sgm.causal_discovery._posterior import edge_probability_frame, pair_probabilities, posterior_frame
 from pgmpy_sgm.causal_discovery._run_state import RunState
 from pgmpy_sgm.core.data import check_frame
@@ -83,7 +85,7 @@ class CheckpointWarning(RuntimeWarning):
     """
 
 
-class NonReversibleMCMC(BaseEstimator):
+class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
     r"""Bayesian structure learning of decomposable stratified graphs by non-reversible MCMC.
 
     The state is a decomposable (chordal) undirected graph :math:`G`, always scored with
@@ -127,6 +129,11 @@ class NonReversibleMCMC(BaseEstimator):
 
     ``method="paper"`` runs the paper's algorithm as published (uniform pairs, start from
     the empty graph).
+
+    The search runs on the variables in a canonical order, sorted by column name
+    (``str`` of the name, then its type name), so the same data with permuted columns
+    and the same seed give the same graphs and scores; the fitted attributes list the
+    variables in the data's column order.
 
     Parameters
     ----------
@@ -182,6 +189,8 @@ default="auto"
         Iterations between checkpoints; parallel chains also synchronize this often.
     checkpoint_seconds : float, default=30.0
         Longest time between checkpoints.
+    return_type : {"pdag", "dag"}, default="pdag"
+        Form of ``causal_graph_``, as in pgmpy's structure learners.
 
     Attributes
     ----------
@@ -218,6 +227,12 @@ default="auto"
     n_iter_ : int
         Iterations run by the longest chain (less than ``n_iter`` after an interruption
         or when ``max_time`` ran out).
+    causal_graph_ : pgmpy.base.PDAG or pgmpy.base.DAG
+        The Markov equivalence class of the best graph (``model_`` without strata): a
+        ``PDAG`` with every edge undirected; with ``return_type="dag"`` one perfect
+        orientation (a ``DAG`` without immoralities, same independencies).
+    adjacency_matrix_ : pandas.DataFrame of shape (n_variables, n_variables)
+        Adjacency of ``causal_graph_`` (symmetric for the PDAG), 0/1 integers.
     scorer_ : SGMScore
     variables_ : list of str
     n_features_in_ : int
@@ -265,6 +280,7 @@ default="auto"
         resume=False,
         checkpoint_every=1000,
         checkpoint_seconds=30.0,
+        return_type="pdag",
     ):
         self.n_iter = n_iter
         self.n_chains = n_chains
@@ -284,6 +300,7 @@ default="auto"
         self.resume = resume
         self.checkpoint_every = checkpoint_every
         self.checkpoint_seconds = checkpoint_seconds
+        self.return_type = return_type
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -331,6 +348,7 @@ default="auto"
         seconds = self.checkpoint_seconds
         if isinstance(seconds, bool) or not isinstance(seconds, Real) or not (0 < seconds < float("inf")):
             raise ValueError(f"checkpoint_seconds must be a positive number of seconds. Got: {seconds!r}")
+        self._check_return_type()
         self._check_int("max_labelled_clique", self.max_labelled_clique, 2)
         if not isinstance(self.strata, bool | np.bool_):
             raise TypeError(f"strata must be a bool. Got: {self.strata!r}")
@@ -423,6 +441,8 @@ default="auto"
         from pgmpy_sgm.structure_score import SGMScore
 
         X = self._check_fit_data(X)
+        columns = list(X.columns)
+        X = X[canonical_order(columns)]  # fit in the canonical order, report in column order (see class notes)
         n_iter, n_chains, every = self._check_params()
         t_start = time.time()
         strata = bool(self.strata)
@@ -446,6 +466,8 @@ default="auto"
         run = self._load_or_start(data, tables, n_chains, n_iter, strata, start_key, plan)
         interrupted = self._run(data, run, n_iter, every, plan)
         self._set_results(scorer, tables, run, strata)
+        in_column_order(self, columns)
+        self._set_causal_graph(self.model_, self.variables_, canonical_order(self.variables_))
         if interrupted:
             warnings.warn(
                 f"Fitting was interrupted after {self.n_iter_} of {n_iter} iterations per chain; the fitted "
@@ -702,8 +724,8 @@ default="auto"
         average = ModelAverage.from_estimator(self, frame, mass=mass, max_models=max_models, weights=counts)
         return average.log_likelihood(X, per_row=per_row)
 
-    def score(self, X, y=None) -> float:
-        """Log unnormalized posterior of ``model_`` on ``X`` (same columns and states as the fit).
+    def _score_data(self, X) -> float:
+        """Log unnormalized posterior of ``model_`` on ``X`` (same columns and states as the fit): ``score(X)``.
 
         Array ``weights`` apply to the fitted data only; a weight column named by
         ``weights`` is used when ``X`` has it.
@@ -718,7 +740,6 @@ default="auto"
         """
         from pgmpy_sgm.structure_score import SGMScore
 
-        check_is_fitted(self, "model_")
         validate_data(self, X=X, dtype=None, accept_sparse=False, ensure_all_finite=True, reset=False)
         if not isinstance(X, pd.DataFrame):
             X = pd.DataFrame(X, columns=[f"x{i}" for i in range(X.shape[1])])

@@ -40,6 +40,7 @@ __all__ = [
     "cell_count",
     "marginal",
     "broadcast",
+    "clique_array",
     "check_distribution",
     "factor_from_joint",
     "log_probabilities",
@@ -321,6 +322,27 @@ def broadcast(array: np.ndarray, variables, nodes) -> np.ndarray:
     for axis in order:
         shape[position[axis]] = array.shape[axis]
     return np.transpose(array, order).reshape(shape)
+
+
+def clique_array(factor: CliqueFactor, states) -> np.ndarray:
+    """``P(X_{C \\ S} | X_S)`` of one clique as an array over ``factor.clique`` (its axes in clique order).
+
+    ``states(v)`` gives the states of ``v``. The product of the arrays of all cliques is the joint.
+
+    Examples
+    --------
+    >>> step = CliqueFactor(("a", "b"), ("a",), ("b",)).with_values([[0.9, 0.1], [0.2, 0.8]])
+    >>> clique_array(step, lambda v: (0, 1)).tolist()
+    [[0.9, 0.1], [0.2, 0.8]]
+    """
+    clique = list(factor.clique)
+    out = broadcast(factor.table, factor.table_variables, clique)
+    if factor.center is not None:
+        k = len(states(factor.center))
+        parent_cards = [len(states(w)) for w in factor.parents]
+        center = factor.group_values[:, list(factor.group_ids)].reshape([k, *parent_cards])
+        out = out * broadcast(center, (factor.center, *factor.parents), clique)
+    return np.broadcast_to(out, [len(states(w)) for w in clique]).copy()
 
 
 def check_distribution(array, shape, n_given: int, what: str, tol: float = 1e-8) -> None:

@@ -19,7 +19,7 @@ regular      no stratum is the whole outcome space of its common neighbours
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from itertools import product
+from itertools import combinations, product
 
 import networkx as nx
 import numpy as np
@@ -490,6 +490,46 @@ class StratifiedGraph(UndirectedGraph):
             for (u, v), contexts in self.strata.items()
             for context in contexts
         ]
+
+    def get_independencies(self, reduce: bool = True):
+        """The graph's global Markov statements as pgmpy ``Independencies`` (pgmpy's name).
+
+        As ``DAG.get_independencies`` in pgmpy: for every pair of non-adjacent variables
+        ``u, v``, the statement ``u ⟂ v | S`` with ``S`` a minimal separator of ``u`` and
+        ``v`` (the neighbours of ``u`` that are adjacent to the connected part of ``v``
+        left after removing ``u`` and its neighbours; empty for variables in different
+        connected components), then, with ``reduce``, pgmpy's removal of the statements
+        implied by the others. The strata's context-specific statements are in
+        :meth:`independencies`; they cannot be written as pgmpy ``Independencies``.
+
+        Parameters
+        ----------
+        reduce : bool, default=True
+            Apply ``Independencies.reduce()`` (slow for many statements).
+
+        Returns
+        -------
+        pgmpy.independencies.Independencies
+
+        Examples
+        --------
+        >>> sg = StratifiedGraph([("a", "b"), ("b", "c")], nodes=["a", "b", "c", "d"])
+        >>> sorted(str(a) for a in sg.get_independencies().get_assertions())
+        ['(a ⟂ c | b)', '(a ⟂ d)', '(b ⟂ d)', '(c ⟂ d)']
+        """
+        from pgmpy.independencies import Independencies
+
+        order = {v: i for i, v in enumerate(self.nodes())}
+        out = Independencies()
+        for u, v in combinations(self.nodes(), 2):
+            if self.has_edge(u, v):
+                continue
+            near = set(self.neighbors(u))
+            rest = self.subgraph(w for w in self.nodes() if w != u and w not in near)
+            part = nx.node_connected_component(rest, v)
+            separator = sorted((w for w in near if any(x in part for x in self.neighbors(w))), key=order.get)
+            out.add_assertions([u, v, separator])
+        return out.reduce() if reduce else out
 
     def n_free_parameters(self, strata: bool = True) -> int:
         """Free parameters of a distribution faithful to the graph (``strata=False``) or to the SG.

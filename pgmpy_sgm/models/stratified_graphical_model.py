@@ -13,6 +13,7 @@ from pgmpy_sgm.models._sgm_parameters import (
     broadcast,
     cell_count,
     check_distribution,
+    clique_array,
     conditional_table,
     factor_from_joint,
     forward_sample,
@@ -390,12 +391,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
         cards = [len(self.states(v)) for v in nodes]
         out = np.ones(cards)
         for f in self.clique_factors:
-            out = out * broadcast(f.table, f.table_variables, nodes)
-            if f.center is not None:
-                k = len(self.states(f.center))
-                parent_cards = [len(self.states(w)) for w in f.parents]
-                center = f.group_values[:, list(f.group_ids)].reshape([k, *parent_cards])
-                out = out * broadcast(center, (f.center, *f.parents), nodes)
+            out = out * broadcast(clique_array(f, self.states), f.clique, nodes)
         return out
 
     def joint(self, max_cells: int = DEFAULT_JOINT_CELLS):
@@ -460,8 +456,17 @@ class StratifiedGraphicalModel(StratifiedGraph):
         total = log_probabilities(self.clique_factors, codes, list(self.nodes()), self.states)
         return total if per_row else float(total.sum())
 
-    def simulate(self, n: int, seed: int | None = None) -> pd.DataFrame:
-        """Draw ``n`` rows by forward sampling along :attr:`ordering`.
+    def simulate(self, n_samples: int = 10, seed: int | None = None, *, n: int | None = None) -> pd.DataFrame:
+        """Draw ``n_samples`` rows by forward sampling along :attr:`ordering` (pgmpy's ``simulate``).
+
+        Parameters
+        ----------
+        n_samples : int, default=10
+            Number of rows.
+        seed : int, optional
+            Seed of ``numpy.random.default_rng``.
+        n : int, optional
+            Deprecated name of ``n_samples``.
 
         Returns
         -------
@@ -471,20 +476,48 @@ class StratifiedGraphicalModel(StratifiedGraph):
         Examples
         --------
         >>> sg = StratifiedGraph([("a", "b")], state_names={"b": ["lo", "hi"]})
-        >>> StratifiedGraphicalModel.random(sg, seed=0).simulate(4, seed=1).columns.tolist()
+        >>> StratifiedGraphicalModel.random(sg, seed=0).simulate(n_samples=4, seed=1).columns.tolist()
         ['a', 'b']
         """
-        if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
-            raise ValueError(f"n must be a non-negative integer. Got: {n!r}")
+        if n is not None:
+            warnings.warn(
+                "simulate(n=...) is deprecated; use simulate(n_samples=...), as in pgmpy.", FutureWarning, stacklevel=2
+            )
+            n_samples = n
+        if isinstance(n_samples, bool) or not isinstance(n_samples, int | np.integer) or n_samples < 0:
+            raise ValueError(f"n_samples must be a non-negative integer. Got: {n_samples!r}")
         self._require_parameters()
         nodes = list(self.nodes())
-        codes = forward_sample(self.clique_factors, self.states, n, np.random.default_rng(seed))
+        codes = forward_sample(self.clique_factors, self.states, int(n_samples), np.random.default_rng(seed))
         columns = {}
         for v in nodes:
             states = np.empty(len(self.states(v)), dtype=object)
             states[:] = list(self.states(v))
             columns[v] = pd.Series(states[codes[v]], dtype=object).infer_objects()
         return pd.DataFrame(columns, columns=nodes)
+
+    def get_factors(self) -> list:
+        r"""The clique factors as pgmpy ``DiscreteFactor``\ s, one per clique of the perfect ordering.
+
+        The factor of clique :math:`C` with separator :math:`S` holds
+        :math:`P(X_{C \setminus S} \mid X_S)` over the clique's variables; their product is the
+        joint distribution (see :meth:`to_markov_network`).
+
+        Examples
+        --------
+        >>> model = StratifiedGraphicalModel.random(StratifiedGraph([("a", "b"), ("b", "c")]), seed=0)
+        >>> [f.variables for f in model.get_factors()]
+        [['a', 'b'], ['b', 'c']]
+        """
+        from pgmpy.factors.discrete import DiscreteFactor
+
+        self._require_parameters()
+        factors = []
+        for f in self.clique_factors:
+            values = clique_array(f, self.states)
+            names = {v: list(self.states(v)) for v in f.clique}
+            factors.append(DiscreteFactor(list(f.clique), values.shape, values, state_names=names))
+        return factors
 
     # -- summaries and conversion -----------------------------------------------------------
     def independencies(self) -> list[ContextSpecificIndependence]:
@@ -536,6 +569,32 @@ class StratifiedGraphicalModel(StratifiedGraph):
         from pgmpy_sgm.convert import to_bayesian_network
 
         return to_bayesian_network(self)
+
+    def to_markov_network(self):
+        """The equivalent pgmpy ``DiscreteMarkovNetwork`` (see :func:`pgmpy_sgm.convert.to_markov_network`).
+
+        Examples
+        --------
+        >>> mn = StratifiedGraphicalModel.random(StratifiedGraph([("a", "b")]), seed=0).to_markov_network()
+        >>> mn.check_model()
+        True
+        """
+        from pgmpy_sgm.convert import to_markov_network
+
+        return to_markov_network(self)
+
+    def to_junction_tree(self):
+        """A pgmpy ``JunctionTree`` of the clique factors (see :func:`pgmpy_sgm.convert.to_junction_tree`).
+
+        Examples
+        --------
+        >>> jt = StratifiedGraphicalModel.random(StratifiedGraph([("a", "b"), ("b", "c")]), seed=0).to_junction_tree()
+        >>> sorted(jt.nodes())
+        [('a', 'b'), ('b', 'c')]
+        """
+        from pgmpy_sgm.convert import to_junction_tree
+
+        return to_junction_tree(self)
 
     def to_stratified_graph(self) -> StratifiedGraph:
         """The stratified graph alone (a plain :class:`StratifiedGraph`).

@@ -14,6 +14,7 @@ gid                artist
 ``sgm-strata``     Text holding the stratum of a labelled edge
 ``sgm-node``       Text holding a node name (drawn as the node)
 ``sgm-strata-key`` Text stating the variable order of compact strata
+``sgm-legend``     Legend saying what a red edge and its text mean
 ================== ===================================================
 """
 
@@ -26,6 +27,7 @@ import matplotlib.pyplot as plt
 import networkx as nx
 import numpy as np
 from matplotlib.axes import Axes
+from matplotlib.lines import Line2D
 
 from pgmpy_sgm.plotting._format import _check_style, display_names, stratum_text
 
@@ -38,6 +40,11 @@ GID_LABELLED = "sgm-labelled"
 GID_STRATA = "sgm-strata"
 GID_NODE = "sgm-node"
 GID_KEY = "sgm-strata-key"
+GID_LEGEND = "sgm-legend"
+
+#: Legend entries of the two kinds of edges.
+LEGEND_LABELLED = "labelled edge u–v: u and v are independent given each context written on it"
+LEGEND_EDGE = "edge u–v without labels: no independence of u and v is stated"
 
 
 def _as_graph(sg):
@@ -163,30 +170,42 @@ def _place_strata(ax: Axes, texts: list, own: list, segments: list, node_texts: 
     """Slide each strata text along its edge to where it covers the fewest texts and other edges.
 
     ``own[i]`` is the edge of ``texts[i]``; ``segments`` lists ``(edge, p, q, is_labelled)`` for
-    every edge, in data coordinates. Other texts count with a margin of a few pixels, crossing
-    another labelled edge costs half the text's area and crossing an unlabelled edge a tenth.
+    every edge, in data coordinates. A text must not hide an edge crossing: any other edge
+    passing through it (with a margin of a few pixels) costs ten times the text's area, more
+    than any overlap with another text (counted with a margin too, a hundred times the overlap
+    area). When every position on the edge is crossed, the text moves just beside its edge;
+    among equal positions the one nearest the edge's midpoint wins.
     """
     if renderer is None:
         return
     to_display = ax.transData.transform
+    to_data = ax.transData.inverted().transform
     lines = [(edge, to_display(p), to_display(q), labelled) for edge, p, q, labelled in segments]
     margin = 6.0
     obstacles = [t.get_window_extent(renderer).padded(margin) for t in node_texts]
-    candidates = sorted(np.linspace(0.2, 0.8, 16).tolist() + [0.5], key=lambda t: abs(t - 0.5))
+    candidates = sorted(np.linspace(0.12, 0.88, 39).tolist(), key=lambda t: abs(t - 0.5))
     for text, edge in zip(texts, own, strict=True):
-        p, q = next((p, q) for e, p, q, _ in segments if e == edge)
-        best, best_cost = 0.5, math.inf
-        for t in candidates:
-            text.set_position(tuple(p + t * (q - p)))
-            box = text.get_window_extent(renderer)
-            area = box.width * box.height
-            cost = sum(_overlap(box, o) for o in obstacles) + 0.01 * area * abs(t - 0.5)
-            for other, a, b, labelled in lines:
-                if other != edge and _segment_hits_box(a, b, box):
-                    cost += (0.5 if labelled else 0.1) * area
-            if cost < best_cost:
-                best, best_cost = t, cost
-        text.set_position(tuple(p + best * (q - p)))
+        p, q = next((to_display(p), to_display(q)) for e, p, q, _ in segments if e == edge)
+        size = text.get_window_extent(renderer)
+        area = size.width * size.height
+        direction = (q - p) / max(float(np.hypot(*(q - p))), 1e-9)
+        normal = np.array([-direction[1], direction[0]])
+        beside = (size.width * abs(normal[0]) + size.height * abs(normal[1])) / 2 + 2.0
+        best, best_cost = (p + q) / 2, math.inf
+        for side in (0.0, 1.0, -1.0):  # on the edge, else just beside it
+            for t in candidates:
+                centre = p + t * (q - p) + side * beside * normal
+                text.set_position(tuple(to_data(centre)))
+                box = text.get_window_extent(renderer)
+                cost = 100.0 * sum(_overlap(box, o) for o in obstacles) + 0.01 * area * abs(t - 0.5)
+                cost += 0.3 * area * abs(side)
+                padded = box.padded(3.0)
+                for other, a, b, labelled in lines:
+                    if other != edge and _segment_hits_box(a, b, padded):
+                        cost += (12.0 if labelled else 10.0) * area
+                if cost < best_cost:
+                    best, best_cost = centre, cost
+        text.set_position(tuple(to_data(best)))
         obstacles.append(text.get_window_extent(renderer).padded(margin))
 
 
@@ -233,6 +252,7 @@ def plot_stratified_graph(
     font_size: float = 10.0,
     strata_per_line: int | None = None,
     title: str | None = None,
+    legend: bool = True,
 ) -> Axes:
     """Draw a stratified graph: labelled edges in red with their strata as edge text.
 
@@ -267,6 +287,9 @@ def plot_stratified_graph(
         Contexts per line of strata text (default: 1 in full form, 4 in compact form).
     title : str, optional
         Axes title.
+    legend : bool, default=True
+        When some edge is labelled, add a legend under the graph saying what a red edge and
+        the text on it mean (gid ``"sgm-legend"``).
 
     Returns
     -------
@@ -362,11 +385,38 @@ def plot_stratified_graph(
         )
         node_texts.append(artist)
 
+    renderer = _renderer(fig)
+    key_y = 0.0
+    if legend and labelled:
+        handles = [
+            Line2D([], [], color=labelled_edge_color, linewidth=labelled_width, label=LEGEND_LABELLED),
+            Line2D([], [], color=edge_color, linewidth=edge_width, label=LEGEND_EDGE),
+        ]
+        box = ax.legend(
+            handles=handles,
+            loc="upper center",
+            bbox_to_anchor=(0.5, 0.0),
+            fontsize=font_size - 1,
+            frameon=False,
+            borderaxespad=0.2,
+        )
+        box.set_gid(GID_LEGEND)
+    if title is not None:
+        ax.set_title(title)
+    ax.set_axis_off()
+
+    _fit_limits(ax, pos, node_texts, renderer)
+    _place_strata(ax, strata_texts, strata_edges, segments, node_texts, renderer)
+    _fit_limits(ax, pos, node_texts + strata_texts, renderer)
+    if orders and legend and labelled:  # the key goes under the legend
+        ax.apply_aspect()
+        legend_box = ax.get_legend().get_window_extent(renderer) if renderer is not None else None
+        key_y = ax.transAxes.inverted().transform(legend_box.p0)[1] if legend_box is not None else -0.12
     if orders:
         key_text = "Order of states: " + "; ".join(f"{edge}: ({', '.join(o)})" for edge, o in orders.items())
         ax.text(
             0.5,
-            0.0,
+            key_y,
             key_text,
             transform=ax.transAxes,
             ha="center",
@@ -376,12 +426,4 @@ def plot_stratified_graph(
             wrap=True,
             gid=GID_KEY,
         )
-    if title is not None:
-        ax.set_title(title)
-    ax.set_axis_off()
-
-    renderer = _renderer(fig)
-    _fit_limits(ax, pos, node_texts, renderer)
-    _place_strata(ax, strata_texts, strata_edges, segments, node_texts, renderer)
-    _fit_limits(ax, pos, node_texts + strata_texts, renderer)
     return ax

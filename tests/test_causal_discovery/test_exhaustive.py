@@ -88,3 +88,21 @@ def test_too_many_variables():
         exhaustive_posterior(data)
     with pytest.raises(ValueError, match="max_variables"):
         exhaustive_posterior(data, max_variables=0)
+
+
+def test_column_order_does_not_change_the_posterior(heart_posterior):
+    data = load_heart_disease(as_counts=True)
+    permuted = exhaustive_posterior(data[list(data.columns)[::-1]], weights="count", show_progress=False)
+    assert permuted["log_posterior"].tolist() == heart_posterior["log_posterior"].tolist()
+    edges = [set(map(frozenset, e)) for e in heart_posterior["edges"]]
+    assert [set(map(frozenset, e)) for e in permuted["edges"]] == edges
+
+
+def test_progress_bar_follows_pgmpy_show_progress(capsys):
+    data = pd.DataFrame({"a": [0, 1, 1, 0], "b": [0, 1, 0, 0], "c": [1, 1, 0, 0]})
+    exhaustive_posterior(data, show_progress=True)
+    assert "exhaustive_posterior" in capsys.readouterr().err
+    exhaustive_posterior(data, show_progress=False)
+    assert capsys.readouterr().err == ""
+    with pytest.raises(TypeError, match="show_progress"):
+        exhaustive_posterior(data, show_progress="yes")

@@ -1,5 +1,7 @@
 """StratifiedGraph: construction, validation, closure, CSI statements, parameters."""
 
+import itertools
+
 import networkx as nx
 import pytest
 
@@ -141,3 +143,48 @@ def test_three_state_free_parameters():
     # |X_C| - 1 = 11 unlabelled; center 3 (binary) with parents (1, 2): 6 configs, 5 groups -> one less
     assert sg.n_free_parameters(strata=False) == 11
     assert sg.n_free_parameters() == 10
+
+
+def _separates(graph, a, b, given) -> bool:
+    rest = graph.to_graph()
+    rest.remove_nodes_from(given)
+    return not nx.has_path(rest, a, b)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_get_independencies_are_minimal_separations_of_every_non_adjacent_pair(seed):
+    from pgmpy.independencies import Independencies
+
+    from pgmpy_sgm.models._sgm_parameters import random_stratified_graph
+
+    sg = random_stratified_graph(4 + seed % 4, seed=seed, edge_prob=0.5)
+    found = sg.get_independencies(reduce=False)
+    assert isinstance(found, Independencies)
+    pairs = set()
+    for assertion in found.get_assertions():
+        (a,), (b,), given = (sorted(x, key=str) for x in (assertion.event1, assertion.event2, assertion.event3))
+        assert not sg.has_edge(a, b) and _separates(sg, a, b, given)
+        assert all(not _separates(sg, a, b, [w for w in given if w != drop]) for drop in given)  # minimal
+        pairs.add(frozenset((a, b)))
+    non_adjacent = {frozenset(p) for p in itertools.combinations(sg.nodes(), 2) if not sg.has_edge(*p)}
+    assert pairs == non_adjacent
+    reduced = sg.get_independencies()
+    assert reduced.entails(found) and found.entails(reduced)
+
+
+def test_get_independencies_of_the_heart_model_keeps_csi_apart(heart_reference_models):
+    sg, _ = heart_reference_models["best"]
+    others = ["smoking", "mental_work", "physical_work", "systolic_bp", "lipoprotein_ratio"]
+    expected = {f"({v} ⟂ family_history)" for v in others} | {  # worked out by hand from the graph
+        "(smoking ⟂ mental_work | physical_work)",
+        "(mental_work ⟂ systolic_bp | physical_work)",
+        "(mental_work ⟂ lipoprotein_ratio | physical_work)",
+        "(physical_work ⟂ systolic_bp | lipoprotein_ratio, smoking)",
+    }
+    found = sg.get_independencies(reduce=False)
+    assert {str(a) for a in found.get_assertions()} == expected
+    assert sg.get_independencies().entails(found)
+    assert [str(s) for s in sg.independencies()] == [
+        "smoking ⟂ systolic_bp | lipoprotein_ratio=1",
+        "systolic_bp ⟂ lipoprotein_ratio | smoking=0",
+    ]

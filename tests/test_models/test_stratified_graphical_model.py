@@ -282,3 +282,40 @@ def test_copy_equality_and_repr():
     assert [str(s) for s in model.independencies()] == [str(s) for s in StratifiedGraph(
         HEART_EDGES, strata=HEART_STRATA).independencies()]
     assert type(model.to_stratified_graph()) is StratifiedGraph
+
+
+def test_simulate_takes_pgmpy_n_samples_and_warns_on_the_old_name():
+    model = StratifiedGraphicalModel.random(StratifiedGraph([("a", "b")], nodes=["a", "b", "c"]), seed=2)
+    new = model.simulate(n_samples=25, seed=4)
+    assert new.shape == (25, 3)
+    pd.testing.assert_frame_equal(model.simulate(25, seed=4), new)
+    with pytest.warns(FutureWarning, match="n_samples"):
+        old = model.simulate(n=25, seed=4)
+    pd.testing.assert_frame_equal(old, new)
+    assert model.simulate(seed=0).shape == (10, 3)  # pgmpy's default
+    with pytest.raises(ValueError, match="n_samples"):
+        model.simulate(n_samples=-1)
+
+
+@pytest.mark.parametrize(("sg", "seed"), list(random_models())[:6])
+def test_get_factors_are_the_clique_conditionals(sg, seed, brute_sgm_joint):
+    from pgmpy.factors import factor_product
+    from pgmpy.factors.discrete import DiscreteFactor
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", StrataNotShownWarning)
+        model = StratifiedGraphicalModel.random(sg, seed=seed)
+    factors = model.get_factors()
+    assert all(isinstance(f, DiscreteFactor) for f in factors)
+    assert [tuple(f.variables) for f in factors] == [f.clique for f in model.clique_factors]
+    nodes = list(model.nodes())
+    product = factor_product(*factors)
+    values = np.transpose(product.values, [product.variables.index(v) for v in nodes])
+    np.testing.assert_allclose(values, brute_sgm_joint(model), rtol=0, atol=1e-12)
+    for f, step in zip(factors, model.clique_factors, strict=True):  # each sums to 1 per separator configuration
+        sep = [f.variables.index(v) for v in step.separator]
+        total = f.values.sum(axis=tuple(i for i in range(len(f.variables)) if i not in sep))
+        np.testing.assert_allclose(total, 1.0, atol=1e-12)
+        assert all(tuple(f.state_names[v]) == model.states(v) for v in f.variables)
+    with pytest.raises(ValueError, match="no parameters"):
+        StratifiedGraphicalModel([("a", "b")]).get_factors()

@@ -239,3 +239,53 @@ class TestErrors:
     def test_node_labels_for_unknown_nodes(self, heart_sg):
         with pytest.raises(ValueError, match="not in the graph"):
             plot_stratified_graph(heart_sg, node_labels={"age": "X7"})
+
+
+def _segment_crosses_box(p, q, box, steps=400) -> bool:
+    """Brute force: does any of many points along p-q (display coordinates) fall inside the box?"""
+    return any(box.contains(*(p + t * (q - p))) for t in np.linspace(0.0, 1.0, steps))
+
+
+def _assert_no_edge_under_a_strata_text(ax):
+    renderer = ax.figure.canvas.get_renderer()
+    lines = artists_by_gid(ax, "sgm-labelled") + artists_by_gid(ax, "sgm-edge")
+    for text in artists_by_gid(ax, "sgm-strata"):
+        box = text.get_window_extent(renderer)
+        for line in lines:
+            if _edge_key(line) == _edge_key(text):
+                continue
+            p, q = ax.transData.transform(np.column_stack(line.get_data()))
+            assert not _segment_crosses_box(p, q, box), (text.get_text(), line.get_label())
+
+
+class TestLegendAndCrossings:
+    def test_legend_says_what_a_red_edge_and_its_text_mean(self, heart_sg):
+        ax = plot_stratified_graph(heart_sg)
+        (legend,) = artists_by_gid(ax, "sgm-legend")
+        texts = [t.get_text() for t in legend.get_texts()]
+        assert len(texts) == 2 and "independent given each context written on it" in texts[0]
+        assert to_rgba(legend.legend_handles[0].get_color()) == RED
+        assert to_rgba(legend.legend_handles[1].get_color()) == BLACK
+
+    def test_no_legend_without_labels_or_when_asked(self, heart_sg):
+        assert artists_by_gid(plot_stratified_graph(StratifiedGraph([("a", "b")])), "sgm-legend") == []
+        assert artists_by_gid(plot_stratified_graph(heart_sg, legend=False), "sgm-legend") == []
+
+    def test_strata_key_sits_under_the_legend(self, synthetic_sg):
+        ax = plot_stratified_graph(synthetic_sg)
+        renderer = ax.figure.canvas.get_renderer()
+        (legend,) = artists_by_gid(ax, "sgm-legend")
+        (key,) = artists_by_gid(ax, "sgm-strata-key")
+        assert key.get_window_extent(renderer).y1 <= legend.get_window_extent(renderer).y0 + 1
+
+    @pytest.mark.parametrize("layout", ["circular", "kamada_kawai"])
+    def test_no_edge_passes_under_a_strata_text(self, heart_sg, synthetic_sg, layout):
+        _assert_no_edge_under_a_strata_text(plot_stratified_graph(heart_sg, layout=layout))
+        _assert_no_edge_under_a_strata_text(plot_stratified_graph(synthetic_sg, layout=layout))
+
+    def test_text_moves_off_a_crossing_at_its_midpoint(self):
+        sg = StratifiedGraph([("a", "c"), ("b", "d")])
+        sg.add_label("a", "c", {"x": 0})
+        pos = {"a": (-1, 0), "c": (1, 0), "b": (0, -1), "d": (0, 1)}  # b-d crosses a-c at its midpoint
+        ax = plot_stratified_graph(sg, pos=pos)
+        _assert_no_edge_under_a_strata_text(ax)
