@@ -508,3 +508,155 @@ def lns_heuristic(
         if value > best_value + _LNS_GAIN:
             best, best_value = cand, value
     return best
+
+
+def _config_neighbours(space: PartitionSpace) -> list[int]:
+    """For every configuration, the union of the lines through it (its neighbours and itself)."""
+    out = []
+    for c in range(space.n_configs):
+        m = 1 << c
+        for i in space.lines_of_config[c]:
+            m |= space.line_masks[i]
+        out.append(m)
+    return out
+
+
+def bounded_lns(
+    space: PartitionSpace,
+    scorer: BlockScorer,
+    counts: np.ndarray,
+    blocks: list[int],
+    budget,
+    max_atoms: int = 12,
+    max_region: int = MAX_REGION,
+) -> list[int]:
+    """:func:`large_neighbourhood_search` within a work budget, with smaller sub-problems.
+
+    The same three neighbourhoods (sub-grids, all groups, pairs of groups joined by a
+    line), each sub-problem of at most ``max_atoms`` atoms and charged ``3 ** n_atoms``
+    work units (the transitions of its dynamic programme) to ``budget``
+    (:class:`~pgmpy_sgm.core._agglomerate.WorkBudget`); the scan of a neighbourhood is
+    charged one unit per configuration and group visited. Stops at a round without gain
+    or when the budget is exhausted, and returns the best partition reached (every
+    partition visited is valid and regular, and the value never decreases).
+
+    Examples
+    --------
+    >>> from pgmpy_sgm.core._agglomerate import WorkBudget
+    >>> space = PartitionSpace((2, 2), (False, False))
+    >>> counts = np.array([[50, 0], [0, 50], [50, 0], [25, 25]])
+    >>> start = [1 << c for c in range(4)]
+    >>> sorted(bounded_lns(space, BlockScorer(counts), counts, start, WorkBudget(None), max_region=2))
+    [2, 5, 8]
+    """
+    blocks = list(blocks)
+    subgrids = regions(space, max_region)
+    neighbours = _config_neighbours(space)
+    tol = 1e-12 * max(1.0, float(np.sum(counts)))
+    memo: dict = {}
+    improved = True
+    while improved and not budget.exhausted:
+        improved = False
+        problems: list = [("grid", r) for r in subgrids] + [("all", None)]
+        problems += [("pair", (bits(blocks[g])[0], bits(blocks[h])[0])) for g, h in _adjacent_pairs(space, blocks)]
+        budget.spend(len(space.line_masks))
+        for kind, arg in problems:
+            if budget.exhausted:
+                break
+            if kind == "grid":
+                touched = [g for g, b in enumerate(blocks) if b & arg]
+                budget.spend(len(blocks))
+                atoms = [1 << c for c in bits(arg)]
+                for g in touched:
+                    outside = blocks[g] & ~arg
+                    if outside:
+                        atoms.extend(space.components(outside))
+            elif kind == "all":
+                atoms, touched = list(blocks), list(range(len(blocks)))
+            else:
+                g, h = (next(i for i, b in enumerate(blocks) if b >> c & 1) for c in arg)
+                budget.spend(len(blocks))
+                if g == h:
+                    continue
+                region = blocks[g] | blocks[h]
+                if region.bit_count() > max_region:
+                    continue
+                near = 0
+                for c in bits(region):
+                    near |= neighbours[c]
+                atoms = [1 << c for c in bits(region)]
+                touched = [g, h]
+                for f, b in enumerate(blocks):
+                    if f != g and f != h and b & near:
+                        atoms.append(b)
+                        touched.append(f)
+            if len(atoms) > max_atoms or len(atoms) < 2:
+                continue
+            key_atoms = tuple(sorted(atoms))
+            touched_set = set(touched)
+            fixed = [b for f, b in enumerate(blocks) if f not in touched_set]
+            acc = 0
+            for b in fixed:
+                acc |= space.leak(b)
+            need = space.full_dirs & ~acc
+            key = (key_atoms, need)
+            if key not in memo:
+                budget.spend(3 ** len(atoms))
+                memo[key] = best_atom_partition(space, counts, atoms, need, tol)
+            res = memo[key]
+            if res is None:
+                continue
+            groups, _ = res
+            old = sum(scorer(blocks[f]) for f in touched)
+            if sum(scorer(b) for b in groups) > old + _LNS_GAIN:
+                blocks, improved = fixed + groups, True
+    return sorted(blocks)
+
+
+def bounded_heuristic(
+    space: PartitionSpace,
+    scorer: BlockScorer,
+    counts: np.ndarray,
+    budget,
+    rng: np.random.Generator,
+    max_restarts: int = 4,
+) -> list[int]:
+    """Best-first agglomeration, then :func:`bounded_lns`, then restarts while the budget lasts.
+
+    The first run starts from :func:`~pgmpy_sgm.core._agglomerate.greedy_merge` of the
+    singletons; up to ``max_restarts`` others start from 2 to 4 connected groups grown at
+    random (as in :func:`lns_heuristic`), each followed by greedy merging and
+    :func:`bounded_lns`. All runs share ``budget``; the best partition found is returned
+    (valid and regular), also when the budget runs out.
+
+    Examples
+    --------
+    >>> from pgmpy_sgm.core._agglomerate import WorkBudget
+    >>> space = PartitionSpace((2, 2, 2), (False, False, False))
+    >>> counts = np.array([[50, 0], [0, 50], [50, 0], [25, 25], [49, 1], [0, 50], [50, 0], [25, 25]])
+    >>> blocks = bounded_heuristic(space, BlockScorer(counts), counts, WorkBudget(10**6), np.random.default_rng(0))
+    >>> from pgmpy_sgm.core.optimize import optimal_groups
+    >>> value = sum(BlockScorer(counts)(b) for b in blocks)
+    >>> space.regular(blocks), bool(np.isclose(value, optimal_groups(counts, (2, 2, 2)).value))
+    (True, True)
+    """
+    from pgmpy_sgm.core._agglomerate import greedy_merge
+
+    counts = np.asarray(counts, dtype=np.float64)
+    max_region = min(MAX_REGION, max(2, space.n_configs // 2))
+    best = bounded_lns(space, scorer, counts, greedy_merge(space, scorer, budget), budget, max_region=max_region)
+    best_value = sum(scorer(b) for b in best)
+    for _ in range(max_restarts):
+        if budget.exhausted:
+            break
+        seeds = rng.choice(space.n_configs, size=int(rng.integers(2, 5)), replace=False).tolist()
+        start = grow_parts(space, (1 << space.n_configs) - 1, seeds, rng)
+        budget.spend(space.n_configs * len(space.line_masks) // 4)
+        if not (space.regular(start) and all(space.allowed_block(b) for b in start)):
+            start = random_start(space, rng)
+        start = greedy_merge(space, scorer, budget, start)
+        cand = bounded_lns(space, scorer, counts, start, budget, max_region=max_region)
+        value = sum(scorer(b) for b in cand)
+        if value > best_value + _LNS_GAIN:
+            best, best_value = cand, value
+    return best
