@@ -319,3 +319,16 @@ def test_checkpoint_file_is_json(heart, tmp_path):
     body = _checkpoint.read_checkpoint(path)
     assert body["format"] == _checkpoint.CHECKPOINT_FORMAT
     assert set(body) >= {"chains", "traces", "visited", "fingerprint", "seed_entropy"}
+
+
+def test_search_on_data_with_a_constant_column():
+    rng = np.random.default_rng(3)
+    n = 400
+    a = rng.integers(0, 3, n)
+    b = (a + rng.integers(0, 2, n)) % 3
+    c = np.where(rng.random(n) < 0.8, b, rng.integers(0, 3, n))
+    df = pd.DataFrame({"a": a, "b": b, "c": c, "const": np.zeros(n, dtype=int)})
+    est = NonReversibleMCMC(n_iter=300, n_chains=1, seed=0, show_progress=False).fit(df)
+    assert set(est.model_.nodes()) == {"a", "b", "c", "const"}
+    assert np.isfinite(est.best_score_)
+    assert est.model_.is_maximal_regular()
