@@ -3,9 +3,9 @@
 Used by ``method="heuristic"`` of :func:`pgmpy_sgm.core.optimize.optimal_groups`:
 
 * :class:`WorkBudget` -- a deterministic cap on the work of one center's search, counted
-  in *work units* (one unit is about one transition of a sub-problem's dynamic programme,
-  or one line or block visited by the Python loops), so that results do not depend on
-  the machine's load;
+  in *work units* (one unit is about one transition of a sub-problem's compiled dynamic
+  programme; an element visited by a Python loop costs :data:`PY_UNIT`), so that results
+  do not depend on the machine's load;
 * :func:`line_gains` -- the gain of merging the configurations of every allowed line,
   the screen that proves the all-singletons partition locally optimal;
 * :func:`greedy_merge` -- agglomeration from the singletons: repeatedly apply the merge
@@ -19,10 +19,14 @@ import heapq
 
 from pgmpy_sgm.core._label_search import BlockScorer, PartitionSpace, bits
 
-__all__ = ["WorkBudget", "line_gains", "greedy_merge"]
+__all__ = ["WorkBudget", "line_gains", "greedy_merge", "PY_UNIT"]
 
 #: Smallest gain that counts as an improvement.
 _MIN_GAIN = 1e-9
+
+#: Work units charged per element visited by a Python loop (a configuration, line or group);
+#: one unit is about one transition of a compiled dynamic programme.
+PY_UNIT = 40
 
 
 class WorkBudget:
@@ -32,6 +36,9 @@ class WorkBudget:
     ----------
     limit : int or None
         Units allowed; None for no cap.
+    scorer : BlockScorer, optional
+        Its :attr:`~pgmpy_sgm.core._label_search.BlockScorer.work` (count cells read by
+        the group weights computed) is charged at every :meth:`spend`.
 
     Examples
     --------
@@ -40,14 +47,23 @@ class WorkBudget:
     (True, False, True)
     """
 
-    def __init__(self, limit: int | None):
+    def __init__(self, limit: int | None, scorer: BlockScorer | None = None):
         self.limit = limit
         self.used = 0
         self.exhausted = False
+        self._scorer = scorer
+        self._scored = 0 if scorer is None else scorer.work
 
     def spend(self, units: int) -> bool:
-        """Record ``units`` of work; False (and ``exhausted`` set) once the total passes the limit."""
+        """Record ``units`` of work; False (and ``exhausted`` set) once the total passes the limit.
+
+        The cells read by the attached scorer since the last call are charged too
+        (:data:`PY_UNIT` each).
+        """
         self.used += int(units)
+        if self._scorer is not None:
+            self.used += PY_UNIT * (self._scorer.work - self._scored)
+            self._scored = self._scorer.work
         if self.limit is not None and self.used > self.limit:
             self.exhausted = True
         return not self.exhausted
@@ -126,7 +142,7 @@ def greedy_merge(space: PartitionSpace, scorer: BlockScorer, budget: WorkBudget,
         for g in met:
             union |= blocks[g]
         gain = scorer(union) - sum(scorer(blocks[g]) for g in met)
-        budget.spend(len(space.line_masks) // 4 + union.bit_count())
+        budget.spend(PY_UNIT * (len(space.line_configs[i]) + union.bit_count()))
         if gain > _MIN_GAIN:
             heapq.heappush(heap, (-gain, i, version[i], mask))
 
@@ -140,7 +156,7 @@ def greedy_merge(space: PartitionSpace, scorer: BlockScorer, budget: WorkBudget,
         union = 0
         for g in met:
             union |= blocks[g]
-        budget.spend(len(space.line_masks))
+        budget.spend(PY_UNIT * (len(met) + len(space.forbidden_masks) + union.bit_count() * n_dirs))
         if not space.allowed_block(union):
             version[i] += 1
             continue

@@ -20,7 +20,7 @@ large-neighbourhood search whose moves re-solve parts of the partition exactly
 Beyond 16 configurations the default heuristic has a deterministic *work cap*
 (:data:`DEFAULT_MAX_WORK` work units per center, see ``_agglomerate.WorkBudget``):
 best-first merging along lines, then large-neighbourhood search with exact sub-problems
-of at most 12 atoms, then random restarts, until no move gains or the cap is reached.
+of at most 10 atoms, until no move gains or the cap is reached.
 The result is the best valid regular partition found; ``GroupsResult.capped`` records
 that the cap stopped the search. The cost of one center is thus bounded whatever its
 size and state counts, and the result does not depend on the machine's load.
@@ -69,11 +69,14 @@ DEFAULT_MCMC_ITER = 4000
 #: the others from the closure of a random label set).
 MCMC_CHAIN_LENGTH = 1000
 
-#: Random restarts of ``method="heuristic"`` and ``"lns"`` after the first large-neighbourhood search.
+#: Random restarts of ``method="lns"`` after the first large-neighbourhood search.
 DEFAULT_HEURISTIC_RESTARTS = 4
 
-#: Work units one center's ``method="heuristic"`` may spend (about 0.1-0.2 s on one core).
-DEFAULT_MAX_WORK = 3_000_000
+#: Random restarts of ``method="heuristic"`` (within its work cap) after the first search.
+DEFAULT_BOUNDED_RESTARTS = 0
+
+#: Work units one center's ``method="heuristic"`` may spend (about 0.1 s on one core).
+DEFAULT_MAX_WORK = 10_000_000
 
 _METHODS = ("auto", "exact", "heuristic", "lns", "mcmc")
 _GAIN_TOL = 1e-9
@@ -327,7 +330,7 @@ def optimal_groups(
         line that gains most and keeps the partition valid and regular, until none gains),
         then large-neighbourhood search that re-solves exactly (by a dynamic programme) one
         sub-grid of at most 8 configurations, two adjacent groups, or the merging of all
-        groups at a time (sub-problems of at most 12 atoms), with validity and regularity
+        groups at a time (sub-problems of at most 10 atoms), with validity and regularity
         checked on the whole partition; then random restarts (groups grown at random from
         a few configurations), all within ``max_work`` work units.
         ``"lns"``: the earlier unbounded heuristic (greedy merging and local moves, then
@@ -341,8 +344,9 @@ def optimal_groups(
     seed : int or None
         Seed of the random choices of ``"heuristic"``, ``"lns"`` and ``"mcmc"``.
     n_iter : int, optional
-        Iterations of ``"mcmc"`` (default :data:`DEFAULT_MCMC_ITER`) or random restarts of
-        ``"heuristic"`` and ``"lns"`` (default :data:`DEFAULT_HEURISTIC_RESTARTS`).
+        Iterations of ``"mcmc"`` (default :data:`DEFAULT_MCMC_ITER`), random restarts of
+        ``"heuristic"`` (default :data:`DEFAULT_BOUNDED_RESTARTS`) or of ``"lns"`` (default
+        :data:`DEFAULT_HEURISTIC_RESTARTS`).
     max_work : int or None
         Work cap of ``"heuristic"`` (default :data:`DEFAULT_MAX_WORK`; None for no cap).
         Deterministic: the same input gives the same groups on any machine and load.
@@ -396,8 +400,8 @@ def optimal_groups(
         scorer = BlockScorer(counts)
         rng = np.random.default_rng(seed)
         if method == "heuristic":
-            restarts = DEFAULT_HEURISTIC_RESTARTS if n_iter is None else int(n_iter)
-            budget = WorkBudget(None if max_work is None else int(max_work))
+            restarts = DEFAULT_BOUNDED_RESTARTS if n_iter is None else int(n_iter)
+            budget = WorkBudget(None if max_work is None else int(max_work), scorer)
             blocks = bounded_heuristic(space, scorer, counts, budget, rng, restarts)
             capped = budget.exhausted
         elif method == "lns":

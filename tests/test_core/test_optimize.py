@@ -336,9 +336,12 @@ def test_mcmc_hits_exact_optimum_on_four_binary_variables():
     assert hit_rate("mcmc", (2, 2, 2), 100, seed=11, uniform_every=20) >= 0.95
 
 
-def test_heuristic_hits_exact_optimum_on_five_binary_variables():
-    # the heuristic never solves more than half of Q_4 at once, so the exact optimum is a real check
-    assert hit_rate("heuristic", (2, 2, 2, 2), 100, seed=12, uniform_every=20) >= 0.95
+@pytest.mark.parametrize("method,rate", [("heuristic", 0.9), ("lns", 0.95)])
+def test_heuristic_hits_exact_optimum_on_five_binary_variables(method, rate):
+    # neither heuristic solves more than half of Q_4 at once, so the exact optimum is a real check;
+    # the bounded default (no restarts, sub-problems of at most 10 atoms) reaches it on 94 of these
+    # 100 tables, the earlier unbounded search (restarts, 14 atoms, local moves) on at least 95
+    assert hit_rate(method, (2, 2, 2, 2), 100, seed=12, uniform_every=20) >= rate
 
 
 @pytest.mark.parametrize("method", ["heuristic", "mcmc"])
