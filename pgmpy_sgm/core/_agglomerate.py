@@ -6,8 +6,6 @@ Used by ``method="heuristic"`` of :func:`pgmpy_sgm.core.optimize.optimal_groups`
   in *work units* (one unit is about one transition of a sub-problem's compiled dynamic
   programme; an element visited by a Python loop costs :data:`PY_UNIT`), so that results
   do not depend on the machine's load;
-* :func:`line_gains` -- the gain of merging the configurations of every allowed line,
-  the screen that proves the all-singletons partition locally optimal;
 * :func:`greedy_merge` -- agglomeration from the singletons: repeatedly apply the merge
   of the groups met by one line that gains most, among those that keep the partition
   valid and regular, until no merge gains.
@@ -19,7 +17,7 @@ import heapq
 
 from pgmpy_sgm.core._label_search import BlockScorer, PartitionSpace, bits
 
-__all__ = ["WorkBudget", "line_gains", "greedy_merge", "PY_UNIT"]
+__all__ = ["WorkBudget", "greedy_merge", "PY_UNIT"]
 
 #: Smallest gain that counts as an improvement.
 _MIN_GAIN = 1e-9
@@ -71,24 +69,6 @@ class WorkBudget:
     def left(self) -> float:
         """Units still available (infinite without a cap)."""
         return float("inf") if self.limit is None else max(0, self.limit - self.used)
-
-
-def line_gains(space: PartitionSpace, scorer: BlockScorer) -> list[float]:
-    """Gain of merging the configurations of each allowed line (in ``space.allowed`` order).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> space = PartitionSpace((2, 2), (False, False))
-    >>> gains = line_gains(space, BlockScorer(np.array([[50, 0], [0, 50], [50, 0], [25, 25]])))
-    >>> [g > 0 for g in gains]  # only the line joining configurations 0 and 2 gains
-    [True, False, False, False]
-    """
-    out = []
-    for i in space.allowed:
-        mask = space.line_masks[i]
-        out.append(scorer(mask) - sum(scorer(1 << c) for c in space.line_configs[i]))
-    return out
 
 
 def greedy_merge(space: PartitionSpace, scorer: BlockScorer, budget: WorkBudget, start: list[int] | None = None):

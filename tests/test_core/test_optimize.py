@@ -422,6 +422,27 @@ def test_heuristic_on_five_multistate_variables_is_valid_and_bounded(k):
     assert again.group_ids.tolist() == res.group_ids.tolist()  # deterministic (work cap, not time)
 
 
+@pytest.mark.parametrize(
+    "cards,forbidden", [((2, 2, 2), (False, True, False)), ((3, 2), (True, False)), ((3, 2), (False, False))]
+)
+def test_greedy_merging_is_valid_regular_and_improves(cards, forbidden):
+    from pgmpy_sgm.core._agglomerate import WorkBudget, greedy_merge
+    from pgmpy_sgm.core._label_search import BlockScorer, PartitionSpace
+
+    rng = np.random.default_rng(23)
+    n_configs = math.prod(cards)
+    space = PartitionSpace(cards, forbidden)
+    for t in range(12):
+        counts = random_table(rng, n_configs, 2, KINDS[t % (len(KINDS) - 1)])  # "sg" needs binary parents
+        blocks = greedy_merge(space, BlockScorer(counts), WorkBudget(None))
+        parts = [frozenset(c for c in range(n_configs) if b >> c & 1) for b in blocks]
+        assert sorted(c for p in parts for c in p) == list(range(n_configs))
+        assert ref_feasible(cards, forbidden, parts)
+        value = sum(ref_weight(counts, p) for p in parts)
+        assert value >= sum(ref_weight(counts, [c]) for c in range(n_configs)) - 1e-9
+        assert value <= ref_best(counts, cards, forbidden) + 1e-9
+
+
 def test_work_cap_keeps_the_best_partition_found():
     rng = np.random.default_rng(9)
     table = random_cpt_table(rng, (3,) * 5, 5000)
