@@ -190,10 +190,13 @@ def multistate(baseline_python: str | None) -> None:
         on = fit_seconds(python, "child", 5000, True, 2000, 1200)
         off = fit_seconds(python, "child", 5000, False, 2000, 1200)
         ratio = on["seconds"] / off["seconds"] if on["seconds"] and off["seconds"] else float("nan")
-        print(
-            f"  {name}: strata on {on['seconds']:.1f} s (best {on['best_score']:.1f}), "
-            f"off {off['seconds']:.1f} s (best {off['best_score']:.1f}), ratio {ratio:.1f}"
-        )
+
+        def show(res: dict) -> str:
+            if res["seconds"] is None:
+                return "did not finish within 1200 s"
+            return f"{res['seconds']:.1f} s (best {res['best_score']:.1f})"
+
+        print(f"  {name}: strata on {show(on)}, off {show(off)}, ratio {ratio:.1f}")
     print("\nhailfinder (56 variables, 2-11 states), n=2000, 2 chains x 4000 iterations, strata on")
     res = fit_seconds(sys.executable, "hailfinder", 2000, True, 4000, 1800)
     if res["seconds"] is None:
