@@ -3,6 +3,8 @@
 Usage: ``python benchmarks/_fit_once.py NETWORK N STRATA N_ITER N_CHAINS`` prints one JSON line
 with the wall-clock seconds of the fit (data simulated with seed 0 from
 ``benchmarks/data/NETWORK.bif.gz``), the best score and the number of distinct states visited.
+The simulated data depend on the network's node order, which follows the hash seed: run with
+``PYTHONHASHSEED=0`` (as ``bench_labelling.py`` does) to fit the same data in every process.
 """
 
 from __future__ import annotations

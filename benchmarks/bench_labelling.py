@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import time
@@ -120,8 +121,9 @@ def random_cpt_clique(rng: np.random.Generator, cards: tuple[int, ...], n: int) 
 def fit_seconds(python: str, network: str, n: int, strata: bool, n_iter: int, timeout: int) -> dict:
     """One fit in a fresh process (``_fit_once.py``); None fields if it exceeded ``timeout``."""
     cmd = [python, str(HERE / "_fit_once.py"), network, str(n), "on" if strata else "off", str(n_iter), "2"]
+    env = {**os.environ, "PYTHONHASHSEED": "0"}  # pgmpy's simulate follows the node order, a set's order
     try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=True).stdout
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=True, env=env).stdout
     except subprocess.TimeoutExpired:
         return {"seconds": None, "best_score": None, "n_visited": None}
     return json.loads(out.strip().splitlines()[-1])

@@ -373,15 +373,18 @@ def _group_atoms(space: PartitionSpace, blocks: list[int], pair: tuple[int, int]
 
 
 def _adjacent_pairs(space: PartitionSpace, blocks: list[int]) -> list[tuple[int, int]]:
-    owner = {}
-    for g, b in enumerate(blocks):
-        for c in bits(b):
-            owner[c] = g
+    owner = _owner_list(space, blocks)
     pairs = set()
-    for m in space.line_masks:
-        gs = sorted({owner[c] for c in bits(m)})
-        pairs.update((a, b) for i, a in enumerate(gs) for b in gs[i + 1 :])
+    for configs in space.line_configs:
+        gs = {owner[c] for c in configs}
+        if len(gs) > 1:
+            gs = sorted(gs)
+            pairs.update((a, b) for i, a in enumerate(gs) for b in gs[i + 1 :])
     return sorted(pairs)
+
+
+def _lowest(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
 
 
 def _resolve(space, scorer, counts, blocks, touched, atoms, tol, memo):
@@ -571,7 +574,7 @@ def bounded_lns(
         leaks = [space.leak(b) for b in blocks]
         leak_count = [sum((lk >> d) & 1 for lk in leaks) for d in range(n_dirs)]
         problems: list = [("grid", r) for r in subgrids] + [("all", None)]
-        problems += [("pair", (bits(blocks[g])[0], bits(blocks[h])[0])) for g, h in _adjacent_pairs(space, blocks)]
+        problems += [("pair", (_lowest(blocks[g]), _lowest(blocks[h]))) for g, h in _adjacent_pairs(space, blocks)]
         budget.spend(PY_UNIT * (len(space.line_masks) + len(blocks)))
         for kind, arg in problems:
             if budget.exhausted:
