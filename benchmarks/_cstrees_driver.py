@@ -34,8 +34,7 @@ def main() -> None:
     graph = pc(train.values[1:], 0.05, "gsq", node_names=train.columns, show_progress=False)
     poss_cvars = ctl.causallearn_graph_to_posscvars(graph, labels=train.columns)
     score_table, context_scores, _ = sc.order_score_tables(
-        train, max_cvars=max_cvars, alpha_tot=1.0, method="BDeu", poss_cvars=poss_cvars
-    )
+        train, max_cvars=max_cvars, alpha_tot=1.0, method="BDeu", poss_cvars=poss_cvars)
     orders, scores = ctl.gibbs_order_sampler(gibbs, score_table)
     tree = ctl._optimal_cstree_given_order(orders[scores.index(max(scores))], context_scores)
     tree.estimate_stage_parameters(train, alpha_tot=5.0, method="BDeu")  # pgmpy's BayesianEstimator default
@@ -50,15 +49,8 @@ def main() -> None:
         n_params += len(stages) * (cards[tree.labels.index(tree.labels[level + 1])] - 1)
     n_params += cards[tree.labels.index(tree.labels[0])] - 1
     with open(out_path, "w") as fh:
-        json.dump(
-            {
-                "ll_per_row": float(ll.mean()),
-                "fit_time": fit_time,
-                "n_params": int(n_params),
-                "order": [str(x) for x in tree.labels],
-            },
-            fh,
-        )
+        json.dump({"ll_per_row": float(ll.mean()), "fit_time": fit_time, "n_params": int(n_params),
+                   "order": [str(x) for x in tree.labels]}, fh)
 
 
 if __name__ == "__main__":

@@ -87,10 +87,8 @@ def main(quick: bool = False) -> None:
     import sklearn
 
     n_iter = 5000 if quick else 20000
-    print(
-        f"machine: {machine()}; pgmpy {pgmpy.__version__}, scikit-learn {sklearn.__version__}, "
-        f"numpy {np.__version__}, joblib {joblib.__version__}"
-    )
+    print(f"machine: {machine()}; pgmpy {pgmpy.__version__}, scikit-learn {sklearn.__version__}, "
+          f"numpy {np.__version__}, joblib {joblib.__version__}")
     data = random_binary_sgm_data()
     print(f"data: 25 binary variables, n={len(data)}")
 
@@ -110,15 +108,11 @@ def main(quick: bool = False) -> None:
     cold, t_cold = timed(lambda: fit(1, 1))
     warm, t_warm = timed(lambda: fit(1, 1, seed=1))
     best_it = int(cold.chain_best_iterations_[0])
-    print(
-        f"1 chain, cold caches: {n_iter} it in {t_cold:.2f} s = {n_iter / t_cold:,.0f} it/s; "
-        f"best {cold.best_score_:.2f} first reached at iteration {best_it} "
-        f"(~{t_cold * best_it / n_iter:.2f} s); acceptance {cold.acceptance_rate_:.3f}, visited {cold.n_visited_}"
-    )
-    print(
-        f"1 chain, warm caches: {n_iter / t_warm:,.0f} it/s; best {warm.best_score_:.2f} "
-        f"at iteration {int(warm.chain_best_iterations_[0])}"
-    )
+    print(f"1 chain, cold caches: {n_iter} it in {t_cold:.2f} s = {n_iter / t_cold:,.0f} it/s; "
+          f"best {cold.best_score_:.2f} first reached at iteration {best_it} "
+          f"(~{t_cold * best_it / n_iter:.2f} s); acceptance {cold.acceptance_rate_:.3f}, visited {cold.n_visited_}")
+    print(f"1 chain, warm caches: {n_iter / t_warm:,.0f} it/s; best {warm.best_score_:.2f} "
+          f"at iteration {int(warm.chain_best_iterations_[0])}")
 
     # 1 vs 2 chains (n_jobs=2). Chain 0 is the same chain in both runs (same seed).
     # cold: data never seen by any process; warm: the same fit repeated, best of 3 (the machine may be shared).
@@ -139,10 +133,8 @@ def main(quick: bool = False) -> None:
     t2_warm = min(timed(lambda: fit_on(data, 2, 2))[1] for _ in range(3))
     for label, t1, t2 in (("cold", t1_cold, t2_cold), ("warm", t1_warm, t2_warm)):
         r1, r2 = chain_iter / t1, 2 * chain_iter / t2
-        print(
-            f"{label} caches, {chain_iter} iterations per chain: 1 chain {r1:,.0f} it/s; "
-            f"2 chains n_jobs=2 {r2:,.0f} it/s: {r2 / r1:.2f}x"
-        )
+        print(f"{label} caches, {chain_iter} iterations per chain: 1 chain {r1:,.0f} it/s; "
+              f"2 chains n_jobs=2 {r2:,.0f} it/s: {r2 / r1:.2f}x")
 
     greedy = NonReversibleMCMC(n_iter=1, n_chains=1, start="best_gm", strata=False, show_progress=False).fit(data)
     print(f"greedy decomposable GM (start='best_gm'): {greedy.trace_[0, 0]:.2f}; MCMC best SG {cold.best_score_:.2f}")
@@ -167,12 +159,10 @@ def main(quick: bool = False) -> None:
                 ).fit(heart)
             )
             to_optimum.append(t_opt)
-    print(
-        f"heart: optimum -6715.90 found in {hits}/20 seeds by the default fit "
-        f"(median {statistics.median(times):.3f} s, max {max(times):.3f} s, cold caches); "
-        f"time to reach it (chain 0, {len(to_optimum)} seeds): "
-        f"median {statistics.median(to_optimum):.3f} s, max {max(to_optimum):.3f} s"
-    )
+    print(f"heart: optimum -6715.90 found in {hits}/20 seeds by the default fit "
+          f"(median {statistics.median(times):.3f} s, max {max(times):.3f} s, cold caches); "
+          f"time to reach it (chain 0, {len(to_optimum)} seeds): "
+          f"median {statistics.median(to_optimum):.3f} s, max {max(to_optimum):.3f} s")
 
     clear_tables()
     post, t_ex = timed(lambda: exhaustive_posterior(heart, weights="count"))

@@ -160,23 +160,9 @@ def main(argv=None) -> int:
     results = []
     for step in ("data", "encode", "score", "mcmc"):
         t0 = time.perf_counter()
-        done = subprocess.run(
-            [
-                sys.executable,
-                __file__,
-                "--step",
-                step,
-                "--rows",
-                str(args.rows),
-                "--variables",
-                str(args.variables),
-                "--iterations",
-                str(args.iterations),
-            ],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        done = subprocess.run([sys.executable, __file__, "--step", step, "--rows", str(args.rows), "--variables",
+                               str(args.variables), "--iterations", str(args.iterations)],
+                              capture_output=True, text=True, check=False)
         if done.returncode != 0:
             print(done.stderr, file=sys.stderr)
             return done.returncode

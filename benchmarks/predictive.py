@@ -82,61 +82,30 @@ def fit_sgm(train: pd.DataFrame, test: pd.DataFrame, states: dict, n_iter: int, 
     small = train.shape[1] <= 8
     for strata, prior in ((True, "paper"), (False, "paper")) + (((True, "uniform"),) if small else ()):
         start = time.perf_counter()
-        est = NonReversibleMCMC(
-            n_iter=n_iter,
-            n_chains=2 if small else 1,
-            strata=strata,
-            prior=prior,
-            start="empty" if small else "best_gm",
-            seed=seed,
-            state_names=states,
-            show_progress=False,
-        ).fit(train)
+        est = NonReversibleMCMC(n_iter=n_iter, n_chains=2 if small else 1, strata=strata, prior=prior,
+                                start="empty" if small else "best_gm", seed=seed, state_names=states,
+                                show_progress=False).fit(train)
         model = StratifiedGraphicalModel(est.model_).fit(train, estimator="bayes", state_names=states)
         fit_time = time.perf_counter() - start
         if prior == "uniform":
             avg = ModelAverage.from_estimator(est, train, mass=0.99, max_models=50)
             params = float(sum(w * m.n_free_parameters() for w, m in zip(avg.weights, avg.models, strict=True)))
-            rows.append(
-                {
-                    **tag,
-                    "learner": "SGM-avg-unif",
-                    "ll": avg.log_likelihood(test) / len(test),
-                    "n_params": params,
-                    "fit_s": time.perf_counter() - start,
-                    "n_models": avg.n_models,
-                    "n_visited": est.n_visited_,
-                }
-            )
+            rows.append({**tag, "learner": "SGM-avg-unif", "ll": avg.log_likelihood(test) / len(test),
+                         "n_params": params, "fit_s": time.perf_counter() - start, "n_models": avg.n_models,
+                         "n_visited": est.n_visited_})
             continue
         name = "SGM" if strata else "GM"
-        rows.append(
-            {
-                **tag,
-                "learner": name,
-                "ll": model.log_likelihood(test) / len(test),
-                "n_params": model.n_free_parameters(),
-                "fit_s": fit_time,
-                "n_models": 1,
-                "n_visited": est.n_visited_,
-            }
-        )
+        rows.append({**tag, "learner": name, "ll": model.log_likelihood(test) / len(test),
+                     "n_params": model.n_free_parameters(), "fit_s": fit_time, "n_models": 1,
+                     "n_visited": est.n_visited_})
         if strata:
             start = time.perf_counter()
             avg = ModelAverage.from_estimator(est, train, mass=0.99, max_models=50)
             avg_time = fit_time + time.perf_counter() - start
             params = float(sum(w * m.n_free_parameters() for w, m in zip(avg.weights, avg.models, strict=True)))
-            rows.append(
-                {
-                    **tag,
-                    "learner": "SGM-avg",
-                    "ll": avg.log_likelihood(test) / len(test),
-                    "n_params": params,
-                    "fit_s": avg_time,
-                    "n_models": avg.n_models,
-                    "n_visited": est.n_visited_,
-                }
-            )
+            rows.append({**tag, "learner": "SGM-avg", "ll": avg.log_likelihood(test) / len(test),
+                         "n_params": params, "fit_s": avg_time, "n_models": avg.n_models,
+                         "n_visited": est.n_visited_})
 
 
 def bn_log_likelihood(bn: DiscreteBayesianNetwork, test: pd.DataFrame) -> np.ndarray:
@@ -164,40 +133,20 @@ def fit_hc(train: pd.DataFrame, test: pd.DataFrame, states: dict, rows: list, ta
         estimator = DiscreteBayesianEstimator(prior_type="BDeu", equivalent_sample_size=5, state_names=states)
         bn.add_cpds(*estimator.fit(bn, train).parameters_)
         fit_time = time.perf_counter() - start
-        rows.append(
-            {
-                **tag,
-                "learner": name,
-                "ll": bn_log_likelihood(bn, test).mean(),
-                "n_params": bn_free_parameters(bn),
-                "fit_s": fit_time,
-                "n_models": 1,
-                "n_visited": np.nan,
-            }
-        )
+        rows.append({**tag, "learner": name, "ll": bn_log_likelihood(bn, test).mean(),
+                     "n_params": bn_free_parameters(bn), "fit_s": fit_time, "n_models": 1, "n_visited": np.nan})
 
 
 def fit_cstree(train, test, states, rows, tag, python: str, timeout: float, status: dict):
     key = tag["data"]
     if status.get(key):  # an earlier, smaller fit of this network failed or timed out
-        rows.append(
-            {
-                **tag,
-                "learner": "CStree",
-                "ll": np.nan,
-                "n_params": np.nan,
-                "fit_s": np.nan,
-                "n_models": 1,
-                "n_visited": np.nan,
-                "note": f"skipped after: {status[key]}",
-            }
-        )
+        rows.append({**tag, "learner": "CStree", "ll": np.nan, "n_params": np.nan, "fit_s": np.nan,
+                     "n_models": 1, "n_visited": np.nan, "note": f"skipped after: {status[key]}"})
         return
 
     def codes(df):
-        return pd.DataFrame(
-            {c: df[c].astype(object).map({s: i for i, s in enumerate(states[c])}).astype(int) for c in df.columns}
-        )
+        return pd.DataFrame({c: df[c].astype(object).map({s: i for i, s in enumerate(states[c])}).astype(int)
+                             for c in df.columns})
 
     with tempfile.TemporaryDirectory() as tmp:
         cards = pd.DataFrame([[len(states[c]) for c in train.columns]], columns=train.columns)
@@ -205,12 +154,8 @@ def fit_cstree(train, test, states, rows, tag, python: str, timeout: float, stat
         codes(test).to_csv(f"{tmp}/test.csv", index=False)
         start = time.perf_counter()
         try:
-            proc = subprocess.run(
-                [python, str(HERE / "_cstrees_driver.py"), f"{tmp}/train.csv", f"{tmp}/test.csv", f"{tmp}/out.json"],
-                capture_output=True,
-                text=True,
-                timeout=timeout,
-            )
+            proc = subprocess.run([python, str(HERE / "_cstrees_driver.py"), f"{tmp}/train.csv", f"{tmp}/test.csv",
+                                   f"{tmp}/out.json"], capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
             status[key] = f"time limit {timeout:.0f} s at n={tag['n']}"
         except OSError as err:
@@ -221,31 +166,12 @@ def fit_cstree(train, test, states, rows, tag, python: str, timeout: float, stat
                 status[key] = f"error at n={tag['n']}: {last[:200]}"
             else:
                 out = json.loads(Path(f"{tmp}/out.json").read_text())
-                rows.append(
-                    {
-                        **tag,
-                        "learner": "CStree",
-                        "ll": out["ll_per_row"],
-                        "n_params": out["n_params"],
-                        "fit_s": out["fit_time"],
-                        "n_models": 1,
-                        "n_visited": np.nan,
-                        "wall_s": time.perf_counter() - start,
-                    }
-                )
+                rows.append({**tag, "learner": "CStree", "ll": out["ll_per_row"], "n_params": out["n_params"],
+                             "fit_s": out["fit_time"], "n_models": 1, "n_visited": np.nan,
+                             "wall_s": time.perf_counter() - start})
                 return
-    rows.append(
-        {
-            **tag,
-            "learner": "CStree",
-            "ll": np.nan,
-            "n_params": np.nan,
-            "fit_s": np.nan,
-            "n_models": 1,
-            "n_visited": np.nan,
-            "note": status[key],
-        }
-    )
+    rows.append({**tag, "learner": "CStree", "ll": np.nan, "n_params": np.nan, "fit_s": np.nan, "n_models": 1,
+                 "n_visited": np.nan, "note": status[key]})
     print(f"  CStree: {status[key]}", flush=True)
 
 
@@ -304,17 +230,14 @@ def report(frame: pd.DataFrame) -> str:
         cells = []
         for learner in learners:
             g = grp[grp["learner"] == learner]["ll"].dropna()
-            cells.append(
-                f"{g.mean():.4f} ± {g.std(ddof=1):.4f}" if len(g) > 1 else (f"{g.mean():.4f}" if len(g) else "n/a")
-            )
+            cells.append(f"{g.mean():.4f} ± {g.std(ddof=1):.4f}" if len(g) > 1 else
+                         (f"{g.mean():.4f}" if len(g) else "n/a"))
         lines.append(f"| {data} | {n} | " + " | ".join(cells) + " |")
     lines.append("")
     lines.append("Paired differences (same seed/fold) in nats/row, mean ± sd; free parameters and fit seconds (means):")
     lines.append("")
-    lines.append(
-        "| data | n | SGM-avg − SGM | SGM-avg − best peer | best peer | params SGM / avg / GM / peer "
-        "| fit s SGM / GM / peer | goal |"
-    )
+    lines.append("| data | n | SGM-avg − SGM | SGM-avg − best peer | best peer | params SGM / avg / GM / peer "
+                 "| fit s SGM / GM / peer | goal |")
     lines.append("|---|---|---|---|---|---|---|---|")
     peers = [x for x in ("HC-BDeu", "HC-BIC", "CStree") if x in learners]
     for (data, n), grp in frame.groupby(["data", "n"], sort=False):
@@ -331,8 +254,7 @@ def report(frame: pd.DataFrame) -> str:
             f"| {data} | {n} | {d_avg.mean():+.4f} ± {d_avg.std(ddof=1):.4f} | {d_peer.mean():+.4f} ± "
             f"{d_peer.std(ddof=1):.4f} | {best} | {params['SGM']:.0f} / {params['SGM-avg']:.0f} / "
             f"{params['GM']:.0f} / {params[best]:.0f} | {fit['SGM']:.1f} / {fit['GM']:.1f} / {fit[best]:.1f} "
-            f"| {'met' if goal else 'missed'} |"
-        )
+            f"| {'met' if goal else 'missed'} |")
     return "\n".join(lines)
 
 
@@ -352,17 +274,11 @@ def main() -> None:
     if args.quick:
         args.sizes, args.seeds, args.test_n, args.folds = (500,), 1, 2000, 2
         args.networks = [n for n in args.networks if n in ("asia", "child")]
-    print(
-        f"{platform.node()}: nproc {os.cpu_count()}, Python {platform.python_version()}, pgmpy {pgmpy.__version__}, "
-        f"numpy {np.__version__}, pandas {pd.__version__}; {time.strftime('%Y-%m-%d %H:%M')}",
-        flush=True,
-    )
+    print(f"{platform.node()}: nproc {os.cpu_count()}, Python {platform.python_version()}, pgmpy {pgmpy.__version__}, "
+          f"numpy {np.__version__}, pandas {pd.__version__}; {time.strftime('%Y-%m-%d %H:%M')}", flush=True)
     if args.cstrees and not Path(args.cstrees_python).exists():
-        print(
-            f"CStree: {args.cstrees_python} not found; create it with `python -m venv /tmp/cstrees-venv && "
-            "/tmp/cstrees-venv/bin/pip install cstrees` (skipped)",
-            flush=True,
-        )
+        print(f"CStree: {args.cstrees_python} not found; create it with `python -m venv /tmp/cstrees-venv && "
+              "/tmp/cstrees-venv/bin/pip install cstrees` (skipped)", flush=True)
         args.cstrees = False
     rows: list = []
     start = time.perf_counter()

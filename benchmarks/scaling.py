@@ -106,11 +106,8 @@ def mcmc_scaling(dims, sizes, cap: float) -> None:
                 over = True
                 print(f"| {d} | {n:,} | {n_iter} | > {cap:.0f} (stopped) | | | | |", flush=True)
                 continue
-            print(
-                f"| {d} | {n:,} | {n_iter} | {out['seconds']:.1f} | {n_iter / out['seconds']:.1f} | "
-                f"{out['base_mb']:.0f} / {out['peak_mb']:.0f} | {out['data_mb']:.0f} | {out['edges']} |",
-                flush=True,
-            )
+            print(f"| {d} | {n:,} | {n_iter} | {out['seconds']:.1f} | {n_iter / out['seconds']:.1f} | "
+                  f"{out['base_mb']:.0f} / {out['peak_mb']:.0f} | {out['data_mb']:.0f} | {out['edges']} |", flush=True)
 
 
 def chains(cap: float) -> None:
@@ -130,10 +127,8 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--cap", type=float, default=150.0, help="seconds per MCMC run")
     args = parser.parse_args()
-    print(
-        f"nproc {os.cpu_count()}, Python {platform.python_version()}, pgmpy {pgmpy.__version__}, "
-        f"numpy {np.__version__}; {time.strftime('%Y-%m-%d %H:%M')}"
-    )
+    print(f"nproc {os.cpu_count()}, Python {platform.python_version()}, pgmpy {pgmpy.__version__}, "
+          f"numpy {np.__version__}; {time.strftime('%Y-%m-%d %H:%M')}")
     if args.quick:
         score_throughput([1_000])
         mcmc_scaling([10], [1_000], args.cap)

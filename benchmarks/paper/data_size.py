@@ -90,10 +90,8 @@ def main() -> None:
         sg = random_labelled_clique(k, seed=10 + k)
         model = clique_model(sg, seed=20 + k)
         complete = sg.to_graph()
-        print(
-            f"clique of {k}: {sg.n_labels()} labels on {len(sg.labelled_edges())} edges, "
-            f"{model.n_free_parameters()} free parameters (complete table: {2**k - 1})"
-        )
+        print(f"clique of {k}: {sg.n_labels()} labels on {len(sg.labelled_edges())} edges, "
+              f"{model.n_free_parameters()} free parameters (complete table: {2 ** k - 1})")
         for stmt in sg.independencies():
             print(f"    {stmt}")
         ys, exact = [], []

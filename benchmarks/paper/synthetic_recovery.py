@@ -50,45 +50,26 @@ def main() -> None:
             edges = {frozenset(e) for e in sg.edges()}
             labels = label_set(sg)
             true_score = SGMScore(data).score(truth)
-            rows.append(
-                {
-                    "n": n,
-                    "seed": seed,
-                    "graph": edges == true_edges,
-                    "full_sg": edges == true_edges and labels == true_labels,
-                    "edge_diff": len(edges ^ true_edges),
-                    "label_diff": len(labels ^ true_labels),
-                    "n_labels": len(labels),
-                    "found_ge_true": est.best_score_ >= true_score - 1e-9,
-                    "seconds": elapsed,
-                }
-            )
+            rows.append({"n": n, "seed": seed, "graph": edges == true_edges,
+                         "full_sg": edges == true_edges and labels == true_labels,
+                         "edge_diff": len(edges ^ true_edges), "label_diff": len(labels ^ true_labels),
+                         "n_labels": len(labels), "found_ge_true": est.best_score_ >= true_score - 1e-9,
+                         "seconds": elapsed})
     df = pd.DataFrame(rows)
-    table = df.groupby("n").agg(
-        graph=("graph", "mean"),
-        full_sg=("full_sg", "mean"),
-        edge_diff=("edge_diff", "mean"),
-        label_diff=("label_diff", "mean"),
-        n_labels=("n_labels", "mean"),
-        found_ge_true=("found_ge_true", "mean"),
-        seconds=("seconds", "median"),
-    )
-    print(
-        f"Appendix B model: {len(true_edges)} edges, {len(true_labels)} labels; {len(SEEDS)} seeds per n; "
-        "NonReversibleMCMC 2 chains x 3000 iterations\n"
-    )
-    print(
-        "| n | graph recovered | full SG recovered | edge differences (mean) | label differences (mean) "
-        "| labels found (mean) | optimum found >= generating SG's score | fit s (median) |"
-    )
+    table = df.groupby("n").agg(graph=("graph", "mean"), full_sg=("full_sg", "mean"),
+                                edge_diff=("edge_diff", "mean"), label_diff=("label_diff", "mean"),
+                                n_labels=("n_labels", "mean"), found_ge_true=("found_ge_true", "mean"),
+                                seconds=("seconds", "median"))
+    print(f"Appendix B model: {len(true_edges)} edges, {len(true_labels)} labels; {len(SEEDS)} seeds per n; "
+          "NonReversibleMCMC 2 chains x 3000 iterations\n")
+    print("| n | graph recovered | full SG recovered | edge differences (mean) | label differences (mean) "
+          "| labels found (mean) | optimum found >= generating SG's score | fit s (median) |")
     print("|---|---|---|---|---|---|---|---|")
     for n, r in table.iterrows():
         se_g = np.sqrt(r.graph * (1 - r.graph) / len(SEEDS))
         se_f = np.sqrt(r.full_sg * (1 - r.full_sg) / len(SEEDS))
-        print(
-            f"| {n} | {r.graph:.2f} ± {se_g:.2f} | {r.full_sg:.2f} ± {se_f:.2f} | {r.edge_diff:.2f} | "
-            f"{r.label_diff:.2f} | {r.n_labels:.1f} | {r.found_ge_true:.2f} | {r.seconds:.2f} |"
-        )
+        print(f"| {n} | {r.graph:.2f} ± {se_g:.2f} | {r.full_sg:.2f} ± {se_f:.2f} | {r.edge_diff:.2f} | "
+              f"{r.label_diff:.2f} | {r.n_labels:.1f} | {r.found_ge_true:.2f} | {r.seconds:.2f} |")
     print("\n(± is the binomial standard error over seeds)")
 
     fig, ax = plt.subplots(figsize=(6, 4))
