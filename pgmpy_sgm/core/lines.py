@@ -19,7 +19,10 @@ group          a connected component of the merges made by the labels; every
                configuration of a group shares one conditional distribution of
                ``X_v``
 closed         every line lying inside one group is a label (maximal labelling)
-regular        no direction has all of its lines labelled (no edge deleted)
+regular        no direction has all of its lines labelled (no edge deleted); a
+               parent with one state has no lines (a line needs two
+               configurations), so its direction can never be labelled and
+               never breaks regularity
 forbidden      a direction whose edge ``{u, v}`` lies in a separator: it may
                carry no label at all
 ============== ===================================================================
@@ -57,8 +60,9 @@ def _line_table(cards: tuple[int, ...]) -> tuple[np.ndarray, ...]:
     grid = np.arange(n_configs, dtype=np.int64).reshape(cards)
     tables = []
     for i, k in enumerate(cards):
-        # move axis i last, then every row is one line (context in C order of the others)
-        table = np.moveaxis(grid, i, -1).reshape(-1, k)
+        # move axis i last, then every row is one line (context in C order of the others);
+        # a one-state parent has no lines
+        table = np.moveaxis(grid, i, -1).reshape(-1, k) if k > 1 else np.empty((0, 1), dtype=np.int64)
         table.setflags(write=False)
         tables.append(table)
     return tuple(tables)
@@ -77,7 +81,8 @@ def line_table(cards: tuple[int, ...]) -> tuple[np.ndarray, ...]:
     tuple of numpy.ndarray
         Entry ``i`` has shape ``(n_lines_i, cards[i])``: row ``r`` lists the flat
         configuration indices of the ``r``-th line in direction ``i``. Rows are
-        ordered by context, in C order over the other parents. Read-only, cached.
+        ordered by context, in C order over the other parents; a parent with one
+        state has no lines (shape ``(0, 1)``). Read-only, cached.
 
     Examples
     --------
@@ -86,6 +91,8 @@ def line_table(cards: tuple[int, ...]) -> tuple[np.ndarray, ...]:
     [[0, 2], [1, 3]]
     >>> tables[1].tolist()
     [[0, 1], [2, 3]]
+    >>> line_table((2, 1))[1].shape  # a one-state parent
+    (0, 1)
     """
     return _line_table(tuple(int(k) for k in cards))
 
@@ -173,14 +180,22 @@ def labels_from_groups(cards: tuple[int, ...], group_ids: np.ndarray) -> dict[in
 def leak_directions(cards: tuple[int, ...], group_ids: np.ndarray) -> np.ndarray:
     """For each direction, whether some line in it is *not* inside one group.
 
+    A direction without lines (a parent with one state) counts as leaking: no label can
+    remove its edge.
+
     Examples
     --------
     >>> leak_directions((2, 2), np.array([0, 0, 0, 0])).tolist()
     [False, False]
+    >>> leak_directions((2, 1), np.array([0, 1])).tolist()
+    [True, True]
     """
     group_ids = np.asarray(group_ids)
     result = np.zeros(len(cards), dtype=bool)
     for direction, table in enumerate(line_table(cards)):
+        if table.shape[0] == 0:
+            result[direction] = True
+            continue
         g = group_ids[table]
         result[direction] = bool(np.any(g != g[:, :1]))
     return result
@@ -227,8 +242,11 @@ def dirichlet_log_ml(counts: np.ndarray, alpha: float = 1.0) -> float:
     n = float(counts.sum())
     if alpha == 1.0:
         return math.lgamma(k) - math.lgamma(n + k) + float(gammaln(counts + 1.0).sum())
-    return math.lgamma(k * alpha) - math.lgamma(n + k * alpha) + float(gammaln(counts + alpha).sum()) - k * math.lgamma(
-        alpha
+    return (
+        math.lgamma(k * alpha)
+        - math.lgamma(n + k * alpha)
+        + float(gammaln(counts + alpha).sum())
+        - k * math.lgamma(alpha)
     )
 
 

@@ -17,6 +17,19 @@ masks and the DP transitions -- is built once and cached. Larger spaces use a
 large-neighbourhood search whose moves re-solve parts of the partition exactly
 (``_lns``), or the paper's stochastic search with our split deletions (``_label_search``).
 
+Beyond 16 configurations the default heuristic has a deterministic *work cap*
+(:data:`DEFAULT_MAX_WORK` work units per center, see ``_agglomerate.WorkBudget``):
+best-first merging along lines, then large-neighbourhood search with exact sub-problems
+of at most 10 atoms, until no move gains or the cap is reached.
+The result is the best valid regular partition found; ``GroupsResult.capped`` records
+that the cap stopped the search. The cost of one center is thus bounded whatever its
+size and state counts, and the result does not depend on the machine's load.
+
+Parents with one state (a variable observed in a single state) have no lines: they are
+dropped before the search (the flat configuration indices do not change). A center with
+one state has nothing to label: every partition has the value 0, and the singletons are
+returned.
+
 Ties: among partitions within about ``1e-9`` of the optimum, more groups (fewer labels)
 win; then a fixed enumeration order decides.
 """
@@ -30,9 +43,10 @@ from functools import lru_cache
 import numpy as np
 from scipy.special import gammaln
 
+from pgmpy_sgm.core._agglomerate import WorkBudget
 from pgmpy_sgm.core._dp_kernels import reachable_states, solve_partition_dp
 from pgmpy_sgm.core._label_search import BlockScorer, PartitionSpace, label_mcmc
-from pgmpy_sgm.core._lns import lns_heuristic
+from pgmpy_sgm.core._lns import bounded_heuristic, lns_heuristic
 from pgmpy_sgm.core.lines import canonical_groups, group_weights
 
 __all__ = [
@@ -42,6 +56,7 @@ __all__ = [
     "optimal_clique_labelling",
     "combine_centers",
     "MAX_EXACT_CONFIGS",
+    "DEFAULT_MAX_WORK",
 ]
 
 #: Largest number of parent configurations solved exactly.
@@ -54,10 +69,16 @@ DEFAULT_MCMC_ITER = 4000
 #: the others from the closure of a random label set).
 MCMC_CHAIN_LENGTH = 1000
 
-#: Random restarts of ``method="heuristic"`` after the first large-neighbourhood search.
+#: Random restarts of ``method="lns"`` after the first large-neighbourhood search.
 DEFAULT_HEURISTIC_RESTARTS = 4
 
-_METHODS = ("auto", "exact", "heuristic", "mcmc")
+#: Random restarts of ``method="heuristic"`` (within its work cap) after the first search.
+DEFAULT_BOUNDED_RESTARTS = 0
+
+#: Work units one center's ``method="heuristic"`` may spend (about 0.1 s on one core).
+DEFAULT_MAX_WORK = 10_000_000
+
+_METHODS = ("auto", "exact", "heuristic", "lns", "mcmc")
 _GAIN_TOL = 1e-9
 
 
@@ -74,7 +95,10 @@ class GroupsResult:
     exact : bool
         True when the groups are proven optimal.
     method : str
-        ``"exact"``, ``"heuristic"`` or ``"mcmc"``.
+        ``"exact"``, ``"heuristic"``, ``"lns"`` or ``"mcmc"``.
+    capped : bool
+        True when the work cap of ``"heuristic"`` stopped the search before it had
+        converged: the groups are the best found by then.
 
     Examples
     --------
@@ -87,6 +111,7 @@ class GroupsResult:
     value: float
     exact: bool
     method: str
+    capped: bool = False
 
 
 @dataclass(frozen=True)
@@ -104,7 +129,9 @@ class CliqueLabelling:
     exact : bool
         True when every center was solved exactly.
     method : str
-        Method that produced the labelling (``"exact"``, ``"heuristic"`` or ``"mcmc"``).
+        Method that produced the labelling (``"exact"``, ``"heuristic"``, ``"lns"`` or ``"mcmc"``).
+    capped : bool
+        True when the work cap stopped the search of some center.
 
     Examples
     --------
@@ -117,6 +144,7 @@ class CliqueLabelling:
     gain: float
     exact: bool
     method: str
+    capped: bool = False
 
 
 # ----------------------------------------------------------------------------- input checks
@@ -127,8 +155,8 @@ def _check_cards(cards) -> tuple[int, ...]:
         out = tuple(int(k) for k in cards)
     except (TypeError, ValueError) as exc:
         raise TypeError(f"cards must be a sequence of integers, got {cards!r}") from exc
-    if any(k < 2 for k in out):
-        raise ValueError(f"every cardinality in cards must be >= 2, got {out}")
+    if any(k < 1 for k in out):
+        raise ValueError(f"every cardinality in cards must be >= 1, got {out}")
     return out
 
 
@@ -283,6 +311,7 @@ def optimal_groups(
     method: str = "auto",
     seed: int | None = 0,
     n_iter: int | None = None,
+    max_work: int | None = DEFAULT_MAX_WORK,
 ) -> GroupsResult:
     """Best maximal regular groups of one center's parent configurations.
 
@@ -292,26 +321,35 @@ def optimal_groups(
         Counts of the center's ``k`` states (columns) for every parent configuration
         (rows, flat C order as in :mod:`pgmpy_sgm.core.lines`).
     cards : sequence of int
-        Parent cardinalities (each >= 2).
+        Parent cardinalities (each >= 1; a parent with one state has no lines).
     forbidden : sequence of bool, or iterable of int, optional
         Per-direction flags, or the indices of the directions whose lines may not be labels.
-    method : {"auto", "exact", "heuristic", "mcmc"}
+    method : {"auto", "exact", "heuristic", "lns", "mcmc"}
         ``"auto"`` is exact up to :data:`MAX_EXACT_CONFIGS` configurations, heuristic above.
-        ``"heuristic"``: greedy merging of groups joined by a line and local moves, then
-        large-neighbourhood search that re-solves exactly (by a dynamic programme) one
+        ``"heuristic"``: best-first merging along lines (the merge of the groups met by one
+        line that gains most and keeps the partition valid and regular, until none gains),
+        then large-neighbourhood search that re-solves exactly (by a dynamic programme) one
         sub-grid of at most 8 configurations, two adjacent groups, or the merging of all
-        groups at a time, with validity and regularity checked on the whole partition;
-        repeated from random restarts (groups grown at random from a few configurations).
+        groups at a time (sub-problems of at most 10 atoms), with validity and regularity
+        checked on the whole partition; then random restarts (groups grown at random from
+        a few configurations), all within ``max_work`` work units.
+        ``"lns"``: the earlier unbounded heuristic (greedy merging and local moves, then
+        large-neighbourhood search with sub-problems of up to 14 atoms, and restarts); its
+        cost grows quickly with the number of configurations.
         ``"mcmc"``: the stochastic search of Nyman et al.
         (Algorithm 1) with two additions of ours: a deletion that the closure would undo
         proposes deleting the set of labels that splits the group through the chosen
         line, and the iterations are split into restarted chains of
         :data:`MCMC_CHAIN_LENGTH` (see ``_label_search.label_mcmc``).
     seed : int or None
-        Seed of the random choices of ``"heuristic"`` and ``"mcmc"``.
+        Seed of the random choices of ``"heuristic"``, ``"lns"`` and ``"mcmc"``.
     n_iter : int, optional
-        Iterations of ``"mcmc"`` (default :data:`DEFAULT_MCMC_ITER`) or random restarts of
-        ``"heuristic"`` (default :data:`DEFAULT_HEURISTIC_RESTARTS`).
+        Iterations of ``"mcmc"`` (default :data:`DEFAULT_MCMC_ITER`), random restarts of
+        ``"heuristic"`` (default :data:`DEFAULT_BOUNDED_RESTARTS`) or of ``"lns"`` (default
+        :data:`DEFAULT_HEURISTIC_RESTARTS`).
+    max_work : int or None
+        Work cap of ``"heuristic"`` (default :data:`DEFAULT_MAX_WORK`; None for no cap).
+        Deterministic: the same input gives the same groups on any machine and load.
 
     Returns
     -------
@@ -334,9 +372,14 @@ def optimal_groups(
     """
     if method not in _METHODS:
         raise ValueError(f"method must be one of {_METHODS}, got {method!r}")
+    if max_work is not None and (not isinstance(max_work, int | np.integer) or max_work < 0):
+        raise ValueError(f"max_work must be a non-negative integer or None, got {max_work!r}")
     cards = _check_cards(cards)
     counts = _check_counts2d(counts2d, cards)
     flags = _check_forbidden(forbidden, len(cards))
+    # one-state parents have no lines; dropping them keeps every flat configuration index
+    flags = tuple(f for f, k in zip(flags, cards, strict=True) if k > 1)
+    cards = tuple(k for k in cards if k > 1)
     n_configs = counts.shape[0]
     if method == "exact" and n_configs > MAX_EXACT_CONFIGS:
         raise ValueError(f"method='exact' handles at most {MAX_EXACT_CONFIGS} parent configurations, got P={n_configs}")
@@ -345,13 +388,23 @@ def optimal_groups(
     if n_iter is not None and (not isinstance(n_iter, int | np.integer) or n_iter < 0):
         raise ValueError(f"n_iter must be a non-negative integer, got {n_iter!r}")
 
-    if method == "exact":
+    capped = False
+    if n_configs == 1 or counts.shape[1] == 1:
+        # nothing to label: one configuration, or a one-state center (every partition scores 0)
+        group_ids = np.arange(n_configs, dtype=np.int64)
+        method = "exact"
+    elif method == "exact":
         group_ids = _exact_groups(cards, flags, counts)
     else:
         space = _space(cards, flags)
         scorer = BlockScorer(counts)
         rng = np.random.default_rng(seed)
         if method == "heuristic":
+            restarts = DEFAULT_BOUNDED_RESTARTS if n_iter is None else int(n_iter)
+            budget = WorkBudget(None if max_work is None else int(max_work), scorer)
+            blocks = bounded_heuristic(space, scorer, counts, budget, rng, restarts)
+            capped = budget.exhausted
+        elif method == "lns":
             restarts = DEFAULT_HEURISTIC_RESTARTS if n_iter is None else int(n_iter)
             blocks = lns_heuristic(space, scorer, counts, restarts, rng)
         else:
@@ -360,7 +413,7 @@ def optimal_groups(
         group_ids = space.group_ids(blocks)
     group_ids = canonical_groups(group_ids)
     group_ids.setflags(write=False)
-    return GroupsResult(group_ids, group_weights(counts, group_ids), method == "exact", method)
+    return GroupsResult(group_ids, group_weights(counts, group_ids), method == "exact", method, capped)
 
 
 def _check_pairs(forbidden_pairs, n_vars: int) -> set[frozenset]:
@@ -381,6 +434,7 @@ def optimal_clique_labelling(
     forbidden_pairs: Iterable[tuple[int, int]] = (),
     method: str = "auto",
     seed: int | None = 0,
+    max_work: int | None = DEFAULT_MAX_WORK,
 ) -> CliqueLabelling:
     """Best center and groups of a clique, over every choice of center.
 
@@ -390,20 +444,21 @@ def optimal_clique_labelling(
         Contingency table of the clique (axis ``i`` = variable ``i``, shape = cardinalities).
     forbidden_pairs : iterable of (int, int)
         Index pairs whose edge lies in a separator; such an edge carries no label.
-    method, seed
-        As in :func:`optimal_groups`, used for every center.
+    method, seed, max_work
+        As in :func:`optimal_groups`, used for every center (``max_work`` per center).
 
     Returns
     -------
     CliqueLabelling
         The center with the largest gain over the unlabelled clique (lowest index on
         ties); unlabelled (``center=None``, gain 0) unless some gain exceeds ``1e-9``.
-        Cliques of fewer than 3 variables are never labelled.
+        Cliques of fewer than 3 variables are never labelled; a variable with one
+        state has no lines and is never the center of a labelling.
 
     Raises
     ------
     ValueError
-        If ``counts`` has a negative entry, an axis of length < 2, or a bad pair.
+        If ``counts`` has a negative entry, an empty axis, or a bad pair.
 
     Examples
     --------
@@ -414,8 +469,8 @@ def optimal_clique_labelling(
     (0, [0, 0, 1, 2])
     """
     arr = np.asarray(counts, dtype=np.float64)
-    if arr.ndim >= 1 and any(k < 2 for k in arr.shape):
-        raise ValueError(f"every axis of counts must have length >= 2, got shape {arr.shape}")
+    if arr.ndim >= 1 and any(k < 1 for k in arr.shape):
+        raise ValueError(f"every axis of counts must have length >= 1, got shape {arr.shape}")
     if not np.all(np.isfinite(arr)) or np.any(arr < 0):
         raise ValueError("counts must hold finite non-negative counts")
     if method not in _METHODS:
@@ -430,7 +485,7 @@ def optimal_clique_labelling(
         cards = tuple(arr.shape[u] for u in parents)
         counts2d = np.moveaxis(arr, center, -1).reshape(-1, arr.shape[center])
         flags = [frozenset((center, u)) in pairs for u in parents]
-        res = optimal_groups(counts2d, cards, flags, method=method, seed=seed)
+        res = optimal_groups(counts2d, cards, flags, method=method, seed=seed, max_work=max_work)
         candidates.append((center, res, res.value - group_weights(counts2d, np.arange(counts2d.shape[0]))))
     return combine_centers(candidates)
 
@@ -460,14 +515,15 @@ def combine_centers(candidates) -> CliqueLabelling:
     True
     """
     best: tuple[int, GroupsResult, float] | None = None
-    all_exact, methods = True, set()
+    all_exact, capped, methods = True, False, set()
     for center, res, gain in candidates:
         all_exact &= res.exact
+        capped |= bool(getattr(res, "capped", False))
         methods.add(res.method)
         if gain > _GAIN_TOL and (best is None or gain > best[2] + _GAIN_TOL):
             best = (center, res, gain)
     if best is None:
         name = "exact" if methods <= {"exact"} else sorted(methods - {"exact"})[0]
-        return CliqueLabelling(None, None, 0.0, all_exact, name)
+        return CliqueLabelling(None, None, 0.0, all_exact, name, capped)
     center, res, gain = best
-    return CliqueLabelling(center, res.group_ids, float(gain), all_exact, res.method)
+    return CliqueLabelling(center, res.group_ids, float(gain), all_exact, res.method, capped)

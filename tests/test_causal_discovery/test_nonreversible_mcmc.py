@@ -380,3 +380,16 @@ def test_permuted_columns_give_the_same_result_for_a_seed():
     assert set(a.causal_graph_.undirected_edges) | {e[::-1] for e in a.causal_graph_.undirected_edges} == set(
         b.causal_graph_.undirected_edges
     ) | {e[::-1] for e in b.causal_graph_.undirected_edges}
+
+
+def test_search_on_data_with_a_constant_column():
+    rng = np.random.default_rng(3)
+    n = 400
+    a = rng.integers(0, 3, n)
+    b = (a + rng.integers(0, 2, n)) % 3
+    c = np.where(rng.random(n) < 0.8, b, rng.integers(0, 3, n))
+    df = pd.DataFrame({"a": a, "b": b, "c": c, "const": np.zeros(n, dtype=int)})
+    est = NonReversibleMCMC(n_iter=300, n_chains=1, seed=0, show_progress=False).fit(df)
+    assert set(est.model_.nodes()) == {"a", "b", "c", "const"}
+    assert np.isfinite(est.best_score_)
+    assert est.model_.is_maximal_regular()

@@ -203,9 +203,16 @@ def test_score_invariant_to_column_order(heart_rows, heart_reference_models):
 
 
 def test_local_scores_on_a_perfect_dag_sum_to_the_decomposable_marginal_likelihood(heart_score):
-    graph = nx.Graph([("smoking", "physical_work"), ("smoking", "systolic_bp"), ("smoking", "lipoprotein_ratio"),
-                      ("mental_work", "physical_work"), ("physical_work", "lipoprotein_ratio"),
-                      ("systolic_bp", "lipoprotein_ratio")])
+    graph = nx.Graph(
+        [
+            ("smoking", "physical_work"),
+            ("smoking", "systolic_bp"),
+            ("smoking", "lipoprotein_ratio"),
+            ("mental_work", "physical_work"),
+            ("physical_work", "lipoprotein_ratio"),
+            ("systolic_bp", "lipoprotein_ratio"),
+        ]
+    )
     graph.add_nodes_from(heart_score.variables)
     # maximum cardinality search numbers the vertices in a perfect order: earlier neighbours form a clique
     order = []
@@ -243,8 +250,16 @@ def test_score_rejects_graphs_outside_the_data(heart_score):
     with pytest.raises(ValueError, match="not columns of the data"):
         heart_score.score(StratifiedGraph([("smoking", "age")]))
     with pytest.raises(ValueError, match="not decomposable"):
-        heart_score.score(StratifiedGraph([("smoking", "mental_work"), ("mental_work", "physical_work"),
-                                           ("physical_work", "systolic_bp"), ("systolic_bp", "smoking")]))
+        heart_score.score(
+            StratifiedGraph(
+                [
+                    ("smoking", "mental_work"),
+                    ("mental_work", "physical_work"),
+                    ("physical_work", "systolic_bp"),
+                    ("systolic_bp", "smoking"),
+                ]
+            )
+        )
     bad_states = StratifiedGraph([("smoking", "mental_work")], state_names={"smoking": ["no", "yes"]})
     with pytest.raises(ValueError, match="differ from the data"):
         heart_score.score(bad_states)
@@ -255,3 +270,39 @@ def test_max_cells_refuses_large_tables():
     score = SGMScore(df, max_cells=10_000)
     with pytest.raises(ValueError, match=r"would have 64,000,000 cells"):
         score.set_term([f"v{i}" for i in range(6)])
+
+
+def _with_constant_column(n=500, seed=0):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 4, n)
+    b = (a + rng.integers(0, 2, n)) % 4
+    return pd.DataFrame({"a": a, "b": b, "c": np.zeros(n, dtype=int)})
+
+
+def test_one_state_variable_in_a_clique_scores_like_any_other():
+    df = _with_constant_column()
+    score = SGMScore(df)
+    graph = nx.Graph([("a", "b"), ("b", "c"), ("a", "c")])
+    best = score.optimal_strata(graph)  # raised "every axis of counts must have length >= 2"
+    assert best.strata == {} and best.is_maximal_regular()
+    assert best.graph["approximate_cliques"] == []
+    # a constant variable adds nothing to the likelihood: the triangle scores as the edge a-b
+    # up to the prior, which counts edges
+    pair = SGMScore(df[["a", "b"]])
+    edge = StratifiedGraph([("a", "b")])
+    assert score.score(best) - score.log_prior(best) == pytest.approx(pair.score(edge) - pair.log_prior(edge))
+
+
+def test_one_state_variable_in_a_labelled_clique():
+    rng = np.random.default_rng(1)
+    n = 2000
+    x, y = rng.integers(0, 2, n), rng.integers(0, 2, n)
+    z = np.where(y == 1, x, rng.integers(0, 2, n))  # z copies x when y = 1, independent of it when y = 0
+    df = pd.DataFrame({"x": x, "y": y, "z": z, "k": np.zeros(n, dtype=int)})
+    score = SGMScore(df, state_names={"x": [0, 1], "y": [0, 1], "z": [0, 1], "k": [0]})
+    graph = nx.complete_graph(["x", "y", "z", "k"])
+    best = score.optimal_strata(graph)
+    assert best.check_model() and best.is_maximal_regular()
+    assert not any("k" in edge for edge in best.strata)  # a one-state variable has no lines to label
+    assert best.strata[("x", "z")] == [{"y": 0, "k": 0}]
+    assert score.score(best) > score.score(StratifiedGraph(graph))
