@@ -119,6 +119,13 @@ def to_json_dict(model: StratifiedGraph) -> dict:
     return out
 
 
+def _umask() -> int:
+    """The process's file-creation mask (read by setting it and restoring it)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def _atomic_write_text(path, text: str, overwrite: bool) -> None:
     path = Path(path)
     if path.exists() and not overwrite:
@@ -132,6 +139,7 @@ def _atomic_write_text(path, text: str, overwrite: bool) -> None:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600 files; give the mode open() would
         if overwrite:
             os.replace(tmp, path)
         else:
