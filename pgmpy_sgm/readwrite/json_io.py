@@ -432,8 +432,11 @@ def read_json(path, max_bytes: int = DEFAULT_MAX_BYTES, max_cells: int = DEFAULT
     size = os.path.getsize(path)
     if size > max_bytes:
         raise ValueError(f"{str(path)!r} has {size:,} bytes, more than max_bytes={max_bytes:,}")
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{str(path)!r} is not a JSON model file: it is not UTF-8 text (byte {err.start})") from None
     try:
         data = json.loads(text)
     except RecursionError:
