@@ -141,3 +141,21 @@ def test_three_state_free_parameters():
     # |X_C| - 1 = 11 unlabelled; center 3 (binary) with parents (1, 2): 6 configs, 5 groups -> one less
     assert sg.n_free_parameters(strata=False) == 11
     assert sg.n_free_parameters() == 10
+
+
+def test_labels_whose_closure_removes_an_edge_are_refused():
+    import itertools
+
+    strata = {("a", "d"): [{"b": 0, "c": 0}, {"b": 0, "c": 1}, {"b": 1, "c": 0}],
+              ("b", "d"): [{"a": 0, "c": 1}, {"a": 1, "c": 1}]}
+    sg = StratifiedGraph(list(itertools.combinations("abcd", 2)), strata=strata,
+                         state_names={v: [0, 1] for v in "abcd"})
+    # by hand: the (b, d) labels join (a,b,c) = (0,0,1)-(0,1,1) and (1,0,1)-(1,1,1), the (a, d) label at
+    # (b, c) = (0, 1) joins (0,0,1)-(1,0,1), so the line of (a, d) at (b, c) = (1, 1) lies in one group
+    assert not sg.is_maximal_regular() and not sg.is_decomposable()
+    with pytest.raises(ValueError, match=r"^The labels of clique \('a', 'b', 'c', 'd'\) imply \(by closure\) a label "
+                                         r"on edge \('a', 'd'\) in every context"):
+        sg.check_model()
+    del strata[("b", "d")][1]  # without the last join the closure leaves (a, d) a context
+    assert StratifiedGraph(list(itertools.combinations("abcd", 2)), strata=strata,
+                           state_names={v: [0, 1] for v in "abcd"}).check_model()
