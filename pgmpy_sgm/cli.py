@@ -134,6 +134,7 @@ def read_data(path: str | None, counts_column: str | None, sep: str = ",",
     file = Path(path)
     if not file.is_file():
         raise CommandLineError(f"data file not found: {path}")
+    sep = "\t" if sep == "\\t" else sep  # --sep '\t' typed literally
     header = _read_header(file, path, sep)
     na = {"keep_default_na": False, "na_values": [""]} if keep_na_strings else {}
     try:
@@ -160,7 +161,7 @@ def _read_header(file: Path, path: str, sep: str) -> list[str]:
     if len(sep) != 1:
         raise CommandLineError(f"--sep must be one character, got {sep!r}")
     try:
-        with open(file, encoding="utf-8", newline="") as handle:
+        with open(file, encoding="utf-8-sig", newline="") as handle:
             header = next(csv.reader(handle, delimiter=sep), None)
     except UnicodeDecodeError as err:
         raise CommandLineError(f"cannot read {path} as CSV: it is not UTF-8 text (byte {err.start})") from None
@@ -171,8 +172,9 @@ def _read_header(file: Path, path: str, sep: str) -> list[str]:
     seen = set()
     for i, name in enumerate(header):
         if not name.strip():
-            raise CommandLineError(f"column {i + 1} of {path} has no name (the index written by DataFrame.to_csv()? "
-                                   "write the file with index=False, or name or drop the column)")
+            hint = ("the index written by DataFrame.to_csv()? write the file with index=False, or name or drop it"
+                    if i == 0 else "a separator too many at the end of the header? name or drop the column")
+            raise CommandLineError(f"column {i + 1} of {path} has no name ({hint})")
         if name in seen:
             raise CommandLineError(f"column {name!r} appears twice in the header of {path}; rename one of them")
         seen.add(name)

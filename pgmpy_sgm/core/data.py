@@ -269,7 +269,13 @@ class EncodedData:
                         f"{n_observations:,.0f} observations, e.g. {float(values[fractional][0])!r}). "
                         "Discretize it first, e.g. with pandas.cut or pandas.qcut."
                     )
-        if unweighted and n_rows >= _MIN_ROWS_FOR_ROW_ID and column.nunique() == n_rows:
+        if not unweighted or n_rows < _MIN_ROWS_FOR_ROW_ID:
+            return
+        try:
+            n_distinct = column.nunique()
+        except TypeError:  # unhashable cells, reported when the column is encoded
+            return
+        if n_distinct == n_rows:
             raise ValueError(
                 f"Column {name!r} has a different value in each of its {n_rows} rows: a row identifier, not a "
                 "variable; drop it (or, if it holds counts of the rows, pass it as weights)"

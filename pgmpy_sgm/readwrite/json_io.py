@@ -16,8 +16,9 @@ JSON layout (``"format": "pgmpy-sgm"``, ``"version": 1``)::
 
 Node names are strings or integers; states are strings, integers, booleans or finite floats,
 and keep their Python type. Floats are written with ``repr`` precision, so parameters
-round-trip bit for bit. Files are never pickled, writes are atomic, and loading checks the
-schema before building anything large.
+round-trip bit for bit. Files are never pickled, writes are atomic (with the mode the umask
+gives new files), and loading checks the schema before building anything large, in time
+linear in the file's size.
 """
 
 from __future__ import annotations
