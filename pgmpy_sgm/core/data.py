@@ -255,9 +255,8 @@ class EncodedData:
                 raise ValueError(f"Column {name!r} has {n_infinite} infinite value(s); states must be finite.")
 
     @staticmethod
-    def _check_discrete(column: pd.Series, name: str, n_observations: float, unweighted: bool) -> None:
-        """Refuse continuous measurements and row identifiers (one state per row)."""
-        n_rows = len(column)
+    def _check_discrete(column: pd.Series, name: str, n_observations: float) -> None:
+        """Refuse continuous measurements (float columns with mostly distinct non-integer values)."""
         if pd.api.types.is_float_dtype(column.dtype):
             values = column.to_numpy()
             fractional = values != np.round(values)
@@ -269,13 +268,11 @@ class EncodedData:
                         f"{n_observations:,.0f} observations, e.g. {float(values[fractional][0])!r}). "
                         "Discretize it first, e.g. with pandas.cut or pandas.qcut."
                     )
-        if not unweighted or n_rows < _MIN_ROWS_FOR_ROW_ID:
-            return
-        try:
-            n_distinct = column.nunique()
-        except TypeError:  # unhashable cells, reported when the column is encoded
-            return
-        if n_distinct == n_rows:
+
+    @staticmethod
+    def _check_row_id(n_distinct: int, n_rows: int, name: str, unweighted: bool) -> None:
+        """Refuse a column holding a different value in every row of an unweighted frame."""
+        if unweighted and n_rows >= _MIN_ROWS_FOR_ROW_ID and n_distinct == n_rows:
             raise ValueError(
                 f"Column {name!r} has a different value in each of its {n_rows} rows: a row identifier, not a "
                 "variable; drop it (or, if it holds counts of the rows, pass it as weights)"
@@ -300,7 +297,7 @@ class EncodedData:
         self, column: pd.Series, name: str, given_states, n_observations: float = math.inf, unweighted: bool = False
     ) -> np.ndarray:
         self._check_complete(column, name)
-        self._check_discrete(column, name, n_observations, unweighted)
+        self._check_discrete(column, name, n_observations)
         is_categorical = isinstance(column.dtype, pd.CategoricalDtype)
         try:
             uniques = column.unique() if is_categorical else pd.unique(column.to_numpy())
@@ -314,6 +311,7 @@ class EncodedData:
             ) from None
         if column.dtype == object:
             self._check_one_type(uniques, name)
+        self._check_row_id(len(uniques), len(column), name, unweighted)
         if given_states is not None:
             if isinstance(given_states, str | bytes) or not isinstance(given_states, Sequence | np.ndarray):
                 raise TypeError(f"state_names[{name!r}] must be a list of states. Got: {given_states!r}")
@@ -488,8 +486,8 @@ def check_frame(data, weights=None) -> None:
     """Cheap checks of a data frame, with the messages of :class:`EncodedData`.
 
     Checks the type, the column names (unique strings), the weights, that no column
-    has missing or infinite values, and that none looks continuous or like a row
-    identifier, without encoding anything.
+    has missing or infinite values, and that none looks continuous, without
+    encoding anything.
 
     Raises
     ------
@@ -509,7 +507,7 @@ need complete discrete data.
     n_observations = len(frame) if values is None else float(values.sum())
     for name in frame.columns:
         EncodedData._check_complete(frame[name], name)
-        EncodedData._check_discrete(frame[name], name, n_observations, values is None)
+        EncodedData._check_discrete(frame[name], name, n_observations)
 
 
 def encode_frame(frame, state_names: dict) -> np.ndarray:
