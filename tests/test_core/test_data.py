@@ -1,5 +1,6 @@
 """EncodedData: encoding of discrete columns, pooled counts, and clear errors for bad data."""
 
+import functools
 import itertools
 import math
 import re
@@ -104,6 +105,7 @@ _BERNOULLI = [Fraction(1, 6), Fraction(-1, 30), Fraction(1, 42), Fraction(-1, 30
               Fraction(-691, 2730), Fraction(7, 6), Fraction(-3617, 510), Fraction(43867, 798)]
 
 
+@functools.cache
 def _lgamma_exact(x: int) -> Decimal:
     """log Gamma(x) for a positive integer to ~50 digits: recurrence up to 200, then Stirling's series."""
     with localcontext() as ctx:
