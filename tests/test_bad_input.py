@@ -134,6 +134,8 @@ CASES = [
      r"^Column 'c' holds unhashable values"),
     ("unhashable-cells-many-rows", lambda tmp: SGMScore(pd.DataFrame({"c": [{"x": i} for i in range(30)]})),
      TypeError, r"^Column 'c' holds unhashable values"),
+    ("index-column", lambda tmp: SGMScore(pd.read_csv(_csv(tmp, ",a,b\n0,0,1\n1,1,0\n"))), ValueError,
+     r"^Column 'Unnamed: 0' had no name in its CSV file \(the index written by DataFrame\.to_csv\(\)\?\)"),
     ("weights-negative", lambda tmp: SGMScore(DF, weights=[1, -2, 1, 1]), ValueError,
      r"^weights must be non-negative; found \[-2\.0\]"),
     ("weights-fractional", lambda tmp: SGMScore(DF.assign(n=[1, 0.5, 2, 1]), weights="n"), ValueError,
@@ -360,3 +362,10 @@ def test_cli_refuses_outputs_before_reading_anything(tmp_path, capsys):
     assert "is also an input file" in capsys.readouterr().err
     assert main(["learn", str(data), "--quiet", "--plot", str(data)]) == 2
     assert data.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["d.csv"]
+
+
+def test_repeated_csv_header_renamed_by_pandas_gets_a_warning(tmp_path):
+    frame = pd.read_csv(_csv(tmp_path, "a,a,b\n0,1,0\n1,0,1\n"))
+    assert list(frame.columns) == ["a", "a.1", "b"]
+    with pytest.warns(UserWarning, match=r"^Columns 'a' and 'a\.1': pandas\.read_csv names a repeated header"):
+        EncodedData(frame)

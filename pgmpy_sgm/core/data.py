@@ -11,6 +11,8 @@ variables with a mixed-radix index and :func:`numpy.bincount`, caching results.
 from __future__ import annotations
 
 import math
+import re
+import warnings
 from collections import OrderedDict
 from collections.abc import Hashable, Iterable, Sequence
 
@@ -146,6 +148,21 @@ class EncodedData:
         bad_names = [c for c in data.columns if not isinstance(c, str)]
         if bad_names:
             raise TypeError(f"Column names must be strings (variable names); got {bad_names!r}")
+        unnamed = [c for c in data.columns if re.fullmatch(r"Unnamed: \d+", c)]
+        if unnamed:
+            raise ValueError(
+                f"Column {unnamed[0]!r} had no name in its CSV file (the index written by DataFrame.to_csv()?); "
+                "read the file with index_col=0 or drop the column"
+            )
+        names = set(data.columns)
+        mangled = [c for c in data.columns if re.fullmatch(r".+\.\d+", c) and c.rsplit(".", 1)[0] in names]
+        if mangled:
+            warnings.warn(
+                f"Columns {mangled[0].rsplit('.', 1)[0]!r} and {mangled[0]!r}: pandas.read_csv names a repeated "
+                "header this way; check that the file does not name a column twice",
+                UserWarning,
+                stacklevel=3,
+            )
         if isinstance(weights, str):
             if weights not in data.columns:
                 raise ValueError(f"weights column {weights!r} is not a column of the data: {list(data.columns)}")
