@@ -405,6 +405,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = {"learn": _learn, "score": _score, "convert": _convert}
     try:
         return commands[args.command](args)
+    except BrokenPipeError:  # the reader of the report went away (e.g. `| head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except (CommandLineError, ValueError, TypeError, OSError) as err:
         message = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         print(f"pgmpy-sgm: error: {message}", file=sys.stderr)

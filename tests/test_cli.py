@@ -150,3 +150,9 @@ def test_sep_and_keep_na_strings(tmp_path, capsys):
 
     assert sorted(read_json(out).nodes()) == ["a", "b"]
     assert "12 observations, 2 variables" in capsys.readouterr().out
+
+
+def test_report_piped_into_head_ends_quietly(tmp_path):
+    command = (f"'{sys.executable}' -m pgmpy_sgm learn --quiet --iterations 50 --chains 1 --no-strata | head -n 1")
+    result = subprocess.run(command, shell=True, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert result.stdout.startswith("Data: bundled heart-disease data") and result.stderr == ""
