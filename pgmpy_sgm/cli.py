@@ -227,8 +227,6 @@ def _warn_counts_like(frame: pd.DataFrame, path: str) -> None:
 
 def _check_outputs(outputs: dict, inputs: Sequence) -> None:
     """Refuse, before any work, outputs that would destroy an input, clash, or cannot be written."""
-    from matplotlib.backend_bases import FigureCanvasBase
-
     seen: dict = {}
     for flag, out in outputs.items():
         if not out:
@@ -239,6 +237,8 @@ def _check_outputs(outputs: dict, inputs: Sequence) -> None:
                 raise CommandLineError(f"{flag} {out} is also an input file; it would be overwritten")
         suffix = target.suffix.lower()
         if flag == "--plot":
+            from matplotlib.backend_bases import FigureCanvasBase
+
             allowed = tuple(f".{s}" for s in sorted(FigureCanvasBase.get_supported_filetypes()))
         else:
             allowed = _SUFFIXES[flag]
