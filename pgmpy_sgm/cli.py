@@ -13,7 +13,9 @@ Examples
 from __future__ import annotations
 
 import argparse
+import csv
 import math
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,6 +26,13 @@ __all__ = ["main", "build_parser"]
 
 _DEFAULT_ITERATIONS = 2000
 _DEFAULT_CHAINS = 2
+_COUNT_NAMES = {"count", "counts", "n", "freq", "frequency", "frequencies", "weight", "weights", "wt", "number"}
+_OTHER_SEPARATORS = (";", "\t", "|")
+_SUFFIXES = {"--json": (".json",), "--bif": (".bif",), "--xmlbif": (".xml", ".xmlbif")}
+_EXPLAIN_SCORE = ("log unnormalized posterior = log marginal likelihood of the data given the graph + log prior "
+                  "of the graph (higher is better)")
+_EXPLAIN_STRATUM = ("a stratum of an edge is a context (values of the edge's common neighbours) in which its two "
+                    "ends are independent, written 'u ⟂ v | context'")
 
 
 class CommandLineError(Exception):
@@ -48,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     learn = sub.add_parser("learn", help="learn a stratified graph from a CSV file (default: bundled heart data)")
     learn.add_argument("data", nargs="?", help="CSV file of discrete columns (default: bundled heart-disease data)")
     learn.add_argument("--counts-column", metavar="COL", help="column holding the count of each row")
+    _add_csv_arguments(learn)
     learn.add_argument("--iterations", type=_positive_int, default=_DEFAULT_ITERATIONS, metavar="N",
                        help=f"MCMC iterations per chain (default {_DEFAULT_ITERATIONS})")
     learn.add_argument("--chains", type=_positive_int, default=_DEFAULT_CHAINS, metavar="K",
@@ -64,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("data", help="CSV file of discrete columns")
     score.add_argument("model", help="model JSON written by 'pgmpy-sgm learn --json'")
     score.add_argument("--counts-column", metavar="COL", help="column holding the count of each row")
+    _add_csv_arguments(score)
 
     convert = sub.add_parser("convert", help="convert a saved model to a Bayesian network file")
     convert.add_argument("model", help="model JSON (a fitted model, or a graph together with --data)")
@@ -71,7 +82,14 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("--xmlbif", metavar="OUT.xml", help="write XMLBIF")
     convert.add_argument("--data", metavar="DATA.csv", help="fit parameters from this CSV if the JSON holds a graph")
     convert.add_argument("--counts-column", metavar="COL", help="column holding the count of each row")
+    _add_csv_arguments(convert)
     return parser
+
+
+def _add_csv_arguments(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument("--sep", default=",", metavar="SEP", help="field separator of the CSV file (default ',')")
+    sub.add_argument("--keep-na-strings", action="store_true",
+                     help="read NA, None, null, NaN, ... as states; only empty cells are missing values")
 
 
 def _positive_int(text: str) -> int:
@@ -91,10 +109,15 @@ def _non_negative_int(text: str) -> int:
     return value
 
 
-def read_data(path: str | None, counts_column: str | None) -> tuple[pd.DataFrame, str | None, str]:
+def read_data(path: str | None, counts_column: str | None, sep: str = ",",
+              keep_na_strings: bool = False) -> tuple[pd.DataFrame, str | None, str]:
     """Read a CSV file (or the bundled heart data when ``path`` is None).
 
     Returns the frame, the weights column (or None) and a description for the report.
+    Refuses, naming the file and column, what pandas would accept silently: a header
+    naming a column twice or leaving one unnamed (the index written by ``DataFrame.to_csv()``),
+    a file read as one column because of another separator, and counts that are not
+    finite numbers. Warns when a column looks like counts but ``counts_column`` is not given.
 
     Examples
     --------
@@ -111,20 +134,134 @@ def read_data(path: str | None, counts_column: str | None) -> tuple[pd.DataFrame
     file = Path(path)
     if not file.is_file():
         raise CommandLineError(f"data file not found: {path}")
+    sep = "\t" if sep == "\\t" else sep  # --sep '\t' typed literally
+    header = _read_header(file, path, sep)
+    na = {"keep_default_na": False, "na_values": [""]} if keep_na_strings else {}
     try:
-        frame = pd.read_csv(file)
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as err:
+        frame = pd.read_csv(file, sep=sep, **na)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, ValueError) as err:
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         raise CommandLineError(f"cannot read {path} as CSV: {first}") from None
+    _check_columns(frame, header, path, sep)
     if counts_column is not None and counts_column not in frame.columns:
         raise CommandLineError(f"counts column {counts_column!r} is not in {path}; columns: {list(frame.columns)}")
     empty = frame.isna().sum()
     if empty.any():
         column = empty.index[empty.to_numpy() > 0][0]
-        raise CommandLineError(f"column {column!r} of {path} has {int(empty[column])} empty cell(s) (missing values); "
-                               "drop or impute them first")
-    n = int(frame[counts_column].sum()) if counts_column else len(frame)
-    return frame, counts_column, f"{path} ({n} observations, {frame.shape[1] - bool(counts_column)} variables)"
+        raise CommandLineError(_missing_message(file, path, sep, frame, column, int(empty[column])))
+    if counts_column is None:
+        _warn_counts_like(frame, path)
+        n = len(frame)
+    else:
+        n = _check_counts(frame, counts_column, path)
+    return frame, counts_column, f"{path} ({n:,.0f} observations, {frame.shape[1] - bool(counts_column)} variables)"
+
+
+def _read_header(file: Path, path: str, sep: str) -> list[str]:
+    if len(sep) != 1:
+        raise CommandLineError(f"--sep must be one character, got {sep!r}")
+    try:
+        with open(file, encoding="utf-8-sig", newline="") as handle:
+            header = next(csv.reader(handle, delimiter=sep), None)
+    except UnicodeDecodeError as err:
+        raise CommandLineError(f"cannot read {path} as CSV: it is not UTF-8 text (byte {err.start})") from None
+    except csv.Error as err:
+        raise CommandLineError(f"cannot read {path} as CSV: {err}") from None
+    if not header:
+        raise CommandLineError(f"cannot read {path} as CSV: the file is empty")
+    seen = set()
+    for i, name in enumerate(header):
+        if not name.strip():
+            hint = ("the index written by DataFrame.to_csv()? write the file with index=False, or name or drop it"
+                    if i == 0 else "a separator too many at the end of the header? name or drop the column")
+            raise CommandLineError(f"column {i + 1} of {path} has no name ({hint})")
+        if name in seen:
+            raise CommandLineError(f"column {name!r} appears twice in the header of {path}; rename one of them")
+        seen.add(name)
+    return header
+
+
+def _check_columns(frame: pd.DataFrame, header: list[str], path: str, sep: str) -> None:
+    if frame.shape[1] == 1:
+        for other in _OTHER_SEPARATORS:
+            if other != sep and other in header[0]:
+                raise CommandLineError(f"{path} was read as the single column {header[0]!r}; if its fields are "
+                                       f"separated by {other!r}, pass --sep {other!r}")
+    unnamed = [c for c in frame.columns if str(c).startswith("Unnamed: ")]
+    if unnamed:
+        raise CommandLineError(f"column {unnamed[0]!r} of {path} has no name (the index written by "
+                               "DataFrame.to_csv()? write the file with index=False, or drop the column)")
+
+
+def _missing_message(file: Path, path: str, sep: str, frame: pd.DataFrame, column: str, n_empty: int) -> str:
+    raw = pd.read_csv(file, sep=sep, dtype=str, keep_default_na=False, usecols=[column])[column]
+    words = [w for w in dict.fromkeys(raw[frame[column].isna().to_numpy()].str.strip()) if w]
+    if words:
+        return (f"column {column!r} of {path} has {n_empty} cell(s) such as {words[0]!r} that pandas reads as "
+                f"missing values; if {words[0]!r} is a state, pass --keep-na-strings")
+    return f"column {column!r} of {path} has {n_empty} empty cell(s) (missing values); drop or impute them first"
+
+
+def _check_counts(frame: pd.DataFrame, column: str, path: str) -> float:
+    values = pd.to_numeric(frame[column], errors="coerce")
+    bad = values.isna() | ~values.apply(lambda x: math.isfinite(x) if pd.notna(x) else False)
+    if bad.any():
+        row = int(bad.to_numpy().nonzero()[0][0])
+        raise CommandLineError(f"counts column {column!r} of {path} holds {str(frame[column].iloc[row])!r} in data row "
+                               f"{row + 1}; counts must be finite whole numbers")
+    return float(values.sum())
+
+
+def _warn_counts_like(frame: pd.DataFrame, path: str) -> None:
+    for name in frame.columns:
+        column = frame[name]
+        if not pd.api.types.is_integer_dtype(column.dtype) or column.min() < 0:
+            continue
+        named = str(name).strip().lower() in _COUNT_NAMES
+        wide = column.nunique() >= 10 and column.max() >= 100 * max(column.min(), 1)
+        if named or wide:
+            print(f"pgmpy-sgm: warning: column {name!r} of {path} looks like counts of the rows (integers "
+                  f"{column.min()}..{column.max()}) but is read as a variable; if it holds counts, pass "
+                  f"--counts-column {name}", file=sys.stderr)
+
+
+def _check_outputs(outputs: dict, inputs: Sequence) -> None:
+    """Refuse, before any work, outputs that would destroy an input, clash, or cannot be written."""
+    seen: dict = {}
+    for flag, out in outputs.items():
+        if not out:
+            continue
+        target = Path(out)
+        for source in inputs:
+            if source and _same_file(target, Path(source)):
+                raise CommandLineError(f"{flag} {out} is also an input file; it would be overwritten")
+        suffix = target.suffix.lower()
+        if flag == "--plot":
+            from matplotlib.backend_bases import FigureCanvasBase
+
+            allowed = tuple(f".{s}" for s in sorted(FigureCanvasBase.get_supported_filetypes()))
+        else:
+            allowed = _SUFFIXES[flag]
+        if suffix not in allowed:
+            raise CommandLineError(f"{flag} {out}: unknown suffix {suffix or '(none)'!r}; use one of {list(allowed)}")
+        if target.is_dir():
+            raise CommandLineError(f"{flag} {out}: is a directory; give a file name")
+        folder = target.absolute().parent
+        if not folder.is_dir():
+            raise CommandLineError(f"cannot write {out}: directory {str(target.parent)!r} does not exist")
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise CommandLineError(f"cannot write {out}: directory {str(target.parent)!r} is not writable")
+        key = target.resolve()
+        if key in seen:
+            raise CommandLineError(f"{seen[key]} and {flag} both write {out}")
+        seen[key] = flag
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or (a.exists() and b.exists() and os.path.samefile(a, b))
+    except OSError:
+        return False
 
 
 def _format_edges(sg) -> str:
@@ -134,16 +271,13 @@ def _format_edges(sg) -> str:
 def _learn(args) -> int:
     from pgmpy_sgm.causal_discovery import NonReversibleMCMC
 
-    frame, weights, description = read_data(args.data, args.counts_column)
-    for out in (args.json, args.plot, args.bif):  # before a long run, not after it
-        if out and not Path(out).absolute().parent.is_dir():
-            raise CommandLineError(f"cannot write {out}: directory {str(Path(out).parent)!r} does not exist")
+    _check_outputs({"--json": args.json, "--plot": args.plot, "--bif": args.bif}, [args.data])
+    frame, weights, description = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings)
     common = dict(n_iter=args.iterations, n_chains=args.chains, seed=args.seed, n_jobs=args.jobs,
                   weights=weights, show_progress=not args.quiet)
-    print(f"Learning from {description}", file=sys.stderr)
+    print(f"Data: {description}", flush=True)
     est = NonReversibleMCMC(strata=not args.no_strata, **common).fit(frame)
     sg = est.model_
-    print(f"Data: {description}")
     print(f"Search: {args.chains} chain(s) x {args.iterations} iterations, seed {args.seed}; "
           f"{est.n_visited_} distinct models visited, acceptance rate {est.acceptance_rate_:.2f}")
     print()
@@ -168,6 +302,8 @@ def _learn(args) -> int:
         print(f"  free parameters: {gm.model_.n_free_parameters()}")
         bf = f"{math.exp(log_bf):.3g}" if log_bf < 700 else "> 1e300"
         print(f"Log Bayes factor, stratified vs ordinary: {log_bf:.2f} (Bayes factor {bf})")
+    print()
+    print(f"Note: {_EXPLAIN_SCORE}; {_EXPLAIN_STRATUM}.")
     _write_outputs(args, est, frame, weights)
     return 0
 
@@ -225,7 +361,7 @@ def _score(args) -> int:
     from pgmpy_sgm import SGMScore
     from pgmpy_sgm.models import StratifiedGraph
 
-    frame, weights, description = read_data(args.data, args.counts_column)
+    frame, weights, description = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings)
     sg = StratifiedGraph(_read_model(args.model))
     scorer = SGMScore(frame, weights=weights)
     lml = scorer.log_marginal_likelihood(sg)
@@ -235,6 +371,7 @@ def _score(args) -> int:
     print(f"log marginal likelihood {lml:.4f}")
     print(f"log prior {prior:.4f}")
     print(f"log unnormalized posterior {lml + prior:.4f}")
+    print(f"Note: {_EXPLAIN_SCORE}.")
     return 0
 
 
@@ -243,11 +380,12 @@ def _convert(args) -> int:
 
     if not args.bif and not args.xmlbif:
         raise CommandLineError("convert needs --bif OUT.bif and/or --xmlbif OUT.xml")
+    _check_outputs({"--bif": args.bif, "--xmlbif": args.xmlbif}, [args.model, args.data])
     model = _read_model(args.model)
     if not getattr(model, "has_parameters", False):
         if args.data is None:
             raise CommandLineError(f"{args.model} holds a graph without parameters; give --data DATA.csv to fit them")
-        frame, weights, _ = read_data(args.data, args.counts_column)
+        frame, weights, _ = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings)
         model = _fit_model(StratifiedGraph(model), frame, weights)
     _write_network(model, args.bif, args.xmlbif)
     return 0
@@ -267,6 +405,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = {"learn": _learn, "score": _score, "convert": _convert}
     try:
         return commands[args.command](args)
+    except BrokenPipeError:  # the reader of the report went away (e.g. `| head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except (CommandLineError, ValueError, TypeError, OSError) as err:
         message = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         print(f"pgmpy-sgm: error: {message}", file=sys.stderr)

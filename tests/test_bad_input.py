@@ -22,6 +22,7 @@ import subprocess
 import sys
 import warnings
 
+import networkx as nx
 import numpy as np
 import pandas as pd
 import pytest
@@ -32,7 +33,7 @@ from pgmpy_sgm.causal_discovery import NonReversibleMCMC
 from pgmpy_sgm.cli import main
 from pgmpy_sgm.core.data import EncodedData
 from pgmpy_sgm.models import StrataNotShownWarning, StratifiedGraphicalModel
-from pgmpy_sgm.readwrite import read_json, to_json_dict
+from pgmpy_sgm.readwrite import read_json, to_json_dict, write_json
 
 EXIT_2 = "exit status 2"
 
@@ -76,6 +77,30 @@ def _cli(*argv):
     return run
 
 
+def _model(tmp):
+    path = tmp / "m.json"
+    if not path.exists():
+        write_json(StratifiedGraph([("a", "b")]), path)
+    return str(path)
+
+
+def _folder(tmp, name):
+    (tmp / name).mkdir()
+    return str(tmp / name)
+
+
+def _binary(tmp, name):
+    (tmp / name).write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")
+    return str(tmp / name)
+
+
+def _irregular():
+    """Labels of two edges of a 4-clique whose closure labels edge (a, d) in all four contexts."""
+    strata = {("a", "d"): [{"b": 0, "c": 0}, {"b": 0, "c": 1}, {"b": 1, "c": 0}],
+              ("b", "d"): [{"a": 0, "c": 1}, {"a": 1, "c": 1}]}
+    return StratifiedGraph(K4, strata=strata, state_names={v: [0, 1] for v in "abcd"})
+
+
 CONTINUOUS_CSV = "a,b\n" + "".join(f"{0.013 * i + 0.001},{i % 2}\n" for i in range(30))
 
 CASES = [
@@ -83,7 +108,20 @@ CASES = [
     ("nan", lambda tmp: SGMScore(DF.assign(b=[0, np.nan, 1, 1])), ValueError,
      r"^Column 'b' has 1 missing value\(s\) \(NaN\)\. Drop or impute"),
     ("continuous-floats", lambda tmp: SGMScore(pd.DataFrame({"x": np.linspace(0, 1, 50)})), ValueError,
-     r"^Column 'x' looks continuous \(50 distinct float values\)\. Discretize it first"),
+     r"^Column 'x' looks continuous \(50 distinct float values in 50 observations.*pandas\.cut"),
+    ("few-continuous-floats", lambda tmp: SGMScore(pd.DataFrame({"x": [0.123, 0.373, 0.5, 0.91, 0.2, 0.11],
+                                                                  "y": [0, 1] * 3})), ValueError,
+     r"^Column 'x' looks continuous \(6 distinct float values in 6 observations, e\.g\. 0\.123\).*pandas\.cut"),
+    ("row-id-column", lambda tmp: SGMScore(pd.DataFrame({"id": range(30), "y": [0, 1] * 15})), ValueError,
+     r"^Column 'id' has a different value in each of its 30 rows: a row identifier"),
+    ("mixed-types", lambda tmp: SGMScore(DF.assign(a=[1, "1", 0, 0])), ValueError,
+     r"^Column 'a' holds both 1 \(int\) and '1' \(str\), which would be two states"),
+    ("weights-series-index", lambda tmp: SGMScore(DF, weights=pd.Series([1, 1, 1, 1], index=[1, 2, 3, 4])),
+     ValueError, r"^weights is a Series whose index does not match the data's index \(row label 0 of the data"),
+    ("weights-beyond-2-53", lambda tmp: SGMScore(DF.assign(n=[2.0**53, 8, 8, 8]), weights="n"), ValueError,
+     r"^The counts \(weights column 'n'\) sum to 9\.007e\+15, more than 2\*\*53"),
+    ("weights-imprecise", lambda tmp: SGMScore(DF.assign(n=[1e14, 1, 1, 1]), weights="n"), ValueError,
+     r"^Column '[abc]' is nearly constant: .* \(weights column 'n'\) are 0, so its scores would be exact only"),
     ("infinite-value", lambda tmp: SGMScore(DF.assign(b=[0.0, np.inf, 1.0, 1.0])), ValueError,
      r"^Column 'b' has 1 infinite value\(s\)"),
     ("empty-frame", lambda tmp: SGMScore(pd.DataFrame()), ValueError, r"^The data have no columns"),
@@ -94,6 +132,10 @@ CASES = [
      r"^Column names must be strings \(variable names\); got \[0\]"),
     ("unhashable-cells", lambda tmp: SGMScore(DF.assign(c=[[0], [1], [0], [1]])), TypeError,
      r"^Column 'c' holds unhashable values"),
+    ("unhashable-cells-many-rows", lambda tmp: SGMScore(pd.DataFrame({"c": [{"x": i} for i in range(30)]})),
+     TypeError, r"^Column 'c' holds unhashable values"),
+    ("index-column", lambda tmp: SGMScore(pd.read_csv(_csv(tmp, ",a,b\n0,0,1\n1,1,0\n"))), ValueError,
+     r"^Column 'Unnamed: 0' had no name in its CSV file \(the index written by DataFrame\.to_csv\(\)\?\)"),
     ("weights-negative", lambda tmp: SGMScore(DF, weights=[1, -2, 1, 1]), ValueError,
      r"^weights must be non-negative; found \[-2\.0\]"),
     ("weights-fractional", lambda tmp: SGMScore(DF.assign(n=[1, 0.5, 2, 1]), weights="n"), ValueError,
@@ -124,6 +166,10 @@ CASES = [
      ValueError, r"not decomposable \(chordal\): the cycle .* has no chord"),
     ("label-on-non-edge", lambda tmp: StratifiedGraph([("a", "b")], strata={("a", "c"): [{"b": 0}]}), ValueError,
      r"^Cannot label \('a', 'c'\): it is not an edge"),
+    ("cyclic-digraph", lambda tmp: SGMScore(DF).score(nx.DiGraph([("a", "b"), ("b", "c"), ("c", "a")])), ValueError,
+     r"^The directed graph has the cycle \['a', 'b', 'c'\]"),
+    ("irregular-labels", lambda tmp: _irregular().check_model(), ValueError,
+     r"^The labels of clique \('a', 'b', 'c', 'd'\) imply \(by closure\) a label on edge \('a', 'd'\) in every"),
     ("clique-exceeds-max-cells", lambda tmp: SGMScore(WIDE, max_cells=1000).score(K4), ValueError,
      r"^The contingency table of \['a', 'b', 'c', 'd'\] would have 10,000 cells, more than max_cells=1,000"),
     # -- score and estimator parameters ---------------------------------------------------------
@@ -162,7 +208,7 @@ CASES = [
     # -- command line --------------------------------------------------------------------------
     ("cli-missing-file", _cli("learn", "{tmp}/missing.csv"), EXIT_2, r"data file not found: .*missing\.csv$"),
     ("cli-non-discrete-column", lambda tmp: main(["learn", _csv(tmp, CONTINUOUS_CSV), "--quiet"]), EXIT_2,
-     r"Column 'a' looks continuous \(30 distinct float values\)"),
+     r"Column 'a' looks continuous \(30 distinct float values"),
     ("cli-unknown-counts-column", lambda tmp: main(["learn", _csv(tmp, "a,b\n0,1\n1,0\n"), "--counts-column", "n"]),
      EXIT_2, r"counts column 'n' is not in .*data\.csv; columns: \['a', 'b'\]"),
     ("cli-empty-cell", lambda tmp: main(["learn", _csv(tmp, "a,b\n0,1\n1,\n"), "--quiet"]), EXIT_2,
@@ -171,6 +217,40 @@ CASES = [
     ("cli-output-folder-missing", lambda tmp: main(["learn", _csv(tmp, "a,b\n0,1\n1,0\n"), "--quiet", "--json",
                                                     str(tmp / "no" / "m.json")]), EXIT_2,
      r"cannot write .*m\.json: directory '.*no' does not exist"),
+    ("cli-output-is-data", _cli("learn", "{tmp}/d.json", "--quiet", "--json", "{tmp}/d.json"), EXIT_2,
+     r"--json .*d\.json is also an input file"),
+    ("cli-output-is-model", lambda tmp: main(["convert", _model(tmp), "--xmlbif", _model(tmp), "--data",
+                                              _csv(tmp, "a,b\n0,1\n1,0\n")]), EXIT_2,
+     r"--xmlbif .*m\.json is also an input file"),
+    ("cli-output-is-directory", lambda tmp: main(["learn", _csv(tmp, "a,b\n0,1\n1,0\n"), "--json",
+                                                  _folder(tmp, "out.json")]), EXIT_2,
+     r"--json .*out\.json: is a directory"),
+    ("cli-plot-suffix", lambda tmp: main(["learn", _csv(tmp, "a,b\n0,1\n1,0\n"), "--plot", str(tmp / "x.foo")]),
+     EXIT_2, r"--plot .*x\.foo: unknown suffix '\.foo'"),
+    ("cli-json-suffix", lambda tmp: main(["learn", _csv(tmp, "a,b\n0,1\n1,0\n"), "--json", str(tmp / "m.txt")]),
+     EXIT_2, r"--json .*m\.txt: unknown suffix '\.txt'"),
+    ("cli-same-output-twice", lambda tmp: main(["convert", _model(tmp), "--bif", str(tmp / "o.bif"), "--xmlbif",
+                                                str(tmp / "o.bif")]), EXIT_2, r"--xmlbif .*o\.bif"),
+    ("cli-index-column", lambda tmp: main(["learn", _csv(tmp, ",a,b\n0,0,1\n1,1,0\n"), "--quiet"]), EXIT_2,
+     r"column 1 of .*data\.csv has no name \(the index written by DataFrame\.to_csv\(\)\?"),
+    ("cli-trailing-separator", lambda tmp: main(["learn", _csv(tmp, "a,b,\n0,1,\n1,0,\n"), "--quiet"]), EXIT_2,
+     r"column 3 of .*data\.csv has no name \(a separator too many at the end of the header\?"),
+    ("cli-duplicate-header", lambda tmp: main(["learn", _csv(tmp, "a,a,b\n0,0,1\n1,1,0\n"), "--quiet"]), EXIT_2,
+     r"column 'a' appears twice in the header of .*data\.csv"),
+    ("cli-other-separator", lambda tmp: main(["learn", _csv(tmp, "a;b\n0;1\n1;0\n"), "--quiet"]), EXIT_2,
+     r"data\.csv was read as the single column 'a;b'; if its fields are separated by ';', pass --sep ';'"),
+    ("cli-na-state", lambda tmp: main(["learn", _csv(tmp, "a,b\nNA,1\nx,0\n"), "--quiet"]), EXIT_2,
+     r"column 'a' of .*data\.csv has 1 cell\(s\) such as 'NA' that pandas reads as missing.*--keep-na-strings"),
+    ("cli-infinite-count", lambda tmp: main(["learn", _csv(tmp, "a,b,n\n0,1,inf\n1,0,2\n"), "--counts-column", "n",
+                                             "--quiet"]), EXIT_2,
+     r"counts column 'n' of .*data\.csv holds 'inf' in data row 1"),
+    ("cli-text-count", lambda tmp: main(["learn", _csv(tmp, "a,b,n\n0,1,3\n1,0,x12\n"), "--counts-column", "n",
+                                         "--quiet"]), EXIT_2,
+     r"counts column 'n' of .*data\.csv holds 'x12' in data row 2"),
+    ("cli-huge-count", lambda tmp: main(["learn", _csv(tmp, "a,b,n\n0,1,1e18\n1,0,2\n"), "--counts-column", "n",
+                                         "--quiet"]), EXIT_2, r"The counts \(weights column 'n'\) sum to 1e\+18"),
+    ("cli-binary-model", lambda tmp: main(["score", _csv(tmp, "a,b\n0,1\n1,0\n"), _binary(tmp, "out.png")]),
+     EXIT_2, r"out\.png' is not a JSON model file: it is not UTF-8 text"),
     ("cli-corrupt-model", lambda tmp: main(["score", _csv(tmp, "a,b\n0,1\n1,0\n"), _csv(tmp, "{", "m.json")]),
      EXIT_2, r"m\.json' is not valid JSON"),
 ]
@@ -260,3 +340,32 @@ def test_module_entry_point_has_no_traceback(tmp_path):
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert result.stderr.strip() == "pgmpy-sgm: error: data file not found: missing.csv"
+
+
+def test_weights_series_is_aligned_by_index():
+    frame = pd.DataFrame({"a": [0, 1, 0, 1, 0, 1], "b": [0, 0, 0, 1, 1, 1]})
+    weights = pd.Series([1, 2, 3, 4, 5, 6], index=[5, 4, 3, 2, 1, 0])  # row 0 has weight 6, row 5 weight 1
+    by_index = EncodedData(frame, weights=weights).counts(["a"]).tolist()
+    assert by_index == [6 + 4 + 2, 5 + 3 + 1]
+    assert EncodedData(frame, weights=weights.to_numpy()).counts(["a"]).tolist() == [1 + 3 + 5, 2 + 4 + 6]
+    shuffled = frame.sample(frac=1, random_state=0)
+    assert np.isclose(SGMScore(shuffled, weights=weights).score([("a", "b")]),
+                      SGMScore(frame, weights=weights.reindex(frame.index)).score([("a", "b")]))
+
+
+def test_cli_refuses_outputs_before_reading_anything(tmp_path, capsys):
+    data = tmp_path / "d.csv"
+    data.write_text("a,b\n0,1\n1,0\n", encoding="utf-8")
+    before = data.read_bytes()
+    # the output check comes first: the missing model file is not even looked at
+    assert main(["convert", str(tmp_path / "missing.json"), "--data", str(data), "--bif", str(data)]) == 2
+    assert "is also an input file" in capsys.readouterr().err
+    assert main(["learn", str(data), "--quiet", "--plot", str(data)]) == 2
+    assert data.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["d.csv"]
+
+
+def test_repeated_csv_header_renamed_by_pandas_gets_a_warning(tmp_path):
+    frame = pd.read_csv(_csv(tmp_path, "a,a,b\n0,1,0\n1,0,1\n"))
+    assert list(frame.columns) == ["a", "a.1", "b"]
+    with pytest.warns(UserWarning, match=r"^Columns 'a' and 'a\.1': pandas\.read_csv names a repeated header"):
+        EncodedData(frame)

@@ -115,3 +115,44 @@ def test_module_entry_point_reports_errors_without_traceback(tmp_path):
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr and "data file not found" in result.stderr
+
+
+def test_data_line_printed_once_and_terms_explained(heart_csv, capsys):
+    assert main(["learn", str(heart_csv), "--counts-column", "count", "--quiet", "--iterations", "50",
+                 "--chains", "1", "--no-strata"]) == 0
+    captured = capsys.readouterr()
+    assert (captured.out + captured.err).count(str(heart_csv)) == 1 and captured.err == ""
+    assert "Note: log unnormalized posterior = log marginal likelihood" in captured.out
+    assert "a stratum of an edge is a context" in captured.out
+
+
+def test_forgotten_counts_column_is_named_in_a_warning(heart_csv, tmp_path, capsys):
+    from pgmpy_sgm import StratifiedGraph
+    from pgmpy_sgm.readwrite import write_json
+
+    write_json(StratifiedGraph([("smoking", "mental_work")]), tmp_path / "g.json")
+    assert main(["score", str(heart_csv), str(tmp_path / "g.json")]) == 0
+    err = capsys.readouterr().err
+    assert "pgmpy-sgm: warning: column 'count'" in err and "pass --counts-column count" in err
+    assert main(["score", str(heart_csv), str(tmp_path / "g.json"), "--counts-column", "count"]) == 0
+    assert "warning" not in capsys.readouterr().err
+
+
+def test_sep_and_keep_na_strings(tmp_path, capsys):
+    rows = "".join(f"{s};{i % 2}\n" for i, s in enumerate(["NA", "None", "x"] * 4))
+    (tmp_path / "d.csv").write_text("a;b\n" + rows, encoding="utf-8")
+    assert main(["learn", str(tmp_path / "d.csv"), "--sep", ";", "--quiet"]) == 2
+    assert "such as 'NA'" in capsys.readouterr().err
+    out = tmp_path / "m.json"
+    assert main(["learn", str(tmp_path / "d.csv"), "--sep", ";", "--keep-na-strings", "--quiet", "--iterations",
+                 "20", "--chains", "1", "--json", str(out)]) == 0
+    from pgmpy_sgm.readwrite import read_json
+
+    assert sorted(read_json(out).nodes()) == ["a", "b"]
+    assert "12 observations, 2 variables" in capsys.readouterr().out
+
+
+def test_report_piped_into_head_ends_quietly(tmp_path):
+    command = (f"'{sys.executable}' -m pgmpy_sgm learn --quiet --iterations 50 --chains 1 --no-strata | head -n 1")
+    result = subprocess.run(command, shell=True, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert result.stdout.startswith("Data: bundled heart-disease data") and result.stderr == ""

@@ -109,10 +109,13 @@ def test_closure_is_idempotent_on_random_labellings(seed):
         combos = list(itertools.product((0, 1), repeat=2))
         for idx in rng.choice(4, size=int(rng.integers(0, 4)), replace=False):  # a proper subset: regular
             sg.add_label(u, center, dict(zip(others, combos[idx], strict=True)))
-    closed = sg.closure()
-    if not closed.is_decomposable():  # the implied labels fill a whole stratum: the closure is irregular
+    if not sg.is_decomposable():  # the implied labels fill a whole stratum: refused as irregular
         assert not sg.is_maximal_regular()
+        with pytest.raises(ValueError, match=r"imply \(by closure\) a label on edge .* that removes the edge"):
+            sg.check_model()
         return
+    closed = sg.closure()
+    assert closed.is_decomposable() and closed.is_maximal_regular()
     assert closed.closure() == closed
     closed_strata = {frozenset(e): s for e, s in closed.strata.items()}
     for edge, contexts in sg.strata.items():

@@ -11,6 +11,8 @@ variables with a mixed-radix index and :func:`numpy.bincount`, caching results.
 from __future__ import annotations
 
 import math
+import re
+import warnings
 from collections import OrderedDict
 from collections.abc import Hashable, Iterable, Sequence
 
@@ -26,6 +28,19 @@ DEFAULT_MAX_CELLS = 50_000_000
 
 #: A float column with more distinct non-integer values than this is called continuous.
 _MAX_FLOAT_STATES = 20
+
+#: An unweighted frame with at least this many rows and a column holding a different value in
+#: every row is refused: the column is a row identifier, not a variable.
+_MIN_ROWS_FOR_ROW_ID = 20
+
+#: Largest total count: float64 holds every integer up to ``2**53`` exactly.
+MAX_TOTAL_COUNT = 2**53
+
+#: Relative precision guaranteed for every score term (see :meth:`EncodedData._check_precision`).
+SCORE_RTOL = 1e-9
+
+#: Up to this many observations :data:`SCORE_RTOL` holds for any data (the per-variable check is skipped).
+_PRECISION_SAFE_N = 2**21
 
 
 def _sorted_states(values: Iterable) -> list:
@@ -50,8 +65,11 @@ class EncodedData:
         One column per variable (names must be unique strings), discrete values.
     weights : str or array-like, optional
         Either the name of a column of ``data`` holding non-negative integer counts
-        (the column is then not a variable), or one count per row. Rows with equal
-        values are pooled either way, so rows and counts give identical results.
+        (the column is then not a variable), or one count per row (a pandas Series
+        is matched to the rows by its index). Rows with equal values are pooled
+        either way, so rows and counts give identical results. Counts may total at
+        most ``2**53``; beyond ``2**21`` observations, a variable nearly constant
+        enough that float64 cannot give its scores to ``1e-9`` relative is refused.
     state_names : dict, optional
         ``{variable: [state, ...]}`` fixing the states (and their order) of some
         variables, as in pgmpy. States absent from the data are allowed; data
@@ -97,7 +115,11 @@ class EncodedData:
         unknown = [v for v in state_names if v not in self.variables]
         if unknown:
             raise ValueError(f"state_names names variables that are not columns of the data: {unknown}")
-        columns = [self._encode_column(frame[name], name, state_names.get(name)) for name in self.variables]
+        n_observations = len(frame) if weight_values is None else float(weight_values.sum())
+        columns = [
+            self._encode_column(frame[name], name, state_names.get(name), n_observations, weight_values is None)
+            for name in self.variables
+        ]
         self.cardinality = {v: len(self.state_names[v]) for v in self.variables}
         max_card = max(self.cardinality.values())
         dtype = np.uint8 if max_card <= 256 else np.uint16 if max_card <= 65536 else np.uint32
@@ -108,6 +130,7 @@ class EncodedData:
             raise ValueError(f"The weights sum to {self.n}; counts must have a finite total.")
         if self.n <= 0:
             raise ValueError("The data hold no observations: every weight is zero.")
+        self._check_precision(self._weights_label(weights))
         self._index = {v: i for i, v in enumerate(self.variables)}
         self._codes_t = np.ascontiguousarray(self.codes.T)  # one contiguous row of codes per variable
         self._cards = [self.cardinality[v] for v in self.variables]
@@ -125,6 +148,21 @@ class EncodedData:
         bad_names = [c for c in data.columns if not isinstance(c, str)]
         if bad_names:
             raise TypeError(f"Column names must be strings (variable names); got {bad_names!r}")
+        unnamed = [c for c in data.columns if re.fullmatch(r"Unnamed: \d+", c)]
+        if unnamed:
+            raise ValueError(
+                f"Column {unnamed[0]!r} had no name in its CSV file (the index written by DataFrame.to_csv()?); "
+                "read the file with index_col=0 or drop the column"
+            )
+        names = set(data.columns)
+        mangled = [c for c in data.columns if re.fullmatch(r".+\.\d+", c) and c.rsplit(".", 1)[0] in names]
+        if mangled:
+            warnings.warn(
+                f"Columns {mangled[0].rsplit('.', 1)[0]!r} and {mangled[0]!r}: pandas.read_csv names a repeated "
+                "header this way; check that the file does not name a column twice",
+                UserWarning,
+                stacklevel=3,
+            )
         if isinstance(weights, str):
             if weights not in data.columns:
                 raise ValueError(f"weights column {weights!r} is not a column of the data: {list(data.columns)}")
@@ -134,6 +172,8 @@ class EncodedData:
         elif weights is None:
             values, frame, label = None, data, ""
         else:
+            if isinstance(weights, pd.Series):
+                weights = EncodedData._align_weights(weights, data)
             values = np.asarray(weights)
             frame = data
             label = "weights"
@@ -162,6 +202,63 @@ class EncodedData:
         return frame, values
 
     @staticmethod
+    def _align_weights(weights: pd.Series, data: pd.DataFrame) -> pd.Series:
+        """A Series of weights is matched to the rows by its index, like pandas arithmetic."""
+        if weights.index.equals(data.index):
+            return weights
+        if not weights.index.is_unique or not data.index.is_unique:
+            raise ValueError("weights is a Series whose index or the data's index has duplicate labels; "
+                             "pass weights.to_numpy() to match the rows by position")
+        missing = data.index.difference(weights.index)
+        extra = weights.index.difference(data.index)
+        if len(missing) or len(extra):
+            culprit = (f"row label {missing[0]!r} of the data has no weight" if len(missing)
+                       else f"weight label {extra[0]!r} is not a row of the data")
+            raise ValueError(f"weights is a Series whose index does not match the data's index ({culprit}); "
+                             "pass weights.to_numpy() to match the rows by position")
+        return weights.reindex(data.index)
+
+    @staticmethod
+    def _weights_label(weights) -> str:
+        return f"weights column {weights!r}" if isinstance(weights, str) else "weights" if weights is not None else ""
+
+    def _check_precision(self, label: str) -> None:
+        """Refuse counts whose scores float64 cannot give to :data:`SCORE_RTOL` relative.
+
+        Every score term has the form ``lgamma(K) - lgamma(n + K) + sum_i lgamma(n_i + 1)``
+        (or the same with other integer pseudo-counts): terms of size about ``n log n`` that
+        cancel down to the result. Measured against a 60-digit reference, the error is at most
+        ``2 eps n log(n + K)`` (``eps = 2**-52``), so the relative error of a term is at most that
+        over its size. A term over a set of variables is at least as large as the term of any
+        one of them, so checking the variables one by one covers every clique and separator.
+        With at most ``2**21`` observations every term is exact to ``SCORE_RTOL``; beyond that a
+        variable whose observations are nearly all in one state (small term, huge ``n``) is refused.
+        """
+        source = f" ({label})" if label else ""
+        if self.n > MAX_TOTAL_COUNT:
+            raise ValueError(f"The counts{source} sum to {self.n:.4g}, more than 2**53 = {MAX_TOTAL_COUNT:,}, "
+                             "beyond which float64 does not hold every count exactly")
+        if self.n <= _PRECISION_SAFE_N:
+            return
+        eps = np.finfo(np.float64).eps
+        for j, name in enumerate(self.variables):
+            k = self.cardinality[name]
+            if k < 2:
+                continue  # a one-state variable's terms cancel exactly
+            state_counts = np.bincount(self.codes[:, j].astype(np.int64), weights=self.weights, minlength=k)
+            size = abs(
+                math.lgamma(k) - math.lgamma(self.n + k) + sum(math.lgamma(c + 1.0) for c in state_counts.tolist())
+            )
+            error = 2 * eps * self.n * math.log(self.n + k) / max(size, 1e-300)
+            if error > SCORE_RTOL:
+                top = int(np.argmax(state_counts))
+                raise ValueError(
+                    f"Column {name!r} is nearly constant: {state_counts[top]:,.0f} of its {self.n:,.0f} observations"
+                    f"{source} are {self.state_names[name][top]!r}, so its scores would be exact only to "
+                    f"{error:.1e} relative in float64 (bound {SCORE_RTOL:g}); drop the column or use fewer observations"
+                )
+
+    @staticmethod
     def _check_complete(column: pd.Series, name: str) -> None:
         n_missing = int(column.isna().sum())
         if n_missing:
@@ -174,17 +271,50 @@ class EncodedData:
             if n_infinite:
                 raise ValueError(f"Column {name!r} has {n_infinite} infinite value(s); states must be finite.")
 
-    def _encode_column(self, column: pd.Series, name: str, given_states) -> np.ndarray:
-        self._check_complete(column, name)
+    @staticmethod
+    def _check_discrete(column: pd.Series, name: str, n_observations: float) -> None:
+        """Refuse continuous measurements (float columns with mostly distinct non-integer values)."""
         if pd.api.types.is_float_dtype(column.dtype):
             values = column.to_numpy()
-            if np.any(values != np.round(values)):
+            fractional = values != np.round(values)
+            if np.any(fractional):
                 n_distinct = column.nunique()
-                if n_distinct > _MAX_FLOAT_STATES:
+                if n_distinct > _MAX_FLOAT_STATES or (n_distinct > 2 and n_distinct > n_observations / 2):
                     raise ValueError(
-                        f"Column {name!r} looks continuous ({n_distinct} distinct float values). "
+                        f"Column {name!r} looks continuous ({n_distinct} distinct float values in "
+                        f"{n_observations:,.0f} observations, e.g. {float(values[fractional][0])!r}). "
                         "Discretize it first, e.g. with pandas.cut or pandas.qcut."
                     )
+
+    @staticmethod
+    def _check_row_id(n_distinct: int, n_rows: int, name: str, unweighted: bool) -> None:
+        """Refuse a column holding a different value in every row of an unweighted frame."""
+        if unweighted and n_rows >= _MIN_ROWS_FOR_ROW_ID and n_distinct == n_rows:
+            raise ValueError(
+                f"Column {name!r} has a different value in each of its {n_rows} rows: a row identifier, not a "
+                "variable; drop it (or, if it holds counts of the rows, pass it as weights)"
+            )
+
+    @staticmethod
+    def _check_one_type(uniques: list, name: str) -> None:
+        """Refuse states that print alike but differ in type, such as 1 and '1'."""
+        seen: dict[str, object] = {}
+        for value in uniques:
+            text = str(value)
+            if text in seen and type(seen[text]) is not type(value):
+                first = seen[text]
+                raise ValueError(
+                    f"Column {name!r} holds both {first!r} ({type(first).__name__}) and {value!r} "
+                    f"({type(value).__name__}), which would be two states; convert the column to one type, "
+                    f"e.g. df[{name!r}].astype(str)"
+                )
+            seen.setdefault(text, value)
+
+    def _encode_column(
+        self, column: pd.Series, name: str, given_states, n_observations: float = math.inf, unweighted: bool = False
+    ) -> np.ndarray:
+        self._check_complete(column, name)
+        self._check_discrete(column, name, n_observations)
         is_categorical = isinstance(column.dtype, pd.CategoricalDtype)
         try:
             uniques = column.unique() if is_categorical else pd.unique(column.to_numpy())
@@ -196,6 +326,9 @@ class EncodedData:
                 f"Column {name!r} holds unhashable values (e.g. lists or dicts); every argument must be a hashable "
                 "state such as a string or a number."
             ) from None
+        if column.dtype == object:
+            self._check_one_type(uniques, name)
+        self._check_row_id(len(uniques), len(column), name, unweighted)
         if given_states is not None:
             if isinstance(given_states, str | bytes) or not isinstance(given_states, Sequence | np.ndarray):
                 raise TypeError(f"state_names[{name!r}] must be a list of states. Got: {given_states!r}")
@@ -369,8 +502,9 @@ class EncodedData:
 def check_frame(data, weights=None) -> None:
     """Cheap checks of a data frame, with the messages of :class:`EncodedData`.
 
-    Checks the type, the column names (unique strings), the weights and that no
-    column has missing or infinite values, without encoding anything.
+    Checks the type, the column names (unique strings), the weights, that no column
+    has missing or infinite values, and that none looks continuous, without
+    encoding anything.
 
     Raises
     ------
@@ -386,9 +520,11 @@ def check_frame(data, weights=None) -> None:
     ValueError: Column 'a' has 1 missing value(s) (NaN). Drop or impute them first; stratified graphical models \
 need complete discrete data.
     """
-    frame, _ = EncodedData._split_weights(data, weights)
+    frame, values = EncodedData._split_weights(data, weights)
+    n_observations = len(frame) if values is None else float(values.sum())
     for name in frame.columns:
         EncodedData._check_complete(frame[name], name)
+        EncodedData._check_discrete(frame[name], name, n_observations)
 
 
 def encode_frame(frame, state_names: dict) -> np.ndarray:

@@ -7,6 +7,7 @@ contribute nothing to the score or to the number of free parameters.
 
 from __future__ import annotations
 
+import heapq
 from collections import Counter
 from itertools import combinations
 
@@ -19,6 +20,7 @@ __all__ = [
     "edge_clique_counts",
     "chordless_cycle",
     "free_parameters",
+    "is_chordal",
 ]
 
 
@@ -52,15 +54,24 @@ def decompose(graph: nx.Graph) -> tuple[list[tuple], list[tuple]]:
     """
     if graph.number_of_nodes() == 0:
         return [], []
-    if not nx.is_chordal(graph):
+    visited, earlier = _max_cardinality_search(graph)
+    if not _is_perfect(visited, earlier, graph):
         cycle = chordless_cycle(graph)
         raise ValueError(f"The graph is not decomposable (chordal): the cycle {cycle} has no chord.")
     order = node_order(graph)
+    # in a maximum cardinality search of a chordal graph, a node and its earlier neighbours form a
+    # maximal clique exactly when the next node has no more earlier neighbours (Blair and Peyton)
+    sequence = list(visited)
+    by_component: dict[int, list[tuple]] = {}
+    component_of: dict = {}
+    for position, v in enumerate(sequence):
+        component_of[v] = component_of[earlier[v][0]] if earlier[v] else v
+        if position + 1 == len(sequence) or len(earlier[sequence[position + 1]]) <= len(earlier[v]):
+            clique = tuple(sorted([v, *earlier[v]], key=order.__getitem__))
+            by_component.setdefault(component_of[v], []).append(clique)
     cliques: list[tuple] = []
     separators: list[tuple] = []
-    for component in sorted(nx.connected_components(graph), key=lambda c: min(order[v] for v in c)):
-        sub = graph.subgraph(component)
-        raw = [tuple(sorted(c, key=order.__getitem__)) for c in nx.chordal_graph_cliques(sub)]
+    for raw in sorted(by_component.values(), key=lambda c: min(order[v] for clique in c for v in clique)):
         raw.sort(key=lambda c: [order[v] for v in c])
         if len(raw) == 1:
             cliques.extend(raw)
@@ -86,20 +97,34 @@ def junction_tree_edges(cliques) -> list[tuple[int, int]]:
     [(0, 2), (0, 1)]
     """
     sets = [set(c) for c in cliques]
-    in_tree = [0]
-    remaining = list(range(1, len(sets)))
-    edges = []
-    while remaining:
-        best = None
-        for j in remaining:
-            for i in in_tree:
-                w = len(sets[i] & sets[j])
-                if best is None or w > best[0]:
-                    best = (w, i, j)
-        _, i, j = best
-        remaining.remove(j)
-        in_tree.append(j)
+    holders: dict = {}  # node -> cliques holding it
+    for j, members in enumerate(sets):
+        for v in members:
+            holders.setdefault(v, []).append(j)
+    # a heap of candidate edges (-weight, child, position of the parent in the tree, parent): its
+    # minimum is the heaviest edge, ties going to the earliest child and then the earliest parent
+    in_tree = [False] * len(sets)
+    heap: list[tuple[int, int, int, int]] = []
+    edges: list[tuple[int, int]] = []
+
+    def add(i: int) -> None:
+        in_tree[i] = True
+        position = len(edges)
+        for j in sorted({j for v in sets[i] for j in holders[v] if not in_tree[j]}):
+            heapq.heappush(heap, (-len(sets[i] & sets[j]), j, position, i))
+
+    add(0)
+    while len(edges) < len(sets) - 1:
+        if not heap:  # cliques sharing no node with the tree: weight 0, earliest child and parent
+            j = in_tree.index(False)
+            edges.append((0, j))
+            add(j)
+            continue
+        _, j, _, i = heapq.heappop(heap)
+        if in_tree[j]:
+            continue
         edges.append((i, j))
+        add(j)
     return edges
 
 
@@ -135,6 +160,56 @@ def chordless_cycle(graph: nx.Graph) -> list | None:
         if len(cycle) >= 4:
             return list(cycle)
     return None
+
+
+def _max_cardinality_search(graph: nx.Graph) -> tuple[dict, dict]:
+    """Visit position of every node and its earlier-visited neighbours, in linear time."""
+    adjacency = {v: set(graph.adj[v]) - {v} for v in graph.nodes()}
+    visited: dict = {}  # node -> visit position
+    earlier: dict = {}  # node -> neighbours visited before it
+    weight = dict.fromkeys(adjacency, 0)
+    buckets: list[list] = [list(reversed(adjacency))]  # stacks of nodes per weight; stale entries skipped
+    top = 0
+    while len(visited) < len(adjacency):
+        v = buckets[top].pop() if buckets[top] else None
+        if v is None or v in visited or weight[v] != top:
+            if not buckets[top]:
+                top -= 1
+            continue
+        earlier[v] = [w for w in adjacency[v] if w in visited]
+        visited[v] = len(visited)
+        for w in adjacency[v]:
+            if w not in visited:
+                weight[w] += 1
+                if weight[w] == len(buckets):
+                    buckets.append([])
+                buckets[weight[w]].append(w)
+                top = max(top, weight[w])
+    return visited, earlier
+
+
+def _is_perfect(visited: dict, earlier: dict, graph: nx.Graph) -> bool:
+    for v in visited:
+        if len(earlier[v]) > 1:
+            latest = max(earlier[v], key=visited.__getitem__)
+            if any(w != latest and w not in graph.adj[latest] for w in earlier[v]):
+                return False
+    return True
+
+
+def is_chordal(graph: nx.Graph) -> bool:
+    """Whether an undirected graph is chordal, in time linear in its size.
+
+    A maximum cardinality search visits the nodes; the graph is chordal exactly when the
+    reverse visit order is a perfect elimination order, checked neighbourhood by neighbourhood
+    (Tarjan and Yannakakis, 1984).
+
+    Examples
+    --------
+    >>> is_chordal(nx.cycle_graph(4)), is_chordal(nx.complete_graph(4)), is_chordal(nx.empty_graph(3))
+    (False, True, True)
+    """
+    return _is_perfect(*_max_cardinality_search(graph), graph)
 
 
 def free_parameters(cliques, separators, cardinality: dict) -> int:

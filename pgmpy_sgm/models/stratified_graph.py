@@ -26,7 +26,7 @@ import numpy as np
 from pgmpy.base import UndirectedGraph
 
 from pgmpy_sgm.core.decomposition import decompose, edge_clique_counts, free_parameters
-from pgmpy_sgm.core.lines import groups_from_labels, is_regular, labels_from_groups
+from pgmpy_sgm.core.lines import groups_from_labels, labels_from_groups, leak_directions
 from pgmpy_sgm.models._statements import CliqueLabels, ContextSpecificIndependence
 
 __all__ = ["StratifiedGraph", "ContextSpecificIndependence", "CliqueLabels"]
@@ -322,7 +322,8 @@ class StratifiedGraph(UndirectedGraph):
             a label on an edge lying in a separator, a context over the wrong
             variables or with unknown states, a stratum equal to the whole outcome
             space of the common neighbours, labelled edges of a clique without a
-            common node.
+            common node, labels whose closure labels an edge in every context
+            (which removes the edge).
 
         Examples
         --------
@@ -367,6 +368,17 @@ class StratifiedGraph(UndirectedGraph):
             if edges and not frozenset.intersection(*edges):
                 names = sorted(tuple(sorted(e, key=str)) for e in edges)
                 raise ValueError(f"In clique {clique}, the labelled edges {names} share no node (no center).")
+        for cl in self._clique_labels(cliques):
+            if cl.center is None:
+                continue
+            cards = tuple(len(self.states(w)) for w in cl.parents)
+            for parent, leaks in zip(cl.parents, leak_directions(cards, np.asarray(cl.group_ids)), strict=True):
+                if not leaks:
+                    raise ValueError(
+                        f"The labels of clique {cl.clique} imply (by closure) a label on edge ({parent!r}, "
+                        f"{cl.center!r}) in every context of its common neighbours: that removes the edge; delete "
+                        "the edge instead (regularity)."
+                    )
         return True
 
     # -- clique view -----------------------------------------------------------
@@ -383,10 +395,13 @@ class StratifiedGraph(UndirectedGraph):
         [3, None]
         """
         self.check_model()
+        return self._clique_labels(self.cliques)
+
+    def _clique_labels(self, cliques) -> list[CliqueLabels]:
         order = {n: i for i, n in enumerate(self.nodes())}
         strata = self.strata
         out = []
-        for clique in self.cliques:
+        for clique in cliques:
             edges = [e for e in strata if set(e) <= set(clique)]
             if not edges:
                 out.append(CliqueLabels(clique))
@@ -462,19 +477,12 @@ class StratifiedGraph(UndirectedGraph):
         >>> sg.is_maximal_regular()
         True
         """
-        closed = self.closure()
-        if closed != self:
-            return False
-        try:
+        try:  # check_model refuses labels whose closure removes an edge (irregular)
+            closed = self.closure()
             closed.check_model()
         except ValueError:
             return False
-        for cl in closed.clique_labels():
-            if cl.center is not None:
-                cards = tuple(len(self.states(w)) for w in cl.parents)
-                if not is_regular(cards, np.asarray(cl.group_ids)):
-                    return False
-        return True
+        return closed == self
 
     def independencies(self) -> list[ContextSpecificIndependence]:
         """The context-specific independencies stated by the labels.

@@ -16,8 +16,9 @@ JSON layout (``"format": "pgmpy-sgm"``, ``"version": 1``)::
 
 Node names are strings or integers; states are strings, integers, booleans or finite floats,
 and keep their Python type. Floats are written with ``repr`` precision, so parameters
-round-trip bit for bit. Files are never pickled, writes are atomic, and loading checks the
-schema before building anything large.
+round-trip bit for bit. Files are never pickled, writes are atomic (with the mode the umask
+gives new files), and loading checks the schema before building anything large, in time
+linear in the file's size.
 """
 
 from __future__ import annotations
@@ -119,6 +120,13 @@ def to_json_dict(model: StratifiedGraph) -> dict:
     return out
 
 
+def _umask() -> int:
+    """The process's file-creation mask (read by setting it and restoring it)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def _atomic_write_text(path, text: str, overwrite: bool) -> None:
     path = Path(path)
     if path.exists() and not overwrite:
@@ -132,6 +140,7 @@ def _atomic_write_text(path, text: str, overwrite: bool) -> None:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600 files; give the mode open() would
         if overwrite:
             os.replace(tmp, path)
         else:
@@ -424,8 +433,11 @@ def read_json(path, max_bytes: int = DEFAULT_MAX_BYTES, max_cells: int = DEFAULT
     size = os.path.getsize(path)
     if size > max_bytes:
         raise ValueError(f"{str(path)!r} has {size:,} bytes, more than max_bytes={max_bytes:,}")
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{str(path)!r} is not a JSON model file: it is not UTF-8 text (byte {err.start})") from None
     try:
         data = json.loads(text)
     except RecursionError:

@@ -259,6 +259,9 @@ class SGMScore(BaseStructureScore):
         -3.583519
         """
         if isinstance(model, nx.DiGraph):
+            if not nx.is_directed_acyclic_graph(model):
+                cycle = [u for u, _ in nx.find_cycle(model)]
+                raise ValueError(f"The directed graph has the cycle {cycle}; a DAG has none")
             return super().score(model)
         return self.log_marginal_likelihood(model) + self.log_prior(model)
 

@@ -1,5 +1,12 @@
 """EncodedData: encoding of discrete columns, pooled counts, and clear errors for bad data."""
 
+import functools
+import itertools
+import math
+import re
+from decimal import Decimal, localcontext
+from fractions import Fraction
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -44,7 +51,7 @@ def test_single_state_column_is_allowed():
 
 
 def test_many_states_are_allowed():
-    enc = EncodedData(pd.DataFrame({"a": np.arange(1000)}))
+    enc = EncodedData(pd.DataFrame({"a": np.arange(2000) % 1000}))
     assert enc.cardinality["a"] == 1000 and enc.codes.dtype == np.uint16
 
 
@@ -91,3 +98,90 @@ def test_unknown_variables_in_counts():
     enc = EncodedData(pd.DataFrame({"a": [0, 1]}))
     with pytest.raises(ValueError, match=r"Unknown variable\(s\) \['b'\]"):
         enc.counts(("a", "b"))
+
+
+# -- precision of scores with huge counts ----------------------------------------------------
+_BERNOULLI = [Fraction(1, 6), Fraction(-1, 30), Fraction(1, 42), Fraction(-1, 30), Fraction(5, 66),
+              Fraction(-691, 2730), Fraction(7, 6), Fraction(-3617, 510), Fraction(43867, 798)]
+
+
+@functools.cache
+def _lgamma_exact(x: int) -> Decimal:
+    """log Gamma(x) for a positive integer to ~50 digits: recurrence up to 200, then Stirling's series."""
+    with localcontext() as ctx:
+        ctx.prec = 60
+        x = Decimal(x)
+        shift = Decimal(0)
+        while x < 200:
+            shift += x.ln()
+            x += 1
+        two_pi = 2 * Decimal("3.14159265358979323846264338327950288419716939937510582097494")
+        out = (x - Decimal("0.5")) * x.ln() - x + two_pi.ln() / 2
+        for k, b in enumerate(_BERNOULLI, start=1):
+            out += Decimal(b.numerator) / Decimal(b.denominator) / (2 * k * (2 * k - 1) * x ** (2 * k - 1))
+        return out - shift
+
+
+def _dirichlet_exact(cells, alpha=1) -> Decimal:
+    k, n = len(cells), sum(cells)
+    return (_lgamma_exact(k * alpha) - _lgamma_exact(n + k * alpha) + sum(_lgamma_exact(c + alpha) for c in cells)
+            - k * _lgamma_exact(alpha))
+
+
+def _table(frame, variables):
+    totals = frame.groupby(list(variables))["n"].sum()
+    keys = itertools.product([0, 1], repeat=len(variables))
+    return [int(totals.get(key if len(variables) > 1 else key[0], 0)) for key in keys]
+
+
+def test_lgamma_reference_is_exact_on_factorials():
+    with localcontext() as ctx:
+        ctx.prec = 60
+        assert abs(_lgamma_exact(21) - Decimal(math.factorial(20)).ln()) < Decimal("1e-40")
+    assert abs(float(_lgamma_exact(10**6)) - math.lgamma(10**6)) < 1e-6
+
+
+@pytest.mark.parametrize("others", [(0,), (1,), (1, 0, 3), (5, 2)])
+def test_scores_with_huge_counts_are_exact_or_refused(others):
+    """Up to the refusal bound, every score matches a 60-digit reference to 1e-9 relative."""
+    from pgmpy.base import DAG
+
+    from pgmpy_sgm import SGMScore, StratifiedGraph
+
+    rows = list(itertools.product([0, 1], repeat=3))
+    big, n_checked = 2**18, 0
+    while True:
+        counts = [big] + [others[i % len(others)] for i in range(7)]  # one cell holds nearly everything
+        frame = pd.DataFrame(rows, columns=list("abc")).assign(n=counts)
+        try:
+            score = SGMScore(frame, weights="n")
+        except ValueError as err:
+            assert re.match(r"^Column '[abc]' is nearly constant: .*weights column 'n'", str(err))
+            break
+        d = {vs: _dirichlet_exact(_table(frame, vs)) for vs in ["a", "b", "c", "ab", "bc", "abc"]}
+        abc = [_table(frame, "abc")[2 * i: 2 * i + 2] for i in range(4)]  # (a, b) configurations x c
+        groups = [0, 0, 1, 2]
+        labelled = _dirichlet_exact([sum(r) for r in abc], alpha=2)
+        for g in set(groups):
+            lam = groups.count(g)
+            pooled = [sum(abc[i][s] for i in range(4) if groups[i] == g) for s in range(2)]
+            labelled += (_lgamma_exact(2 * lam) - _lgamma_exact(sum(pooled) + 2 * lam)
+                         + sum(_lgamma_exact(x + lam) for x in pooled) - 2 * _lgamma_exact(lam))
+        pairs = [
+            (d["ab"] + d["bc"] - d["b"], score.log_marginal_likelihood([("a", "b"), ("b", "c")])),
+            (d["abc"], score.log_marginal_likelihood([("a", "b"), ("b", "c"), ("a", "c")])),
+            (d["a"] + d["b"] + d["c"], score.log_marginal_likelihood(StratifiedGraph(nodes=list("abc")))),
+            (labelled, score.clique_term(("a", "b", "c"), center="c", group_ids=groups)),
+            (d["ab"] + d["bc"] - d["b"], score.score(DAG([("a", "b"), ("b", "c")])) - score.structure_prior(
+                DAG([("a", "b"), ("b", "c")]))),
+        ]
+        for exact, got in pairs:
+            assert got == pytest.approx(float(exact), rel=1e-9, abs=0)
+        n_checked += 1
+        big *= 2
+    assert n_checked >= 3 and big <= 2**30  # checked up to the bound, and the bound is well below 2**53
+
+
+def test_large_data_that_are_not_degenerate_are_accepted():
+    frame = pd.DataFrame({"a": [0, 1, 0, 1], "b": [0, 0, 1, 1], "n": [2.0**50, 2.0**49, 2.0**48, 2.0**47]})
+    assert EncodedData(frame, weights="n").n == 2.0**50 + 2.0**49 + 2.0**48 + 2.0**47

@@ -188,3 +188,21 @@ def test_get_independencies_of_the_heart_model_keeps_csi_apart(heart_reference_m
         "smoking ⟂ systolic_bp | lipoprotein_ratio=1",
         "systolic_bp ⟂ lipoprotein_ratio | smoking=0",
     ]
+
+
+def test_labels_whose_closure_removes_an_edge_are_refused():
+    import itertools
+
+    strata = {("a", "d"): [{"b": 0, "c": 0}, {"b": 0, "c": 1}, {"b": 1, "c": 0}],
+              ("b", "d"): [{"a": 0, "c": 1}, {"a": 1, "c": 1}]}
+    sg = StratifiedGraph(list(itertools.combinations("abcd", 2)), strata=strata,
+                         state_names={v: [0, 1] for v in "abcd"})
+    # by hand: the (b, d) labels join (a,b,c) = (0,0,1)-(0,1,1) and (1,0,1)-(1,1,1), the (a, d) label at
+    # (b, c) = (0, 1) joins (0,0,1)-(1,0,1), so the line of (a, d) at (b, c) = (1, 1) lies in one group
+    assert not sg.is_maximal_regular() and not sg.is_decomposable()
+    with pytest.raises(ValueError, match=r"^The labels of clique \('a', 'b', 'c', 'd'\) imply \(by closure\) a label "
+                                         r"on edge \('a', 'd'\) in every context"):
+        sg.check_model()
+    del strata[("b", "d")][1]  # without the last join the closure leaves (a, d) a context
+    assert StratifiedGraph(list(itertools.combinations("abcd", 2)), strata=strata,
+                           state_names={v: [0, 1] for v in "abcd"}).check_model()

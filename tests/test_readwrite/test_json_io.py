@@ -244,3 +244,17 @@ def test_bif_refuses_names_it_cannot_represent(tmp_path):
     with pytest.raises(ValueError, match="States .* of 'a' cannot be written"):
         write_bif(model, tmp_path / "m.bif")
     assert not (tmp_path / "m.bif").exists()
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077])
+def test_written_files_get_the_umask_mode(tmp_path, umask):
+    model = StratifiedGraphicalModel.random(StratifiedGraph([("a", "b")]), seed=0)
+    old = os.umask(umask)
+    try:
+        write_json(model, tmp_path / "m.json")
+        write_bif(model, tmp_path / "m.bif")
+        write_xmlbif(model, tmp_path / "m.xml")
+    finally:
+        os.umask(old)
+    for name in ("m.json", "m.bif", "m.xml"):
+        assert (tmp_path / name).stat().st_mode & 0o777 == 0o666 & ~umask, name

@@ -130,6 +130,7 @@ def _random_decomposable_sg(rng, n_nodes, cards):
         if len(clique) < 3 or rng.random() < 0.2:
             continue
         center = clique[rng.integers(len(clique))]
+        unlabelled = sg.copy()
         for u in clique:
             if u == center or counts[frozenset((u, center))] > 1 or rng.random() < 0.3:
                 continue
@@ -138,6 +139,8 @@ def _random_decomposable_sg(rng, n_nodes, cards):
             n_pick = rng.integers(1, len(contexts))  # a proper subset: regular
             for idx in rng.choice(len(contexts), size=n_pick, replace=False):
                 sg.add_label(u, center, contexts[idx])
+        if not sg.is_decomposable():  # labels of two edges whose closure removes an edge: irregular
+            sg = unlabelled
     return sg
 
 
