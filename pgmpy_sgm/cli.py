@@ -17,6 +17,7 @@ import csv
 import math
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -63,6 +64,10 @@ def build_parser() -> argparse.ArgumentParser:
     learn.add_argument("--chains", type=_positive_int, default=_DEFAULT_CHAINS, metavar="K",
                        help=f"independent chains (default {_DEFAULT_CHAINS})")
     learn.add_argument("--jobs", type=int, default=1, metavar="J", help="parallel jobs for the chains (default 1)")
+    learn.add_argument("--max-time", type=_positive_float, default=None, metavar="SECONDS",
+                       help="stop every chain after this many seconds of search (default: no limit)")
+    learn.add_argument("--method", choices=("informed", "paper"), default="informed",
+                       help="search: informed moves (default) or the paper's algorithm as published")
     learn.add_argument("--seed", type=_non_negative_int, default=0, metavar="S", help="random seed (default 0)")
     learn.add_argument("--no-strata", action="store_true", help="learn an ordinary decomposable graphical model")
     learn.add_argument("--json", metavar="OUT.json", help="save the learned model as JSON")
@@ -96,6 +101,16 @@ def _positive_int(text: str) -> int:
     value = _non_negative_int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
     return value
 
 
@@ -269,17 +284,23 @@ def _format_edges(sg) -> str:
 
 
 def _learn(args) -> int:
-    from pgmpy_sgm.causal_discovery import NonReversibleMCMC
+    from pgmpy_sgm.causal_discovery import ConvergenceWarning, NonReversibleMCMC
+    from pgmpy_sgm.causal_discovery._convergence import SPREAD_WARNING
 
     _check_outputs({"--json": args.json, "--plot": args.plot, "--bif": args.bif}, [args.data])
     frame, weights, description = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings)
     common = dict(n_iter=args.iterations, n_chains=args.chains, seed=args.seed, n_jobs=args.jobs,
-                  weights=weights, show_progress=not args.quiet)
+                  weights=weights, show_progress=not args.quiet, max_time=args.max_time, method=args.method)
     print(f"Data: {description}", flush=True)
-    est = NonReversibleMCMC(strata=not args.no_strata, **common).fit(frame)
+    with warnings.catch_warnings():  # the spread is reported below, in words
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        est = NonReversibleMCMC(strata=not args.no_strata, **common).fit(frame)
     sg = est.model_
-    print(f"Search: {args.chains} chain(s) x {args.iterations} iterations, seed {args.seed}; "
+    print(f"Search: {args.chains} chain(s) x {est.n_iter_} iterations, seed {args.seed}; "
           f"{est.n_visited_} distinct models visited, acceptance rate {est.acceptance_rate_:.2f}")
+    spread = est.convergence_.attrs["spread"]
+    verdict = "they agree" if spread <= SPREAD_WARNING else "they disagree: run longer (--iterations, --max-time)"
+    print(f"Chains' best scores spread over {spread:.2f} log-units ({verdict})")
     print()
     kind = "ordinary decomposable graphical model" if args.no_strata else "stratified graph"
     print(f"Best {kind}: log unnormalized posterior {est.best_score_:.2f}")
@@ -293,7 +314,9 @@ def _learn(args) -> int:
         print("  no context-specific independencies (no labels)")
     print(f"  free parameters: {sg.n_free_parameters()} (underlying graph: {sg.n_free_parameters(strata=False)})")
     if not args.no_strata:
-        gm = NonReversibleMCMC(strata=False, **common).fit(frame)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            gm = NonReversibleMCMC(strata=False, **common).fit(frame)
         log_bf = est.best_score_ - gm.best_score_
         print()
         print(f"Best ordinary decomposable graphical model (same budget): log unnormalized posterior "

@@ -156,3 +156,17 @@ def test_report_piped_into_head_ends_quietly(tmp_path):
     command = (f"'{sys.executable}' -m pgmpy_sgm learn --quiet --iterations 50 --chains 1 --no-strata | head -n 1")
     result = subprocess.run(command, shell=True, cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert result.stdout.startswith("Data: bundled heart-disease data") and result.stderr == ""
+
+
+def test_learn_reports_the_chains_spread_and_takes_a_time_budget(capsys):
+    assert main(["learn", "--quiet", "--max-time", "30", "--iterations", "400", "--method", "paper"]) == 0
+    out = capsys.readouterr().out
+    assert "Chains' best scores spread over 0.00 log-units (they agree)" in out
+    assert "log unnormalized posterior -6715.90" in out
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "inf", "soon"])
+def test_max_time_must_be_a_positive_number(value, capsys):
+    with pytest.raises(SystemExit):
+        main(["learn", "--max-time", value])
+    assert "--max-time" in capsys.readouterr().err
