@@ -76,9 +76,9 @@ class LDAGSearch(BaseEstimator):
 
     Parameters
     ----------
-    equivalent_sample_size : float, default=1.0
+    equivalent_sample_size : float, default=5.0
         ESS of the BDeu hyperparameters (score and parameters).
-    kappa : float, default=0.5
+    kappa : float, default=0.2
         Structure-prior factor per free parameter removed by labels (see ``LDAGScore``).
     n_restarts : int, default=10
         Perturbed restarts after the first climb.
@@ -135,8 +135,8 @@ class LDAGSearch(BaseEstimator):
 
     def __init__(
         self,
-        equivalent_sample_size: float = 1.0,
-        kappa: float = 0.5,
+        equivalent_sample_size: float = 5.0,
+        kappa: float = 0.2,
         n_restarts: int = 10,
         perturbation: int | None = None,
         tabu_length: int = 100,

@@ -241,7 +241,7 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         return out
 
     # -- parameters ------------------------------------------------------------------------
-    def fit(self, data, equivalent_sample_size: float = 1.0, weights=None, state_names=None):
+    def fit(self, data, equivalent_sample_size: float = 5.0, weights=None, state_names=None):
         """Bayesian estimates (BDeu prior) of one distribution per class, as TreeCPDs.
 
         The class ``c`` of node ``j`` gets the posterior mean
@@ -252,7 +252,7 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         ----------
         data : pandas.DataFrame
             Discrete data with a column per node (or a table of counts, see ``weights``).
-        equivalent_sample_size : float, default=1.0
+        equivalent_sample_size : float, default=5.0
         weights : str or array-like, optional
             Count column name or one count per row.
         state_names : dict, optional
@@ -268,7 +268,7 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         >>> import pandas as pd
         >>> m = LabeledBayesianNetwork([("a", "b")]).fit(pd.DataFrame({"a": [0, 1, 1], "b": [0, 0, 1]}))
         >>> m.get_cpds("b").get_values().round(3).tolist()
-        [[0.833, 0.5], [0.167, 0.5]]
+        [[0.643, 0.5], [0.357, 0.5]]
         """
         if not (isinstance(equivalent_sample_size, int | float) and equivalent_sample_size > 0):
             raise ValueError(f"equivalent_sample_size must be a positive number, got {equivalent_sample_size!r}")
