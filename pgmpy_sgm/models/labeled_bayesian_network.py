@@ -184,6 +184,24 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         ids.setflags(write=False)
         return tuple(parents), ids
 
+    def labelled_nodes(self) -> list:
+        """Nodes whose stored classes still match their parents and merge some configurations.
+
+        Examples
+        --------
+        >>> m = LabeledBayesianNetwork([("a", "y"), ("b", "y")], state_names={v: [0, 1] for v in "aby"})
+        >>> m.set_classes("y", ("a", "b"), [0, 1, 0, 2])
+        >>> m.labelled_nodes()
+        ['y']
+        """
+        out = []
+        for node in self.nodes():
+            if node in self._classes:
+                parents, ids = self.get_classes(node)  # drops classes whose parents changed
+                if node in self._classes and len(parents) >= 2 and int(ids.max()) + 1 < ids.size:
+                    out.append(node)
+        return out
+
     def labels(self) -> dict:
         """Labels per edge: ``{(parent, node): [context dict, ...]}``, labelled edges only.
 
@@ -195,12 +213,8 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         {('a', 'y'): [{'b': 0}]}
         """
         out = {}
-        for node in self.nodes():
-            if node not in self._classes:
-                continue
+        for node in self.labelled_nodes():
             parents, ids = self.get_classes(node)
-            if node not in self._classes or len(parents) < 2:
-                continue
             cards = self._cards(parents)
             for d, rows in labels_from_groups(cards, ids).items():
                 if not len(rows):

@@ -65,11 +65,9 @@ def ldag_to_json_dict(model: LabeledBayesianNetwork) -> dict:
             continue
         names.append([v, [_check_state(s, f"state_names of {v!r}") for s in states]])
     classes = []
-    for v in nodes:
-        if v in model._classes:
-            parents, ids = model.get_classes(v)
-            if v in model._classes:
-                classes.append({"node": v, "parents": list(parents), "group_ids": [int(g) for g in ids]})
+    for v in model.labelled_nodes():
+        parents, ids = model.get_classes(v)
+        classes.append({"node": v, "parents": list(parents), "group_ids": [int(g) for g in ids]})
     cpds = None
     if model.cpds:
         cpds = []
