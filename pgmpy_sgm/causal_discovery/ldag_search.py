@@ -14,6 +14,7 @@ from pgmpy.causal_discovery import HillClimbSearch
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
+from pgmpy_sgm.causal_discovery._dag_chain import dag_chain, visited_posterior
 from pgmpy_sgm.core.data import check_frame
 
 __all__ = ["LDAGSearch"]
@@ -71,7 +72,11 @@ class LDAGSearch(BaseEstimator):
     edge additions, deletions or reversals, and the best DAG found is kept (iterated local
     search). The kick starts at ``perturbation`` changes and grows by one after every
     restart that does not improve the best score (climbs tend to undo small kicks), back
-    to ``perturbation`` after an improvement. Local
+    to ``perturbation`` after an improvement. With ``n_mcmc > 0`` a non-reversible
+    Metropolis chain over DAGs then starts from the best DAG (single-edge additions,
+    deletions and reversals); every distinct DAG it visits is kept with its score, and the
+    posterior over the visited labelled DAGs is their scores normalised over that set, as
+    in the paper's search (``posterior_``, ``edge_probabilities_``). Local
     scores are cached and shared between climbs (``n_jobs=1``) or copied to each worker.
 
     Parameters
@@ -101,6 +106,8 @@ class LDAGSearch(BaseEstimator):
     n_jobs : int, default=1
         Parallel restarts (joblib); restarts then run in rounds from the best DAG of the
         previous round.
+    n_mcmc : int, default=0
+        Iterations of the Metropolis chain after the climbs (0: none).
 
     Attributes
     ----------
@@ -113,6 +120,14 @@ class LDAGSearch(BaseEstimator):
     climb_scores_ : list of float
         Score reached by each climb, in order.
     scoring_method_ : LDAGScore
+    posterior_ : pandas.DataFrame or None
+        With ``n_mcmc > 0``: the 50 most probable visited DAGs (``edges``, ``n_edges``,
+        ``log_score``, ``probability``), probabilities normalised over all visited DAGs.
+    edge_probabilities_ : pandas.DataFrame or None
+        With ``n_mcmc > 0``: posterior probability of every directed edge seen.
+    n_visited_ : int
+        Distinct DAGs visited by the chain (0 without it).
+    acceptance_rate_ : float or None
 
     Notes
     -----
@@ -147,6 +162,7 @@ class LDAGSearch(BaseEstimator):
         show_progress: bool = False,
         max_time: float | None = None,
         n_jobs: int = 1,
+        n_mcmc: int = 0,
     ):
         self.equivalent_sample_size = equivalent_sample_size
         self.kappa = kappa
@@ -160,9 +176,10 @@ class LDAGSearch(BaseEstimator):
         self.show_progress = show_progress
         self.max_time = max_time
         self.n_jobs = n_jobs
+        self.n_mcmc = n_mcmc
 
     def _check_params(self) -> None:
-        for name in ("n_restarts", "tabu_length"):
+        for name in ("n_restarts", "tabu_length", "n_mcmc"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, Integral) or value < 0:
                 raise ValueError(f"{name} must be a non-negative integer. Got: {value!r}")
@@ -240,6 +257,19 @@ class LDAGSearch(BaseEstimator):
             remaining -= batch
             bar.update(batch)
         bar.close()
+        self.posterior_ = self.edge_probabilities_ = self.acceptance_rate_ = None
+        self.n_visited_ = 0
+        if self.n_mcmc > 0:
+            chain = dag_chain(score.local_score, list(X.columns), best.edges(), self.n_mcmc, rng, self.max_indegree)
+            if chain.best_score > best_score + 1e-9:
+                best = DAG()
+                best.add_nodes_from(X.columns)
+                best.add_edges_from(chain.best)
+                best_score = float(score.score(best))
+            self.posterior_, self.edge_probabilities_ = visited_posterior(chain.visited)
+            self.n_visited_ = len(chain.visited)
+            self.acceptance_rate_ = chain.acceptance_rate
+            self.chain_best_score_ = chain.best_score
         self.best_score_ = best_score
         self.scoring_method_ = score
         self.causal_graph_ = DAG()

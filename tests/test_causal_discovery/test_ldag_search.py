@@ -105,3 +105,15 @@ def test_bad_parameters(kwargs, match):
 def test_score_needs_an_argument(fitted):
     with pytest.raises(ValueError, match="true_graph"):
         fitted.score()
+
+
+def test_mcmc_after_the_climbs_gives_a_posterior():
+    est = LDAGSearch(n_restarts=0, n_mcmc=2000, seed=0).fit(_planted(2000, 5))
+    assert est.n_visited_ >= len(est.posterior_) > 1
+    assert est.posterior_["probability"].is_monotonic_decreasing
+    assert est.posterior_["probability"].sum() <= 1 + 1e-12
+    assert est.best_score_ >= est.climb_scores_[0] - 1e-9
+    # the best visited DAG is the model's DAG unless the climb's DAG was better
+    top = set(est.posterior_["edges"].iloc[0])
+    if est.chain_best_score_ > est.climb_scores_[0] + 1e-9:
+        assert top == set(est.causal_graph_.edges())
