@@ -281,8 +281,9 @@ class LDAGSearch(BaseEstimator):
         model.add_edges_from(best.edges())
         for node in model.nodes():
             parents = tuple(model.get_parents(node))
-            if len(parents) > 1:
-                model.set_classes(node, parents, score.best_labelling(node, parents).group_ids)
+            ids = score.best_labelling(node, parents).group_ids
+            if int(ids.max()) + 1 < ids.size:
+                model.set_classes(node, parents, ids)
         model.fit(X, equivalent_sample_size=self.equivalent_sample_size, state_names=score.state_names)
         self.model_ = model
         self.fit_time_ = time.perf_counter() - start_time

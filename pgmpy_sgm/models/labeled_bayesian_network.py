@@ -149,7 +149,9 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         if ids.shape != (q,) or not np.issubdtype(ids.dtype, np.integer):
             raise ValueError(f"Classes of {node!r}: need {q} integer class ids, got {ids.tolist()}")
         ids = canonical_groups(ids)
-        if len(parents) and not is_regular(cards, ids):
+        # single-state parents do not change the configuration index and can carry no label
+        cards = tuple(k for k in cards if k > 1)
+        if len(cards) and not is_regular(cards, ids):
             raise ValueError(
                 f"Classes of {node!r} delete an edge: some parent has every line inside one class (not regular)"
             )
@@ -215,6 +217,7 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         out = {}
         for node in self.labelled_nodes():
             parents, ids = self.get_classes(node)
+            parents = tuple(p for p in parents if len(self.label_states(p)) > 1)
             cards = self._cards(parents)
             for d, rows in labels_from_groups(cards, ids).items():
                 if not len(rows):

@@ -187,7 +187,8 @@ class LDAGScore(BaseStructureScore):
         if hit is not None:
             return hit[1]
         parents, counts2d = self._family(variable, parents)
-        cards = self.encoded.cards(parents)
+        # single-state parents leave the configuration index unchanged and can carry no label
+        cards = tuple(k for k in self.encoded.cards(parents) if k > 1)
         if self.labels:
             res = optimal_bdeu_groups(counts2d, cards, self.equivalent_sample_size, self.log_kappa, self.method)
         else:

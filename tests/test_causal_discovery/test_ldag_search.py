@@ -46,10 +46,12 @@ def test_planted_labelled_dag_is_found(fitted):
     assert fitted.model_.labels() == {("a", "y"): [{"b": 0}]}
 
 
-def test_restarts_escape_the_first_local_optimum():
-    # the first climb ends in a triangle on a, b, y; the kicks reach the planted graph's better score
-    est = LDAGSearch(n_restarts=10, seed=0).fit(_planted())
-    assert est.climb_scores_[0] < est.best_score_ - 1.0
+def test_search_reaches_the_planted_optimum(fitted):
+    # pgmpy's first climb may stop in a triangle on a, b, y (depending on its tie order); the
+    # kicks reach the planted labelled DAG, whose score is computed here independently of the search
+    planted = LDAGScore(_planted()).score(DAG([("a", "y"), ("b", "y"), ("y", "c")]))
+    assert fitted.best_score_ == pytest.approx(planted)
+    assert max(fitted.climb_scores_) == pytest.approx(planted)
 
 
 def test_best_score_matches_the_model_and_beats_each_climb(fitted):

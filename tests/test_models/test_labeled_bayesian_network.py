@@ -130,3 +130,13 @@ def test_copy_keeps_labels_and_cpds():
     c = m.copy()
     assert isinstance(c, LabeledBayesianNetwork) and c.labels() == m.labels()
     assert math.isclose(float(c.get_cpds("y").get_values()[0, 0]), float(m.get_cpds("y").get_values()[0, 0]))
+
+
+def test_single_state_parent_carries_no_label():
+    m = LabeledBayesianNetwork(
+        [("a", "y"), ("k", "y"), ("b", "y")], state_names={"a": [0, 1], "k": ["only"], "b": [0, 1], "y": [0, 1]}
+    )
+    m.set_classes("y", ("a", "k", "b"), [0, 1, 0, 2])
+    assert m.labels() == {("a", "y"): [{"b": 0}]}
+    m.set_classes("y", ("a", "k", "b"), [0, 1, 2, 3])  # unlabelled: still valid
+    assert m.labels() == {}

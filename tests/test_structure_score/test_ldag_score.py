@@ -190,3 +190,14 @@ def test_unknown_variable():
         score.local_score("z", ("a",))
     with pytest.raises(ValueError, match="'a'"):
         score.local_score("a", ("a",))
+
+
+def test_single_state_parent_is_ignored_by_the_labelling():
+    df = _random_frame({"a": 2, "b": 2, "y": 2}, 300, 12)
+    df["k"] = 0  # one state only
+    with_k = LDAGScore(df, kappa=1.0)
+    without = LDAGScore(df.drop(columns="k"), kappa=1.0)
+    assert with_k.local_score("y", ("a", "k", "b")) == pytest.approx(without.local_score("y", ("a", "b")))
+    assert np.array_equal(
+        with_k.best_labelling("y", ("a", "k", "b")).group_ids, without.best_labelling("y", ("a", "b")).group_ids
+    )
