@@ -108,6 +108,8 @@ class LDAGSearch(BaseEstimator):
         previous round.
     n_mcmc : int, default=0
         Iterations of the Metropolis chain after the climbs (0: none).
+    max_labelled_configs : int or None, default=64
+        Families with more parent configurations stay unlabelled (see ``LDAGScore``).
 
     Attributes
     ----------
@@ -163,6 +165,7 @@ class LDAGSearch(BaseEstimator):
         max_time: float | None = None,
         n_jobs: int = 1,
         n_mcmc: int = 0,
+        max_labelled_configs: int | None = 64,
     ):
         self.equivalent_sample_size = equivalent_sample_size
         self.kappa = kappa
@@ -177,6 +180,7 @@ class LDAGSearch(BaseEstimator):
         self.max_time = max_time
         self.n_jobs = n_jobs
         self.n_mcmc = n_mcmc
+        self.max_labelled_configs = max_labelled_configs
 
     def _check_params(self) -> None:
         for name in ("n_restarts", "tabu_length", "n_mcmc"):
@@ -220,7 +224,11 @@ class LDAGSearch(BaseEstimator):
             raise ValueError(f"n_samples = {X.shape[0]}, at least 2 are required.")
         start_time = time.perf_counter()
         score = LDAGScore(
-            X, equivalent_sample_size=self.equivalent_sample_size, kappa=self.kappa, state_names=self.state_names
+            X,
+            equivalent_sample_size=self.equivalent_sample_size,
+            kappa=self.kappa,
+            state_names=self.state_names,
+            max_labelled_configs=self.max_labelled_configs,
         )
         self.feature_names_in_ = np.asarray(list(X.columns), dtype=object)
         self.n_features_in_ = X.shape[1]

@@ -68,6 +68,9 @@ class LDAGScore(BaseStructureScore):
     method : {"auto", "exact", "heuristic"}, default="auto"
         Labelling search per family: exact up to 16 parent configurations, greedy
         merges and local moves beyond (:func:`~pgmpy_sgm.core.bdeu_groups.optimal_bdeu_groups`).
+    max_labelled_configs : int or None, default=64
+        Families with more parent configurations are scored unlabelled (the heuristic's
+        cost grows quickly with the configurations; None labels every family).
     state_names : dict, optional
         ``{variable: [states]}`` as in pgmpy.
     weights : str or array-like, optional
@@ -109,6 +112,7 @@ class LDAGScore(BaseStructureScore):
         kappa: float = DEFAULT_KAPPA,
         labels: bool = True,
         method: str = "auto",
+        max_labelled_configs: int | None = 64,
         state_names=None,
         weights=None,
         max_cells: int | None = None,
@@ -124,6 +128,13 @@ class LDAGScore(BaseStructureScore):
             raise ValueError(f"kappa must be a number in (0, 1]. Got: {kappa!r}")
         if method not in ("auto", "exact", "heuristic"):
             raise ValueError(f"method must be 'auto', 'exact' or 'heuristic'. Got: {method!r}")
+        if max_labelled_configs is not None and (
+            isinstance(max_labelled_configs, bool)
+            or not isinstance(max_labelled_configs, int | np.integer)
+            or max_labelled_configs < 1
+        ):
+            raise ValueError(f"max_labelled_configs must be a positive integer or None. Got: {max_labelled_configs!r}")
+        self.max_labelled_configs = max_labelled_configs
         self.equivalent_sample_size = float(ess)
         self.kappa = float(kappa)
         self.log_kappa = math.log(self.kappa)
@@ -189,7 +200,8 @@ class LDAGScore(BaseStructureScore):
         parents, counts2d = self._family(variable, parents)
         # single-state parents leave the configuration index unchanged and can carry no label
         cards = tuple(k for k in self.encoded.cards(parents) if k > 1)
-        if self.labels:
+        too_big = self.max_labelled_configs is not None and counts2d.shape[0] > self.max_labelled_configs
+        if self.labels and not too_big:
             res = optimal_bdeu_groups(counts2d, cards, self.equivalent_sample_size, self.log_kappa, self.method)
         else:
             ids = np.arange(counts2d.shape[0], dtype=np.int64)

@@ -201,3 +201,13 @@ def test_single_state_parent_is_ignored_by_the_labelling():
     assert np.array_equal(
         with_k.best_labelling("y", ("a", "k", "b")).group_ids, without.best_labelling("y", ("a", "b")).group_ids
     )
+
+
+def test_families_beyond_max_labelled_configs_are_unlabelled():
+    df = _random_frame({"a": 3, "b": 3, "c": 2, "y": 2}, 500, 13)  # 18 configurations
+    capped = LDAGScore(df, kappa=1.0, max_labelled_configs=16)
+    plain = LDAGScore(df, kappa=1.0, labels=False)
+    assert capped.local_score("y", ("a", "b", "c")) == pytest.approx(plain.local_score("y", ("a", "b", "c")))
+    assert capped.local_score("y", ("a", "b")) > plain.local_score("y", ("a", "b")) - 1e-9
+    with pytest.raises(ValueError, match="max_labelled_configs"):
+        LDAGScore(df, max_labelled_configs=0)
