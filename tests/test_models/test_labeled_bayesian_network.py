@@ -140,3 +140,11 @@ def test_single_state_parent_carries_no_label():
     assert m.labels() == {("a", "y"): [{"b": 0}]}
     m.set_classes("y", ("a", "k", "b"), [0, 1, 2, 3])  # unlabelled: still valid
     assert m.labels() == {}
+
+
+def test_pgmpy_metrics_accept_the_model():
+    from pgmpy.base import DAG
+    from pgmpy.metrics import SHD
+
+    m = _model().fit(_data())
+    assert SHD().evaluate(true_causal_graph=DAG([("a", "y"), ("b", "y")]), est_causal_graph=m) == 0
