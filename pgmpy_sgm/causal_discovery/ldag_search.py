@@ -110,6 +110,8 @@ class LDAGSearch(BaseEstimator):
         Iterations of the Metropolis chain after the climbs (0: none).
     max_labelled_configs : int or None, default=64
         Families with more parent configurations stay unlabelled (see ``LDAGScore``).
+    labels : bool, default=True
+        ``False`` searches plain DAGs under BDeu with the same ESS (an ablation).
 
     Attributes
     ----------
@@ -166,6 +168,7 @@ class LDAGSearch(BaseEstimator):
         n_jobs: int = 1,
         n_mcmc: int = 0,
         max_labelled_configs: int | None = 64,
+        labels: bool = True,
     ):
         self.equivalent_sample_size = equivalent_sample_size
         self.kappa = kappa
@@ -181,6 +184,7 @@ class LDAGSearch(BaseEstimator):
         self.n_jobs = n_jobs
         self.n_mcmc = n_mcmc
         self.max_labelled_configs = max_labelled_configs
+        self.labels = labels
 
     def _check_params(self) -> None:
         for name in ("n_restarts", "tabu_length", "n_mcmc"):
@@ -229,6 +233,7 @@ class LDAGSearch(BaseEstimator):
             kappa=self.kappa,
             state_names=self.state_names,
             max_labelled_configs=self.max_labelled_configs,
+            labels=self.labels,
         )
         self.feature_names_in_ = np.asarray(list(X.columns), dtype=object)
         self.n_features_in_ = X.shape[1]

@@ -119,3 +119,9 @@ def test_mcmc_after_the_climbs_gives_a_posterior():
     top = set(est.posterior_["edges"].iloc[0])
     if est.chain_best_score_ > est.climb_scores_[0] + 1e-9:
         assert top == set(est.causal_graph_.edges())
+
+
+def test_labels_off_learns_a_plain_dag():
+    est = LDAGSearch(n_restarts=0, labels=False).fit(_planted(2000, 6))
+    assert est.model_.labels() == {}
+    assert est.best_score_ == pytest.approx(LDAGScore(_planted(2000, 6), labels=False).score(est.causal_graph_))
