@@ -84,9 +84,8 @@ def test_single_model_equals_the_model(heart, heart_est):
     assert avg.weights.tolist() == [1.0]
     best = heart_est.posterior_.iloc[0]
     own = StratifiedGraphicalModel(list(best["edges"]), strata=best["strata"], nodes=heart.columns).fit(heart)
-    np.testing.assert_allclose(
-        avg.log_likelihood(heart, per_row=True), own.log_likelihood(heart, per_row=True), rtol=1e-13
-    )
+    np.testing.assert_allclose(avg.log_likelihood(heart, per_row=True), own.log_likelihood(heart, per_row=True),
+                               rtol=1e-13)
     assert avg.n_free_parameters() == own.n_free_parameters() == 12
 
 
@@ -96,9 +95,8 @@ def test_counts_table_gives_the_same_models_as_rows(heart):
     from_counts = ModelAverage.from_posterior(post, counts, mass=0.9, weights="count")
     from_rows = ModelAverage.from_posterior(post, heart, mass=0.9)
     assert from_counts.n_models == from_rows.n_models
-    np.testing.assert_allclose(
-        from_counts.log_likelihood(heart, per_row=True), from_rows.log_likelihood(heart, per_row=True), rtol=1e-12
-    )
+    np.testing.assert_allclose(from_counts.log_likelihood(heart, per_row=True),
+                               from_rows.log_likelihood(heart, per_row=True), rtol=1e-12)
 
 
 def test_missing_strata_are_labelled_by_the_scorer(heart):
