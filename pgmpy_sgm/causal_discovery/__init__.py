@@ -5,5 +5,11 @@ from pgmpy_sgm.causal_discovery.ldag_search import LDAGSearch
 from pgmpy_sgm.causal_discovery.model_average import ModelAverage
 from pgmpy_sgm.causal_discovery.nonreversible_mcmc import CheckpointWarning, FitInterruptedWarning, NonReversibleMCMC
 
-__all__ = ["NonReversibleMCMC", "exhaustive_posterior", "FitInterruptedWarning", "CheckpointWarning", "ModelAverage",
-           "LDAGSearch"]
+__all__ = [
+    "NonReversibleMCMC",
+    "exhaustive_posterior",
+    "FitInterruptedWarning",
+    "CheckpointWarning",
+    "ModelAverage",
+    "LDAGSearch",
+]
