@@ -19,6 +19,9 @@ n in {500, 2000, 10000}, test n = 10000, seeds 0-2 (training data with ``seed``,
 * ``HC-BDeu`` / ``HC-BIC``: pgmpy's ``HillClimbSearch`` with ``BDeu`` (equivalent sample size 10,
   pgmpy's default) / ``BIC``, parameters by pgmpy's ``DiscreteBayesianEstimator`` (BDeu prior, equivalent
   sample size 5, pgmpy's default);
+* ``LDAG`` / ``LDAG-1``: :class:`~pgmpy_sgm.causal_discovery.LDAGSearch` (labelled DAGs, its defaults:
+  BDeu ESS 5, ``kappa`` 0.2) with 10 perturbed restarts / a single tabu hill climb; TreeCPD parameters
+  (BDeu posterior means over label classes, ESS 5);
 * ``CStree``: the ``cstrees`` package (PC-restricted contexts of at most 2 variables, a Gibbs order
   sampler, BDeu stage parameters) run in its own virtual environment (``--cstrees-python``, default
   ``/tmp/cstrees-venv/bin/python``) through ``_cstrees_driver.py``, with a time limit per fit.
@@ -52,7 +55,7 @@ from pgmpy.readwrite import BIFReader
 from pgmpy.structure_score import BIC, BDeu
 
 from pgmpy_sgm import load_heart_disease
-from pgmpy_sgm.causal_discovery import ModelAverage, NonReversibleMCMC
+from pgmpy_sgm.causal_discovery import LDAGSearch, ModelAverage, NonReversibleMCMC
 from pgmpy_sgm.models import StratifiedGraphicalModel
 
 warnings.filterwarnings("ignore", category=FutureWarning)
@@ -137,6 +140,17 @@ def fit_hc(train: pd.DataFrame, test: pd.DataFrame, states: dict, rows: list, ta
                      "n_params": bn_free_parameters(bn), "fit_s": fit_time, "n_models": 1, "n_visited": np.nan})
 
 
+def fit_ldag(train: pd.DataFrame, test: pd.DataFrame, states: dict, seed: int, rows: list, tag: dict):
+    for name, restarts in (("LDAG", 10), ("LDAG-1", 0)):
+        start = time.perf_counter()
+        est = LDAGSearch(n_restarts=restarts, seed=seed, state_names=states).fit(train)
+        fit_time = time.perf_counter() - start
+        rows.append({**tag, "learner": name, "ll": bn_log_likelihood(est.model_, test).mean(),
+                     "n_params": est.model_.n_free_parameters(), "fit_s": fit_time, "n_models": 1,
+                     "n_visited": len(est.climb_scores_), "n_labels": est.model_.n_labels(),
+                     "score": est.best_score_, "first_climb_score": est.climb_scores_[0]})
+
+
 def fit_cstree(train, test, states, rows, tag, python: str, timeout: float, status: dict):
     key = tag["data"]
     if status.get(key):  # an earlier, smaller fit of this network failed or timed out
@@ -185,8 +199,11 @@ def run_heart(rows: list, args) -> None:
         train = data.drop(index=data.index[test_idx]).reset_index(drop=True)
         test = data.iloc[test_idx].reset_index(drop=True)
         tag = {"data": "heart", "n": "5-fold", "seed": k}
-        fit_sgm(train, test, states, N_ITER["heart"], k, rows, tag)
+        if args.sgm:
+            fit_sgm(train, test, states, N_ITER["heart"], k, rows, tag)
         fit_hc(as_categories(train, states), as_categories(test, states), states, rows, tag)
+        if args.ldag:
+            fit_ldag(as_categories(train, states), as_categories(test, states), states, k, rows, tag)
         if args.cstrees:
             fit_cstree(train, test, states, rows, tag, args.cstrees_python, args.cstrees_timeout, {})
         print(f"heart fold {k}: " + summary_line(rows, tag), flush=True)
@@ -210,8 +227,11 @@ def run_networks(rows: list, args) -> None:
                 train = as_categories(train[sorted(train.columns)], states)
                 tag = {"data": name, "n": n, "seed": seed}
                 n_iter = N_ITER[name] if not args.quick else min(N_ITER[name], 100)
-                fit_sgm(train, test, states, n_iter, seed, rows, tag)
+                if args.sgm:
+                    fit_sgm(train, test, states, n_iter, seed, rows, tag)
                 fit_hc(train, test, states, rows, tag)
+                if args.ldag:
+                    fit_ldag(train, test, states, seed, rows, tag)
                 if args.cstrees:
                     fit_cstree(train, test, states, rows, tag, args.cstrees_python, args.cstrees_timeout, status)
                 print(f"{name} n={n} seed={seed}: " + summary_line(rows, tag), flush=True)
@@ -258,6 +278,26 @@ def report(frame: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
+def report_ldag(frame: pd.DataFrame) -> str:
+    """Markdown table of the LDAG columns: nats/row, paired difference to the best pgmpy learner, parameters, time."""
+    lines = ["| data | n | LDAG | LDAG-1 | HC-BDeu | HC-BIC | LDAG − best HC | params LDAG / best HC "
+             "| fit s LDAG / LDAG-1 / best HC | labels |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for (data, n), grp in frame.groupby(["data", "n"], sort=False):
+        wide = grp.pivot_table(index="seed", columns="learner", values="ll")
+        if "LDAG" not in wide:
+            continue
+        params = grp.groupby("learner")["n_params"].mean()
+        fit = grp.groupby("learner")["fit_s"].mean()
+        best = max(("HC-BDeu", "HC-BIC"), key=lambda p: wide[p].mean())
+        diff = wide["LDAG"] - wide[best]
+        cells = [f"{wide[x].mean():.4f}" if x in wide else "n/a" for x in ("LDAG", "LDAG-1", "HC-BDeu", "HC-BIC")]
+        labels = grp[grp["learner"] == "LDAG"]["n_labels"].mean()
+        lines.append(f"| {data} | {n} | " + " | ".join(cells) + f" | {diff.mean():+.4f} ± {diff.std(ddof=1):.4f} "
+                     f"({best}) | {params['LDAG']:.0f} / {params[best]:.0f} | {fit['LDAG']:.1f} / "
+                     f"{fit.get('LDAG-1', np.nan):.1f} / {fit[best]:.1f} | {labels:.1f} |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="asia and child, n=500, one seed, 2 folds")
@@ -267,6 +307,8 @@ def main() -> None:
     parser.add_argument("--cstrees-timeout", type=float, default=90.0)
     parser.add_argument("--networks", nargs="*", default=list(NETWORKS))
     parser.add_argument("--skip-heart", action="store_true")
+    parser.add_argument("--no-sgm", dest="sgm", action="store_false", help="skip the SGM/GM columns")
+    parser.add_argument("--no-ldag", dest="ldag", action="store_false", help="skip the LDAG columns")
     parser.add_argument("--sizes", nargs="*", type=int, default=[500, 2000, 10_000])
     parser.add_argument("--seeds", type=int, default=3)
     args = parser.parse_args()
@@ -289,7 +331,10 @@ def main() -> None:
     if args.out:
         frame.to_csv(args.out, index=False)
     print()
-    print(report(frame))
+    if args.sgm:
+        print(report(frame))
+    if args.ldag:
+        print(report_ldag(frame))
     notes = frame[frame.get("note", pd.Series(dtype=object)).notna()] if "note" in frame else frame.iloc[:0]
     for _, r in notes.drop_duplicates(["data", "note"]).iterrows():
         print(f"note: {r['data']} n={r['n']}: CStree {r['note']}")

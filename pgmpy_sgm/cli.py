@@ -6,6 +6,7 @@ Examples
 
     pgmpy-sgm learn                              # the bundled heart-disease data
     pgmpy-sgm learn data.csv --counts-column n --iterations 5000 --plot sg.png --json sg.json
+    pgmpy-sgm learn data.csv --ldag --json ldag.json --bif ldag.bif   # a labelled DAG
     pgmpy-sgm score data.csv sg.json
     pgmpy-sgm convert sg.json --bif sg.bif --data data.csv
 """
@@ -74,6 +75,11 @@ def build_parser() -> argparse.ArgumentParser:
     learn.add_argument("--plot", metavar="OUT.png", help="draw the learned stratified graph")
     learn.add_argument("--bif", metavar="OUT.bif", help="fit parameters and save the Bayesian network as BIF")
     learn.add_argument("--quiet", action="store_true", help="no progress bar")
+    learn.add_argument("--ldag", action="store_true",
+                       help="learn a labelled DAG (context-specific Bayesian network) by tabu hill climbing with "
+                            "restarts instead of a stratified graph")
+    learn.add_argument("--restarts", type=_non_negative_int, default=10, metavar="R",
+                       help="with --ldag: perturbed restarts after the first climb (default 10)")
 
     score = sub.add_parser("score", help="log unnormalized posterior of a saved model on a CSV file")
     score.add_argument("data", help="CSV file of discrete columns")
@@ -287,6 +293,8 @@ def _learn(args) -> int:
     from pgmpy_sgm.causal_discovery import ConvergenceWarning, NonReversibleMCMC
     from pgmpy_sgm.causal_discovery._convergence import SPREAD_WARNING
 
+    if args.ldag:
+        return _learn_ldag(args)
     _check_outputs({"--json": args.json, "--plot": args.plot, "--bif": args.bif}, [args.data])
     frame, weights, description = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings)
     common = dict(n_iter=args.iterations, n_chains=args.chains, seed=args.seed, n_jobs=args.jobs,
@@ -328,6 +336,52 @@ def _learn(args) -> int:
     print()
     print(f"Note: {_EXPLAIN_SCORE}; {_EXPLAIN_STRATUM}.")
     _write_outputs(args, est, frame, weights)
+    return 0
+
+
+def _learn_ldag(args) -> int:
+    from pgmpy.readwrite import BIFWriter
+
+    from pgmpy_sgm.causal_discovery import LDAGSearch
+    from pgmpy_sgm.readwrite.json_io import _atomic_write_text
+    from pgmpy_sgm.readwrite.ldag_json import write_ldag_json
+
+    if args.plot:
+        raise CommandLineError("--plot is not available with --ldag; save --json and draw the model in Python")
+    _check_outputs({"--json": args.json, "--bif": args.bif}, [args.data])
+    frame, weights, description = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings)
+    if weights is not None:  # one row per observation for the hill climb
+        counts = frame[weights]
+        if (counts < 0).any() or (counts != counts.round()).any():
+            raise CommandLineError(f"counts column {weights!r} must hold non-negative integers")
+        frame = frame.loc[frame.index.repeat(counts.astype(int))].drop(columns=weights).reset_index(drop=True)
+    restarts = args.restarts
+    print(f"Learning a labelled DAG from {description}", file=sys.stderr)
+    est = LDAGSearch(n_restarts=restarts, seed=args.seed, n_jobs=args.jobs, show_progress=not args.quiet).fit(frame)
+    model = est.model_
+    print(f"Data: {description}")
+    print(f"Search: tabu hill climbing, {restarts} restart(s), seed {args.seed}; first climb "
+          f"{est.climb_scores_[0]:.2f}, best {est.best_score_:.2f}")
+    print()
+    print(f"Best labelled DAG: log unnormalized posterior {est.best_score_:.2f}")
+    edges = ", ".join(f"{u} -> {v}" for u, v in model.edges()) or "(none)"
+    print(f"  edges ({model.number_of_edges()}): {edges}")
+    statements = [str(s) for s in model.independencies()]
+    if statements:
+        print(f"  context-specific independencies ({len(statements)}):")
+        for line in statements:
+            print(f"    {line}")
+    else:
+        print("  no context-specific independencies (no labels)")
+    plain = sum((len(model.label_states(v)) - 1) * math.prod(len(model.label_states(p)) for p in model.get_parents(v))
+                for v in model.nodes())
+    print(f"  free parameters: {model.n_free_parameters()} (unlabelled DAG: {plain})")
+    if args.json:
+        write_ldag_json(model, args.json, overwrite=True)
+        print(f"Saved the model to {args.json}")
+    if args.bif:
+        _atomic_write_text(args.bif, str(BIFWriter(model)), overwrite=True)
+        print(f"Saved the Bayesian network to {args.bif}")
     return 0
 
 

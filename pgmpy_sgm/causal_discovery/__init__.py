@@ -1,7 +1,8 @@
-"""Structure learning of decomposable stratified graphical models."""
+"""Structure learning of decomposable stratified graphical models and labelled DAGs."""
 
 from pgmpy_sgm.causal_discovery._convergence import ConvergenceWarning
 from pgmpy_sgm.causal_discovery.exhaustive import exhaustive_posterior
+from pgmpy_sgm.causal_discovery.ldag_search import LDAGSearch
 from pgmpy_sgm.causal_discovery.model_average import ModelAverage
 from pgmpy_sgm.causal_discovery.nonreversible_mcmc import CheckpointWarning, FitInterruptedWarning, NonReversibleMCMC
 
@@ -12,4 +13,5 @@ __all__ = [
     "CheckpointWarning",
     "ConvergenceWarning",
     "ModelAverage",
+    "LDAGSearch",
 ]

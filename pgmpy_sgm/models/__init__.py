@@ -1,6 +1,7 @@
-"""Stratified graphs and stratified graphical models."""
+"""Stratified graphs, stratified graphical models and labelled DAGs."""
 
 from pgmpy_sgm.models._statements import CliqueLabels, ContextSpecificIndependence
+from pgmpy_sgm.models.labeled_bayesian_network import LabeledBayesianNetwork
 from pgmpy_sgm.models.stratified_graph import StratifiedGraph
 from pgmpy_sgm.models.stratified_graphical_model import CliqueFactor, StrataNotShownWarning, StratifiedGraphicalModel
 
@@ -11,4 +12,5 @@ __all__ = [
     "StratifiedGraphicalModel",
     "CliqueFactor",
     "StrataNotShownWarning",
+    "LabeledBayesianNetwork",
 ]

@@ -1,8 +1,9 @@
-"""Drawing stratified graphs (matplotlib, Graphviz DOT) and plots of structure searches."""
+"""Drawing stratified graphs and labelled DAGs (matplotlib, Graphviz DOT) and plots of structure searches."""
 
 from pgmpy_sgm.plotting._save import save_figure
 from pgmpy_sgm.plotting.diagnostics import plot_edge_probabilities, plot_top_edges, plot_trace, top_edges
 from pgmpy_sgm.plotting.dot import to_dot
+from pgmpy_sgm.plotting.labeled_dag import plot_labeled_dag
 from pgmpy_sgm.plotting.stratified_graph import artists_by_gid, graph_layout, plot_stratified_graph
 
 __all__ = [
@@ -15,4 +16,5 @@ __all__ = [
     "plot_top_edges",
     "top_edges",
     "save_figure",
+    "plot_labeled_dag",
 ]

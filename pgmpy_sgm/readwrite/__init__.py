@@ -1,5 +1,17 @@
-"""Reading and writing stratified graphs and models (JSON; BIF/XMLBIF export through pgmpy)."""
+"""Reading and writing stratified graphs, models and labelled DAGs (JSON; BIF/XMLBIF export through pgmpy)."""
 
 from pgmpy_sgm.readwrite.json_io import from_json_dict, read_json, to_json_dict, write_bif, write_json, write_xmlbif
+from pgmpy_sgm.readwrite.ldag_json import ldag_from_json_dict, ldag_to_json_dict, read_ldag_json, write_ldag_json
 
-__all__ = ["write_json", "read_json", "to_json_dict", "from_json_dict", "write_bif", "write_xmlbif"]
+__all__ = [
+    "write_json",
+    "read_json",
+    "to_json_dict",
+    "from_json_dict",
+    "write_bif",
+    "write_xmlbif",
+    "write_ldag_json",
+    "read_ldag_json",
+    "ldag_to_json_dict",
+    "ldag_from_json_dict",
+]

@@ -1,0 +1,226 @@
+"""Lossless JSON files for labelled DAGs (:class:`~pgmpy_sgm.models.LabeledBayesianNetwork`).
+
+JSON layout (``"format": "pgmpy-sgm"``, ``"version": 1``, ``"type": "LabeledBayesianNetwork"``)::
+
+    {"format": "pgmpy-sgm", "version": 1, "type": "LabeledBayesianNetwork",
+     "nodes": [node, ...],
+     "state_names": [[node, [state, ...]], ...],
+     "edges": [[u, v], ...],
+     "classes": [{"node": v, "parents": [...], "group_ids": [int, ...]}, ...],   # labelled nodes
+     "cpds": null | [{"node": v, "parents": [...], "group_ids": [int, ...],
+                      "group_values": [[float, ...], ...]}, ...]}               # one row per state
+
+Node names are strings or integers; states keep their JSON type; floats are written with
+``repr`` precision, so parameters round-trip bit for bit. Writes are atomic and never
+overwrite silently (the helpers of :mod:`pgmpy_sgm.readwrite.json_io`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+
+from pgmpy_sgm.factors import TreeCPD
+from pgmpy_sgm.models import LabeledBayesianNetwork
+from pgmpy_sgm.readwrite.json_io import (
+    DEFAULT_MAX_BYTES,
+    FORMAT,
+    VERSION,
+    _atomic_write_text,
+    _check_node,
+    _check_state,
+    _list,
+    _node_ref,
+    _probabilities,
+    _state_value,
+)
+
+__all__ = ["ldag_to_json_dict", "ldag_from_json_dict", "write_ldag_json", "read_ldag_json"]
+
+TYPE = "LabeledBayesianNetwork"
+_TOP_KEYS = ("format", "version", "type", "nodes", "state_names", "edges", "classes", "cpds")
+
+
+def ldag_to_json_dict(model: LabeledBayesianNetwork) -> dict:
+    """JSON-ready description of a labelled DAG, with its TreeCPDs when fitted.
+
+    Examples
+    --------
+    >>> m = LabeledBayesianNetwork([("a", "y"), ("b", "y")], state_names={v: [0, 1] for v in "aby"})
+    >>> m.set_classes("y", ("a", "b"), [0, 1, 0, 2])
+    >>> d = ldag_to_json_dict(m)
+    >>> d["classes"], d["cpds"]
+    ([{'node': 'y', 'parents': ['a', 'b'], 'group_ids': [0, 1, 0, 2]}], None)
+    """
+    if not isinstance(model, LabeledBayesianNetwork):
+        raise TypeError(f"Expected a LabeledBayesianNetwork; got {type(model).__name__}")
+    nodes = [_check_node(v, "nodes") for v in model.nodes()]
+    names = []
+    for v in nodes:
+        try:
+            states = model.label_states(v)
+        except ValueError:
+            continue
+        names.append([v, [_check_state(s, f"state_names of {v!r}") for s in states]])
+    classes = []
+    for v in model.labelled_nodes():
+        parents, ids = model.get_classes(v)
+        classes.append({"node": v, "parents": list(parents), "group_ids": [int(g) for g in ids]})
+    cpds = None
+    if model.cpds:
+        cpds = []
+        for v in nodes:
+            cpd = model.get_cpds(v)
+            parents = list(cpd.variables[1:])
+            if isinstance(cpd, TreeCPD):
+                ids, values = cpd.groups, cpd.group_values
+            else:
+                ids = np.arange(int(np.prod(cpd.cardinality[1:], dtype=np.int64)))
+                values = cpd.get_values()
+            cpds.append(
+                {
+                    "node": v,
+                    "parents": parents,
+                    "group_ids": [int(g) for g in ids],
+                    "group_values": np.asarray(values, dtype=np.float64).tolist(),
+                }
+            )
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "type": TYPE,
+        "nodes": nodes,
+        "state_names": names,
+        "edges": [[u, v] for u, v in model.edges()],
+        "classes": classes,
+        "cpds": cpds,
+    }
+
+
+def ldag_from_json_dict(data: dict) -> LabeledBayesianNetwork:
+    """Rebuild a labelled DAG from :func:`ldag_to_json_dict` output (schema checked).
+
+    Raises
+    ------
+    TypeError, ValueError
+        Naming the field at fault.
+
+    Examples
+    --------
+    >>> m = LabeledBayesianNetwork([("a", "y"), ("b", "y")], state_names={v: [0, 1] for v in "aby"})
+    >>> m.set_classes("y", ("a", "b"), [0, 1, 0, 2])
+    >>> ldag_from_json_dict(ldag_to_json_dict(m)).labels()
+    {('a', 'y'): [{'b': 0}]}
+    """
+    if not isinstance(data, dict):
+        raise TypeError(f"A labelled DAG document must be a JSON object; got {type(data).__name__}")
+    unknown = sorted(set(data) - set(_TOP_KEYS))
+    if unknown:
+        raise ValueError(f"Unknown field(s) {unknown} in the document")
+    missing = [k for k in _TOP_KEYS if k not in data]
+    if missing:
+        raise ValueError(f"Missing field(s) {missing} in the document")
+    if data["format"] != FORMAT or data["version"] != VERSION or data["type"] != TYPE:
+        raise ValueError(
+            f"Not a {FORMAT} v{VERSION} {TYPE} document: format={data['format']!r}, "
+            f"version={data['version']!r}, type={data['type']!r}"
+        )
+    nodes = _list(data["nodes"], "nodes")
+    for v in nodes:
+        _check_node(v, "nodes")
+    if len(set(nodes)) != len(nodes):
+        raise ValueError("Field 'nodes' repeats a node")
+    known = set(nodes)
+    names = {}
+    for i, entry in enumerate(_list(data["state_names"], "state_names")):
+        if not isinstance(entry, list) or len(entry) != 2:
+            raise TypeError(f"Field 'state_names[{i}]' must be [node, [states]]")
+        v = _node_ref(entry[0], known, f"state_names[{i}]")
+        names[v] = [_state_value(s, f"state_names of {v!r}") for s in _list(entry[1], f"state_names of {v!r}")]
+    model = LabeledBayesianNetwork(state_names=names)
+    model.add_nodes_from(nodes)
+    for i, edge in enumerate(_list(data["edges"], "edges")):
+        if not isinstance(edge, list) or len(edge) != 2:
+            raise TypeError(f"Field 'edges[{i}]' must be [u, v]")
+        model.add_edge(_node_ref(edge[0], known, f"edges[{i}]"), _node_ref(edge[1], known, f"edges[{i}]"))
+    for i, entry in enumerate(_list(data["classes"], "classes")):
+        if not isinstance(entry, dict) or set(entry) != {"node", "parents", "group_ids"}:
+            raise ValueError(f"Field 'classes[{i}]' must have the keys node, parents, group_ids")
+        v = _node_ref(entry["node"], known, f"classes[{i}].node")
+        parents = [_node_ref(p, known, f"classes[{i}].parents") for p in _list(entry["parents"], "parents")]
+        ids = _list(entry["group_ids"], f"classes[{i}].group_ids")
+        if any(isinstance(g, bool) or not isinstance(g, int) for g in ids):
+            raise TypeError(f"Field 'classes[{i}].group_ids' must hold integers")
+        model.set_classes(v, parents, ids)
+    if data["cpds"] is not None:
+        cpds = []
+        for i, entry in enumerate(_list(data["cpds"], "cpds")):
+            if not isinstance(entry, dict) or set(entry) != {"node", "parents", "group_ids", "group_values"}:
+                raise ValueError(f"Field 'cpds[{i}]' must have the keys node, parents, group_ids, group_values")
+            v = _node_ref(entry["node"], known, f"cpds[{i}].node")
+            parents = [_node_ref(p, known, f"cpds[{i}].parents") for p in _list(entry["parents"], "parents")]
+            if v not in names or any(p not in names for p in parents):
+                raise ValueError(f"Field 'cpds[{i}]': the states of {v!r} and its parents must be in state_names")
+            ids = _list(entry["group_ids"], f"cpds[{i}].group_ids")
+            if any(isinstance(g, bool) or not isinstance(g, int) for g in ids):
+                raise TypeError(f"Field 'cpds[{i}].group_ids' must hold integers")
+            rows = _list(entry["group_values"], f"cpds[{i}].group_values")
+            n_groups = max(ids, default=-1) + 1
+            values = np.array([_probabilities(r, n_groups, f"cpds[{i}].group_values") for r in rows])
+            cpds.append(
+                TreeCPD(
+                    v,
+                    len(names[v]),
+                    parents,
+                    [len(names[p]) for p in parents],
+                    ids,
+                    values,
+                    state_names={w: names[w] for w in (v, *parents)},
+                )
+            )
+        model.add_cpds(*cpds)
+        model.check_model()
+    return model
+
+
+def write_ldag_json(model: LabeledBayesianNetwork, path, overwrite: bool = False) -> None:
+    """Write a labelled DAG to ``path`` as JSON (atomically; refuses to overwrite unless asked).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> m = LabeledBayesianNetwork([("a", "y"), ("b", "y")], state_names={v: [0, 1] for v in "aby"})
+    >>> path = os.path.join(tempfile.mkdtemp(), "ldag.json")
+    >>> write_ldag_json(m, path)
+    >>> sorted(read_ldag_json(path).edges())
+    [('a', 'y'), ('b', 'y')]
+    """
+    text = json.dumps(ldag_to_json_dict(model), indent=1, allow_nan=False)
+    _atomic_write_text(path, text, overwrite)
+
+
+def read_ldag_json(path, max_bytes: int = DEFAULT_MAX_BYTES) -> LabeledBayesianNetwork:
+    """Read a labelled DAG written by :func:`write_ldag_json`.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "ldag.json")
+    >>> write_ldag_json(LabeledBayesianNetwork([("a", "b")]), path)
+    >>> list(read_ldag_json(path).edges())
+    [('a', 'b')]
+    """
+    size = os.path.getsize(path)
+    if size > max_bytes:
+        raise ValueError(f"{str(path)!r} has {size:,} bytes, more than max_bytes={max_bytes:,}")
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise ValueError(f"{str(path)!r}: the JSON document is nested too deeply") from None
+    except json.JSONDecodeError as err:
+        raise ValueError(f"{str(path)!r} is not valid JSON: {err}") from None
+    return ldag_from_json_dict(data)
