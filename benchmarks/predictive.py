@@ -8,9 +8,8 @@ simulated from the bnlearn networks asia, child, insurance and alarm (``benchmar
 n in {500, 2000, 10000}, test n = 10000, seeds 0-2 (training data with ``seed``, test data with
 ``1000 + seed``). Learners, each scored by the mean held-out log-likelihood per row (nats/row):
 
-* ``SGM``: best single stratified graph of ``NonReversibleMCMC`` (for up to 8 variables two chains
-  from the empty graph; otherwise one chain started at the greedy decomposable graph,
-  ``start="best_gm"``), parameters ``fit(estimator="bayes")``;
+* ``SGM``: best single stratified graph of ``NonReversibleMCMC`` with its default search (for up
+  to 8 variables two chains, otherwise one), parameters ``fit(estimator="bayes")``;
 * ``SGM-avg``: :class:`~pgmpy_sgm.causal_discovery.ModelAverage` of the same run (top models holding
   99% of the estimated posterior, at most 50);
 * ``SGM-avg-unif`` (heart and asia only): the model average of a run with the uniform graph prior
@@ -86,8 +85,7 @@ def fit_sgm(train: pd.DataFrame, test: pd.DataFrame, states: dict, n_iter: int, 
     for strata, prior in ((True, "paper"), (False, "paper")) + (((True, "uniform"),) if small else ()):
         start = time.perf_counter()
         est = NonReversibleMCMC(n_iter=n_iter, n_chains=2 if small else 1, strata=strata, prior=prior,
-                                start="empty" if small else "best_gm", seed=seed, state_names=states,
-                                show_progress=False).fit(train)
+                                seed=seed, state_names=states, show_progress=False).fit(train)
         model = StratifiedGraphicalModel(est.model_).fit(train, estimator="bayes", state_names=states)
         fit_time = time.perf_counter() - start
         if prior == "uniform":
