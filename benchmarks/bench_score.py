@@ -63,7 +63,7 @@ def main() -> None:
 
         def sgm_family(child, parents, sgm=sgm):
             sgm.encoded._cache.clear()
-            sgm._set_terms.clear()
+            sgm.engine.clear()
             return sgm._local_score(child, parents)
 
         t_pgmpy = time_per_family(bdeu._local_score, fams, repeat=1)

@@ -78,7 +78,7 @@ def score_throughput(sizes) -> None:
 
         def sgm_family(child, parents, sgm=sgm):
             sgm.encoded._cache.clear()
-            sgm._set_terms.clear()
+            sgm.engine.clear()
             return sgm._local_score(child, parents)
 
         t_sgm = time_per_family(sgm_family, fams)

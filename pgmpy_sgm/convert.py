@@ -23,6 +23,7 @@ import numpy as np
 from pgmpy.factors.discrete import TabularCPD
 from pgmpy.models import DiscreteBayesianNetwork
 
+from pgmpy_sgm.exceptions import StrataNotShownWarning
 from pgmpy_sgm.factors import TreeCPD
 
 __all__ = ["to_bayesian_network", "to_markov_network", "to_junction_tree", "network_free_parameters", "LINK_VARIABLE"]
@@ -97,8 +98,6 @@ def to_bayesian_network(model) -> DiscreteBayesianNetwork:
     >>> round(float(q.values[0]), 2)
     0.32
     """
-    from pgmpy_sgm.models.stratified_graphical_model import StrataNotShownWarning
-
     model._require_parameters()
     states = {v: model.states(v) for v in model.nodes()}
     bn = DiscreteBayesianNetwork()

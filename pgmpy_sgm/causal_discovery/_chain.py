@@ -7,15 +7,14 @@ process, be checkpointed, and resume bit for bit.
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, fields
 
 import numpy as np
-import pandas as pd
 
-from pgmpy_sgm.core.moves import DecomposableState, ScoreTables
+from pgmpy_sgm.core.engine import ScoreEngine
+from pgmpy_sgm.core.moves import DecomposableState
 from pgmpy_sgm.core.search import relocate, relocation_sweep, steepest_ascent
 
 __all__ = [
@@ -37,81 +36,53 @@ BUFFER_SIZE = 4096
 #: How often (iterations) a sequential chain reports progress.
 PROGRESS_EVERY = 256
 
-_TABLES: OrderedDict[str, ScoreTables] = OrderedDict()
+_TABLES: OrderedDict[str, ScoreEngine] = OrderedDict()
 _MAX_TABLES = 4
 
 
 @dataclass(frozen=True)
 class ChainData:
-    """The encoded data a chain needs (small and picklable), with a fingerprint."""
+    """What a chain needs: the score engine (it pickles as its encoded data and settings) and its fingerprint."""
 
-    codes: np.ndarray
-    weights: np.ndarray
-    variables: tuple
-    cards: tuple
-    prior: str
-    max_labelled_clique: int
+    engine: ScoreEngine
     fingerprint: str
 
     @classmethod
     def from_scorer(cls, scorer) -> ChainData:
-        enc = scorer.encoded
-        codes = np.ascontiguousarray(enc.codes)
-        weights = np.ascontiguousarray(enc.weights, dtype=np.float64)
-        variables = tuple(enc.variables)
-        cards = tuple(int(enc.cardinality[v]) for v in variables)
-        digest = hashlib.sha1()
-        digest.update(codes.tobytes())
-        digest.update(str(codes.dtype).encode())
-        digest.update(weights.tobytes())
-        digest.update(repr((variables, cards, scorer.prior, int(scorer.max_labelled_clique))).encode())
-        return cls(codes, weights, variables, cards, scorer.prior, int(scorer.max_labelled_clique), digest.hexdigest())
-
-    def scorer(self):
-        from pgmpy_sgm.structure_score import SGMScore
-
-        frame = pd.DataFrame(self.codes.astype(np.int64), columns=list(self.variables))
-        state_names = {v: list(range(k)) for v, k in zip(self.variables, self.cards, strict=True)}
-        return SGMScore(
-            frame,
-            state_names=state_names,
-            weights=self.weights,
-            prior=self.prior,
-            max_labelled_clique=self.max_labelled_clique,
-        )
+        return cls(scorer.engine, scorer.engine.fingerprint)
 
 
-def register_tables(data: ChainData, tables: ScoreTables) -> None:
-    """Make ``tables`` the process's cached tables for ``data`` (shares caches with the caller)."""
-    _TABLES[data.fingerprint] = tables
+def register_tables(data: ChainData, engine: ScoreEngine) -> None:
+    """Make ``engine`` the process's cached engine for ``data`` (shares caches with the caller)."""
+    _TABLES[data.fingerprint] = engine
     _TABLES.move_to_end(data.fingerprint)
     while len(_TABLES) > _MAX_TABLES:
         _TABLES.popitem(last=False)
 
 
-def tables_for(data: ChainData, scorer=None) -> ScoreTables:
-    """The process's cached :class:`ScoreTables` for ``data`` (built on first use, from ``scorer`` if given)."""
-    tables = _TABLES.get(data.fingerprint)
-    if tables is None:
-        tables = ScoreTables(data.scorer() if scorer is None else scorer)
-        register_tables(data, tables)
+def tables_for(data: ChainData) -> ScoreEngine:
+    """The process's cached :class:`~pgmpy_sgm.core.engine.ScoreEngine` for ``data`` (``data.engine`` on first use)."""
+    engine = _TABLES.get(data.fingerprint)
+    if engine is None:
+        engine = data.engine
+        register_tables(data, engine)
     else:
         _TABLES.move_to_end(data.fingerprint)
-    return tables
+    return engine
 
 
 def clear_tables() -> None:
-    """Forget the cached tables of this process."""
+    """Forget the cached engines of this process."""
     _TABLES.clear()
 
 
-def greedy_decomposable(tables: ScoreTables, key: int = 0) -> int:
+def greedy_decomposable(tables: ScoreEngine, key: int = 0) -> int:
     """Deterministic steepest-ascent hill climb over decomposable graphs without strata.
 
     Examples
     --------
     >>> from pgmpy_sgm import SGMScore, load_heart_disease
-    >>> tables = ScoreTables(SGMScore(load_heart_disease(as_counts=True), weights="count"))
+    >>> tables = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
     >>> round(DecomposableState(tables, greedy_decomposable(tables), strata=False).score, 2)  # a local optimum
     -6727.69
     """
@@ -234,7 +205,7 @@ def new_chain_state(chain: int, seed_seq: np.random.SeedSequence, start_key: int
     return ChainState.new(chain, seed_seq, start_key)
 
 
-def _relocation_node(tables: ScoreTables, pair: int, round_index: int) -> int:
+def _relocation_node(tables: ScoreEngine, pair: int, round_index: int) -> int:
     i, j = tables.pairs[pair]
     return i if round_index % 2 == 0 else j
 
@@ -266,7 +237,7 @@ def run_segment(
         ``progress(n_new_iterations, chain_best_score, acceptance_rate)``, called now and
         then (only for chains run in the calling process).
     known : dict, optional
-        Clique labellings computed by other processes (:meth:`ScoreTables.absorb`).
+        Clique labellings computed by other processes (:meth:`ScoreEngine.absorb`).
     stop_at : float, optional
         Wall-clock time (:func:`time.time`) at which this segment ends (at least one
         iteration runs); where segments end does not change the chain's path.

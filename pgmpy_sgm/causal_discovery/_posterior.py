@@ -5,71 +5,37 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from pgmpy_sgm.core.lines import labels_from_groups
-from pgmpy_sgm.core.moves import DecomposableState, ScoreTables, iter_bits
+from pgmpy_sgm.core.engine import ScoreEngine, iter_bits
+from pgmpy_sgm.core.moves import DecomposableState
 
 __all__ = ["POSTERIOR_COLUMNS", "graph_strata", "posterior_frame", "pair_probabilities", "edge_probability_frame"]
 
 POSTERIOR_COLUMNS = ["edges", "strata", "log_posterior", "probability", "n_edges", "n_labels"]
 
 
-def _clique_strata(tables: ScoreTables, state_names: dict, clique: int, forbidden: int) -> tuple[dict, int]:
-    """Strata (as in ``StratifiedGraph.strata``) of one clique's best labelling, and its number of labels."""
-    cache = tables.__dict__.setdefault("_strata_fragments", {})
-    key = (clique, forbidden)
-    hit = cache.get(key)
-    if hit is not None:
-        return hit
-    labelling = tables.labelling(clique, forbidden)
-    strata: dict = {}
-    n_labels = 0
-    if labelling.center is not None:
-        nodes = list(iter_bits(clique))
-        names = tables.variables
-        center = nodes[labelling.center]
-        parents = [w for w in nodes if w != center]
-        cards = tuple(tables.cards[w] for w in parents)
-        for direction, rows in labels_from_groups(cards, np.asarray(labelling.group_ids)).items():
-            if len(rows) == 0:
-                continue
-            u = parents[direction]
-            others = [w for w in parents if w != u]
-            other_cards = [tables.cards[w] for w in others]
-            contexts = []
-            for row in rows:
-                index = np.unravel_index(int(row), other_cards) if others else ()
-                contexts.append({names[w]: state_names[names[w]][int(s)] for w, s in zip(others, index, strict=True)})
-            a, b = min(u, center), max(u, center)
-            strata[(names[a], names[b])] = contexts
-            n_labels += len(contexts)
-    cache[key] = (strata, n_labels)
-    return strata, n_labels
-
-
-def graph_strata(tables: ScoreTables, state_names: dict, key: int) -> tuple[dict, int]:
+def graph_strata(engine: ScoreEngine, key: int) -> tuple[dict, int]:
     """Optimal strata of the graph ``key`` (edge orientation and context order of ``StratifiedGraph.strata``).
 
     Examples
     --------
     >>> from pgmpy_sgm import SGMScore, load_heart_disease
-    >>> score = SGMScore(load_heart_disease(as_counts=True), weights="count")
-    >>> tables = ScoreTables(score)
-    >>> key = sum(1 << tables.pair_index[i][j] for i, j in [(0, 2), (0, 3), (0, 4), (1, 2), (2, 4), (3, 4)])
-    >>> strata, n_labels = graph_strata(tables, score.state_names, key)
+    >>> engine = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
+    >>> key = sum(1 << engine.pair_index[i][j] for i, j in [(0, 2), (0, 3), (0, 4), (1, 2), (2, 4), (3, 4)])
+    >>> strata, n_labels = graph_strata(engine, key)
     >>> strata
     {('smoking', 'systolic_bp'): [{'lipoprotein_ratio': 1}], ('systolic_bp', 'lipoprotein_ratio'): [{'smoking': 0}]}
     >>> n_labels
     2
     """
-    state = DecomposableState(tables, key, strata=True)
+    state = DecomposableState(engine, key, strata=True)
     strata: dict = {}
     n_labels = 0
     for clique, gain in state.gains.items():
         if gain:
-            part, count = _clique_strata(tables, state_names, clique, state._forbidden(clique, {}))
+            part, count = engine.clique_strata(clique, state.forbidden(clique))
             strata.update(part)
             n_labels += count
-    return dict(sorted(strata.items(), key=lambda item: tuple(tables.variables.index(v) for v in item[0]))), n_labels
+    return dict(sorted(strata.items(), key=lambda item: tuple(engine.index[v] for v in item[0]))), n_labels
 
 
 def _key_bits(keys: list[int], n_pairs: int) -> np.ndarray:
@@ -97,8 +63,7 @@ def pair_probabilities(scores: dict, n_pairs: int) -> np.ndarray:
 
 
 def posterior_frame(
-    tables: ScoreTables,
-    state_names: dict,
+    engine: ScoreEngine,
     scores: dict,
     strata: bool = True,
     n_strata_rows: int | None = None,
@@ -107,8 +72,7 @@ def posterior_frame(
 
     Parameters
     ----------
-    tables : ScoreTables
-    state_names : dict
+    engine : ScoreEngine
     scores : dict
         ``{key: log unnormalized posterior}``.
     strata : bool
@@ -125,7 +89,7 @@ def posterior_frame(
         probability of each pair index being an edge.
     """
     keys = sorted(scores, key=lambda k: (-scores[k], k.bit_count(), k))
-    n_pairs = len(tables.pairs)
+    n_pairs = len(engine.pairs)
     log_post = np.array([scores[k] for k in keys], dtype=np.float64)
     if len(keys):
         weights = np.exp(log_post - log_post[0])
@@ -134,8 +98,8 @@ def posterior_frame(
         prob = np.zeros(0)
     bits = _key_bits(keys, n_pairs) if keys else np.zeros((0, n_pairs), dtype=np.uint8)
     pair_prob = prob @ bits if keys else np.zeros(n_pairs)
-    names = tables.variables
-    pairs = tables.pairs
+    names = engine.variables
+    pairs = engine.pairs
     edges = [tuple((names[pairs[p][0]], names[pairs[p][1]]) for p in iter_bits(k)) for k in keys]
     if n_strata_rows is None:
         limit = len(keys)
@@ -149,7 +113,7 @@ def posterior_frame(
     labels_col: list = [pd.NA] * len(keys)
     for r in range(limit):
         if strata:
-            strata_col[r], labels_col[r] = graph_strata(tables, state_names, keys[r])
+            strata_col[r], labels_col[r] = graph_strata(engine, keys[r])
         else:
             strata_col[r], labels_col[r] = {}, 0
     frame = pd.DataFrame(
@@ -166,10 +130,10 @@ def posterior_frame(
     return frame, np.asarray(pair_prob, dtype=np.float64)
 
 
-def edge_probability_frame(tables: ScoreTables, pair_prob: np.ndarray) -> pd.DataFrame:
+def edge_probability_frame(engine: ScoreEngine, pair_prob: np.ndarray) -> pd.DataFrame:
     """Square symmetric DataFrame of edge posterior probabilities (diagonal 0)."""
-    n = tables.n
+    n = engine.n
     matrix = np.zeros((n, n))
-    for p, (i, j) in enumerate(tables.pairs):
+    for p, (i, j) in enumerate(engine.pairs):
         matrix[i, j] = matrix[j, i] = pair_prob[p]
-    return pd.DataFrame(matrix, index=list(tables.variables), columns=list(tables.variables))
+    return pd.DataFrame(matrix, index=list(engine.variables), columns=list(engine.variables))

@@ -7,7 +7,8 @@ from pgmpy import config
 
 from pgmpy_sgm.causal_discovery._order import canonical_order, reorder_posterior
 from pgmpy_sgm.causal_discovery._posterior import posterior_frame
-from pgmpy_sgm.core.moves import DecomposableState, ScoreTables, chordal_families
+from pgmpy_sgm.core.engine import ScoreEngine
+from pgmpy_sgm.core.moves import DecomposableState, chordal_families
 
 __all__ = ["exhaustive_posterior"]
 
@@ -105,40 +106,39 @@ def exhaustive_posterior(
             f"exhaustive_posterior enumerates 2**(d(d-1)/2) graphs; the data have d={len(scorer.variables)} variables, "
             f"more than max_variables={max_variables}. Got: {len(scorer.variables)}"
         )
-    tables = ScoreTables(scorer)
-    scores = enumerate_scores(tables, strata, show_progress=show_progress)
-    frame, _ = posterior_frame(tables, scorer.state_names, scores, strata=strata)
+    scores = enumerate_scores(scorer.engine, strata, show_progress=show_progress)
+    frame, _ = posterior_frame(scorer.engine, scores, strata=strata)
     if columns is None:
         return frame
     return reorder_posterior(frame, [c for c in columns if c in set(scorer.variables)], scorer.state_names)
 
 
-def enumerate_scores(tables: ScoreTables, strata: bool = True, show_progress: bool = False) -> dict[int, float]:
+def enumerate_scores(engine: ScoreEngine, strata: bool = True, show_progress: bool = False) -> dict[int, float]:
     """``{key: log unnormalized posterior}`` of every chordal graph (keys as in :mod:`pgmpy_sgm.core.moves`).
 
     Examples
     --------
     >>> import pandas as pd
     >>> from pgmpy_sgm import SGMScore
-    >>> tables = ScoreTables(SGMScore(pd.DataFrame({"a": [0, 1, 1], "b": [0, 1, 0], "c": [1, 1, 0]})))
-    >>> len(enumerate_scores(tables))  # all 8 graphs on 3 nodes are chordal
+    >>> engine = SGMScore(pd.DataFrame({"a": [0, 1, 1], "b": [0, 1, 0], "c": [1, 1, 0]})).engine
+    >>> len(enumerate_scores(engine))  # all 8 graphs on 3 nodes are chordal
     8
     """
     bar = None
     if show_progress and config.SHOW_PROGRESS:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=1 << len(tables.pairs), desc="exhaustive_posterior", unit="graph")
+        bar = tqdm(total=1 << len(engine.pairs), desc="exhaustive_posterior", unit="graph")
     try:
-        return _enumerate(tables, strata, bar)
+        return _enumerate(engine, strata, bar)
     finally:
         if bar is not None:
             bar.close()
 
 
-def _enumerate(tables: ScoreTables, strata: bool, bar) -> dict[int, float]:
-    n = tables.n
-    pairs = tables.pairs
+def _enumerate(engine: ScoreEngine, strata: bool, bar) -> dict[int, float]:
+    n = engine.n
+    pairs = engine.pairs
     scores: dict[int, float] = {}
     adj = [0] * n
     # Gray code: toggle one pair per step so the adjacency is updated in O(1)
@@ -152,7 +152,7 @@ def _enumerate(tables: ScoreTables, strata: bool, bar) -> dict[int, float]:
             adj[j] ^= 1 << i
         previous = key
         if chordal_families(adj) is not None:
-            scores[key] = DecomposableState(tables, key, strata).score
+            scores[key] = DecomposableState(engine, key, strata).score
         if bar is not None and step & 1023 == 1023:
             bar.update(1024)
     if bar is not None:

@@ -33,7 +33,8 @@ from pgmpy_sgm.causal_discovery._order import canonical_order, in_column_order
 from pgmpy_sgm.causal_discovery._posterior import edge_probability_frame, pair_probabilities, posterior_frame
 from pgmpy_sgm.causal_discovery._run_state import RunState
 from pgmpy_sgm.core.data import check_frame
-from pgmpy_sgm.core.moves import ScoreTables, chordal_families
+from pgmpy_sgm.core.engine import ScoreEngine
+from pgmpy_sgm.core.moves import chordal_families
 from pgmpy_sgm.core.search import best_forest_key, pair_gains, pair_proposal_weights
 
 __all__ = ["NonReversibleMCMC", "FitInterruptedWarning", "CheckpointWarning", "ConvergenceWarning"]
@@ -373,7 +374,7 @@ default="auto"
             raise TypeError(f"state_names must be a dict {{variable: [states]}}. Got: {self.state_names!r}")
         return n_iter, n_chains, every
 
-    def _start_key(self, tables: ScoreTables, gains: np.ndarray | None) -> int:
+    def _start_key(self, tables: ScoreEngine, gains: np.ndarray | None) -> int:
         from pgmpy_sgm.models import StratifiedGraph
 
         start = self.start
@@ -454,7 +455,7 @@ default="auto"
             max_labelled_clique=int(self.max_labelled_clique),
         )
         data = ChainData.from_scorer(scorer)
-        tables = tables_for(data, scorer)
+        tables = tables_for(data)
         informed = self.method == "informed"
         gains = pair_gains(tables) if informed or self.start == "best_forest" else None
         start_key = self._start_key(tables, gains)
@@ -655,9 +656,7 @@ default="auto"
             for state in chains:
                 out = run_segment(ChainData.from_scorer(scorer), state, 0, SearchPlan(strata))
                 run.merge(out)
-        frame, pair_prob = posterior_frame(
-            tables, scorer.state_names, run.visited, strata=strata, n_strata_rows=POSTERIOR_STRATA_ROWS
-        )
+        frame, pair_prob = posterior_frame(tables, run.visited, strata=strata, n_strata_rows=POSTERIOR_STRATA_ROWS)
         length = max(len(t) for t in run.traces)
         trace = np.full((len(chains), length), np.nan)
         for c, t in enumerate(run.traces):

@@ -137,6 +137,19 @@ class EncodedData:
         self._cache: OrderedDict[tuple, np.ndarray] = OrderedDict()
         self._cached_cells = 0
 
+    def __getstate__(self) -> dict:
+        # pickle the pooled codes and weights, not the derived copies or the cached tables
+        state = self.__dict__.copy()
+        for name in ("_codes_t", "_cache", "_cached_cells"):
+            state.pop(name, None)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._codes_t = np.ascontiguousarray(self.codes.T)
+        self._cache = OrderedDict()
+        self._cached_cells = 0
+
     # -- construction helpers -------------------------------------------------
     @staticmethod
     def _split_weights(data, weights):

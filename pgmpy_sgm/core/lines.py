@@ -40,6 +40,8 @@ from functools import cache
 import numpy as np
 from scipy.special import gammaln
 
+from pgmpy_sgm.core.unionfind import DisjointSets
+
 __all__ = [
     "line_table",
     "canonical_groups",
@@ -135,25 +137,14 @@ def groups_from_labels(cards: tuple[int, ...], labels: dict[int, list[int]] | li
     """
     tables = line_table(cards)
     n_configs = int(np.prod(cards, dtype=np.int64))
-    parent = list(range(n_configs))
-
-    def find(a: int) -> int:
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
-
+    sets = DisjointSets(n_configs)
     pairs = labels.items() if isinstance(labels, dict) else ((d, [r]) for d, r in labels)
     for direction, rows in pairs:
         for row in rows:
             line = tables[direction][row]
-            root = find(int(line[0]))
             for config in line[1:]:
-                other = find(int(config))
-                if other != root:
-                    parent[other] = root
-    roots = np.array([find(a) for a in range(n_configs)], dtype=np.int64)
-    return canonical_groups(roots)
+                sets.union(int(line[0]), int(config))
+    return canonical_groups(np.array(sets.roots(), dtype=np.int64))
 
 
 def labels_from_groups(cards: tuple[int, ...], group_ids: np.ndarray) -> dict[int, np.ndarray]:

@@ -5,7 +5,7 @@ term           meaning
 ============== ==================================================================
 node           a variable, by its column index ``0 .. d-1`` in the data
 set mask       a set of nodes as an integer bitmask (bit ``i`` = node ``i``)
-pair index     the position of the pair ``i < j`` in :attr:`ScoreTables.pairs`
+pair index     the position of the pair ``i < j`` in :attr:`ScoreEngine.pairs <pgmpy_sgm.core.engine.ScoreEngine.pairs>`
 key            a graph as an integer bitmask over pair indices (its edges)
 toggle         adding a missing edge or removing an existing one
 ============== ==================================================================
@@ -22,7 +22,7 @@ The log unnormalized posterior of the graph with its optimal strata is
 
     ``sum_C D(C) - sum_S D(S) + sum_C gain(C, forbidden(C)) + (d - f(G)) log 2``
 
-(:class:`~pgmpy_sgm.structure_score.SGMScore`). The plain part is kept as a signed
+(:mod:`pgmpy_sgm.core.engine`, whose terms and labelling caches every state shares). The plain part is kept as a signed
 multiset of set masks; a toggle changes it by ``±([K\\u] + [K\\v] - [K] - [CN])``.
 Only cliques sharing two or more nodes with ``K`` can change their forbidden pairs and
 so their labelling gain. Scores are summed with :func:`math.fsum` over the multiset,
@@ -34,25 +34,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-import numpy as np
+from pgmpy_sgm.core.engine import LOG2, ScoreEngine, iter_bits
 
-__all__ = ["ScoreTables", "DecomposableState", "Move", "iter_bits", "chordal_families", "key_from_edges", "LOG2"]
-
-LOG2 = math.log(2.0)
-
-
-def iter_bits(mask: int):
-    """The nodes of a set mask, in increasing order.
-
-    Examples
-    --------
-    >>> list(iter_bits(0b10110))
-    [1, 2, 4]
-    """
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
+__all__ = ["DecomposableState", "Move", "iter_bits", "chordal_families", "key_from_edges", "LOG2"]
 
 
 def chordal_families(adj: list[int]) -> list[tuple[int, int]] | None:
@@ -95,203 +79,14 @@ def chordal_families(adj: list[int]) -> list[tuple[int, int]] | None:
     return families
 
 
-class ScoreTables:
-    """Cached terms of one data set, keyed by set masks: ``D(A)``, ``|X_A| - 1`` and clique gains.
-
-    Parameters
-    ----------
-    scorer : SGMScore
-        The score; node ``i`` is ``scorer.variables[i]``.
-
-    Examples
-    --------
-    >>> from pgmpy_sgm import SGMScore, load_heart_disease
-    >>> tables = ScoreTables(SGMScore(load_heart_disease(as_counts=True), weights="count"))
-    >>> tables.n, tables.pairs[:2], tables.size_term(0b11)
-    (6, [(0, 1), (0, 2)], 3)
-    """
-
-    def __init__(self, scorer):
-        self.scorer = scorer
-        self.variables = list(scorer.variables)
-        self.n = len(self.variables)
-        self.cards = [int(scorer.encoded.cardinality[v]) for v in self.variables]
-        self.prior_weight = LOG2 if scorer.prior == "paper" else 0.0
-        self.max_labelled = int(scorer.max_labelled_clique)
-        self.pairs = [(i, j) for i in range(self.n) for j in range(i + 1, self.n)]
-        self.pair_index = [[-1] * self.n for _ in range(self.n)]
-        for p, (i, j) in enumerate(self.pairs):
-            self.pair_index[i][j] = self.pair_index[j][i] = p
-        self._d: dict[int, float] = {0: 0.0}
-        self._size: dict[int, int] = {0: 0}
-        self._clique_pairs: dict[int, tuple[int, ...]] = {}
-        self._labellings: dict[tuple[int, int], object] = {}
-        self._center_cache: dict[tuple, tuple] = {}
-        self._center_base: dict[tuple, float] = {}
-        self._fresh: list[tuple] = []
-
-    def set_term(self, mask: int) -> float:
-        """``D(A)`` of a set mask (0 for the empty set).
-
-        Examples
-        --------
-        >>> import pandas as pd
-        >>> from pgmpy_sgm import SGMScore
-        >>> round(ScoreTables(SGMScore(pd.DataFrame({"a": [0, 1]}))).set_term(0b1), 6)
-        -1.791759
-        """
-        value = self._d.get(mask)
-        if value is None:
-            value = self.scorer.set_term([self.variables[i] for i in iter_bits(mask)])
-            self._d[mask] = value
-        return value
-
-    def size_term(self, mask: int) -> int:
-        """``|X_A| - 1``, the free parameters of a saturated table over ``A``.
-
-        Examples
-        --------
-        >>> import pandas as pd
-        >>> from pgmpy_sgm import SGMScore
-        >>> ScoreTables(SGMScore(pd.DataFrame({"a": [0, 1, 2], "b": [0, 1, 1]}))).size_term(0b11)
-        5
-        """
-        value = self._size.get(mask)
-        if value is None:
-            value = math.prod(self.cards[i] for i in iter_bits(mask)) - 1
-            self._size[mask] = value
-        return value
-
-    def clique_pairs(self, mask: int) -> tuple[int, ...]:
-        """Pair indices of all pairs inside a set mask.
-
-        Examples
-        --------
-        >>> import pandas as pd
-        >>> from pgmpy_sgm import SGMScore
-        >>> ScoreTables(SGMScore(pd.DataFrame({"a": [0, 1], "b": [0, 1], "c": [1, 0]}))).clique_pairs(0b111)
-        (0, 1, 2)
-        """
-        value = self._clique_pairs.get(mask)
-        if value is None:
-            nodes = list(iter_bits(mask))
-            index = self.pair_index
-            value = tuple(index[a][b] for k, a in enumerate(nodes) for b in nodes[k + 1 :])
-            self._clique_pairs[mask] = value
-        return value
-
-    def labelling(self, clique: int, forbidden: int):
-        """Best labelling of a clique given the pair-index mask of its forbidden (separator) edges.
-
-        Returns a :class:`~pgmpy_sgm.core.optimize.CliqueLabelling` equal to
-        ``SGMScore.best_clique_labelling`` (``center`` indexes the clique's nodes in
-        increasing order). The optimum for each center depends only on the forbidden
-        pairs at that center, so it is cached per ``(clique, center, forbidden directions)``.
-
-        Examples
-        --------
-        >>> from pgmpy_sgm import SGMScore, load_heart_disease
-        >>> tables = ScoreTables(SGMScore(load_heart_disease(as_counts=True), weights="count"))
-        >>> best = tables.labelling(0b11001, 1 << tables.pair_index[0][4])  # smoking, systolic_bp, lipoprotein
-        >>> best.center, best.group_ids.tolist()
-        (1, [0, 0, 1, 0])
-        """
-        key = (clique, forbidden)
-        value = self._labellings.get(key)
-        if value is None:
-            value = self._best_labelling(clique, forbidden)
-            self._labellings[key] = value
-        return value
-
-    def _best_labelling(self, clique: int, forbidden: int):
-        from pgmpy_sgm.core.optimize import CliqueLabelling, combine_centers
-
-        nodes = list(iter_bits(clique))
-        if len(nodes) < 3 or len(nodes) > self.max_labelled:
-            return CliqueLabelling(center=None, group_ids=None, gain=0.0, exact=True, method="unlabelled")
-        candidates = []
-        for center, c in enumerate(nodes):
-            flags = tuple(bool(forbidden >> self.pair_index[c][u] & 1) for u in nodes if u != c)
-            res, base = self._center_groups(clique, center, flags)
-            candidates.append((center, res, res.value - base))
-        return combine_centers(candidates)
-
-    def _center_groups(self, clique: int, center: int, flags: tuple):
-        from pgmpy_sgm.core.lines import group_weights
-        from pgmpy_sgm.core.optimize import optimal_groups
-
-        cache = self._center_cache
-        key = (clique, center, flags)
-        hit = cache.get(key)
-        if hit is None:
-            nodes = list(iter_bits(clique))
-            arr = self.scorer.encoded.counts(tuple(self.variables[i] for i in nodes))
-            counts2d = np.moveaxis(np.asarray(arr, dtype=np.float64), center, -1).reshape(-1, arr.shape[center])
-            cards = tuple(arr.shape[u] for u in range(len(nodes)) if u != center)
-            res = optimal_groups(counts2d, cards, list(flags), method="auto", seed=0)
-            base = self._center_base.get((clique, center))
-            if base is None:
-                base = group_weights(counts2d, np.arange(counts2d.shape[0]))
-                self._center_base[(clique, center)] = base
-            hit = cache[key] = (res, base)
-            self._fresh.append(key)
-        return hit
-
-    def take_fresh(self) -> dict:
-        """Per-center optima computed since the last call (to share with other processes).
-
-        Examples
-        --------
-        >>> from pgmpy_sgm import SGMScore, load_heart_disease
-        >>> tables = ScoreTables(SGMScore(load_heart_disease(as_counts=True), weights="count"))
-        >>> _ = tables.gain(0b111, 0)
-        >>> len(tables.take_fresh()), len(tables.take_fresh())  # one entry per center
-        (3, 0)
-        """
-        out = {key: self._center_cache[key] for key in self._fresh}
-        self._fresh = []
-        return out
-
-    def absorb(self, entries: dict) -> None:
-        """Add per-center optima computed elsewhere (same data) to the cache.
-
-        Examples
-        --------
-        >>> from pgmpy_sgm import SGMScore, load_heart_disease
-        >>> data = load_heart_disease(as_counts=True)
-        >>> first, second = (ScoreTables(SGMScore(data, weights="count")) for _ in range(2))
-        >>> _ = first.gain(0b111, 0)
-        >>> second.absorb(first.take_fresh())
-        >>> second.gain(0b111, 0) == first.gain(0b111, 0) and second.take_fresh() == {}
-        True
-        """
-        for key, value in entries.items():
-            self._center_cache.setdefault(key, value)
-
-    def gain(self, clique: int, forbidden: int) -> float:
-        """Gain of the best labelling over the unlabelled clique (0 for cliques that cannot be labelled).
-
-        Examples
-        --------
-        >>> from pgmpy_sgm import SGMScore, load_heart_disease
-        >>> tables = ScoreTables(SGMScore(load_heart_disease(as_counts=True), weights="count"))
-        >>> tables.gain(0b11, 0)  # two variables: nothing to label
-        0.0
-        """
-        size = clique.bit_count()
-        if size < 3 or size > self.max_labelled:
-            return 0.0
-        return self.labelling(clique, forbidden).gain
-
-
 class Move:
     """A decomposable toggle with everything needed to score and commit it.
 
     Examples
     --------
     >>> from pgmpy_sgm import SGMScore, load_heart_disease
-    >>> tables = ScoreTables(SGMScore(load_heart_disease(as_counts=True), weights="count"))
-    >>> move = DecomposableState(tables).propose(0, 1)
+    >>> engine = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
+    >>> move = DecomposableState(engine).propose(0, 1)
     >>> move.add, move.removed, move.added
     (True, (2, 1), [3])
     """
@@ -309,7 +104,8 @@ class DecomposableState:
 
     Parameters
     ----------
-    tables : ScoreTables
+    engine : ScoreEngine
+        The score terms and caches (shared with the ``SGMScore`` it came from, if any).
     key : int, default=0
         The edges as a bitmask over pair indices (0 = the empty graph).
     strata : bool, default=True
@@ -323,21 +119,21 @@ class DecomposableState:
     Examples
     --------
     >>> from pgmpy_sgm import SGMScore, load_heart_disease
-    >>> tables = ScoreTables(SGMScore(load_heart_disease(as_counts=True), weights="count"))
-    >>> state = DecomposableState(tables)
+    >>> engine = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
+    >>> state = DecomposableState(engine)
     >>> move = state.propose(0, 3)  # add smoking - systolic_bp
     >>> state.commit(move)
-    >>> state.key == 1 << tables.pair_index[0][3], round(state.score - move.score, 12)
+    >>> state.key == 1 << engine.pair_index[0][3], round(state.score - move.score, 12)
     (True, 0.0)
     """
 
-    def __init__(self, tables: ScoreTables, key: int = 0, strata: bool = True):
-        self.tables = tables
+    def __init__(self, engine: ScoreEngine, key: int = 0, strata: bool = True):
+        self.engine = engine
         self.strata = bool(strata)
-        n = tables.n
+        n = engine.n
         adj = [0] * n
         for p in iter_bits(key):
-            i, j = tables.pairs[p]
+            i, j = engine.pairs[p]
             adj[i] |= 1 << j
             adj[j] |= 1 << i
         families = chordal_families(adj)
@@ -351,41 +147,88 @@ class DecomposableState:
             if earlier:
                 terms[earlier] = terms.get(earlier, 0) - 1
         self.terms = {m: c for m, c in terms.items() if c}
-        self.f = sum(c * tables.size_term(m) for m, c in self.terms.items())
+        self.f = sum(c * engine.size_term(m) for m, c in self.terms.items())
         fams = sorted((earlier | 1 << v for v, earlier in families), key=int.bit_count, reverse=True)
         cliques: list[int] = []
         for m in fams:
             if not any(m & c == m for c in cliques):
                 cliques.append(m)
-        self.count = [0] * len(tables.pairs)
+        self.count = [0] * len(engine.pairs)
         if self.strata:
             for c in cliques:
-                for p in tables.clique_pairs(c):
+                for p in engine.clique_pairs(c):
                     self.count[p] += 1
-        self.gains = {c: (tables.gain(c, self._forbidden(c, {})) if self.strata else 0.0) for c in cliques}
+        self.gains = {c: (engine.gain(c, self._forbidden(c, {})) if self.strata else 0.0) for c in cliques}
         self._rebuild_values()
         self.score = math.fsum(self._values + [self._prior(self.f)])
 
     # -- helpers -----------------------------------------------------------------
     def _prior(self, f: int) -> float:
-        return (self.tables.n - f) * self.tables.prior_weight
+        return self.engine.log_prior(f)
 
     def _forbidden(self, clique: int, delta: dict) -> int:
         count = self.count
         forb = 0
-        for p in self.tables.clique_pairs(clique):
+        for p in self.engine.clique_pairs(clique):
             if count[p] + delta.get(p, 0) > 1:
                 forb |= 1 << p
         return forb
 
     def _rebuild_values(self) -> None:
         values = []
-        d = self.tables.set_term
+        d = self.engine.set_term
         for m, c in self.terms.items():
             x = d(m)
             values.extend([x] * c if c > 0 else [-x] * -c)
         values.extend(g for g in self.gains.values() if g)
         self._values = values
+
+    @property
+    def tables(self) -> ScoreEngine:
+        """The engine (an older name of :attr:`engine`).
+
+        Examples
+        --------
+        >>> from pgmpy_sgm import SGMScore, load_heart_disease
+        >>> engine = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
+        >>> DecomposableState(engine).tables is engine
+        True
+        """
+        return self.engine
+
+    @property
+    def log_marginal_likelihood(self) -> float:
+        """The score without the structure prior, ``log p(X | G_L)``.
+
+        Examples
+        --------
+        >>> from pgmpy_sgm import SGMScore, load_heart_disease
+        >>> engine = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
+        >>> state = DecomposableState(engine, key_from_edges(engine, [(0, 1)]))
+        >>> round(state.score - state.log_marginal_likelihood, 6) == round(engine.log_prior(state.f), 6)
+        True
+        """
+        return math.fsum(self._values)
+
+    def forbidden(self, clique: int) -> int:
+        """Pair-index mask of the edges of a maximal clique that lie in a separator (in another clique).
+
+        Examples
+        --------
+        >>> from pgmpy_sgm import SGMScore, load_heart_disease
+        >>> engine = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
+        >>> state = DecomposableState(engine, key_from_edges(engine, [(0, 1), (0, 2), (1, 2), (1, 3), (2, 3)]))
+        >>> state.forbidden(0b0111) == 1 << engine.pair_index[1][2]
+        True
+        """
+        if self.strata:
+            return self._forbidden(clique, {})
+        shared = 0
+        for other in self.gains:
+            if other != clique and (other & clique).bit_count() >= 2:
+                for p in self.engine.clique_pairs(other & clique):
+                    shared |= 1 << p
+        return shared
 
     @property
     def cliques(self) -> list[int]:
@@ -394,8 +237,8 @@ class DecomposableState:
         Examples
         --------
         >>> from pgmpy_sgm import SGMScore, load_heart_disease
-        >>> tables = ScoreTables(SGMScore(load_heart_disease(as_counts=True), weights="count"))
-        >>> sorted(DecomposableState(tables, key_from_edges(tables, [(0, 1)])).cliques)
+        >>> engine = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
+        >>> sorted(DecomposableState(engine, key_from_edges(engine, [(0, 1)])).cliques)
         [3, 4, 8, 16, 32]
         """
         return list(self.gains)
@@ -406,8 +249,8 @@ class DecomposableState:
         Examples
         --------
         >>> from pgmpy_sgm import SGMScore, load_heart_disease
-        >>> tables = ScoreTables(SGMScore(load_heart_disease(as_counts=True), weights="count"))
-        >>> DecomposableState(tables, key_from_edges(tables, [(0, 1)])).has_edge(1, 0)
+        >>> engine = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
+        >>> DecomposableState(engine, key_from_edges(engine, [(0, 1)])).has_edge(1, 0)
         True
         """
         return bool(self.adj[i] >> j & 1)
@@ -419,8 +262,8 @@ class DecomposableState:
         Examples
         --------
         >>> from pgmpy_sgm import SGMScore, load_heart_disease
-        >>> tables = ScoreTables(SGMScore(load_heart_disease(as_counts=True), weights="count"))
-        >>> path = DecomposableState(tables, key_from_edges(tables, [(0, 1), (1, 2), (2, 3)]))
+        >>> engine = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
+        >>> path = DecomposableState(engine, key_from_edges(engine, [(0, 1), (1, 2), (2, 3)]))
         >>> path.propose(0, 3) is None  # would close a chordless 4-cycle
         True
         >>> path.propose(0, 2) is not None
@@ -473,31 +316,31 @@ class DecomposableState:
             added = [k]
             add = True
             sign = -1
-        tables = self.tables
+        engine = self.engine
         dterms = ((ku, sign), (kv, sign), (k, -sign), (cn, -sign))
         extra = []
         f = self.f
         for mask, c in dterms:
             if mask:
-                x = tables.set_term(mask)
+                x = engine.set_term(mask)
                 extra.append(x if c > 0 else -x)
-                f += c * tables.size_term(mask)
+                f += c * engine.size_term(mask)
         counts: dict = {}
         new_gains: dict = {}
         if self.strata:
             gains = self.gains
             for r in removed:
-                for p in tables.clique_pairs(r):
+                for p in engine.clique_pairs(r):
                     counts[p] = counts.get(p, 0) - 1
                 if gains[r]:
                     extra.append(-gains[r])
             for a in added:
-                for p in tables.clique_pairs(a):
+                for p in engine.clique_pairs(a):
                     counts[p] = counts.get(p, 0) + 1
-            low_size, high_size = 3, tables.max_labelled
+            low_size, high_size = 3, engine.max_labelled_clique
             for c, g in gains.items():
                 if (c & k).bit_count() >= 2 and c not in removed and low_size <= c.bit_count() <= high_size:
-                    g_new = tables.gain(c, self._forbidden(c, counts))
+                    g_new = engine.gain(c, self._forbidden(c, counts))
                     if g_new != g:
                         new_gains[c] = g_new
                         if g:
@@ -505,7 +348,7 @@ class DecomposableState:
                         if g_new:
                             extra.append(g_new)
             for a in added:
-                g_new = tables.gain(a, self._forbidden(a, counts))
+                g_new = engine.gain(a, self._forbidden(a, counts))
                 new_gains[a] = g_new
                 if g_new:
                     extra.append(g_new)
@@ -522,8 +365,8 @@ class DecomposableState:
         Examples
         --------
         >>> from pgmpy_sgm import SGMScore, load_heart_disease
-        >>> tables = ScoreTables(SGMScore(load_heart_disease(as_counts=True), weights="count"))
-        >>> state = DecomposableState(tables)
+        >>> engine = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
+        >>> state = DecomposableState(engine)
         >>> state.commit(state.propose(0, 1))
         >>> state.edges()
         [(0, 1)]
@@ -531,7 +374,7 @@ class DecomposableState:
         i, j = move.i, move.j
         self.adj[i] ^= 1 << j
         self.adj[j] ^= 1 << i
-        self.key ^= 1 << self.tables.pair_index[i][j]
+        self.key ^= 1 << self.engine.pair_index[i][j]
         terms = self.terms
         for mask, c in move.dterms:
             if mask:
@@ -556,25 +399,25 @@ class DecomposableState:
         Examples
         --------
         >>> from pgmpy_sgm import SGMScore, load_heart_disease
-        >>> tables = ScoreTables(SGMScore(load_heart_disease(as_counts=True), weights="count"))
-        >>> DecomposableState(tables, key_from_edges(tables, [(3, 1)])).edges()
+        >>> engine = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
+        >>> DecomposableState(engine, key_from_edges(engine, [(3, 1)])).edges()
         [(1, 3)]
         """
-        pairs = self.tables.pairs
+        pairs = self.engine.pairs
         return [pairs[p] for p in iter_bits(self.key)]
 
 
-def key_from_edges(tables: ScoreTables, edges: Iterable[tuple[int, int]]) -> int:
+def key_from_edges(engine: ScoreEngine, edges: Iterable[tuple[int, int]]) -> int:
     """The key of a graph given by index pairs.
 
     Examples
     --------
     >>> from pgmpy_sgm import SGMScore, load_heart_disease
-    >>> tables = ScoreTables(SGMScore(load_heart_disease(as_counts=True), weights="count"))
-    >>> key_from_edges(tables, [(1, 0)])
+    >>> engine = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
+    >>> key_from_edges(engine, [(1, 0)])
     1
     """
     key = 0
     for i, j in edges:
-        key |= 1 << tables.pair_index[i][j]
+        key |= 1 << engine.pair_index[i][j]
     return key

@@ -47,6 +47,7 @@ from pgmpy_sgm.core._agglomerate import WorkBudget
 from pgmpy_sgm.core._dp_kernels import reachable_states, solve_partition_dp
 from pgmpy_sgm.core._label_search import BlockScorer, PartitionSpace, label_mcmc
 from pgmpy_sgm.core._lns import bounded_heuristic, lns_heuristic
+from pgmpy_sgm.core.labelling import CliqueLabelling
 from pgmpy_sgm.core.lines import canonical_groups, group_weights
 
 __all__ = [
@@ -109,39 +110,6 @@ class GroupsResult:
 
     group_ids: np.ndarray
     value: float
-    exact: bool
-    method: str
-    capped: bool = False
-
-
-@dataclass(frozen=True)
-class CliqueLabelling:
-    """Best labelling of one clique.
-
-    Attributes
-    ----------
-    center : int or None
-        Index of the center in the clique's variable order; None when the clique has no labels.
-    group_ids : numpy.ndarray or None
-        Groups of the center's parent configurations (parents = the other indices, in order).
-    gain : float
-        Best value minus the all-singletons value (>= 0); 0 when unlabelled.
-    exact : bool
-        True when every center was solved exactly.
-    method : str
-        Method that produced the labelling (``"exact"``, ``"heuristic"``, ``"lns"`` or ``"mcmc"``).
-    capped : bool
-        True when the work cap stopped the search of some center.
-
-    Examples
-    --------
-    >>> CliqueLabelling(None, None, 0.0, True, "exact").center is None
-    True
-    """
-
-    center: int | None
-    group_ids: np.ndarray | None
-    gain: float
     exact: bool
     method: str
     capped: bool = False

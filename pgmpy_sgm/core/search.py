@@ -33,6 +33,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from pgmpy_sgm.core.moves import DecomposableState, iter_bits
+from pgmpy_sgm.core.unionfind import DisjointSets
 
 __all__ = [
     "pair_gains",
@@ -52,7 +53,7 @@ def pair_gains(tables) -> np.ndarray:
 
     Parameters
     ----------
-    tables : ScoreTables
+    tables : ScoreEngine
         The score's cached terms.
 
     Returns
@@ -62,8 +63,7 @@ def pair_gains(tables) -> np.ndarray:
     Examples
     --------
     >>> from pgmpy_sgm import SGMScore, load_heart_disease
-    >>> from pgmpy_sgm.core.moves import ScoreTables
-    >>> tables = ScoreTables(SGMScore(load_heart_disease(as_counts=True), weights="count"))
+    >>> tables = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
     >>> gains = pair_gains(tables)
     >>> tables.pairs[int(gains.argmax())]  # mental work - physical work
     (1, 2)
@@ -80,7 +80,7 @@ def best_forest_key(tables, gains: np.ndarray | None = None) -> int:
 
     Parameters
     ----------
-    tables : ScoreTables
+    tables : ScoreEngine
     gains : numpy.ndarray, optional
         :func:`pair_gains` (computed when omitted).
 
@@ -92,29 +92,18 @@ def best_forest_key(tables, gains: np.ndarray | None = None) -> int:
     Examples
     --------
     >>> from pgmpy_sgm import SGMScore, load_heart_disease
-    >>> from pgmpy_sgm.core.moves import ScoreTables
-    >>> tables = ScoreTables(SGMScore(load_heart_disease(as_counts=True), weights="count"))
+    >>> tables = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
     >>> state = DecomposableState(tables, best_forest_key(tables))
     >>> state.edges(), round(state.score, 2)
     ([(0, 2), (1, 2), (1, 4), (3, 4)], -6727.69)
     """
     if gains is None:
         gains = pair_gains(tables)
-    parent = list(range(tables.n))
-
-    def find(a: int) -> int:
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
-
+    components = DisjointSets(tables.n)
     key = 0
     # stable order: larger gain first, then pair index (deterministic ties)
     for p in sorted(np.flatnonzero(gains > 0).tolist(), key=lambda q: (-gains[q], q)):
-        i, j = tables.pairs[p]
-        ri, rj = find(i), find(j)
-        if ri != rj:
-            parent[ri] = rj
+        if components.union(*tables.pairs[p]):
             key |= 1 << p
     return key
 
@@ -151,8 +140,7 @@ def steepest_ascent(state: DecomposableState, pairs: Sequence[tuple[int, int]] |
     Examples
     --------
     >>> from pgmpy_sgm import SGMScore, load_heart_disease
-    >>> from pgmpy_sgm.core.moves import ScoreTables
-    >>> tables = ScoreTables(SGMScore(load_heart_disease(as_counts=True), weights="count"))
+    >>> tables = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
     >>> state = DecomposableState(tables, strata=False)
     >>> steepest_ascent(state), round(state.score, 2)
     (4, -6727.69)
@@ -181,8 +169,8 @@ def relocate(state: DecomposableState, node: int) -> DecomposableState | None:
     Examples
     --------
     >>> from pgmpy_sgm import SGMScore, load_heart_disease
-    >>> from pgmpy_sgm.core.moves import ScoreTables, key_from_edges
-    >>> tables = ScoreTables(SGMScore(load_heart_disease(as_counts=True), weights="count"))
+    >>> from pgmpy_sgm.core.moves import key_from_edges
+    >>> tables = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
     >>> wrong = DecomposableState(tables, key_from_edges(tables, [(0, 1), (1, 5)]))
     >>> better = relocate(wrong, 1)
     >>> better.score > wrong.score, better.has_edge(1, 5)
@@ -233,8 +221,8 @@ def relocation_sweep(
     Examples
     --------
     >>> from pgmpy_sgm import SGMScore, load_heart_disease
-    >>> from pgmpy_sgm.core.moves import ScoreTables, key_from_edges
-    >>> tables = ScoreTables(SGMScore(load_heart_disease(as_counts=True), weights="count"))
+    >>> from pgmpy_sgm.core.moves import key_from_edges
+    >>> tables = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
     >>> start = DecomposableState(tables, key_from_edges(tables, [(0, 1), (1, 5), (2, 3)]))
     >>> round(relocation_sweep(start).score, 2)
     -6715.9

@@ -1,6 +1,7 @@
 """Stratified graphs, stratified graphical models and labelled DAGs."""
 
-from pgmpy_sgm.models._statements import CliqueLabels, ContextSpecificIndependence
+from pgmpy_sgm.core.labelling import CliqueLabelling
+from pgmpy_sgm.models._statements import ContextSpecificIndependence
 from pgmpy_sgm.models.labeled_bayesian_network import LabeledBayesianNetwork
 from pgmpy_sgm.models.stratified_graph import StratifiedGraph
 from pgmpy_sgm.models.stratified_graphical_model import CliqueFactor, StrataNotShownWarning, StratifiedGraphicalModel
@@ -8,7 +9,7 @@ from pgmpy_sgm.models.stratified_graphical_model import CliqueFactor, StrataNotS
 __all__ = [
     "StratifiedGraph",
     "ContextSpecificIndependence",
-    "CliqueLabels",
+    "CliqueLabelling",
     "StratifiedGraphicalModel",
     "CliqueFactor",
     "StrataNotShownWarning",

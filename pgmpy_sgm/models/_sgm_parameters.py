@@ -30,7 +30,9 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from pgmpy_sgm.core.decomposition import junction_tree_edges
+from pgmpy_sgm.core.labelling import CliqueLabelling, groups_from_contexts
 from pgmpy_sgm.core.lines import groups_from_labels
+from pgmpy_sgm.core.unionfind import DisjointSets
 
 __all__ = [
     "CliqueFactor",
@@ -127,47 +129,30 @@ class CliqueFactor:
         return all(getattr(self, f) == getattr(other, f) for f in fields)
 
 
-def _center_options(sg, cl, strata) -> list[tuple]:
-    """(center, parents, group_ids) choices of a labelled clique; both ends of a single labelled edge."""
-    options = [(cl.center, tuple(cl.parents), tuple(int(g) for g in cl.group_ids))]
+def _center_options(sg, cl, strata) -> list[CliqueLabelling]:
+    """Labellings of a labelled clique by each possible center: both ends of a single labelled edge."""
+    options = [cl]
     edges = [e for e in strata if set(e) <= set(cl.clique)]
     if len(edges) == 1:
         (a, b) = edges[0]
         other = a if b == cl.center else b
         parents = tuple(w for w in cl.clique if w != other)
-        direction = parents.index(cl.center)
-        rest = [w for w in parents if w != cl.center]
-        cards = tuple(len(sg.states(w)) for w in parents)
-        lines = []
-        for context in strata[edges[0]]:
-            index = [sg.states(w).index(context[w]) for w in rest]
-            row = int(np.ravel_multi_index(index, [len(sg.states(w)) for w in rest])) if rest else 0
-            lines.append((direction, row))
-        groups = tuple(int(g) for g in groups_from_labels(cards, lines))
-        options.append((other, parents, groups))
+        states = {w: sg.states(w) for w in parents}
+        groups = groups_from_contexts(parents, {cl.center: strata[edges[0]]}, states)
+        options.append(CliqueLabelling(other, groups, clique=cl.clique))
     return options
 
 
 def _components(cliques) -> list[list[int]]:
-    parent = list(range(len(cliques)))
-
-    def find(a):
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
-
+    sets = DisjointSets(len(cliques))
     owner = {}
     for i, clique in enumerate(cliques):
         for v in clique:
             if v in owner:
-                parent[find(i)] = find(owner[v])
+                sets.union(owner[v], i)
             else:
                 owner[v] = i
-    groups: dict[int, list[int]] = {}
-    for i in range(len(cliques)):
-        groups.setdefault(find(i), []).append(i)
-    return sorted(groups.values(), key=min)
+    return sets.components()
 
 
 def _junction_tree(cliques, members) -> dict[int, list[int]]:
@@ -223,7 +208,7 @@ def plan_factors(sg) -> list[CliqueFactor]:
             if not options[i] or parent is None:
                 return 0
             sep = set(cliques[i]) & set(cliques[parent])
-            return int(all(center in sep for center, _, _ in options[i]))
+            return int(all(option.center in sep for option in options[i]))
 
         best_root = min(members, key=lambda r: (sum(hidden(i, p) for i, p in _rooted(adj, r)), r))
         for i, p in _rooted(adj, best_root):
@@ -231,14 +216,17 @@ def plan_factors(sg) -> list[CliqueFactor]:
             sep_set = set(clique) & set(cliques[p]) if p is not None else set()
             separator = tuple(w for w in clique if w in sep_set)
             new = [w for w in clique if w not in sep_set]
-            chosen = next(((c, pa, g) for c, pa, g in options[i] if c not in sep_set), None)
+            chosen = next((option for option in options[i] if option.center not in sep_set), None)
             labelled = labels[i].center
             if chosen is None:
                 steps.append(CliqueFactor(clique, separator, tuple(new), labelled_center=labelled))
                 continue
-            center, parents, groups = chosen
+            center = chosen.center
             new = [w for w in new if w != center] + [center]
-            steps.append(CliqueFactor(clique, separator, tuple(new), center, parents, groups, labelled_center=center))
+            steps.append(
+                CliqueFactor(clique, separator, tuple(new), center, chosen.parents, chosen.group_ids,
+                             labelled_center=center)
+            )
     return steps
 
 

@@ -26,10 +26,11 @@ import numpy as np
 from pgmpy.base import UndirectedGraph
 
 from pgmpy_sgm.core.decomposition import decompose, edge_clique_counts, free_parameters
-from pgmpy_sgm.core.lines import groups_from_labels, labels_from_groups, leak_directions
-from pgmpy_sgm.models._statements import CliqueLabels, ContextSpecificIndependence
+from pgmpy_sgm.core.labelling import CliqueLabelling, contexts_from_groups, groups_from_contexts
+from pgmpy_sgm.core.lines import leak_directions
+from pgmpy_sgm.models._statements import ContextSpecificIndependence
 
-__all__ = ["StratifiedGraph", "ContextSpecificIndependence", "CliqueLabels"]
+__all__ = ["StratifiedGraph", "ContextSpecificIndependence", "CliqueLabelling"]
 
 _BINARY = (0, 1)
 
@@ -382,7 +383,7 @@ class StratifiedGraph(UndirectedGraph):
         return True
 
     # -- clique view -----------------------------------------------------------
-    def clique_labels(self) -> list[CliqueLabels]:
+    def clique_labels(self) -> list[CliqueLabelling]:
         """Every clique with its center and groups of parent configurations.
 
         For a clique with one labelled edge the later node (in node order) is the
@@ -391,37 +392,31 @@ class StratifiedGraph(UndirectedGraph):
         Examples
         --------
         >>> sg = StratifiedGraph([(1, 2), (1, 3), (2, 3), (3, 4)], strata={(2, 3): [{1: 1}]})
-        >>> [cl.center for cl in sg.clique_labels()]
-        [3, None]
+        >>> [(cl.center, cl.group_ids) for cl in sg.clique_labels()]
+        [(3, (0, 1, 2, 2)), (None, None)]
         """
         self.check_model()
         return self._clique_labels(self.cliques)
 
-    def _clique_labels(self, cliques) -> list[CliqueLabels]:
+    def _clique_labels(self, cliques) -> list[CliqueLabelling]:
         order = {n: i for i, n in enumerate(self.nodes())}
         strata = self.strata
         out = []
         for clique in cliques:
             edges = [e for e in strata if set(e) <= set(clique)]
             if not edges:
-                out.append(CliqueLabels(clique))
+                out.append(CliqueLabelling(clique=clique))
                 continue
             common = set.intersection(*(set(e) for e in edges))
             center = max(common, key=order.__getitem__)
             parents = tuple(w for w in clique if w != center)
-            cards = tuple(len(self.states(w)) for w in parents)
-            lines = []
-            for e in edges:
-                u = e[0] if e[1] == center else e[1]
-                direction = parents.index(u)
-                others = [w for w in parents if w != u]
-                for context in strata[e]:
-                    index = [self.states(w).index(context[w]) for w in others]
-                    row = int(np.ravel_multi_index(index, [len(self.states(w)) for w in others])) if others else 0
-                    lines.append((direction, row))
-            groups = groups_from_labels(cards, lines)
-            out.append(CliqueLabels(clique, center, parents, tuple(int(g) for g in groups)))
+            contexts = {(e[0] if e[1] == center else e[1]): strata[e] for e in edges}
+            groups = groups_from_contexts(parents, contexts, self._states_of(clique))
+            out.append(CliqueLabelling(center, groups, clique=clique))
         return out
+
+    def _states_of(self, variables) -> dict:
+        return {w: self.states(w) for w in variables}
 
     def set_clique_groups(self, clique, center, group_ids) -> None:
         """Replace the labels of ``clique`` by those of a partition of the center's parents.
@@ -440,15 +435,9 @@ class StratifiedGraph(UndirectedGraph):
             self.remove_labels(u, center)
         if group_ids is None:
             return
-        cards = tuple(len(self.states(w)) for w in parents)
-        labels = labels_from_groups(cards, np.asarray(group_ids))
-        for direction, rows in labels.items():
-            u = parents[direction]
-            others = [w for w in parents if w != u]
-            other_cards = [len(self.states(w)) for w in others]
-            for row in rows:
-                index = np.unravel_index(int(row), other_cards) if others else ()
-                self.add_label(u, center, {w: self.states(w)[int(i)] for w, i in zip(others, index, strict=True)})
+        for u, contexts in contexts_from_groups(parents, group_ids, self._states_of(parents)).items():
+            for context in contexts:
+                self.add_label(u, center, context)
 
     def closure(self) -> StratifiedGraph:
         """The maximal stratified graph with the same dependence structure.

@@ -8,6 +8,8 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from pgmpy_sgm.convert import to_bayesian_network, to_junction_tree, to_markov_network
+from pgmpy_sgm.exceptions import StrataNotShownWarning
 from pgmpy_sgm.models._sgm_parameters import (
     CliqueFactor,
     broadcast,
@@ -28,18 +30,6 @@ __all__ = ["StratifiedGraphicalModel", "StrataNotShownWarning", "CliqueFactor"]
 
 #: Largest joint table :meth:`StratifiedGraphicalModel.joint` builds without an explicit ``max_cells``.
 DEFAULT_JOINT_CELLS = 1_000_000
-
-
-class StrataNotShownWarning(UserWarning):
-    """Some strata cannot be shown by the parameters (a center lies in its clique's separator).
-
-    The affected strata are listed in the model's ``strata_not_shown``.
-
-    Examples
-    --------
-    >>> issubclass(StrataNotShownWarning, UserWarning)
-    True
-    """
 
 
 class StratifiedGraphicalModel(StratifiedGraph):
@@ -566,8 +556,6 @@ class StratifiedGraphicalModel(StratifiedGraph):
         >>> type(bn.get_cpds(3)).__name__
         'TreeCPD'
         """
-        from pgmpy_sgm.convert import to_bayesian_network
-
         return to_bayesian_network(self)
 
     def to_markov_network(self):
@@ -579,8 +567,6 @@ class StratifiedGraphicalModel(StratifiedGraph):
         >>> mn.check_model()
         True
         """
-        from pgmpy_sgm.convert import to_markov_network
-
         return to_markov_network(self)
 
     def to_junction_tree(self):
@@ -592,8 +578,6 @@ class StratifiedGraphicalModel(StratifiedGraph):
         >>> sorted(jt.nodes())
         [('a', 'b'), ('b', 'c')]
         """
-        from pgmpy_sgm.convert import to_junction_tree
-
         return to_junction_tree(self)
 
     def to_stratified_graph(self) -> StratifiedGraph:

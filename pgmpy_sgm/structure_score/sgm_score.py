@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from itertools import combinations
 
 import networkx as nx
-import numpy as np
 from pgmpy.structure_score import BaseStructureScore
 
 from pgmpy_sgm.core.data import EncodedData
-from pgmpy_sgm.core.decomposition import decompose, edge_clique_counts, free_parameters
-from pgmpy_sgm.core.lines import dirichlet_log_ml, labelled_clique_term
+from pgmpy_sgm.core.decomposition import edge_clique_counts
+from pgmpy_sgm.core.engine import ScoreEngine, check_settings, iter_bits
+from pgmpy_sgm.core.labelling import CliqueLabelling
+from pgmpy_sgm.core.moves import DecomposableState
 from pgmpy_sgm.models.stratified_graph import StratifiedGraph
 
 __all__ = ["SGMScore"]
-
-_PRIORS = ("paper", "uniform")
 
 
 class SGMScore(BaseStructureScore):
@@ -93,22 +93,19 @@ class SGMScore(BaseStructureScore):
     }
 
     def __init__(self, data, state_names=None, weights=None, prior="paper", max_labelled_clique=5, max_cells=None):
-        if prior not in _PRIORS:
-            raise ValueError(f"prior must be one of {_PRIORS}. Got: {prior!r}")
-        if not isinstance(max_labelled_clique, int | np.integer) or max_labelled_clique < 2:
-            raise ValueError(f"max_labelled_clique must be an integer >= 2. Got: {max_labelled_clique!r}")
+        check_settings(prior, max_labelled_clique)
+        encoded = EncodedData(data, weights=weights, state_names=state_names, max_cells=max_cells)
+        self.engine = ScoreEngine(encoded, prior=prior, max_labelled_clique=max_labelled_clique)
         self.data = data
         self.weights = weights
         self.prior = prior
-        self.max_labelled_clique = int(max_labelled_clique)
+        self.max_labelled_clique = self.engine.max_labelled_clique
         self.max_cells = max_cells
-        self.encoded = EncodedData(data, weights=weights, state_names=state_names, max_cells=max_cells)
-        self.variables = list(self.encoded.variables)
-        self.state_names = self.encoded.state_names
+        self.encoded = encoded
+        self.variables = list(encoded.variables)
+        self.state_names = encoded.state_names
         self.dtypes = {v: "C" for v in self.variables}
         self._cached_local_score = lru_cache(maxsize=100_000)(self._local_score)
-        self._set_terms: dict[frozenset, float] = {}
-        self._labelling_cache: dict[tuple, object] = {}
         super(BaseStructureScore, self).__init__()
 
     def __getstate__(self) -> dict:
@@ -123,7 +120,7 @@ class SGMScore(BaseStructureScore):
 
     # -- terms -------------------------------------------------------------------
     def _ordered(self, variables) -> tuple:
-        index = self.encoded._index
+        index = self.engine.index
         unknown = [v for v in variables if v not in index]
         if unknown:
             raise ValueError(f"Variable(s) {unknown} are not columns of the data {self.variables}")
@@ -139,12 +136,8 @@ class SGMScore(BaseStructureScore):
         >>> round(score.set_term(["a"]), 6)  # 1! 1! 1! / 3!
         -1.791759
         """
-        key = frozenset(variables)
-        value = self._set_terms.get(key)
-        if value is None:
-            value = dirichlet_log_ml(self.encoded.counts(self._ordered(key))) if key else 0.0
-            self._set_terms[key] = value
-        return value
+        self._ordered(variables)
+        return self.engine.set_term(self.engine.mask(variables))
 
     def clique_term(self, clique, center=None, group_ids=None) -> float:
         """Log marginal likelihood of one clique, labelled or not.
@@ -160,6 +153,7 @@ class SGMScore(BaseStructureScore):
 
         Examples
         --------
+        >>> import numpy as np
         >>> import pandas as pd
         >>> df = pd.DataFrame({"a": [0, 0, 1, 1], "b": [0, 1, 0, 1], "c": [0, 0, 1, 1]})
         >>> score = SGMScore(df)
@@ -172,16 +166,8 @@ class SGMScore(BaseStructureScore):
             return self.set_term(clique)
         if center not in clique:
             raise ValueError(f"The center {center!r} is not in the clique {clique}")
-        parents = tuple(v for v in clique if v != center)
-        counts = self.encoded.counts(parents + (center,))
-        group_ids = np.asarray(group_ids, dtype=np.int64)
-        n_configs = int(np.prod(counts.shape[:-1]))
-        if group_ids.shape != (n_configs,):
-            raise ValueError(
-                f"group_ids must give a group for each of the {n_configs} configurations of {parents}; "
-                f"got shape {group_ids.shape}"
-            )
-        return labelled_clique_term(counts.reshape(n_configs, -1), group_ids)
+        self._ordered(clique)
+        return self.engine.labelled_term(tuple(v for v in clique if v != center), center, group_ids)
 
     # -- graph level ---------------------------------------------------------------
     def _as_stratified_graph(self, model) -> StratifiedGraph:
@@ -209,6 +195,23 @@ class SGMScore(BaseStructureScore):
         full.check_model()
         return full
 
+    def _scored(self, model) -> tuple[StratifiedGraph, DecomposableState]:
+        """The checked stratified graph and the engine's (unlabelled) state of its underlying graph."""
+        sg = self._as_stratified_graph(model)
+        return sg, DecomposableState(self.engine, self.engine.key(sg.edges()), strata=False)
+
+    def _log_marginal_likelihood(self, sg: StratifiedGraph, state: DecomposableState) -> float:
+        engine = self.engine
+        total = [state.log_marginal_likelihood]
+        strata = sg.strata
+        if strata:
+            for clique in state.cliques:
+                labelling = engine.labelling_from_strata(clique, strata)
+                if labelling is not None:
+                    total.append(engine.labelled_term(labelling.parents, labelling.center, labelling.group_ids))
+                    total.append(-engine.set_term(clique))
+        return float(math.fsum(total))
+
     def log_marginal_likelihood(self, model) -> float:
         """``log p(X | G_L)`` of a stratified graph (or an unlabelled undirected graph).
 
@@ -221,13 +224,7 @@ class SGMScore(BaseStructureScore):
         >>> round(score.log_marginal_likelihood(StratifiedGraph(nodes=["a", "b"])), 6)
         -3.583519
         """
-        sg = self._as_stratified_graph(model)
-        total = 0.0
-        for cl in sg.clique_labels():
-            total += self.clique_term(cl.clique, cl.center, cl.group_ids)
-        for separator in sg.separators:
-            total -= self.set_term(separator)
-        return float(total)
+        return self._log_marginal_likelihood(*self._scored(model))
 
     def log_prior(self, model) -> float:
         """Log structure prior: ``(d - f(G)) log 2`` (``prior="paper"``) or 0.
@@ -241,10 +238,8 @@ class SGMScore(BaseStructureScore):
         """
         if self.prior == "uniform":
             return 0.0
-        sg = self._as_stratified_graph(model)
-        cliques, separators = decompose(sg)
-        f = free_parameters(cliques, separators, self.encoded.cardinality)
-        return float((len(self.variables) - f) * np.log(2.0))
+        _, state = self._scored(model)
+        return float(self.engine.log_prior(state.f))
 
     def score(self, model) -> float:
         """Log unnormalized posterior ``log p(X | G_L) + log P(G_L)``.
@@ -263,7 +258,8 @@ class SGMScore(BaseStructureScore):
                 cycle = [u for u, _ in nx.find_cycle(model)]
                 raise ValueError(f"The directed graph has the cycle {cycle}; a DAG has none")
             return super().score(model)
-        return self.log_marginal_likelihood(model) + self.log_prior(model)
+        sg, state = self._scored(model)
+        return self._log_marginal_likelihood(sg, state) + float(self.engine.log_prior(state.f))
 
     # -- pgmpy's DAG searches --------------------------------------------------------
     def _local_score(self, variable: str, parents: tuple[str, ...]) -> float:
@@ -299,11 +295,12 @@ class SGMScore(BaseStructureScore):
             for c in cliques
         }
 
-    def best_clique_labelling(self, clique, forbidden_pairs=(), method: str = "auto"):
-        """Best labelling of one clique given the index pairs lying in separators (cached).
+    def best_clique_labelling(self, clique, forbidden_pairs=(), method: str = "auto") -> CliqueLabelling:
+        """Best labelling of one clique given the index pairs lying in separators (cached by the engine).
 
-        Returns a :class:`pgmpy_sgm.core.optimize.CliqueLabelling`; cliques larger than
-        ``max_labelled_clique`` stay unlabelled.
+        Returns a :class:`~pgmpy_sgm.core.labelling.CliqueLabelling` whose ``center`` is a
+        position in the clique's variables taken in data order (as are the pairs); cliques
+        larger than ``max_labelled_clique`` stay unlabelled.
 
         Examples
         --------
@@ -313,19 +310,18 @@ class SGMScore(BaseStructureScore):
         >>> best.center, best.group_ids.tolist()
         (1, [0, 0, 1, 0])
         """
-        from pgmpy_sgm.core.optimize import CliqueLabelling, optimal_clique_labelling
-
-        clique = self._ordered(clique) if list(clique) != list(self._ordered(clique)) else tuple(clique)
-        forbidden = tuple(sorted(tuple(sorted(p)) for p in forbidden_pairs))
-        key = (clique, forbidden, method)
-        result = self._labelling_cache.get(key)
-        if result is None:
-            if len(clique) < 3 or len(clique) > self.max_labelled_clique:
-                result = CliqueLabelling(center=None, group_ids=None, gain=0.0, exact=True, method="unlabelled")
-            else:
-                result = optimal_clique_labelling(self.encoded.counts(clique), forbidden, method=method)
-            self._labelling_cache[key] = result
-        return result
+        engine = self.engine
+        nodes = [engine.index[v] for v in self._ordered(clique)]
+        forbidden = 0
+        for pair in forbidden_pairs:
+            try:
+                a, b = (int(x) for x in pair)
+            except (TypeError, ValueError) as exc:
+                raise TypeError(f"forbidden_pairs must hold (i, j) index pairs, got {pair!r}") from exc
+            if not (0 <= a < len(nodes) and 0 <= b < len(nodes)) or a == b:
+                raise ValueError(f"forbidden pair {pair!r} is not a pair of distinct indices in 0..{len(nodes) - 1}")
+            forbidden |= 1 << engine.pair_index[nodes[a]][nodes[b]]
+        return engine.labelling(engine.mask(clique), forbidden, method=method)
 
     def optimal_strata(self, graph, method: str = "auto") -> StratifiedGraph:
         """The maximal regular stratified graph with the highest score for an underlying graph.
@@ -357,16 +353,16 @@ class SGMScore(BaseStructureScore):
         >>> round(score.score(best), 2)
         -6715.9
         """
-        sg = self._as_stratified_graph(graph if not isinstance(graph, StratifiedGraph) else graph.to_graph())
+        engine = self.engine
+        sg, state = self._scored(graph if not isinstance(graph, StratifiedGraph) else graph.to_graph())
         sg.remove_labels()
-        cliques = sg.cliques
         approximate = []
-        for clique, forbidden in self.forbidden_pairs(cliques).items():
-            best = self.best_clique_labelling(clique, forbidden, method=method)
+        for clique in sorted(state.cliques, key=lambda c: list(iter_bits(c))):
+            best = engine.labelling(clique, state.forbidden(clique), method=method)
+            names = engine.names(clique)
             if best.center is not None:
-                center = clique[best.center]
-                sg.set_clique_groups(clique, center, best.group_ids)
+                sg.set_clique_groups(names, names[best.center], best.group_ids)
             if not best.exact:
-                approximate.append(clique)
+                approximate.append(names)
         sg.graph["approximate_cliques"] = approximate
         return sg

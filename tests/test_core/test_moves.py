@@ -12,16 +12,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pgmpy_sgm import SGMScore, load_heart_disease, simulate_paper_synthetic
-from pgmpy_sgm.core.moves import DecomposableState, ScoreTables, chordal_families, iter_bits
+from pgmpy_sgm.core.moves import DecomposableState, chordal_families, iter_bits
+from pgmpy_sgm.core.optimize import optimal_clique_labelling
 
 
 @pytest.fixture(scope="module")
-def heart_tables():
-    return ScoreTables(SGMScore(load_heart_disease(as_counts=True), weights="count"))
+def heart_scorer():
+    return SGMScore(load_heart_disease(as_counts=True), weights="count")
 
 
 @pytest.fixture(scope="module")
-def ternary_tables():
+def heart_tables(heart_scorer):
+    return heart_scorer.engine
+
+
+@pytest.fixture(scope="module")
+def ternary_scorer():
     rng = np.random.default_rng(3)
     n = 400
     a = rng.integers(0, 3, n)
@@ -30,7 +36,7 @@ def ternary_tables():
     d = rng.integers(0, 2, n)
     e = (c + d + (rng.random(n) < 0.2)) % 2
     frame = pd.DataFrame({"a": a, "b": b, "c": c, "d": d, "e": e})
-    return ScoreTables(SGMScore(frame))
+    return SGMScore(frame)
 
 
 def _nx_graph(state):
@@ -67,8 +73,9 @@ def _walk(tables, strata, n_steps, seed):
 
 
 @pytest.mark.parametrize("strata", [True, False])
-def test_incremental_score_equals_full_rescoring_heart(heart_tables, strata):
-    scorer = heart_tables.scorer
+def test_incremental_score_equals_full_rescoring_heart(heart_scorer, strata):
+    scorer = heart_scorer
+    heart_tables = scorer.engine
     n_checked = 0
     for state in _walk(heart_tables, strata, 300, seed=1):
         assert state.score == pytest.approx(_reference_score(state, scorer), abs=1e-9, rel=0)
@@ -76,11 +83,10 @@ def test_incremental_score_equals_full_rescoring_heart(heart_tables, strata):
     assert n_checked > 50
 
 
-def test_incremental_score_equals_full_rescoring_synthetic_and_ternary(ternary_tables):
-    tables = ScoreTables(SGMScore(simulate_paper_synthetic(3000, seed=5)))
-    for tab in (tables, ternary_tables):
-        for state in _walk(tab, True, 250, seed=2):
-            assert state.score == pytest.approx(_reference_score(state, tab.scorer), abs=1e-9, rel=0)
+def test_incremental_score_equals_full_rescoring_synthetic_and_ternary(ternary_scorer):
+    for scorer in (SGMScore(simulate_paper_synthetic(3000, seed=5)), ternary_scorer):
+        for state in _walk(scorer.engine, True, 250, seed=2):
+            assert state.score == pytest.approx(_reference_score(state, scorer), abs=1e-9, rel=0)
 
 
 def test_score_is_a_function_of_the_graph(heart_tables):
@@ -122,7 +128,7 @@ def test_local_decisions_match_is_chordal(toggles):
 @functools.cache
 def _eight_binary_tables():
     data = pd.DataFrame(np.random.default_rng(0).integers(0, 2, size=(50, 8)), columns=[f"v{i}" for i in range(8)])
-    return ScoreTables(SGMScore(data))
+    return SGMScore(data).engine
 
 
 def test_chordal_families_on_all_graphs_of_five_nodes():
@@ -149,9 +155,9 @@ def test_rejects_non_chordal_key(heart_tables):
         DecomposableState(heart_tables, key)
 
 
-def test_labelling_cache_matches_sgmscore(heart_tables):
-    """ScoreTables caches per center; the result must equal SGMScore.best_clique_labelling."""
-    scorer = heart_tables.scorer
+def test_labelling_cache_matches_whole_clique_optimum(heart_scorer, heart_tables):
+    """The engine caches per center; the result must equal optimal_clique_labelling on the clique's table."""
+    scorer = heart_scorer
     rng = random.Random(0)
     for _ in range(40):
         nodes = sorted(rng.sample(range(6), rng.choice([3, 4, 5])))
@@ -159,7 +165,7 @@ def test_labelling_cache_matches_sgmscore(heart_tables):
         local_pairs = [(a, b) for a in range(len(nodes)) for b in range(a + 1, len(nodes)) if rng.random() < 0.3]
         forbidden = sum(1 << heart_tables.pair_index[nodes[a]][nodes[b]] for a, b in local_pairs)
         ours = heart_tables.labelling(clique, forbidden)
-        ref = scorer.best_clique_labelling(tuple(scorer.variables[v] for v in nodes), local_pairs)
+        ref = optimal_clique_labelling(scorer.encoded.counts(tuple(scorer.variables[v] for v in nodes)), local_pairs)
         assert ours.center == ref.center
         assert ours.gain == ref.gain
         if ref.group_ids is not None:

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from pgmpy_sgm import SGMScore
-from pgmpy_sgm.core.moves import DecomposableState, ScoreTables, key_from_edges
+from pgmpy_sgm.core.moves import DecomposableState, key_from_edges
 from pgmpy_sgm.core.search import (
     best_forest_key,
     pair_gains,
@@ -21,8 +21,13 @@ from pgmpy_sgm.core.search import (
 
 
 @pytest.fixture(scope="module")
-def heart_tables(heart_counts):
-    return ScoreTables(SGMScore(heart_counts, weights="count"))
+def heart_scorer(heart_counts):
+    return SGMScore(heart_counts, weights="count")
+
+
+@pytest.fixture(scope="module")
+def heart_tables(heart_scorer):
+    return heart_scorer.engine
 
 
 @pytest.fixture(scope="module")
@@ -39,12 +44,17 @@ def mixed_frame():
 
 
 @pytest.fixture(scope="module")
-def mixed_tables(mixed_frame):
-    return ScoreTables(SGMScore(mixed_frame))
+def mixed_scorer(mixed_frame):
+    return SGMScore(mixed_frame)
 
 
-def _reference_score(tables, key):
-    scorer = tables.scorer
+@pytest.fixture(scope="module")
+def mixed_tables(mixed_scorer):
+    return mixed_scorer.engine
+
+
+def _reference_score(scorer, key):
+    tables = scorer.engine
     names = tables.variables
     edges = [(names[i], names[j]) for i, j in DecomposableState(tables, key).edges()]
     graph = nx.Graph(edges)
@@ -52,11 +62,11 @@ def _reference_score(tables, key):
     return scorer.score(scorer.optimal_strata(graph))
 
 
-def test_pair_gains_match_single_edge_scores(mixed_tables):
+def test_pair_gains_match_single_edge_scores(mixed_tables, mixed_scorer):
     gains = pair_gains(mixed_tables)
-    empty = _reference_score(mixed_tables, 0)
+    empty = _reference_score(mixed_scorer, 0)
     for p in range(len(mixed_tables.pairs)):
-        assert gains[p] == pytest.approx(_reference_score(mixed_tables, 1 << p) - empty, rel=1e-12, abs=1e-9)
+        assert gains[p] == pytest.approx(_reference_score(mixed_scorer, 1 << p) - empty, rel=1e-12, abs=1e-9)
 
 
 def _dirichlet(frame, columns, weights, cards):
@@ -88,16 +98,17 @@ def _brute_force_best_forest(frame, weights):
     return best
 
 
-def test_best_forest_is_the_best_of_all_forests(heart_counts, heart_tables, mixed_frame, mixed_tables):
+def test_best_forest_is_the_best_of_all_forests(heart_counts, heart_tables, heart_scorer, mixed_frame, mixed_scorer):
+    mixed_tables = mixed_scorer.engine
     frame = heart_counts.drop(columns="count")
     expected = _brute_force_best_forest(frame, heart_counts["count"].astype(float))
-    assert _reference_score(heart_tables, best_forest_key(heart_tables)) == pytest.approx(expected, rel=1e-12)
+    assert _reference_score(heart_scorer, best_forest_key(heart_tables)) == pytest.approx(expected, rel=1e-12)
     expected = _brute_force_best_forest(mixed_frame, pd.Series(np.ones(len(mixed_frame)), index=mixed_frame.index))
     key = best_forest_key(mixed_tables)
     forest = nx.Graph(DecomposableState(mixed_tables, key).edges())
     forest.add_nodes_from(range(mixed_tables.n))
     assert nx.is_forest(forest)
-    assert _reference_score(mixed_tables, key) == pytest.approx(expected, rel=1e-12)
+    assert _reference_score(mixed_scorer, key) == pytest.approx(expected, rel=1e-12)
 
 
 def test_proposal_weights_keep_every_pair_reachable():
@@ -108,7 +119,7 @@ def test_proposal_weights_keep_every_pair_reachable():
     assert pair_proposal_weights(np.array([-1.0, -2.0])).tolist() == [0.5, 0.5]
 
 
-def test_steepest_ascent_ends_at_a_local_optimum(mixed_tables):
+def test_steepest_ascent_ends_at_a_local_optimum(mixed_tables, mixed_scorer):
     state = DecomposableState(mixed_tables)
     before = state.score
     steepest_ascent(state)
@@ -116,10 +127,10 @@ def test_steepest_ascent_ends_at_a_local_optimum(mixed_tables):
     for i, j in mixed_tables.pairs:
         move = state.propose(i, j)
         assert move is None or move.score <= state.score + 1e-9
-    assert state.score == pytest.approx(_reference_score(mixed_tables, state.key), rel=1e-12)
+    assert state.score == pytest.approx(_reference_score(mixed_scorer, state.key), rel=1e-12)
 
 
-def test_relocation_gives_a_decomposable_graph_with_an_exact_score(mixed_tables):
+def test_relocation_gives_a_decomposable_graph_with_an_exact_score(mixed_tables, mixed_scorer):
     rnd = random.Random(3)
     for _ in range(30):
         state = DecomposableState(mixed_tables)
@@ -135,7 +146,7 @@ def test_relocation_gives_a_decomposable_graph_with_an_exact_score(mixed_tables)
         graph = nx.Graph(new.edges())
         graph.add_nodes_from(range(mixed_tables.n))
         assert nx.is_chordal(graph)
-        assert new.score == pytest.approx(_reference_score(mixed_tables, new.key), rel=1e-12)
+        assert new.score == pytest.approx(_reference_score(mixed_scorer, new.key), rel=1e-12)
         # only pairs touching the node or its former neighbours changed
         touched = {node} | set(
             nx.Graph(DecomposableState(mixed_tables, key).edges()).neighbors(node)
