@@ -221,12 +221,9 @@ def plan_factors(sg) -> list[CliqueFactor]:
             if chosen is None:
                 steps.append(CliqueFactor(clique, separator, tuple(new), labelled_center=labelled))
                 continue
-            center = chosen.center
+            center, parents, groups = chosen.center, chosen.parents, chosen.group_ids
             new = [w for w in new if w != center] + [center]
-            steps.append(
-                CliqueFactor(clique, separator, tuple(new), center, chosen.parents, chosen.group_ids,
-                             labelled_center=center)
-            )
+            steps.append(CliqueFactor(clique, separator, tuple(new), center, parents, groups, labelled_center=center))
     return steps
 
 
