@@ -248,3 +248,17 @@ def test_markov_network_and_junction_tree_need_parameters():
     for convert in (to_markov_network, to_junction_tree):
         with pytest.raises(ValueError, match="no parameters"):
             convert(StratifiedGraphicalModel([("a", "b")]))
+
+
+def test_conversion_does_not_import_the_models():
+    """The models use the conversion, not the other way round: no import of pgmpy_sgm.models anywhere in it."""
+    import ast
+    import inspect
+
+    import pgmpy_sgm.convert as convert
+
+    tree = ast.parse(inspect.getsource(convert))
+    imported = [node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
+    imported += [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
+    assert not [m for m in imported if m and m.startswith("pgmpy_sgm.models")]
+    assert StrataNotShownWarning is convert.StrataNotShownWarning

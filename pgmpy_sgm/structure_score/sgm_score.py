@@ -14,6 +14,7 @@ from pgmpy_sgm.core.decomposition import edge_clique_counts
 from pgmpy_sgm.core.engine import ScoreEngine, check_settings, iter_bits
 from pgmpy_sgm.core.labelling import CliqueLabelling
 from pgmpy_sgm.core.moves import DecomposableState
+from pgmpy_sgm.core.optimize import _check_pairs
 from pgmpy_sgm.models.stratified_graph import StratifiedGraph
 
 __all__ = ["SGMScore"]
@@ -313,13 +314,8 @@ class SGMScore(BaseStructureScore):
         engine = self.engine
         nodes = [engine.index[v] for v in self._ordered(clique)]
         forbidden = 0
-        for pair in forbidden_pairs:
-            try:
-                a, b = (int(x) for x in pair)
-            except (TypeError, ValueError) as exc:
-                raise TypeError(f"forbidden_pairs must hold (i, j) index pairs, got {pair!r}") from exc
-            if not (0 <= a < len(nodes) and 0 <= b < len(nodes)) or a == b:
-                raise ValueError(f"forbidden pair {pair!r} is not a pair of distinct indices in 0..{len(nodes) - 1}")
+        for pair in _check_pairs(forbidden_pairs, len(nodes)):
+            a, b = sorted(pair)
             forbidden |= 1 << engine.pair_index[nodes[a]][nodes[b]]
         return engine.labelling(engine.mask(clique), forbidden, method=method)
 
