@@ -42,7 +42,16 @@ _MAX_TABLES = 4
 
 @dataclass(frozen=True)
 class ChainData:
-    """What a chain needs: the score engine (it pickles as its encoded data and settings) and its fingerprint."""
+    """What a chain needs: the score engine (it pickles as its encoded data and settings) and its fingerprint.
+
+    Examples
+    --------
+    >>> import pickle
+    >>> from pgmpy_sgm import SGMScore, load_heart_disease
+    >>> data = ChainData.from_scorer(SGMScore(load_heart_disease(as_counts=True), weights="count"))
+    >>> pickle.loads(pickle.dumps(data)).engine.fingerprint == data.fingerprint
+    True
+    """
 
     engine: ScoreEngine
     fingerprint: str
