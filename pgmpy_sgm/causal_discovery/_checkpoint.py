@@ -61,7 +61,7 @@ class CheckpointLog:
     >>> path = os.path.join(tempfile.mkdtemp(), "run.ckpt")
     >>> log = CheckpointLog.create(path, {"seed": 1})
     >>> log.append({"chains": [], "note": "first"})
-    >>> header, records = read_checkpoint(path)
+    >>> header, records, _ = read_checkpoint(path)
     >>> header["identity"], [r["note"] for r in records]
     ({'seed': 1}, ['first'])
     """

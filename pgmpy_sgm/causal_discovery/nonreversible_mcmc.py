@@ -714,7 +714,7 @@ default="auto"
         >>> data = load_heart_disease()
         >>> est = NonReversibleMCMC(n_iter=300, seed=0, show_progress=False).fit(data)
         >>> round(float(est.predict_log_likelihood(data).mean()), 3)
-        -3.624
+        -3.625
         """
         from pgmpy_sgm.causal_discovery.model_average import ModelAverage
 

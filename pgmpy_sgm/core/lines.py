@@ -141,6 +141,11 @@ def groups_from_labels(cards: tuple[int, ...], labels: dict[int, list[int]] | li
     pairs = labels.items() if isinstance(labels, dict) else ((d, [r]) for d, r in labels)
     for direction, rows in pairs:
         for row in rows:
+            if not 0 <= direction < len(cards) or not 0 <= int(row) < len(tables[direction]):
+                raise ValueError(
+                    f"No line {row} in direction {direction} for parent cardinalities {tuple(cards)} "
+                    "(a one-state variable has no lines)."
+                )
             line = tables[direction][row]
             for config in line[1:]:
                 sets.union(int(line[0]), int(config))
