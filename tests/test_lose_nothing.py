@@ -258,3 +258,64 @@ def test_same_seed_is_bit_identical_across_processes(uninterrupted):
 def test_same_seed_is_bit_identical_across_n_jobs(heart, uninterrupted):
     parallel = NonReversibleMCMC(**RUN, n_jobs=2).fit(heart)
     assert digest(parallel) == digest(uninterrupted)
+
+
+# -- worker processes end with their parent ----------------------------------------------------
+LONG_PARALLEL = textwrap.dedent(
+    """
+    from pgmpy_sgm.causal_discovery import NonReversibleMCMC
+    from pgmpy_sgm.datasets import load_heart_disease
+    NonReversibleMCMC(n_iter=10_000_000, n_chains=2, n_jobs=2, seed=0, weights="count",
+                      show_progress=False).fit(load_heart_disease(as_counts=True))
+    """
+)
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    fields = handle.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            return handle.read().decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not (hasattr(signal, "SIGKILL") and os.path.isdir("/proc")), reason="needs SIGKILL and /proc")
+def test_worker_processes_end_when_the_fit_is_killed():
+    child = subprocess.Popen([sys.executable, "-c", LONG_PARALLEL], env=_env(), stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    try:
+        workers, deadline = [], time.monotonic() + 120
+        while time.monotonic() < deadline and len(workers) < 2:
+            time.sleep(0.5)
+            workers = [p for p in _children(child.pid) if "LokyProcess" in _cmdline(p)]
+        assert len(workers) >= 2, "the workers did not start"
+        time.sleep(3)  # let them run a segment
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=60)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and any(_alive(p) for p in workers):
+        time.sleep(0.5)
+    assert not any(_alive(p) for p in workers), "worker processes outlived the killed fit"

@@ -7,6 +7,8 @@ process, be checkpointed, and resume bit for bit.
 
 from __future__ import annotations
 
+import os
+import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, fields
@@ -119,6 +121,9 @@ class SearchPlan:
         chain jumps to the result when it is better; 0 never.
     deadline : float or None
         Wall-clock time (:func:`time.time`) at which every chain stops.
+    owner_pid : int or None
+        Process id of the fit; a worker process started by it (its direct child) exits
+        when that process has gone, e.g. after ``kill -9``.
     """
 
     strata: bool = True
@@ -126,6 +131,7 @@ class SearchPlan:
     relocate_every: int = 0
     polish_every: int = 0
     deadline: float | None = None
+    owner_pid: int | None = None
 
 
 @dataclass
@@ -209,6 +215,30 @@ class SegmentResult:
     learned: dict
 
 
+#: How often (seconds) a worker process checks that the fit that started it is still alive.
+PARENT_CHECK_SECONDS = 2.0
+
+_WATCHING: list = []
+
+
+def _exit_with_parent(owner_pid: int | None) -> None:
+    """In a worker process started by the fit (its direct child), exit soon after the fit's process dies.
+
+    Worker pools keep idle workers for reuse; when their parent is killed they would otherwise
+    live on. Processes that are not direct children (e.g. Dask workers) are left alone.
+    """
+    if owner_pid is None or _WATCHING or os.getpid() == owner_pid or os.getppid() != owner_pid:
+        return
+
+    def watch():
+        while os.getppid() == owner_pid:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="pgmpy-sgm-parent-watch", daemon=True).start()
+    _WATCHING.append(owner_pid)
+
+
 def new_chain_state(chain: int, seed_seq: np.random.SeedSequence, start_key: int) -> ChainState:
     """The state of a chain before its first iteration (see :meth:`ChainState.new`)."""
     return ChainState.new(chain, seed_seq, start_key)
@@ -255,6 +285,7 @@ def run_segment(
     -------
     SegmentResult
     """
+    _exit_with_parent(plan.owner_pid)
     tables = tables_for(data)
     if known:
         tables.absorb(known)

@@ -463,7 +463,7 @@ default="auto"
         deadline = None if self.max_time is None else t_start + float(self.max_time)
         n = len(scorer.variables)
         polish = max(POLISH_MIN, POLISH_PER_PAIR * n * n) if informed else 0
-        plan = SearchPlan(strata, cdf, RELOCATE_EVERY if informed else 0, polish, deadline)
+        plan = SearchPlan(strata, cdf, RELOCATE_EVERY if informed else 0, polish, deadline, os.getpid())
         run = self._load_or_start(data, tables, n_chains, n_iter, strata, start_key, plan)
         interrupted = self._run(data, run, n_iter, every, plan)
         self._set_results(scorer, tables, run, strata)
