@@ -25,15 +25,19 @@ import math
 import numpy as np
 from scipy.special import gammaln
 
-from pgmpy_sgm.core._dp_kernels import solve_partition_dp
 from pgmpy_sgm.core._label_search import local_search
 from pgmpy_sgm.core.lines import canonical_groups
-from pgmpy_sgm.core.optimize import MAX_EXACT_CONFIGS, GroupsResult, _exact_structure, _space
+from pgmpy_sgm.core.optimize import (
+    MAX_EXACT_CONFIGS,
+    GroupsResult,
+    _exact_structure,
+    _space,
+    best_regular_partition,
+)
 
 __all__ = ["bdeu_class_weights", "optimal_bdeu_groups"]
 
 _METHODS = ("auto", "exact", "heuristic")
-_GAIN_TOL = 1e-9
 
 
 def bdeu_class_weights(counts2d, group_ids, ess: float = 1.0, log_kappa: float = 0.0) -> float:
@@ -108,28 +112,8 @@ class _Scorer:
 def _exact(cards: tuple[int, ...], counts: np.ndarray, a: float, log_kappa: float) -> np.ndarray:
     forbidden = (False,) * len(cards)
     st = _exact_structure(cards, forbidden)
-    pooled = st.member @ counts
-    weights = np.ascontiguousarray(_weights(pooled, st.lam, a, log_kappa))
-    scale = float(np.abs(weights[st.lam == 1]).sum())
-    tol = max(_GAIN_TOL / (counts.shape[0] + 1), 1e-14 * scale)
-    # impose regularity only on the directions the relaxed optimum fails to leak in (as in optimize)
-    constrained: list[int] = []
-    while True:
-        leak = np.zeros_like(st.leak)
-        for j, d in enumerate(constrained):
-            leak |= ((st.leak >> d) & 1) << j
-        chosen, _ = solve_partition_dp(st.ptr, st.t_block, st.t_next, weights, leak, 1 << len(constrained), tol)
-        acc = 0
-        for b in chosen:
-            acc |= int(st.leak[b])
-        missing = [d for d in range(len(cards)) if not (acc >> d) & 1]
-        if not missing:
-            break
-        constrained = sorted(set(constrained) | set(missing))
-    group_ids = np.empty(counts.shape[0], dtype=np.int64)
-    for g, b in enumerate(chosen):
-        group_ids[st.member[b] > 0] = g
-    return group_ids
+    weights = np.ascontiguousarray(_weights(st.member @ counts, st.lam, a, log_kappa))
+    return best_regular_partition(cards, forbidden, weights, counts.shape[0])
 
 
 def optimal_bdeu_groups(

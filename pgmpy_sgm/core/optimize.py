@@ -242,11 +242,16 @@ def _block_weights(cards, forbidden, counts: np.ndarray) -> np.ndarray:
     )
 
 
-def _exact_groups(cards, forbidden, counts: np.ndarray) -> np.ndarray:
+def best_regular_partition(cards, forbidden, weights: np.ndarray, n_rows: int) -> np.ndarray:
+    """Exact best regular partition for given block weights (the valid blocks of ``(cards, forbidden)``).
+
+    The weights are per valid block (:func:`_exact_structure`); any objective that is a sum
+    over groups of a block weight can use it (the SGM clique score, the BDeu node score of
+    labelled DAGs). Returns the group of every configuration.
+    """
     st = _exact_structure(cards, forbidden)
-    weights = _block_weights(cards, forbidden, counts)
     scale = float(np.abs(weights[st.lam == 1]).sum())
-    tol = max(_GAIN_TOL / (counts.shape[0] + 1), 1e-14 * scale)
+    tol = max(_GAIN_TOL / (n_rows + 1), 1e-14 * scale)
     # Regularity rarely binds: impose it only on the directions that the relaxed optimum
     # fails to leak in, and widen that set until the optimum is regular (then it is optimal).
     full = st.n_masks - 1
@@ -263,10 +268,14 @@ def _exact_groups(cards, forbidden, counts: np.ndarray) -> np.ndarray:
         if not missing:
             break
         constrained = sorted(set(constrained) | set(missing))
-    group_ids = np.empty(counts.shape[0], dtype=np.int64)
+    group_ids = np.empty(st.member.shape[1], dtype=np.int64)
     for g, b in enumerate(chosen):
         group_ids[st.member[b] > 0] = g
     return group_ids
+
+
+def _exact_groups(cards, forbidden, counts: np.ndarray) -> np.ndarray:
+    return best_regular_partition(cards, forbidden, _block_weights(cards, forbidden, counts), counts.shape[0])
 
 
 # ----------------------------------------------------------------------------- public API

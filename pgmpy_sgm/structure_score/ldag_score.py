@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 import numpy as np
 from pgmpy.structure_score import BaseStructureScore
@@ -11,6 +10,7 @@ from pgmpy.structure_score import BaseStructureScore
 from pgmpy_sgm.core.bdeu_groups import bdeu_class_weights, optimal_bdeu_groups
 from pgmpy_sgm.core.data import EncodedData
 from pgmpy_sgm.core.optimize import GroupsResult
+from pgmpy_sgm.structure_score._base import LocalScoreCache
 
 __all__ = ["LDAGScore", "DEFAULT_KAPPA"]
 
@@ -18,7 +18,7 @@ __all__ = ["LDAGScore", "DEFAULT_KAPPA"]
 DEFAULT_KAPPA = 0.2
 
 
-class LDAGScore(BaseStructureScore):
+class LDAGScore(LocalScoreCache, BaseStructureScore):
     r"""Score of labelled DAGs (Pensar, Nyman, Koski & Corander, 2015) for pgmpy's searches.
 
     ``local_score(variable, parents)`` is the largest, over the maximal regular labellings
@@ -148,17 +148,8 @@ class LDAGScore(BaseStructureScore):
         self.state_names = self.encoded.state_names
         self.dtypes = {v: "C" for v in self.variables}
         self._labelling_cache: dict[tuple, tuple[tuple, GroupsResult]] = {}
-        self._cached_local_score = lru_cache(maxsize=100_000)(self._local_score)
+        self._init_local_score_cache()
         super(BaseStructureScore, self).__init__()
-
-    def __getstate__(self) -> dict:
-        state = self.__dict__.copy()
-        state.pop("_cached_local_score", None)
-        return state
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        self._cached_local_score = lru_cache(maxsize=100_000)(self._local_score)
 
     # -- labellings ------------------------------------------------------------------
     def _family(self, variable, parents) -> tuple[tuple, np.ndarray]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from itertools import combinations
 
 import networkx as nx
@@ -16,11 +15,12 @@ from pgmpy_sgm.core.labelling import CliqueLabelling
 from pgmpy_sgm.core.moves import DecomposableState
 from pgmpy_sgm.core.optimize import _check_pairs
 from pgmpy_sgm.models.stratified_graph import StratifiedGraph
+from pgmpy_sgm.structure_score._base import LocalScoreCache
 
 __all__ = ["SGMScore"]
 
 
-class SGMScore(BaseStructureScore):
+class SGMScore(LocalScoreCache, BaseStructureScore):
     r"""Bayesian score of decomposable stratified graphs (Nyman et al., 2014).
 
     The log unnormalized posterior of a stratified graph :math:`G_L` is
@@ -106,18 +106,8 @@ class SGMScore(BaseStructureScore):
         self.variables = list(encoded.variables)
         self.state_names = encoded.state_names
         self.dtypes = {v: "C" for v in self.variables}
-        self._cached_local_score = lru_cache(maxsize=100_000)(self._local_score)
+        self._init_local_score_cache()
         super(BaseStructureScore, self).__init__()
-
-    def __getstate__(self) -> dict:
-        # the per-instance lru_cache wrapper cannot be pickled; it is rebuilt on unpickling
-        state = self.__dict__.copy()
-        state.pop("_cached_local_score", None)
-        return state
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        self._cached_local_score = lru_cache(maxsize=100_000)(self._local_score)
 
     # -- terms -------------------------------------------------------------------
     def _ordered(self, variables) -> tuple:
