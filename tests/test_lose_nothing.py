@@ -263,10 +263,11 @@ def test_same_seed_is_bit_identical_across_n_jobs(heart, uninterrupted):
 # -- worker processes end with their parent ----------------------------------------------------
 LONG_PARALLEL = textwrap.dedent(
     """
+    import sys
     from pgmpy_sgm.causal_discovery import NonReversibleMCMC
     from pgmpy_sgm.datasets import load_heart_disease
-    NonReversibleMCMC(n_iter=10_000_000, n_chains=2, n_jobs=2, seed=0, weights="count",
-                      show_progress=False).fit(load_heart_disease(as_counts=True))
+    NonReversibleMCMC(n_iter=10_000_000, n_chains=2, n_jobs=2, seed=0, weights="count", show_progress=False,
+                      checkpoint=sys.argv[1], checkpoint_every=200).fit(load_heart_disease(as_counts=True))
     """
 )
 
@@ -302,16 +303,16 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not (hasattr(signal, "SIGKILL") and os.path.isdir("/proc")), reason="needs SIGKILL and /proc")
-def test_worker_processes_end_when_the_fit_is_killed():
-    child = subprocess.Popen([sys.executable, "-c", LONG_PARALLEL], env=_env(), stdout=subprocess.DEVNULL,
+def test_worker_processes_end_when_the_fit_is_killed(tmp_path):
+    path = tmp_path / "run.ckpt"
+    child = subprocess.Popen([sys.executable, "-c", LONG_PARALLEL, str(path)], env=_env(), stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL)
     try:
-        workers, deadline = [], time.monotonic() + 120
-        while time.monotonic() < deadline and len(workers) < 2:
-            time.sleep(0.5)
-            workers = [p for p in _children(child.pid) if "LokyProcess" in _cmdline(p)]
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline and not (path.exists() and path.read_bytes().count(b"\n") >= 3):
+            time.sleep(0.5)  # two records: the workers have run segments
+        workers = [p for p in _children(child.pid) if "LokyProcess" in _cmdline(p)]
         assert len(workers) >= 2, "the workers did not start"
-        time.sleep(3)  # let them run a segment
     finally:
         child.send_signal(signal.SIGKILL)
         child.wait(timeout=60)

@@ -239,6 +239,17 @@ def _exit_with_parent(owner_pid: int | None) -> None:
     _WATCHING.append(owner_pid)
 
 
+def _watch_from_worker_start() -> None:
+    """A joblib (loky) worker watches its parent as soon as it loads this module."""
+    import multiprocessing
+
+    if multiprocessing.current_process().name.startswith("LokyProcess"):
+        _exit_with_parent(os.getppid())
+
+
+_watch_from_worker_start()
+
+
 def new_chain_state(chain: int, seed_seq: np.random.SeedSequence, start_key: int) -> ChainState:
     """The state of a chain before its first iteration (see :meth:`ChainState.new`)."""
     return ChainState.new(chain, seed_seq, start_key)

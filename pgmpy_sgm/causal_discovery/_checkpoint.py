@@ -1,14 +1,15 @@
 """Append-only, digest-chained checkpoints of MCMC runs (JSON lines, never pickle).
 
-A checkpoint file holds one JSON object per line:
+A checkpoint file holds one JSON object per line, ``{"digest": ..., "body": ...}``:
 
 * line 1, the *header*: format, version, and the run's identity (data fingerprint, seed,
   number of chains and every setting that changes the chains' paths);
 * then one *record* per checkpoint: the chains' states, the trace values and the visited
   graphs added since the previous record.
 
-Each line carries ``digest``, the SHA-256 of the previous line's digest and of the line's
-own content, so a changed, dropped or reordered line is detected on reading. Writing a
+Each line's ``digest`` is the SHA-256 of the previous line's digest and of the exact text of
+its ``body``, so a changed, dropped or reordered line is detected on reading (the body is
+serialized once, whatever its size). Writing a
 record appends one line, so checkpointing costs time linear in the run (rewriting the
 whole trace at every checkpoint was quadratic). A process killed while appending leaves
 at most one incomplete last line; it is dropped when the run resumes, and the records
@@ -33,14 +34,19 @@ CHECKPOINT_VERSION = 2
 FSYNC_SECONDS = 1.0
 
 
-def _digest(previous: str, body: dict) -> str:
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256((previous + text).encode("utf-8")).hexdigest()
+_PREFIX = '{"digest":"'
+_INFIX = '","body":'
+_BODY_START = len(_PREFIX) + 64 + len(_INFIX)
+
+
+def _digest(previous: str, body_text: str) -> str:
+    return hashlib.sha256((previous + body_text).encode("utf-8")).hexdigest()
 
 
 def _line(previous: str, body: dict) -> tuple[str, str]:
-    digest = _digest(previous, body)
-    return json.dumps({**body, "digest": digest}, separators=(",", ":")) + "\n", digest
+    text = json.dumps(body, separators=(",", ":"))
+    digest = _digest(previous, text)
+    return f"{_PREFIX}{digest}{_INFIX}{text}}}\n", digest
 
 
 class CheckpointLog:
@@ -135,17 +141,32 @@ def read_checkpoint(path) -> tuple[dict, list[dict], CheckpointLog]:
     if not complete:
         raise ValueError(f"{os.fspath(path)!r} is not a NonReversibleMCMC checkpoint (no complete header line).")
     entries = []
-    for number, line in enumerate(complete, start=1):
+    previous = ""
+    for number, raw_line in enumerate(complete, start=1):
         try:
-            entries.append(json.loads(line.decode("utf-8")))
-        except (UnicodeDecodeError, json.JSONDecodeError) as err:
-            reason = "not UTF-8 text" if isinstance(err, UnicodeDecodeError) else f"invalid JSON: {err.msg}"
-            raise ValueError(f"Checkpoint {os.fspath(path)!r}, line {number}: {reason}.") from None
-        if not isinstance(entries[-1], dict):
+            line = raw_line.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValueError(f"Checkpoint {os.fspath(path)!r}, line {number}: not UTF-8 text.") from None
+        if not (line.startswith(_PREFIX) and line[len(_PREFIX) + 64 :].startswith(_INFIX) and line.endswith("}")):
+            if number == 1:
+                raise ValueError(f"{os.fspath(path)!r} is not a NonReversibleMCMC checkpoint (no digest header).")
+            raise ValueError(f"Checkpoint {os.fspath(path)!r}, line {number}: not a checkpoint record.")
+        stored, text = line[len(_PREFIX) : len(_PREFIX) + 64], line[_BODY_START:-1]
+        if stored != _digest(previous, text):
             raise ValueError(
-                f"Checkpoint {os.fspath(path)!r}, line {number}: expected a JSON object. Got: "
-                f"{type(entries[-1]).__name__}"
+                f"Checkpoint {os.fspath(path)!r}, line {number}: the digest does not match the content "
+                "(the file was edited or damaged); refusing to resume from it."
             )
+        previous = stored
+        try:
+            body = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise ValueError(f"Checkpoint {os.fspath(path)!r}, line {number}: invalid JSON: {err.msg}.") from None
+        if not isinstance(body, dict):
+            raise ValueError(
+                f"Checkpoint {os.fspath(path)!r}, line {number}: expected a JSON object. Got: {type(body).__name__}"
+            )
+        entries.append(body)
     header = entries[0]
     if header.get("format") != CHECKPOINT_FORMAT:
         raise ValueError(f"{os.fspath(path)!r} is not a NonReversibleMCMC checkpoint. Got format: "
@@ -154,14 +175,5 @@ def read_checkpoint(path) -> tuple[dict, list[dict], CheckpointLog]:
         raise ValueError(f"Checkpoint {os.fspath(path)!r} has an unsupported version. Got: {header.get('version')!r}")
     if not isinstance(header.get("identity"), dict):
         raise ValueError(f"Checkpoint {os.fspath(path)!r}, line 1: field 'identity' is missing or not an object.")
-    previous = ""
-    for number, entry in enumerate(entries, start=1):
-        stored = entry.pop("digest", None)
-        if stored != _digest(previous, entry):
-            raise ValueError(
-                f"Checkpoint {os.fspath(path)!r}, line {number}: the digest does not match the content "
-                "(the file was edited or damaged); refusing to resume from it."
-            )
-        previous = stored
     size = sum(len(line) + 1 for line in complete)
     return header, entries[1:], CheckpointLog(path, previous, size)

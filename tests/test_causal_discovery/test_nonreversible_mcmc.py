@@ -350,7 +350,7 @@ def test_checkpoint_file_is_json(heart, tmp_path):
     _fit(heart, seed=1, n_iter=20, checkpoint=os.fspath(path))
     lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]  # JSON lines
     header, records, _ = _checkpoint.read_checkpoint(path)
-    assert header["format"] == lines[0]["format"] == _checkpoint.CHECKPOINT_FORMAT
+    assert header["format"] == lines[0]["body"]["format"] == _checkpoint.CHECKPOINT_FORMAT
     assert set(header["identity"]) >= {"fingerprint", "seed_entropy", "n_chains", "method", "strata", "start"}
     assert set(records[-1]) == {"chains", "traces", "visited", "seen_by"}
 
