@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import math
 import os
 from dataclasses import dataclass, field
@@ -30,6 +31,24 @@ _CHAIN_FIELDS = {
     "n_relocations": int,
     "n_relocations_accepted": int,
 }
+
+
+def _pack(values: list) -> str:
+    """Trace values as base64 text of little-endian float64 (exact, and fast to write)."""
+    return base64.b64encode(np.asarray(values, dtype="<f8").tobytes()).decode("ascii")
+
+
+def _unpack(text) -> list | None:
+    """Inverse of :func:`_pack`; None if ``text`` is not such a trace."""
+    if not isinstance(text, str):
+        return None
+    try:
+        raw = base64.b64decode(text.encode("ascii"), validate=True)
+    except (ValueError, UnicodeEncodeError):
+        return None
+    if len(raw) % 8:
+        return None
+    return np.frombuffer(raw, dtype="<f8").tolist()
 
 
 @dataclass
@@ -76,7 +95,7 @@ class RunState:
         """The checkpoint record of everything new since the last :meth:`mark_saved`."""
         return {
             "chains": [state.to_dict() for state in self.chains],
-            "traces": [t[s:] for t, s in zip(self.traces, self._saved_trace, strict=True)],
+            "traces": [_pack(t[s:]) for t, s in zip(self.traces, self._saved_trace, strict=True)],
             "visited": {hex(k): self.visited[k] for k in self._fresh},
             "seen_by": {hex(k): self.seen_by[k] for k in sorted(self._dirty)},
         }
@@ -127,10 +146,11 @@ class RunState:
                     raise bad(f"chain {c} goes back from iteration {previous.iteration} to {state.iteration}")
                 if n_iter is not None and state.iteration > n_iter:
                     raise bad(f"chain {c} has run {state.iteration} iterations, more than n_iter={n_iter}")
-                if not isinstance(trace, list) or not all(isinstance(v, float | int) for v in trace):
-                    raise bad(f"trace of chain {c} must be a list of numbers")
+                values = _unpack(trace)
+                if values is None:
+                    raise bad(f"trace of chain {c} must be base64 text of float64 values")
                 run.chains[c] = state
-                run.traces[c].extend(float(v) for v in trace)
+                run.traces[c].extend(values)
             for part, target, kind in (("visited", run.visited, float), ("seen_by", run.seen_by, int)):
                 entries = record[part]
                 if not isinstance(entries, dict):

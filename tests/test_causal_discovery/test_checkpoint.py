@@ -62,6 +62,8 @@ EDITS = [
     ("key out of range", lambda e: _edit(e, -1, 0, key=hex(1 << 40)), r"edges beyond the 15 pairs"),
     ("chain index", lambda e: _edit(e, -1, 1, **{"chain": 0}), r"chain 1 is stored as chain 0"),
     ("bad rng", lambda e: _edit(e, -1, 0, rng={"bit_generator": "nope"}), r"chain 0 has an invalid random generator"),
+    ("bad trace", lambda e: _edit(e, -1, traces=["not base64!", e[-1]["traces"][1]]),
+     r"trace of chain 0 must be base64 text of float64 values"),
     ("missing field", lambda e: [*e[:-1], {k: v for k, v in e[-1].items() if k != "traces"}],
      r"line 5: field 'traces' is missing"),
     ("added graph", lambda e: _edit(e, -1, visited={**e[-1]["visited"], hex(0b11): 5.0}, seen_by=e[-1]["seen_by"]),
