@@ -11,7 +11,7 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 
@@ -160,6 +160,11 @@ class ChainState:
     n_relocations: int = 0
     n_relocations_accepted: int = 0
     polished_key: int = -1
+    #: The buffers themselves, kept while the state stays in memory (never written out).
+    pair_buffer: list | None = field(default=None, repr=False, compare=False)
+    u_buffer: list | None = field(default=None, repr=False, compare=False)
+
+    _TRANSIENT = ("pair_buffer", "u_buffer")
 
     @classmethod
     def new(cls, chain: int, seed_seq: np.random.SeedSequence, start_key: int) -> ChainState:
@@ -171,7 +176,7 @@ class ChainState:
 
     def to_dict(self) -> dict:
         """JSON-friendly form (graph keys as hex strings)."""
-        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in self._TRANSIENT}
         out["key"] = hex(self.key)
         out["best_key"] = hex(self.best_key)
         out["polished_key"] = hex(self.polished_key) if self.polished_key >= 0 else None
@@ -185,7 +190,7 @@ class ChainState:
         values["best_key"] = int(values["best_key"], 16)
         polished = values.get("polished_key")
         values["polished_key"] = -1 if polished is None else int(polished, 16)
-        names = {f.name for f in fields(cls)}
+        names = {f.name for f in fields(cls)} - set(cls._TRANSIENT)
         return cls(**{k: v for k, v in values.items() if k in names})
 
 
@@ -335,18 +340,24 @@ def run_segment(
 
     pair_buf: list = []
     u_buf: list = []
-    if pair_rng is not None:  # redraw the buffers in use
-        rng.bit_generator.state = pair_rng
-        pair_buf = draw_pairs()
+    if pair_rng is not None:  # the buffers in use: kept in memory, or redrawn from their generator state
+        if state.pair_buffer is not None:
+            pair_buf = state.pair_buffer
+        else:
+            rng.bit_generator.state = pair_rng
+            pair_buf = draw_pairs()
     if u_rng is not None:
-        rng.bit_generator.state = u_rng
-        u_buf = draw_logu()
+        if state.u_buffer is not None:
+            u_buf = state.u_buffer
+        else:
+            rng.bit_generator.state = u_rng
+            u_buf = draw_logu()
     rng.bit_generator.state = rng_state
 
     def snapshot():
         return ChainState(
             state.chain, iteration, graph.key, graph.score, rng_state, pair_rng, pair_pos, u_rng, u_pos,
-            n_accepted, n_draws, best[0], best[1], best[2], n_reloc, n_reloc_acc, polished_key,
+            n_accepted, n_draws, best[0], best[1], best[2], n_reloc, n_reloc_acc, polished_key, pair_buf, u_buf,
         )  # fmt: skip
 
     saved = snapshot()
