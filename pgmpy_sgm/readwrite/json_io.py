@@ -37,7 +37,15 @@ from pgmpy_sgm.core.decomposition import decompose
 from pgmpy_sgm.models import StratifiedGraph, StratifiedGraphicalModel
 from pgmpy_sgm.models._sgm_parameters import CliqueFactor, cell_count
 
-__all__ = ["to_json_dict", "from_json_dict", "write_json", "read_json", "write_bif", "write_xmlbif"]
+__all__ = [
+    "to_json_dict",
+    "from_json_dict",
+    "write_json",
+    "read_json",
+    "load_json_document",
+    "write_bif",
+    "write_xmlbif",
+]
 
 FORMAT = "pgmpy-sgm"
 VERSION = 1
@@ -430,6 +438,22 @@ def read_json(path, max_bytes: int = DEFAULT_MAX_BYTES, max_cells: int = DEFAULT
     >>> read_json(path) == model
     True
     """
+    return from_json_dict(load_json_document(path, max_bytes), max_cells=max_cells)
+
+
+def load_json_document(path, max_bytes: int = DEFAULT_MAX_BYTES):
+    """The parsed JSON of a model file, with one-line errors naming the file (size, encoding, syntax).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "m.json")
+    >>> _ = open(path, "w").write('{"format": "x"')
+    >>> load_json_document(path)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: '...m.json' is not valid JSON: ...
+    """
     size = os.path.getsize(path)
     if size > max_bytes:
         raise ValueError(f"{str(path)!r} has {size:,} bytes, more than max_bytes={max_bytes:,}")
@@ -439,12 +463,11 @@ def read_json(path, max_bytes: int = DEFAULT_MAX_BYTES, max_cells: int = DEFAULT
     except UnicodeDecodeError as err:
         raise ValueError(f"{str(path)!r} is not a JSON model file: it is not UTF-8 text (byte {err.start})") from None
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except RecursionError:
         raise ValueError(f"{str(path)!r}: the JSON document is nested too deeply") from None
     except json.JSONDecodeError as err:
         raise ValueError(f"{str(path)!r} is not valid JSON: {err}") from None
-    return from_json_dict(data, max_cells=max_cells)
 
 
 # -- BIF / XMLBIF ----------------------------------------------------------------------------

@@ -18,7 +18,6 @@ overwrite silently (the helpers of :mod:`pgmpy_sgm.readwrite.json_io`).
 from __future__ import annotations
 
 import json
-import os
 
 import numpy as np
 
@@ -35,6 +34,7 @@ from pgmpy_sgm.readwrite.json_io import (
     _node_ref,
     _probabilities,
     _state_value,
+    load_json_document,
 )
 
 __all__ = ["ldag_to_json_dict", "ldag_from_json_dict", "write_ldag_json", "read_ldag_json"]
@@ -212,15 +212,4 @@ def read_ldag_json(path, max_bytes: int = DEFAULT_MAX_BYTES) -> LabeledBayesianN
     >>> list(read_ldag_json(path).edges())
     [('a', 'b')]
     """
-    size = os.path.getsize(path)
-    if size > max_bytes:
-        raise ValueError(f"{str(path)!r} has {size:,} bytes, more than max_bytes={max_bytes:,}")
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
-    try:
-        data = json.loads(text)
-    except RecursionError:
-        raise ValueError(f"{str(path)!r}: the JSON document is nested too deeply") from None
-    except json.JSONDecodeError as err:
-        raise ValueError(f"{str(path)!r} is not valid JSON: {err}") from None
-    return ldag_from_json_dict(data)
+    return ldag_from_json_dict(load_json_document(path, max_bytes))
