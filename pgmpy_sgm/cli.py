@@ -289,6 +289,16 @@ def _format_edges(sg) -> str:
     return ", ".join(f"{u} - {v}" for u, v in sg.edges()) or "(none)"
 
 
+def _print_statements(model) -> None:
+    statements = [str(s) for s in model.independencies()]
+    if not statements:
+        print("  no context-specific independencies (no labels)")
+        return
+    print(f"  context-specific independencies ({len(statements)}):")
+    for line in statements:
+        print(f"    {line}")
+
+
 def _learn(args) -> int:
     from pgmpy_sgm.causal_discovery import ConvergenceWarning, NonReversibleMCMC
     from pgmpy_sgm.causal_discovery._convergence import SPREAD_WARNING
@@ -313,13 +323,8 @@ def _learn(args) -> int:
     kind = "ordinary decomposable graphical model" if args.no_strata else "stratified graph"
     print(f"Best {kind}: log unnormalized posterior {est.best_score_:.2f}")
     print(f"  edges ({sg.number_of_edges()}): {_format_edges(sg)}")
-    statements = [str(s) for s in sg.independencies()]
-    if statements:
-        print(f"  context-specific independencies ({len(statements)}):")
-        for line in statements:
-            print(f"    {line}")
-    elif not args.no_strata:
-        print("  no context-specific independencies (no labels)")
+    if not args.no_strata or sg.strata:
+        _print_statements(sg)
     print(f"  free parameters: {sg.n_free_parameters()} (underlying graph: {sg.n_free_parameters(strata=False)})")
     if not args.no_strata:
         with warnings.catch_warnings():
@@ -366,13 +371,7 @@ def _learn_ldag(args) -> int:
     print(f"Best labelled DAG: log unnormalized posterior {est.best_score_:.2f}")
     edges = ", ".join(f"{u} -> {v}" for u, v in model.edges()) or "(none)"
     print(f"  edges ({model.number_of_edges()}): {edges}")
-    statements = [str(s) for s in model.independencies()]
-    if statements:
-        print(f"  context-specific independencies ({len(statements)}):")
-        for line in statements:
-            print(f"    {line}")
-    else:
-        print("  no context-specific independencies (no labels)")
+    _print_statements(model)
     plain = sum((len(model.label_states(v)) - 1) * math.prod(len(model.label_states(p)) for p in model.get_parents(v))
                 for v in model.nodes())
     print(f"  free parameters: {model.n_free_parameters()} (unlabelled DAG: {plain})")
