@@ -130,6 +130,17 @@ def read_checkpoint(path) -> tuple[dict, list[dict], CheckpointLog]:
     ValueError
         One line naming the file and what is wrong: not a checkpoint, unknown version,
         invalid JSON, a missing field, or a digest that does not match (edited content).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "run.ckpt")
+    >>> CheckpointLog.create(path, {"seed": 1}).append({"n": 1})
+    >>> with open(path, "ab") as handle:  # a writer killed mid-append
+    ...     _ = handle.write(b'{"digest":"00')
+    >>> header, records, log = read_checkpoint(path)
+    >>> records
+    [{'n': 1}]
     """
     path = Path(path)
     try:

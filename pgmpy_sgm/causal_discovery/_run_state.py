@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pgmpy_sgm.causal_discovery._chain import ChainState, SegmentResult
-from pgmpy_sgm.core.moves import DecomposableState, chordal_families
+from pgmpy_sgm.core.moves import DecomposableState
 
 __all__ = ["RunState", "N_SCORES_VERIFIED"]
 
@@ -235,15 +235,7 @@ class RunState:
 
     @staticmethod
     def _exact(tables, key: int, strata: bool) -> float | None:
-        adj = [0] * tables.n
-        pairs = tables.pairs
-        k = key
-        while k:
-            low = k & -k
-            i, j = pairs[low.bit_length() - 1]
-            adj[i] |= 1 << j
-            adj[j] |= 1 << i
-            k ^= low
-        if chordal_families(adj) is None:
+        try:
+            return DecomposableState(tables, key, strata).score
+        except ValueError:  # not chordal
             return None
-        return DecomposableState(tables, key, strata).score

@@ -248,6 +248,14 @@ def best_regular_partition(cards, forbidden, weights: np.ndarray, n_rows: int) -
     The weights are per valid block (:func:`_exact_structure`); any objective that is a sum
     over groups of a block weight can use it (the SGM clique score, the BDeu node score of
     labelled DAGs). Returns the group of every configuration.
+
+    Examples
+    --------
+    >>> counts = np.array([[30.0, 1.0], [29.0, 2.0], [1.0, 30.0], [2.0, 29.0]])
+    >>> cards, forbidden = (2, 2), (False, False)
+    >>> # merging both lines of the last parent would delete its edge: regularity keeps one apart
+    >>> best_regular_partition(cards, forbidden, _block_weights(cards, forbidden, counts), 4).tolist()
+    [0, 1, 2, 2]
     """
     st = _exact_structure(cards, forbidden)
     scale = float(np.abs(weights[st.lam == 1]).sum())

@@ -28,6 +28,7 @@ gains, so Kruskal's algorithm on positive pair gains maximises it.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 import numpy as np
@@ -118,6 +119,8 @@ def pair_proposal_weights(gains: np.ndarray, uniform_share: float = UNIFORM_SHAR
     >>> pair_proposal_weights(np.array([2.0, -1.0, 0.5, -3.0])).round(3).tolist()
     [0.45, 0.05, 0.45, 0.05]
     """
+    if not 0.0 <= uniform_share <= 1.0:
+        raise ValueError(f"uniform_share must be a probability in [0, 1]. Got: {uniform_share!r}")
     n = len(gains)
     if n == 0:
         return np.zeros(0)
@@ -163,8 +166,9 @@ def relocate(state: DecomposableState, node: int) -> DecomposableState | None:
     """Remove every edge of ``node``, then climb over the pairs touching it and its former neighbours.
 
     The result is a new state (``state`` is unchanged), or None when the edges could not
-    be removed one by one through decomposable graphs (it cannot happen for a chordal
-    graph, whose simplicial-first removal order always exists, but the check is cheap).
+    be removed one by one through decomposable graphs. (For a chordal graph they always
+    can: an edge to a neighbour that is simplicial among the node's neighbours lies in one
+    maximal clique; the loop retries the others until one is removable.)
 
     Examples
     --------
@@ -177,6 +181,8 @@ def relocate(state: DecomposableState, node: int) -> DecomposableState | None:
     (True, False)
     """
     tables = state.tables
+    if not 0 <= node < tables.n:
+        raise ValueError(f"node must be a variable index in 0..{tables.n - 1}. Got: {node!r}")
     new = DecomposableState(tables, state.key, state.strata)
     neighbours = list(iter_bits(new.adj[node]))
     pending = list(neighbours)
@@ -227,8 +233,6 @@ def relocation_sweep(
     >>> round(relocation_sweep(start).score, 2)
     -6715.9
     """
-    import time
-
     best = state
     improved = True
     while improved:

@@ -163,3 +163,10 @@ def test_relocation_moves_a_node_to_its_better_place(heart_tables):
     better = relocate(wrong, 1)
     assert better.score > wrong.score
     assert not better.has_edge(1, 5)
+
+
+def test_bad_arguments_name_the_value(heart_tables):
+    with pytest.raises(ValueError, match=r"uniform_share must be a probability in \[0, 1\]\. Got: 1\.5"):
+        pair_proposal_weights(np.array([1.0, -1.0]), uniform_share=1.5)
+    with pytest.raises(ValueError, match=r"node must be a variable index in 0\.\.5\. Got: 6"):
+        relocate(DecomposableState(heart_tables), 6)
