@@ -156,11 +156,12 @@ class PooledData:
             )
         return pd.DataFrame(columns, columns=self.columns)
 
-    def check(self) -> None:
+    def check(self) -> pd.DataFrame:
         """Raise the errors :class:`~pgmpy_sgm.core.data.EncodedData` raises on the whole data.
 
-        Missing and infinite values (counting rows), and, for rows without weights, a column
-        with a different value in every row (a row identifier).
+        Missing and infinite values (counting rows), continuous-looking float columns, and,
+        for rows without weights, a column with a different value in every row (a row
+        identifier). Returns :meth:`to_frame`.
 
         Examples
         --------
@@ -171,12 +172,16 @@ class PooledData:
         ValueError: Column 'a' has 1 missing value(s) (NaN). Drop or impute them first; stratified graphical \
 models need complete discrete data.
         """
+        frame = self.to_frame()
+        n_observations = float(self.counts.sum())
         for j, name in enumerate(self.columns):
             EncodedData._raise_incomplete(name, int(self.missing[j]), int(self.infinite[j]))
         if self.n_rows == 0:
             raise ValueError("The data have no rows.")
-        for j, name in enumerate(self.columns):
+        for j, name in enumerate(self.columns):  # in the order EncodedData checks each column
+            EncodedData._check_discrete(frame[name], name, n_observations)
             EncodedData._check_row_id(self.cards[j], self.n_rows, name, not self.weighted)
+        return frame
 
 
 def _empty_partial(columns: list, dtypes, weighted: bool) -> PooledData:
@@ -409,8 +414,7 @@ def pool_data(
                         f"{type(data).__name__}")
     if not finish:
         return pooled
-    pooled.check()
-    return pooled.to_frame(), pooled.counts
+    return pooled.check(), pooled.counts
 
 
 def _with_weights_column(data: pd.DataFrame, weights) -> tuple[pd.DataFrame, str]:
