@@ -32,6 +32,7 @@ _COUNT_NAMES = {"count", "counts", "n", "freq", "frequency", "frequencies", "wei
 _OTHER_SEPARATORS = (";", "\t", "|")
 _PARQUET_SUFFIXES = (".parquet", ".pq")
 _CHUNK_ROWS = 500_000  # rows read at a time; memory holds one chunk and the distinct rows
+_PROGRESS_DELAY = 1.0  # seconds before the progress bar over the file shows (none for small files)
 _SUFFIXES = {"--json": (".json",), "--bif": (".bif",), "--xmlbif": (".xml", ".xmlbif")}
 _EXPLAIN_SCORE = ("log unnormalized posterior = log marginal likelihood of the data given the graph + log prior "
                   "of the graph (higher is better)")
@@ -195,7 +196,7 @@ def _csv_chunks(file: Path, path: str, sep: str, na: dict, show_progress: bool):
     from tqdm.auto import tqdm
 
     with open(file, "rb") as handle, tqdm(total=file.stat().st_size, unit="B", unit_scale=True, desc="Reading",
-                                          disable=not show_progress, leave=False, delay=1.0) as bar:
+                                          disable=not show_progress, leave=False, delay=_PROGRESS_DELAY) as bar:
         try:
             reader = pd.read_csv(handle, sep=sep, chunksize=_CHUNK_ROWS, encoding="utf-8-sig", **na)
             for chunk in reader:
@@ -228,7 +229,7 @@ def _parquet_chunks(file: Path, path: str, show_progress: bool):
 
     parquet = _parquet_file(file, path)
     with tqdm(total=parquet.metadata.num_rows, unit=" rows", unit_scale=True, desc="Reading",
-              disable=not show_progress, leave=False, delay=1.0) as bar:
+              disable=not show_progress, leave=False, delay=_PROGRESS_DELAY) as bar:
         for batch in parquet.iter_batches(batch_size=_CHUNK_ROWS):
             chunk = batch.to_pandas()
             bar.update(len(chunk))
