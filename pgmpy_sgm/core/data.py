@@ -493,7 +493,9 @@ class EncodedData:
         return encode_frame(frame, {v: self.state_names[v] for v in self.variables})
 
 
-def pool_codes(codes: np.ndarray, cards: Sequence[int], weights: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def pool_codes(
+    codes: np.ndarray, cards: Sequence[int], weights: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Distinct rows of an integer code matrix, in lexicographic order, with their summed weights.
 
     Parameters
@@ -523,9 +525,14 @@ def pool_codes(codes: np.ndarray, cards: Sequence[int], weights: np.ndarray) -> 
         return codes, np.asarray(weights, dtype=np.float64), np.zeros(0, dtype=np.intp)
     cards = [max(int(c), 1) for c in cards]
     if float(np.prod(np.asarray(cards, dtype=np.float64))) < 2.0**62:
-        key = np.ravel_multi_index(codes.T.astype(np.int64), cards)
+        key = np.zeros(codes.shape[0], dtype=np.int64)  # mixed-radix key, last column fastest, a column at a time
+        for j, card in enumerate(cards):
+            key *= card
+            key += codes[:, j]
         unique_keys, inverse = np.unique(key, return_inverse=True)
-        pooled_codes = np.column_stack(np.unravel_index(unique_keys, cards)).astype(codes.dtype)
+        pooled_codes = np.empty((unique_keys.shape[0], len(cards)), dtype=codes.dtype)
+        for j in range(len(cards) - 1, -1, -1):  # the key's digits, last column first
+            unique_keys, pooled_codes[:, j] = np.divmod(unique_keys, cards[j])
     else:
         pooled_codes, inverse = np.unique(codes, axis=0, return_inverse=True)
     inverse = inverse.ravel()

@@ -18,7 +18,6 @@ dtypes as :func:`pandas.concat` does) and pooling again.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -65,7 +64,7 @@ def import_dask():
     try:
         import dask.dataframe as dd
     except ImportError as err:
-        raise ImportError(f"This needs the optional dependency dask[dataframe] ({err}); install it: {DASK_EXTRA}") from None
+        raise ImportError(f"This needs the optional dependency dask[dataframe] ({err}): {DASK_EXTRA}") from None
     return dd
 
 
@@ -187,8 +186,16 @@ models need complete discrete data.
 def _empty_partial(columns: list, dtypes, weighted: bool) -> PooledData:
     n = len(columns)
     uniques = [pd.Index([], dtype=dtypes[c]) for c in columns]
-    return PooledData(columns, uniques, np.zeros((0, n), np.uint8), np.zeros(0), 0, np.zeros(n, np.int64),
-                      np.zeros(n, np.int64), weighted)
+    return PooledData(
+        columns,
+        uniques,
+        np.zeros((0, n), np.uint8),
+        np.zeros(0),
+        0,
+        np.zeros(n, np.int64),
+        np.zeros(n, np.int64),
+        weighted,
+    )
 
 
 def _code_dtype(cards: list) -> type:
@@ -249,14 +256,17 @@ def _pool_chunk(chunk: pd.DataFrame, weights: str | None, limits: _Limits, colum
             infinite[j] = int(inf.sum())
             na = na | inf
         bad |= na
-        codes.append(col_codes)
+        codes.append(col_codes.astype(np.int32 if len(col_uniques) > 32_767 else np.int16, copy=False))
         uniques.append(pd.Index(col_uniques) if not isinstance(col_uniques, pd.Index) else col_uniques)
-    matrix = np.column_stack(codes) if codes else np.zeros((n, 0), np.int64)
+    matrix = np.empty((n, len(codes)), dtype=np.result_type(np.int16, *codes), order="F")  # columns contiguous
+    for j, col_codes in enumerate(codes):
+        matrix[:, j] = col_codes
+    del codes
     if bad.any():  # reported by PooledData.check; the other rows are pooled as usual
         matrix, w = matrix[~bad], w[~bad]
         kept = [np.unique(matrix[:, j]) for j in range(matrix.shape[1])]
         for j, values_kept in enumerate(kept):
-            remap = np.full(len(uniques[j]), -1, np.int64)
+            remap = np.full(len(uniques[j]), -1, matrix.dtype)
             remap[values_kept] = np.arange(len(values_kept))
             matrix[:, j] = remap[matrix[:, j]]
             uniques[j] = uniques[j].take(values_kept)
@@ -283,13 +293,12 @@ def _combine(parts: list[PooledData], limits: _Limits) -> PooledData:
         remaps.append([united.get_indexer(p.uniques[j]) for p in parts])
     cards = [len(u) for u in uniques]
     dtype = _code_dtype(cards)
-    blocks = []
+    matrix = np.empty((sum(p.n_distinct for p in parts), len(cards)), dtype=dtype, order="F")
+    start = 0
     for k, p in enumerate(parts):
-        block = np.empty(p.codes.shape, dtype=dtype)
         for j in range(len(first.columns)):
-            block[:, j] = remaps[j][k][p.codes[:, j].astype(np.intp)]
-        blocks.append(block)
-    matrix = np.concatenate(blocks) if blocks else np.zeros((0, len(cards)), dtype)
+            matrix[start : start + p.n_distinct, j] = remaps[j][k][p.codes[:, j].astype(np.intp)]
+        start += p.n_distinct
     weights = np.concatenate([p.counts for p in parts])
     pooled, counts, _ = pool_codes(matrix, cards, weights)
     part = PooledData(
@@ -410,8 +419,9 @@ def pool_data(
             raise TypeError(f"weights of chunked data must name a column of the chunks. Got: {type(weights).__name__}")
         pooled = _pool_chunks(data, weights, limits)
     else:
-        raise TypeError(f"data must be a pandas DataFrame, an iterable of them or a Dask DataFrame. Got: "
-                        f"{type(data).__name__}")
+        raise TypeError(
+            f"data must be a pandas DataFrame, an iterable of them or a Dask DataFrame. Got: {type(data).__name__}"
+        )
     if not finish:
         return pooled
     return pooled.check(), pooled.counts

@@ -9,8 +9,8 @@ from pgmpy.structure_score import BaseStructureScore
 
 from pgmpy_sgm.core.bdeu_groups import bdeu_class_weights, optimal_bdeu_groups
 from pgmpy_sgm.core.data import EncodedData
-from pgmpy_sgm.core.pooling import pooled_input
 from pgmpy_sgm.core.optimize import GroupsResult
+from pgmpy_sgm.core.pooling import pooled_input
 from pgmpy_sgm.structure_score._base import LocalScoreCache
 
 __all__ = ["LDAGScore", "DEFAULT_KAPPA"]

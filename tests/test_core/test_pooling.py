@@ -17,7 +17,9 @@ distributed = pytest.importorskip("distributed")
 
 @pytest.fixture(scope="module")
 def client():
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
         with distributed.Client(cluster) as c:
             yield c
 
@@ -25,13 +27,15 @@ def client():
 def _frame(n=600, seed=0):
     rng = np.random.default_rng(seed)
     a = rng.integers(0, 3, n)
-    return pd.DataFrame({
-        "a": a,
-        "b": np.where(rng.random(n) < 0.8, a % 2, rng.integers(0, 2, n)).astype(np.int64),
-        "c": rng.choice(["lo", "mid", "hi"], n),
-        "d": pd.Categorical(rng.choice(["p", "q"], n), categories=["q", "p", "r"]),
-        "e": rng.integers(0, 2, n).astype(float),
-    })
+    return pd.DataFrame(
+        {
+            "a": a,
+            "b": np.where(rng.random(n) < 0.8, a % 2, rng.integers(0, 2, n)).astype(np.int64),
+            "c": rng.choice(["lo", "mid", "hi"], n),
+            "d": pd.Categorical(rng.choice(["p", "q"], n), categories=["q", "p", "r"]),
+            "e": rng.integers(0, 2, n).astype(float),
+        }
+    )
 
 
 def _same_encoding(a: EncodedData, b: EncodedData) -> None:
@@ -109,9 +113,13 @@ def test_bad_input_gets_the_messages_of_encoded_data():
 
 def test_too_many_distinct_rows_names_the_columns_with_most_states():
     rng = np.random.default_rng(1)
-    df = pd.DataFrame({"few": rng.integers(0, 2, 400), "many": rng.integers(0, 300, 400), "some": rng.integers(0, 9, 400)})
+    df = pd.DataFrame(
+        {"few": rng.integers(0, 2, 400), "many": rng.integers(0, 300, 400), "some": rng.integers(0, 9, 400)}
+    )
     chunks = (df.iloc[i : i + 50] for i in range(0, 400, 50))
-    with pytest.raises(ValueError, match=r"more than max_distinct_rows=100 distinct rows.*'many' \(\d+\), 'some' \(9\)"):
+    with pytest.raises(
+        ValueError, match=r"more than max_distinct_rows=100 distinct rows.*'many' \(\d+\), 'some' \(9\)"
+    ):
         pool_data(chunks, max_distinct_rows=100)
     with pytest.raises(ValueError, match=r"^Column 'many' has more than max_states=50 distinct values"):
         pool_data(df, max_states=50)
@@ -191,4 +199,6 @@ def test_ldag_search_from_counts_equals_rows():
     assert pooled.best_score_ == rows.best_score_
     assert sorted(pooled.model_.edges()) == sorted(rows.model_.edges())
     for node in rows.model_.nodes():
-        np.testing.assert_array_equal(pooled.model_.get_cpds(node).get_values(), rows.model_.get_cpds(node).get_values())
+        np.testing.assert_array_equal(
+            pooled.model_.get_cpds(node).get_values(), rows.model_.get_cpds(node).get_values()
+        )
