@@ -95,7 +95,8 @@ class PooledData:
     columns : list of str
         The variables (the weights column excluded).
     uniques : list of pandas.Index
-        Distinct values of each column, in order of first appearance.
+        Distinct values of each column, in order of first appearance (the order of the
+        rows is not that of the state names: ``EncodedData`` sorts the states itself).
     codes : numpy.ndarray, shape (n_distinct, n_columns)
         Row ``i`` holds ``uniques[j][codes[i, j]]`` in column ``j``.
     counts : numpy.ndarray of float64, shape (n_distinct,)
@@ -111,7 +112,7 @@ class PooledData:
     >>> import pandas as pd
     >>> pooled = pool_data(pd.DataFrame({"a": [1, 0, 1]}), finish=False)
     >>> pooled.n_rows, pooled.counts.tolist()
-    (3, [1.0, 2.0])
+    (3, [2.0, 1.0])
     """
 
     columns: list
@@ -146,7 +147,7 @@ class PooledData:
         --------
         >>> import pandas as pd
         >>> pool_data(pd.DataFrame({"a": ["y", "x", "y"]}), finish=False).to_frame()["a"].tolist()
-        ['x', 'y']
+        ['y', 'x']
         """
         columns = {}
         for j, name in enumerate(self.columns):
