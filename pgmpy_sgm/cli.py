@@ -105,6 +105,9 @@ def _add_csv_arguments(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--sep", default=",", metavar="SEP", help="field separator of the CSV file (default ',')")
     sub.add_argument("--keep-na-strings", action="store_true",
                      help="read NA, None, null, NaN, ... as states; only empty cells are missing values")
+    sub.add_argument("--dask", nargs="?", const="local", metavar="ADDRESS",
+                     help="pool the file with Dask, partition by partition: on Dask's local scheduler, or on the "
+                          'distributed scheduler at ADDRESS (needs pip install "pgmpy-sgm[dask]")')
 
 
 def _positive_int(text: str) -> int:
@@ -135,12 +138,13 @@ def _non_negative_int(text: str) -> int:
 
 
 def read_data(path: str | None, counts_column: str | None, sep: str = ",", keep_na_strings: bool = False,
-              show_progress: bool = False) -> tuple[pd.DataFrame, str | None, str]:
+              show_progress: bool = False, dask: str | None = None) -> tuple[pd.DataFrame, str | None, str]:
     """Read a CSV or Parquet file (or the bundled heart data when ``path`` is None) as a table of counts.
 
     The file is read in chunks (CSV) or record batches (Parquet, by its ``.parquet``/``.pq``
     suffix; needs ``pyarrow``) and pooled as it is read, so memory holds one chunk and the
-    distinct rows (:func:`~pgmpy_sgm.core.pooling.pool_data`). Returns the distinct rows with
+    distinct rows (:func:`~pgmpy_sgm.core.pooling.pool_data`); with ``dask`` (``"local"`` or the
+    address of a distributed scheduler) Dask reads and pools the partitions. Returns the distinct rows with
     their counts in a column, the name of that column, and a description for the report.
     Refuses, naming the file and column, what pandas would accept silently: a header
     naming a column twice or leaving one unnamed (the index written by ``DataFrame.to_csv()``),
@@ -168,10 +172,19 @@ def read_data(path: str | None, counts_column: str | None, sep: str = ",", keep_
     parquet = file.suffix.lower() in _PARQUET_SUFFIXES
     header = _parquet_columns(file, path) if parquet else _read_header(file, path, sep)
     na = {"keep_default_na": False, "na_values": [""]} if keep_na_strings else {}
-    chunks = _parquet_chunks(file, path, show_progress) if parquet else _csv_chunks(file, path, sep, na, show_progress)
-    checked = _checked_chunks(chunks, header, path, sep, counts_column)
+    if dask is not None:
+        chunks = _dask_frame(file, path, sep, na, parquet)
+        next(_checked_chunks([chunks._meta], header, path, sep, counts_column))
+    else:
+        chunks = _parquet_chunks(file, path, show_progress) if parquet else _csv_chunks(
+            file, path, sep, na, show_progress)
+        chunks = _checked_chunks(chunks, header, path, sep, counts_column)
     try:
-        pooled = pool_data(checked, counts_column, finish=False)
+        if dask is None or dask == "local":
+            pooled = pool_data(chunks, counts_column, finish=False)
+        else:
+            with _dask_client(dask):
+                pooled = pool_data(chunks, counts_column, finish=False)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as err:
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         raise CommandLineError(f"cannot read {path} as CSV: {first}") from None
@@ -205,6 +218,32 @@ def _csv_chunks(file: Path, path: str, sep: str, na: dict, show_progress: bool):
         except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, ValueError) as err:
             first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
             raise CommandLineError(f"cannot read {path} as CSV: {first}") from None
+
+
+def _dask_frame(file: Path, path: str, sep: str, na: dict, parquet: bool):
+    """The file as a Dask DataFrame (CSV blocks of 64 MB, or a partition per Parquet row group)."""
+    from pgmpy_sgm.core.pooling import import_dask
+
+    try:
+        dd = import_dask()
+    except ImportError as err:
+        raise CommandLineError(f"--dask: {err}") from None
+    if parquet:
+        return dd.read_parquet(str(file), split_row_groups=True)
+    try:
+        return dd.read_csv(str(file), sep=sep, blocksize="64MB", encoding="utf-8-sig", **na)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, ValueError) as err:
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise CommandLineError(f"cannot read {path} as CSV: {first}") from None
+
+
+def _dask_client(address: str):
+    try:
+        from distributed import Client
+    except ImportError as err:
+        raise CommandLineError(f"--dask {address}: needs dask's distributed scheduler ({err}): "
+                               'pip install "pgmpy-sgm[dask]"') from None
+    return Client(address, timeout="30s")
 
 
 def _parquet_file(file: Path, path: str):
@@ -383,7 +422,7 @@ def _learn(args) -> int:
         return _learn_ldag(args)
     _check_outputs({"--json": args.json, "--plot": args.plot, "--bif": args.bif}, [args.data])
     frame, weights, description = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings,
-                                            show_progress=not args.quiet)
+                                            show_progress=not args.quiet, dask=args.dask)
     common = dict(n_iter=args.iterations, n_chains=args.chains, seed=args.seed, n_jobs=args.jobs,
                   weights=weights, show_progress=not args.quiet, max_time=args.max_time, method=args.method)
     print(f"Data: {description}", flush=True)
@@ -432,7 +471,7 @@ def _learn_ldag(args) -> int:
         raise CommandLineError("--plot is not available with --ldag; save --json and draw the model in Python")
     _check_outputs({"--json": args.json, "--bif": args.bif}, [args.data])
     frame, weights, description = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings,
-                                            show_progress=not args.quiet)
+                                            show_progress=not args.quiet, dask=args.dask)
     restarts = args.restarts
     print(f"Learning a labelled DAG from {description}", file=sys.stderr)
     est = LDAGSearch(n_restarts=restarts, seed=args.seed, n_jobs=args.jobs, show_progress=not args.quiet,
@@ -511,7 +550,8 @@ def _score(args) -> int:
     from pgmpy_sgm import SGMScore
     from pgmpy_sgm.models import StratifiedGraph
 
-    frame, weights, description = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings)
+    frame, weights, description = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings,
+                                            dask=args.dask)
     sg = StratifiedGraph(_read_model(args.model))
     scorer = SGMScore(frame, weights=weights)
     lml = scorer.log_marginal_likelihood(sg)
@@ -535,7 +575,7 @@ def _convert(args) -> int:
     if not getattr(model, "has_parameters", False):
         if args.data is None:
             raise CommandLineError(f"{args.model} holds a graph without parameters; give --data DATA.csv to fit them")
-        frame, weights, _ = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings)
+        frame, weights, _ = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings, dask=args.dask)
         model = _fit_model(StratifiedGraph(model), frame, weights)
     _write_network(model, args.bif, args.xmlbif)
     return 0

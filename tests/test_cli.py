@@ -257,3 +257,50 @@ def test_progress_bar_over_the_file_unless_quiet(tmp_path, capsys, monkeypatch):
     assert "Reading" not in capsys.readouterr().err
     assert main(argv) == 0
     assert "Reading" in capsys.readouterr().err
+
+
+def test_dask_option_pools_the_file_with_dask(tmp_path, capsys):
+    pytest.importorskip("dask.dataframe")
+    path, _ = _random_csv(tmp_path)
+    argv = ["learn", str(path), "--quiet", "--iterations", "200", "--chains", "1"]
+    assert main(argv) == 0
+    in_chunks = capsys.readouterr().out
+    assert main([*argv, "--dask"]) == 0
+    assert capsys.readouterr().out == in_chunks
+
+
+def test_dask_option_without_dask_names_the_extra(tmp_path, capsys, monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def fake_import(name, *args, **kwargs):
+        if name.startswith("dask"):
+            raise ImportError(f"No module named {name!r}")
+        return real_import(name, *args, **kwargs)
+
+    path, _ = _random_csv(tmp_path)
+    monkeypatch.setattr(builtins, "__import__", fake_import)
+    assert main(["learn", str(path), "--quiet", "--dask"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("pgmpy-sgm: error: --dask: ") and err.endswith('pip install "pgmpy-sgm[dask]"')
+    assert len(err.splitlines()) == 1
+
+
+def test_dask_option_with_a_scheduler_address(tmp_path, capsys):
+    distributed = pytest.importorskip("distributed")
+    path, _ = _random_csv(tmp_path)
+    argv = ["score", str(path), str(_learned_json(path, capsys))]
+    assert main(argv) == 0
+    in_chunks = capsys.readouterr().out
+    cluster_args = dict(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None)
+    with distributed.LocalCluster(**cluster_args) as cluster:
+        assert main([*argv, "--dask", cluster.scheduler_address]) == 0
+    assert capsys.readouterr().out == in_chunks
+
+
+def _learned_json(data, capsys):
+    out = data.parent / "m.json"
+    assert main(["learn", str(data), "--quiet", "--iterations", "100", "--chains", "1", "--json", str(out)]) == 0
+    capsys.readouterr()
+    return out
