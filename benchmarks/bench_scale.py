@@ -169,7 +169,7 @@ def run_pool_step(step: str, path: str, n_rows: int, n_iter: int) -> dict:
             workers = client.run(_peak_mb)
             out["worker_peak_rss_mb"] = sorted(workers.values())
         t0 = time.perf_counter()
-        est = NonReversibleMCMC(weights="count", **fit).fit(frame.assign(count=counts))
+        est = NonReversibleMCMC(weights=counts, **fit).fit(frame)
         out["mcmc_s"] = time.perf_counter() - t0
         out.update(_fit_summary(est))
     elif step == "pool-cli":

@@ -351,7 +351,7 @@ class EncodedData:
         self.state_names[name] = states
         values = column.astype(object) if is_categorical else column
         categories = pd.Index(states, dtype=object, tupleize_cols=False)  # tuple states stay states
-        codes = pd.Categorical(values, categories=categories).codes.astype(np.int64)
+        codes = pd.Categorical(values, categories=categories).codes  # the narrowest signed integers
         if (codes < 0).any():  # values equal to a state under == but not under hashing (rare mixed types)
             lookup = {s: i for i, s in enumerate(states)}
             codes = np.array([lookup[_python_scalar(x)] for x in values.to_numpy(dtype=object)], dtype=np.int64)
