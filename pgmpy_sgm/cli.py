@@ -138,14 +138,15 @@ def _non_negative_int(text: str) -> int:
 
 
 def read_data(path: str | None, counts_column: str | None, sep: str = ",", keep_na_strings: bool = False,
-              show_progress: bool = False, dask: str | None = None) -> tuple[pd.DataFrame, str | None, str]:
+              show_progress: bool = False, dask: str | None = None) -> tuple[pd.DataFrame, object, str]:
     """Read a CSV or Parquet file (or the bundled heart data when ``path`` is None) as a table of counts.
 
     The file is read in chunks (CSV) or record batches (Parquet, by its ``.parquet``/``.pq``
     suffix; needs ``pyarrow``) and pooled as it is read, so memory holds one chunk and the
     distinct rows (:func:`~pgmpy_sgm.core.pooling.pool_data`); with ``dask`` (``"local"`` or the
-    address of a distributed scheduler) Dask reads and pools the partitions. Returns the distinct rows with
-    their counts in a column, the name of that column, and a description for the report.
+    address of a distributed scheduler) Dask reads and pools the partitions. Returns the distinct rows,
+    their counts (an array, or the name of the counts column when the file has one), and a description
+    for the report.
     Refuses, naming the file and column, what pandas would accept silently: a header
     naming a column twice or leaving one unnamed (the index written by ``DataFrame.to_csv()``),
     a file read as one column because of another separator, and counts that are not
@@ -193,15 +194,14 @@ def read_data(path: str | None, counts_column: str | None, sep: str = ",", keep_
         column = pooled.columns[empty[0]]
         raise CommandLineError(_missing_message(file, path, sep, na, column, int(pooled.missing[empty[0]]), parquet))
     frame = pooled.check()
-    weights = counts_column
-    if weights is None:
-        _warn_counts_like(frame, path)
-        weights = "count"
-        while weights in frame.columns:
-            weights = f"{weights}_"
-    frame[weights] = pooled.counts
     n = float(pooled.counts.sum())
-    return frame, weights, f"{path} ({n:,.0f} observations, {frame.shape[1] - 1} variables)"
+    description = f"{path} ({n:,.0f} observations, {frame.shape[1]} variables)"
+    if counts_column is not None:  # errors about the counts then name the column
+        frame[counts_column] = pooled.counts
+        return frame, counts_column, description
+    _warn_counts_like(frame, path)
+    # the counts apart from the (narrow) columns: estimators then convert an integer frame, not a float one
+    return frame, pooled.counts, description
 
 
 def _csv_chunks(file: Path, path: str, sep: str, na: dict, show_progress: bool):
