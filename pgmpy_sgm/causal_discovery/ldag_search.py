@@ -186,7 +186,7 @@ class LDAGSearch(BaseEstimator):
         n_mcmc: int = 0,
         max_labelled_configs: int | None = 64,
         labels: bool = True,
-        weights: str | None = None,
+        weights: str | np.ndarray | None = None,
     ):
         self.equivalent_sample_size = equivalent_sample_size
         self.kappa = kappa
