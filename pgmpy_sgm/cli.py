@@ -30,6 +30,9 @@ _DEFAULT_ITERATIONS = 2000
 _DEFAULT_CHAINS = 2
 _COUNT_NAMES = {"count", "counts", "n", "freq", "frequency", "frequencies", "weight", "weights", "wt", "number"}
 _OTHER_SEPARATORS = (";", "\t", "|")
+_PARQUET_SUFFIXES = (".parquet", ".pq")
+_CHUNK_ROWS = 500_000  # rows read at a time; memory holds one chunk and the distinct rows
+_PROGRESS_DELAY = 1.0  # seconds before the progress bar over the file shows (none for small files)
 _SUFFIXES = {"--json": (".json",), "--bif": (".bif",), "--xmlbif": (".xml", ".xmlbif")}
 _EXPLAIN_SCORE = ("log unnormalized posterior = log marginal likelihood of the data given the graph + log prior "
                   "of the graph (higher is better)")
@@ -57,7 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     learn = sub.add_parser("learn", help="learn a stratified graph from a CSV file (default: bundled heart data)")
-    learn.add_argument("data", nargs="?", help="CSV file of discrete columns (default: bundled heart-disease data)")
+    learn.add_argument("data", nargs="?", help="CSV or Parquet file of discrete columns, read in chunks "
+                       "(default: bundled heart-disease data)")
     learn.add_argument("--counts-column", metavar="COL", help="column holding the count of each row")
     _add_csv_arguments(learn)
     learn.add_argument("--iterations", type=_positive_int, default=_DEFAULT_ITERATIONS, metavar="N",
@@ -101,6 +105,9 @@ def _add_csv_arguments(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--sep", default=",", metavar="SEP", help="field separator of the CSV file (default ',')")
     sub.add_argument("--keep-na-strings", action="store_true",
                      help="read NA, None, null, NaN, ... as states; only empty cells are missing values")
+    sub.add_argument("--dask", nargs="?", const="local", metavar="ADDRESS",
+                     help="pool the file with Dask, partition by partition: on Dask's local scheduler, or on the "
+                          'distributed scheduler at ADDRESS (needs pip install "pgmpy-sgm[dask]")')
 
 
 def _positive_int(text: str) -> int:
@@ -130,11 +137,16 @@ def _non_negative_int(text: str) -> int:
     return value
 
 
-def read_data(path: str | None, counts_column: str | None, sep: str = ",",
-              keep_na_strings: bool = False) -> tuple[pd.DataFrame, str | None, str]:
-    """Read a CSV file (or the bundled heart data when ``path`` is None).
+def read_data(path: str | None, counts_column: str | None, sep: str = ",", keep_na_strings: bool = False,
+              show_progress: bool = False, dask: str | None = None) -> tuple[pd.DataFrame, object, str]:
+    """Read a CSV or Parquet file (or the bundled heart data when ``path`` is None) as a table of counts.
 
-    Returns the frame, the weights column (or None) and a description for the report.
+    The file is read in chunks (CSV) or record batches (Parquet, by its ``.parquet``/``.pq``
+    suffix; needs ``pyarrow``) and pooled as it is read, so memory holds one chunk and the
+    distinct rows (:func:`~pgmpy_sgm.core.pooling.pool_data`); with ``dask`` (``"local"`` or the
+    address of a distributed scheduler) Dask reads and pools the partitions. Returns the distinct rows,
+    their counts (an array, or the name of the counts column when the file has one), and a description
+    for the report.
     Refuses, naming the file and column, what pandas would accept silently: a header
     naming a column twice or leaving one unnamed (the index written by ``DataFrame.to_csv()``),
     a file read as one column because of another separator, and counts that are not
@@ -152,30 +164,131 @@ def read_data(path: str | None, counts_column: str | None, sep: str = ",",
         if counts_column is not None:
             raise CommandLineError("--counts-column needs a DATA.csv (the bundled data has its own counts)")
         return load_heart_disease(as_counts=True), "count", "bundled heart-disease data (1841 men)"
+    from pgmpy_sgm.core.pooling import pool_data
+
     file = Path(path)
     if not file.is_file():
         raise CommandLineError(f"data file not found: {path}")
     sep = "\t" if sep == "\\t" else sep  # --sep '\t' typed literally
-    header = _read_header(file, path, sep)
+    parquet = file.suffix.lower() in _PARQUET_SUFFIXES
+    header = _parquet_columns(file, path) if parquet else _read_header(file, path, sep)
     na = {"keep_default_na": False, "na_values": [""]} if keep_na_strings else {}
+    if dask is not None:
+        chunks = _dask_frame(file, path, sep, na, parquet)
+        next(_checked_chunks([chunks._meta], header, path, sep, counts_column))
+    else:
+        chunks = _parquet_chunks(file, path, show_progress) if parquet else _csv_chunks(
+            file, path, sep, na, show_progress)
+        chunks = _checked_chunks(chunks, header, path, sep, counts_column)
     try:
-        frame = pd.read_csv(file, sep=sep, **na)
+        if dask is None or dask == "local":
+            pooled = pool_data(chunks, counts_column, finish=False)
+        else:
+            with _dask_client(dask):
+                pooled = pool_data(chunks, counts_column, finish=False)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as err:
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise CommandLineError(f"cannot read {path} as CSV: {first}") from None
+    empty = [j for j in range(len(pooled.columns)) if pooled.missing[j]]
+    if empty:
+        column = pooled.columns[empty[0]]
+        raise CommandLineError(_missing_message(file, path, sep, na, column, int(pooled.missing[empty[0]]), parquet))
+    frame = pooled.check()
+    n = float(pooled.counts.sum())
+    description = f"{path} ({n:,.0f} observations, {frame.shape[1]} variables)"
+    if counts_column is not None:  # errors about the counts then name the column
+        frame[counts_column] = pooled.counts
+        return frame, counts_column, description
+    _warn_counts_like(frame, path)
+    # the counts apart from the (narrow) columns: estimators then convert an integer frame, not a float one
+    return frame, pooled.counts, description
+
+
+def _csv_chunks(file: Path, path: str, sep: str, na: dict, show_progress: bool):
+    """Chunks of a CSV file, with a progress bar over its bytes."""
+    from tqdm.auto import tqdm
+
+    with open(file, "rb") as handle, tqdm(total=file.stat().st_size, unit="B", unit_scale=True, desc="Reading",
+                                          disable=not show_progress, leave=False, delay=_PROGRESS_DELAY) as bar:
+        try:
+            reader = pd.read_csv(handle, sep=sep, chunksize=_CHUNK_ROWS, encoding="utf-8-sig", **na)
+            for chunk in reader:
+                bar.update(handle.tell() - bar.n)
+                yield chunk
+        except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, ValueError) as err:
+            first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            raise CommandLineError(f"cannot read {path} as CSV: {first}") from None
+
+
+def _dask_frame(file: Path, path: str, sep: str, na: dict, parquet: bool):
+    """The file as a Dask DataFrame (CSV blocks of 64 MB, or a partition per Parquet row group)."""
+    from pgmpy_sgm.core.pooling import import_dask
+
+    try:
+        dd = import_dask()
+    except ImportError as err:
+        raise CommandLineError(f"--dask: {err}") from None
+    if parquet:
+        return dd.read_parquet(str(file), split_row_groups=True)
+    try:
+        return dd.read_csv(str(file), sep=sep, blocksize="64MB", encoding="utf-8-sig", **na)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, ValueError) as err:
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         raise CommandLineError(f"cannot read {path} as CSV: {first}") from None
-    _check_columns(frame, header, path, sep)
-    if counts_column is not None and counts_column not in frame.columns:
-        raise CommandLineError(f"counts column {counts_column!r} is not in {path}; columns: {list(frame.columns)}")
-    empty = frame.isna().sum()
-    if empty.any():
-        column = empty.index[empty.to_numpy() > 0][0]
-        raise CommandLineError(_missing_message(file, path, sep, frame, column, int(empty[column])))
-    if counts_column is None:
-        _warn_counts_like(frame, path)
-        n = len(frame)
-    else:
-        n = _check_counts(frame, counts_column, path)
-    return frame, counts_column, f"{path} ({n:,.0f} observations, {frame.shape[1] - bool(counts_column)} variables)"
+
+
+def _dask_client(address: str):
+    try:
+        from distributed import Client
+    except ImportError as err:
+        raise CommandLineError(f"--dask {address}: needs dask's distributed scheduler ({err}): "
+                               'pip install "pgmpy-sgm[dask]"') from None
+    return Client(address, timeout="30s")
+
+
+def _parquet_file(file: Path, path: str):
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise CommandLineError(f"reading the Parquet file {path} needs pyarrow: pip install pyarrow") from None
+    try:
+        return pq.ParquetFile(file)
+    except Exception as err:  # pyarrow raises its own ArrowInvalid / OSError for a file that is not Parquet
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise CommandLineError(f"cannot read {path} as Parquet: {first}") from None
+
+
+def _parquet_columns(file: Path, path: str) -> list[str]:
+    return list(_parquet_file(file, path).schema_arrow.names)
+
+
+def _parquet_chunks(file: Path, path: str, show_progress: bool):
+    """Record batches of a Parquet file as pandas chunks, with a progress bar over its rows."""
+    from tqdm.auto import tqdm
+
+    parquet = _parquet_file(file, path)
+    with tqdm(total=parquet.metadata.num_rows, unit=" rows", unit_scale=True, desc="Reading",
+              disable=not show_progress, leave=False, delay=_PROGRESS_DELAY) as bar:
+        for batch in parquet.iter_batches(batch_size=_CHUNK_ROWS):
+            chunk = batch.to_pandas()
+            bar.update(len(chunk))
+            yield chunk
+
+
+def _checked_chunks(chunks, header: list[str], path: str, sep: str, counts_column: str | None):
+    """The CLI's checks of the columns and counts, chunk by chunk (row numbers count from the file's start)."""
+    offset = 0
+    for i, chunk in enumerate(chunks):
+        if i == 0:
+            _check_columns(chunk, header, path, sep)
+            if counts_column is not None and counts_column not in chunk.columns:
+                raise CommandLineError(
+                    f"counts column {counts_column!r} is not in {path}; columns: {list(chunk.columns)}"
+                )
+        if counts_column is not None:
+            _check_counts(chunk, counts_column, path, offset)
+        offset += len(chunk)
+        yield chunk
 
 
 def _read_header(file: Path, path: str, sep: str) -> list[str]:
@@ -214,22 +327,24 @@ def _check_columns(frame: pd.DataFrame, header: list[str], path: str, sep: str) 
                                "DataFrame.to_csv()? write the file with index=False, or drop the column)")
 
 
-def _missing_message(file: Path, path: str, sep: str, frame: pd.DataFrame, column: str, n_empty: int) -> str:
-    raw = pd.read_csv(file, sep=sep, dtype=str, keep_default_na=False, usecols=[column])[column]
-    words = [w for w in dict.fromkeys(raw[frame[column].isna().to_numpy()].str.strip()) if w]
-    if words:
-        return (f"column {column!r} of {path} has {n_empty} cell(s) such as {words[0]!r} that pandas reads as "
-                f"missing values; if {words[0]!r} is a state, pass --keep-na-strings")
+def _missing_message(file: Path, path: str, sep: str, na: dict, column: str, n_empty: int, parquet: bool) -> str:
+    if not parquet:
+        raw = pd.read_csv(file, sep=sep, dtype=str, keep_default_na=False, usecols=[column])[column]
+        read = pd.read_csv(file, sep=sep, dtype=str, usecols=[column], **na)[column]
+        words = [w for w in dict.fromkeys(raw[read.isna().to_numpy()].str.strip()) if w]
+        if words:
+            return (f"column {column!r} of {path} has {n_empty} cell(s) such as {words[0]!r} that pandas reads as "
+                    f"missing values; if {words[0]!r} is a state, pass --keep-na-strings")
     return f"column {column!r} of {path} has {n_empty} empty cell(s) (missing values); drop or impute them first"
 
 
-def _check_counts(frame: pd.DataFrame, column: str, path: str) -> float:
+def _check_counts(frame: pd.DataFrame, column: str, path: str, offset: int = 0) -> float:
     values = pd.to_numeric(frame[column], errors="coerce")
     bad = values.isna() | ~values.apply(lambda x: math.isfinite(x) if pd.notna(x) else False)
     if bad.any():
         row = int(bad.to_numpy().nonzero()[0][0])
         raise CommandLineError(f"counts column {column!r} of {path} holds {str(frame[column].iloc[row])!r} in data row "
-                               f"{row + 1}; counts must be finite whole numbers")
+                               f"{offset + row + 1}; counts must be finite whole numbers")
     return float(values.sum())
 
 
@@ -306,7 +421,8 @@ def _learn(args) -> int:
     if args.ldag:
         return _learn_ldag(args)
     _check_outputs({"--json": args.json, "--plot": args.plot, "--bif": args.bif}, [args.data])
-    frame, weights, description = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings)
+    frame, weights, description = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings,
+                                            show_progress=not args.quiet, dask=args.dask)
     common = dict(n_iter=args.iterations, n_chains=args.chains, seed=args.seed, n_jobs=args.jobs,
                   weights=weights, show_progress=not args.quiet, max_time=args.max_time, method=args.method)
     print(f"Data: {description}", flush=True)
@@ -354,15 +470,12 @@ def _learn_ldag(args) -> int:
     if args.plot:
         raise CommandLineError("--plot is not available with --ldag; save --json and draw the model in Python")
     _check_outputs({"--json": args.json, "--bif": args.bif}, [args.data])
-    frame, weights, description = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings)
-    if weights is not None:  # one row per observation for the hill climb
-        counts = frame[weights]
-        if (counts < 0).any() or (counts != counts.round()).any():
-            raise CommandLineError(f"counts column {weights!r} must hold non-negative integers")
-        frame = frame.loc[frame.index.repeat(counts.astype(int))].drop(columns=weights).reset_index(drop=True)
+    frame, weights, description = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings,
+                                            show_progress=not args.quiet, dask=args.dask)
     restarts = args.restarts
     print(f"Learning a labelled DAG from {description}", file=sys.stderr)
-    est = LDAGSearch(n_restarts=restarts, seed=args.seed, n_jobs=args.jobs, show_progress=not args.quiet).fit(frame)
+    est = LDAGSearch(n_restarts=restarts, seed=args.seed, n_jobs=args.jobs, show_progress=not args.quiet,
+                     weights=weights).fit(frame)
     model = est.model_
     print(f"Data: {description}")
     print(f"Search: tabu hill climbing, {restarts} restart(s), seed {args.seed}; first climb "
@@ -437,7 +550,8 @@ def _score(args) -> int:
     from pgmpy_sgm import SGMScore
     from pgmpy_sgm.models import StratifiedGraph
 
-    frame, weights, description = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings)
+    frame, weights, description = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings,
+                                            dask=args.dask)
     sg = StratifiedGraph(_read_model(args.model))
     scorer = SGMScore(frame, weights=weights)
     lml = scorer.log_marginal_likelihood(sg)
@@ -461,7 +575,7 @@ def _convert(args) -> int:
     if not getattr(model, "has_parameters", False):
         if args.data is None:
             raise CommandLineError(f"{args.model} holds a graph without parameters; give --data DATA.csv to fit them")
-        frame, weights, _ = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings)
+        frame, weights, _ = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings, dask=args.dask)
         model = _fit_model(StratifiedGraph(model), frame, weights)
     _write_network(model, args.bif, args.xmlbif)
     return 0

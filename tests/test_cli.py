@@ -170,3 +170,137 @@ def test_max_time_must_be_a_positive_number(value, capsys):
     with pytest.raises(SystemExit):
         main(["learn", "--max-time", value])
     assert "--max-time" in capsys.readouterr().err
+
+
+def _random_csv(folder, n=90, seed=3, missing=False):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 2, n)
+    df = pd.DataFrame({"a": a, "b": np.where(rng.random(n) < 0.8, a, 1 - a), "c": rng.choice(["x", "y", "z"], n)})
+    if missing:
+        df["b"] = df["b"].astype(object)
+        df.loc[[5, 70], "b"] = None
+    path = folder / "rows.csv"
+    df.to_csv(path, index=False)
+    return path, df
+
+
+def test_chunked_csv_and_parquet_encode_exactly_as_one_read(tmp_path, monkeypatch):
+    from pgmpy_sgm.cli import read_data
+    from pgmpy_sgm.core.data import EncodedData
+
+    monkeypatch.setattr("pgmpy_sgm.cli._CHUNK_ROWS", 7)
+    path, _ = _random_csv(tmp_path)
+    whole = EncodedData(pd.read_csv(path))
+    frame, weights, description = read_data(str(path), None)
+    assert description.endswith("(90 observations, 3 variables)")
+    pooled = EncodedData(frame, weights=weights)
+    assert pooled.state_names == whole.state_names
+    np.testing.assert_array_equal(pooled.codes, whole.codes)
+    np.testing.assert_array_equal(pooled.weights, whole.weights)
+    pytest.importorskip("pyarrow")
+    pq = tmp_path / "rows.parquet"
+    pd.read_csv(path).to_parquet(pq, row_group_size=10)
+    frame, weights, _ = read_data(str(pq), None)
+    from_parquet = EncodedData(frame, weights=weights)
+    assert from_parquet.state_names == whole.state_names
+    np.testing.assert_array_equal(from_parquet.weights, whole.weights)
+
+
+def test_learn_from_parquet_equals_csv(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("pyarrow")
+    monkeypatch.setattr("pgmpy_sgm.cli._CHUNK_ROWS", 11)
+    path, df = _random_csv(tmp_path)
+    pq = tmp_path / "rows.pq"
+    df.to_parquet(pq)
+    argv = ["--quiet", "--iterations", "200", "--chains", "1"]
+    assert main(["learn", str(path), *argv]) == 0
+    from_csv = capsys.readouterr().out.replace(str(path), "FILE")
+    assert main(["learn", str(pq), *argv]) == 0
+    assert capsys.readouterr().out.replace(str(pq), "FILE") == from_csv
+    assert main(["learn", str(pq), "--ldag", "--restarts", "1", "--quiet"]) == 0
+
+
+def test_parquet_without_pyarrow_names_the_package(tmp_path, capsys, monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def fake_import(name, *args, **kwargs):
+        if name.startswith("pyarrow"):
+            raise ImportError(f"No module named {name!r}")
+        return real_import(name, *args, **kwargs)
+
+    (tmp_path / "d.parquet").write_bytes(b"PAR1")
+    monkeypatch.setattr(builtins, "__import__", fake_import)
+    assert main(["learn", str(tmp_path / "d.parquet"), "--quiet"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"pgmpy-sgm: error: reading the Parquet file {tmp_path / 'd.parquet'} needs pyarrow: pip install pyarrow"
+    )
+
+
+def test_errors_count_rows_over_all_chunks(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr("pgmpy_sgm.cli._CHUNK_ROWS", 4)
+    path, _ = _random_csv(tmp_path, missing=True)
+    assert main(["learn", str(path), "--quiet"]) == 2
+    assert "column 'b' of" in (err := capsys.readouterr().err) and "has 2 empty cell(s) (missing values)" in err
+    counts = tmp_path / "counts.csv"
+    counts.write_text("a,n\n" + "".join(f"{i % 2},{i}\n" for i in range(8)) + "1,x\n")
+    assert main(["learn", str(counts), "--counts-column", "n", "--quiet"]) == 2
+    assert "counts column 'n' of" in (err := capsys.readouterr().err) and "holds 'x' in data row 9" in err
+
+
+def test_progress_bar_over_the_file_unless_quiet(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr("pgmpy_sgm.cli._PROGRESS_DELAY", 0)
+    path, _ = _random_csv(tmp_path)
+    argv = ["learn", str(path), "--iterations", "50", "--chains", "1", "--no-strata"]
+    assert main([*argv, "--quiet"]) == 0
+    assert "Reading" not in capsys.readouterr().err
+    assert main(argv) == 0
+    assert "Reading" in capsys.readouterr().err
+
+
+def test_dask_option_pools_the_file_with_dask(tmp_path, capsys):
+    pytest.importorskip("dask.dataframe")
+    path, _ = _random_csv(tmp_path)
+    argv = ["learn", str(path), "--quiet", "--iterations", "200", "--chains", "1"]
+    assert main(argv) == 0
+    in_chunks = capsys.readouterr().out
+    assert main([*argv, "--dask"]) == 0
+    assert capsys.readouterr().out == in_chunks
+
+
+def test_dask_option_without_dask_names_the_extra(tmp_path, capsys, monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def fake_import(name, *args, **kwargs):
+        if name.startswith("dask"):
+            raise ImportError(f"No module named {name!r}")
+        return real_import(name, *args, **kwargs)
+
+    path, _ = _random_csv(tmp_path)
+    monkeypatch.setattr(builtins, "__import__", fake_import)
+    assert main(["learn", str(path), "--quiet", "--dask"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("pgmpy-sgm: error: --dask: ") and err.endswith('pip install "pgmpy-sgm[dask]"')
+    assert len(err.splitlines()) == 1
+
+
+def test_dask_option_with_a_scheduler_address(tmp_path, capsys):
+    distributed = pytest.importorskip("distributed")
+    path, _ = _random_csv(tmp_path)
+    argv = ["score", str(path), str(_learned_json(path, capsys))]
+    assert main(argv) == 0
+    in_chunks = capsys.readouterr().out
+    cluster_args = dict(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None)
+    with distributed.LocalCluster(**cluster_args) as cluster:
+        assert main([*argv, "--dask", cluster.scheduler_address]) == 0
+    assert capsys.readouterr().out == in_chunks
+
+
+def _learned_json(data, capsys):
+    out = data.parent / "m.json"
+    assert main(["learn", str(data), "--quiet", "--iterations", "100", "--chains", "1", "--json", str(out)]) == 0
+    capsys.readouterr()
+    return out

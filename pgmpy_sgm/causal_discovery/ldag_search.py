@@ -48,7 +48,19 @@ def _perturb(dag: DAG, n_moves: int, max_indegree: int | None, rng: np.random.Ge
     return out
 
 
+def _pooled(X, weights) -> tuple[pd.DataFrame, np.ndarray | None]:
+    """Rows as given, or distinct rows with counts for weighted data and Dask DataFrames."""
+    from pgmpy_sgm.core.pooling import is_dask_frame, pool_data
+
+    if weights is None and not is_dask_frame(X):
+        check_frame(X)
+        return X, None
+    return pool_data(X, weights)
+
+
 def _climb(score, X, start: DAG, tabu_length: int, max_indegree, max_iter: int) -> tuple[DAG, float, object]:
+    if len(X) < 2:  # pooled data with one distinct row: the climb reads only the columns of X
+        X = pd.concat([X, X], ignore_index=True)
     est = HillClimbSearch(
         scoring_method=score,
         start_dag=start,
@@ -112,6 +124,11 @@ class LDAGSearch(BaseEstimator):
         Families with more parent configurations stay unlabelled (see ``LDAGScore``).
     labels : bool, default=True
         ``False`` searches plain DAGs under BDeu with the same ESS (an ablation).
+    weights : str or array-like, optional
+        Name of a count column of ``X`` (it is then not a variable), or one count per row.
+        Weighted data and Dask DataFrames are pooled into distinct rows with counts
+        (:func:`~pgmpy_sgm.core.pooling.pool_data`) and learned from that table: the hill
+        climb needs only the columns, and the score and parameters only the counts.
 
     Attributes
     ----------
@@ -169,6 +186,7 @@ class LDAGSearch(BaseEstimator):
         n_mcmc: int = 0,
         max_labelled_configs: int | None = 64,
         labels: bool = True,
+        weights: str | np.ndarray | None = None,
     ):
         self.equivalent_sample_size = equivalent_sample_size
         self.kappa = kappa
@@ -185,6 +203,7 @@ class LDAGSearch(BaseEstimator):
         self.n_mcmc = n_mcmc
         self.max_labelled_configs = max_labelled_configs
         self.labels = labels
+        self.weights = weights
 
     def _check_params(self) -> None:
         for name in ("n_restarts", "tabu_length", "n_mcmc"):
@@ -223,12 +242,14 @@ class LDAGSearch(BaseEstimator):
         from pgmpy_sgm.structure_score import LDAGScore
 
         self._check_params()
-        check_frame(X)
-        if X.shape[0] < 2:
-            raise ValueError(f"n_samples = {X.shape[0]}, at least 2 are required.")
+        X, counts = _pooled(X, self.weights)
+        n_samples = X.shape[0] if counts is None else counts.sum()
+        if n_samples < 2:
+            raise ValueError(f"n_samples = {n_samples:.0f}, at least 2 are required.")
         start_time = time.perf_counter()
         score = LDAGScore(
             X,
+            weights=counts,
             equivalent_sample_size=self.equivalent_sample_size,
             kappa=self.kappa,
             state_names=self.state_names,
@@ -297,7 +318,7 @@ class LDAGSearch(BaseEstimator):
             ids = score.best_labelling(node, parents).group_ids
             if int(ids.max()) + 1 < ids.size:
                 model.set_classes(node, parents, ids)
-        model.fit(X, equivalent_sample_size=self.equivalent_sample_size, state_names=score.state_names)
+        model.fit(X, equivalent_sample_size=self.equivalent_sample_size, weights=counts, state_names=score.state_names)
         self.model_ = model
         self.fit_time_ = time.perf_counter() - start_time
         return self

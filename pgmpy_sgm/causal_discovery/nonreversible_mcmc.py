@@ -35,6 +35,7 @@ from pgmpy_sgm.causal_discovery._run_state import RunState
 from pgmpy_sgm.core.data import check_frame
 from pgmpy_sgm.core.engine import ScoreEngine
 from pgmpy_sgm.core.moves import chordal_families
+from pgmpy_sgm.core.pooling import pooled_input
 from pgmpy_sgm.core.search import best_forest_key, pair_gains, pair_proposal_weights
 
 __all__ = ["NonReversibleMCMC", "FitInterruptedWarning", "CheckpointWarning", "ConvergenceWarning"]
@@ -423,8 +424,10 @@ default="auto"
 
         Parameters
         ----------
-        X : pandas.DataFrame or numpy.ndarray
-            Discrete data (an array gets columns ``x0, x1, ...``).
+        X : pandas.DataFrame, dask.dataframe.DataFrame or numpy.ndarray
+            Discrete data (an array gets columns ``x0, x1, ...``). A Dask DataFrame is pooled
+            into distinct rows with counts where its partitions live
+            (:func:`~pgmpy_sgm.core.pooling.pool_data`), with the same results.
         y : None
             Ignored.
 
@@ -441,6 +444,7 @@ default="auto"
         """
         from pgmpy_sgm.structure_score import SGMScore
 
+        X, weights = pooled_input(X, self.weights)  # a Dask DataFrame is pooled where it lives
         X = self._check_fit_data(X)
         columns = list(X.columns)
         X = X[canonical_order(columns)]  # fit in the canonical order, report in column order (see class notes)
@@ -450,7 +454,7 @@ default="auto"
         scorer = SGMScore(
             X,
             state_names=self.state_names,
-            weights=self.weights,
+            weights=weights,
             prior=self.prior,
             max_labelled_clique=int(self.max_labelled_clique),
         )

@@ -21,7 +21,14 @@ import pandas as pd
 
 from pgmpy_sgm.core._count_kernels import count_cells, family_log_ml
 
-__all__ = ["EncodedData", "check_frame", "encode_frame", "DEFAULT_MAX_CELLS"]
+__all__ = [
+    "EncodedData",
+    "check_column_names",
+    "check_frame",
+    "encode_frame",
+    "pool_codes",
+    "DEFAULT_MAX_CELLS",
+]
 
 #: Largest contingency table (number of cells) built without an explicit ``max_cells``.
 DEFAULT_MAX_CELLS = 50_000_000
@@ -155,27 +162,7 @@ class EncodedData:
     def _split_weights(data, weights):
         if not isinstance(data, pd.DataFrame):
             raise TypeError(f"data must be a pandas DataFrame. Got: {type(data).__name__}")
-        duplicated = data.columns[data.columns.duplicated()].unique().tolist()
-        if duplicated:
-            raise ValueError(f"Column names must be unique; duplicated: {duplicated}")
-        bad_names = [c for c in data.columns if not isinstance(c, str)]
-        if bad_names:
-            raise TypeError(f"Column names must be strings (variable names); got {bad_names!r}")
-        unnamed = [c for c in data.columns if re.fullmatch(r"Unnamed: \d+", c)]
-        if unnamed:
-            raise ValueError(
-                f"Column {unnamed[0]!r} had no name in its CSV file (the index written by DataFrame.to_csv()?); "
-                "read the file with index_col=0 or drop the column"
-            )
-        names = set(data.columns)
-        mangled = [c for c in data.columns if re.fullmatch(r".+\.\d+", c) and c.rsplit(".", 1)[0] in names]
-        if mangled:
-            warnings.warn(
-                f"Columns {mangled[0].rsplit('.', 1)[0]!r} and {mangled[0]!r}: pandas.read_csv names a repeated "
-                "header this way; check that the file does not name a column twice",
-                UserWarning,
-                stacklevel=3,
-            )
+        check_column_names(data.columns)
         if isinstance(weights, str):
             if weights not in data.columns:
                 raise ValueError(f"weights column {weights!r} is not a column of the data: {list(data.columns)}")
@@ -273,16 +260,20 @@ class EncodedData:
 
     @staticmethod
     def _check_complete(column: pd.Series, name: str) -> None:
-        n_missing = int(column.isna().sum())
+        EncodedData._raise_incomplete(name, int(column.isna().sum()), 0)
+        if pd.api.types.is_float_dtype(column.dtype):
+            EncodedData._raise_incomplete(name, 0, int(np.isinf(column.to_numpy()).sum()))
+
+    @staticmethod
+    def _raise_incomplete(name: str, n_missing: int, n_infinite: int) -> None:
+        """The errors for missing (NaN) and infinite values of column ``name`` (their numbers of rows)."""
         if n_missing:
             raise ValueError(
                 f"Column {name!r} has {n_missing} missing value(s) (NaN). "
                 "Drop or impute them first; stratified graphical models need complete discrete data."
             )
-        if pd.api.types.is_float_dtype(column.dtype):
-            n_infinite = int(np.isinf(column.to_numpy()).sum())
-            if n_infinite:
-                raise ValueError(f"Column {name!r} has {n_infinite} infinite value(s); states must be finite.")
+        if n_infinite:
+            raise ValueError(f"Column {name!r} has {n_infinite} infinite value(s); states must be finite.")
 
     @staticmethod
     def _check_discrete(column: pd.Series, name: str, n_observations: float) -> None:
@@ -360,27 +351,17 @@ class EncodedData:
         self.state_names[name] = states
         values = column.astype(object) if is_categorical else column
         categories = pd.Index(states, dtype=object, tupleize_cols=False)  # tuple states stay states
-        codes = pd.Categorical(values, categories=categories).codes.astype(np.int64)
+        codes = pd.Categorical(values, categories=categories).codes  # the narrowest signed integers
         if (codes < 0).any():  # values equal to a state under == but not under hashing (rare mixed types)
             lookup = {s: i for i, s in enumerate(states)}
             codes = np.array([lookup[_python_scalar(x)] for x in values.to_numpy(dtype=object)], dtype=np.int64)
         return codes
 
     def _pool_rows(self, codes: np.ndarray, weights: np.ndarray | None):
-        n_rows = codes.shape[0]
-        w = np.ones(n_rows) if weights is None else weights
+        w = np.ones(codes.shape[0]) if weights is None else weights
         keep = w > 0
-        codes, w = codes[keep], w[keep]
         cards = [len(self.state_names[v]) for v in self.variables]
-        if codes.shape[0] == 0:
-            return codes, w
-        if float(np.prod(np.asarray(cards, dtype=np.float64))) < 2.0**62:
-            key = np.ravel_multi_index(codes.T.astype(np.int64), cards)
-            unique_keys, inverse = np.unique(key, return_inverse=True)
-            pooled_codes = np.column_stack(np.unravel_index(unique_keys, cards)).astype(codes.dtype)
-        else:
-            pooled_codes, inverse = np.unique(codes, axis=0, return_inverse=True)
-        pooled_weights = np.bincount(inverse.ravel(), weights=w, minlength=pooled_codes.shape[0])
+        pooled_codes, pooled_weights, _ = pool_codes(codes[keep], cards, w[keep])
         return pooled_codes, pooled_weights
 
     # -- queries ---------------------------------------------------------------
@@ -512,6 +493,53 @@ class EncodedData:
         return encode_frame(frame, {v: self.state_names[v] for v in self.variables})
 
 
+def pool_codes(
+    codes: np.ndarray, cards: Sequence[int], weights: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct rows of an integer code matrix, in lexicographic order, with their summed weights.
+
+    Parameters
+    ----------
+    codes : numpy.ndarray, shape (n_rows, n_columns)
+        Column ``j`` holds codes ``0 .. cards[j] - 1``.
+    cards : sequence of int
+        Number of codes of each column.
+    weights : numpy.ndarray, shape (n_rows,)
+        Weight of each row (rows of weight zero are kept, with weight zero).
+
+    Returns
+    -------
+    pooled_codes : numpy.ndarray, shape (n_distinct, n_columns), the dtype of ``codes``
+    pooled_weights : numpy.ndarray of float64, shape (n_distinct,)
+    inverse : numpy.ndarray, shape (n_rows,)
+        Row ``i`` of ``codes`` is row ``inverse[i]`` of ``pooled_codes``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rows, w, inverse = pool_codes(np.array([[1, 0], [0, 1], [1, 0]]), [2, 2], np.ones(3))
+    >>> rows.tolist(), w.tolist(), inverse.tolist()
+    ([[0, 1], [1, 0]], [1.0, 2.0], [1, 0, 1])
+    """
+    if codes.shape[0] == 0:
+        return codes, np.asarray(weights, dtype=np.float64), np.zeros(0, dtype=np.intp)
+    cards = [max(int(c), 1) for c in cards]
+    if float(np.prod(np.asarray(cards, dtype=np.float64))) < 2.0**62:
+        key = np.zeros(codes.shape[0], dtype=np.int64)  # mixed-radix key, last column fastest, a column at a time
+        for j, card in enumerate(cards):
+            key *= card
+            key += codes[:, j]
+        unique_keys, inverse = np.unique(key, return_inverse=True)
+        pooled_codes = np.empty((unique_keys.shape[0], len(cards)), dtype=codes.dtype)
+        for j in range(len(cards) - 1, -1, -1):  # the key's digits, last column first
+            unique_keys, pooled_codes[:, j] = np.divmod(unique_keys, cards[j])
+    else:
+        pooled_codes, inverse = np.unique(codes, axis=0, return_inverse=True)
+    inverse = inverse.ravel()
+    pooled_weights = np.bincount(inverse, weights=weights, minlength=pooled_codes.shape[0]).astype(np.float64)
+    return pooled_codes, pooled_weights, inverse
+
+
 def check_frame(data, weights=None) -> None:
     """Cheap checks of a data frame, with the messages of :class:`EncodedData`.
 
@@ -538,6 +566,48 @@ need complete discrete data.
     for name in frame.columns:
         EncodedData._check_complete(frame[name], name)
         EncodedData._check_discrete(frame[name], name, n_observations)
+
+
+def check_column_names(columns) -> None:
+    """Refuse column names that cannot be variables: repeated, not strings, or left unnamed by a CSV index.
+
+    Warns when a name looks like pandas' renaming of a repeated CSV header (``a`` and ``a.1``).
+
+    Raises
+    ------
+    TypeError, ValueError
+        Naming the column at fault.
+
+    Examples
+    --------
+    >>> check_column_names(["a", "b"])
+    >>> check_column_names(["a", "a"])
+    Traceback (most recent call last):
+        ...
+    ValueError: Column names must be unique; duplicated: ['a']
+    """
+    columns = pd.Index(columns)
+    duplicated = columns[columns.duplicated()].unique().tolist()
+    if duplicated:
+        raise ValueError(f"Column names must be unique; duplicated: {duplicated}")
+    bad_names = [c for c in columns if not isinstance(c, str)]
+    if bad_names:
+        raise TypeError(f"Column names must be strings (variable names); got {bad_names!r}")
+    unnamed = [c for c in columns if re.fullmatch(r"Unnamed: \d+", c)]
+    if unnamed:
+        raise ValueError(
+            f"Column {unnamed[0]!r} had no name in its CSV file (the index written by DataFrame.to_csv()?); "
+            "read the file with index_col=0 or drop the column"
+        )
+    names = set(columns)
+    mangled = [c for c in columns if re.fullmatch(r".+\.\d+", c) and c.rsplit(".", 1)[0] in names]
+    if mangled:
+        warnings.warn(
+            f"Columns {mangled[0].rsplit('.', 1)[0]!r} and {mangled[0]!r}: pandas.read_csv names a repeated "
+            "header this way; check that the file does not name a column twice",
+            UserWarning,
+            stacklevel=4,
+        )
 
 
 def encode_frame(frame, state_names: dict) -> np.ndarray:

@@ -185,9 +185,10 @@ class StratifiedGraphicalModel(StratifiedGraph):
 
         Parameters
         ----------
-        data : pandas.DataFrame
+        data : pandas.DataFrame or dask.dataframe.DataFrame
             One column per variable of the model (other columns are ignored), one row per
-            observation or counts in ``weights``.
+            observation or counts in ``weights``. A Dask DataFrame is pooled into distinct
+            rows with counts where its partitions live.
         estimator : {"bayes", "mle"}, default="bayes"
         weights : str or array-like, optional
             Name of a count column of ``data``, or one count per row.
@@ -218,8 +219,12 @@ class StratifiedGraphicalModel(StratifiedGraph):
         if estimator not in ("bayes", "mle"):
             raise ValueError(f"estimator must be one of: bayes, mle. Got: {estimator!r}")
         from pgmpy_sgm.core.data import EncodedData
+        from pgmpy_sgm.core.pooling import is_dask_frame, pool_data
 
         self.clique_factors, self._fingerprint = [], None
+        if is_dask_frame(data):  # pool the model's columns where the partitions live
+            keep = [c for c in data.columns if c in set(self.nodes()) or (isinstance(weights, str) and c == weights)]
+            data, weights = pool_data(data[keep], weights)
         if not isinstance(data, pd.DataFrame):
             raise TypeError(f"data must be a pandas DataFrame. Got: {type(data).__name__}")
         nodes = list(self.nodes())

@@ -10,6 +10,7 @@ from pgmpy.structure_score import BaseStructureScore
 from pgmpy_sgm.core.bdeu_groups import bdeu_class_weights, optimal_bdeu_groups
 from pgmpy_sgm.core.data import EncodedData
 from pgmpy_sgm.core.optimize import GroupsResult
+from pgmpy_sgm.core.pooling import pooled_input
 from pgmpy_sgm.structure_score._base import LocalScoreCache
 
 __all__ = ["LDAGScore", "DEFAULT_KAPPA"]
@@ -57,8 +58,9 @@ class LDAGScore(LocalScoreCache, BaseStructureScore):
 
     Parameters
     ----------
-    data : pandas.DataFrame
-        Discrete data, one row per observation or a table of counts (see ``weights``).
+    data : pandas.DataFrame or dask.dataframe.DataFrame
+        Discrete data, one row per observation or a table of counts (see ``weights``). A
+        Dask DataFrame is pooled into distinct rows with counts where its partitions live.
     equivalent_sample_size : float, default=5.0
         ESS of the BDeu hyperparameters.
     kappa : float, default=DEFAULT_KAPPA
@@ -140,6 +142,7 @@ class LDAGScore(LocalScoreCache, BaseStructureScore):
         self.log_kappa = math.log(self.kappa)
         self.labels = bool(labels)
         self.method = method
+        data, weights = pooled_input(data, weights)  # a Dask DataFrame is pooled where it lives
         self.data = data
         self.weights = weights
         self.max_cells = max_cells

@@ -14,6 +14,7 @@ from pgmpy_sgm.core.engine import ScoreEngine, check_settings, iter_bits
 from pgmpy_sgm.core.labelling import CliqueLabelling
 from pgmpy_sgm.core.moves import DecomposableState
 from pgmpy_sgm.core.optimize import _check_pairs
+from pgmpy_sgm.core.pooling import pooled_input
 from pgmpy_sgm.models.stratified_graph import StratifiedGraph
 from pgmpy_sgm.structure_score._base import LocalScoreCache
 
@@ -47,8 +48,10 @@ class SGMScore(LocalScoreCache, BaseStructureScore):
 
     Parameters
     ----------
-    data : pandas.DataFrame
-        Discrete data, one row per observation or a table of counts (see ``weights``).
+    data : pandas.DataFrame or dask.dataframe.DataFrame
+        Discrete data, one row per observation or a table of counts (see ``weights``). A
+        Dask DataFrame is pooled into distinct rows with counts where its partitions live
+        (:func:`~pgmpy_sgm.core.pooling.pool_data`); ``data`` is then that pooled table.
     state_names : dict, optional
         ``{variable: [states]}`` as in pgmpy.
     weights : str or array-like, optional
@@ -95,6 +98,7 @@ class SGMScore(LocalScoreCache, BaseStructureScore):
 
     def __init__(self, data, state_names=None, weights=None, prior="paper", max_labelled_clique=5, max_cells=None):
         check_settings(prior, max_labelled_clique)
+        data, weights = pooled_input(data, weights)  # a Dask DataFrame is pooled where it lives
         encoded = EncodedData(data, weights=weights, state_names=state_names, max_cells=max_cells)
         self.engine = ScoreEngine(encoded, prior=prior, max_labelled_clique=max_labelled_clique)
         self.data = data
