@@ -591,9 +591,21 @@ def bounded_lns(
     tol = 1e-12 * max(1.0, float(np.sum(counts)))
     n_dirs = space.n_dirs
     memo: dict = {}
+    adjacency: dict[int, set[int]] = {}  # group -> groups met by a line through it (current partition)
+
+    def adjacent(g: int) -> set[int]:
+        found = adjacency.get(g)
+        if found is None:
+            near = 0
+            for c in bits(blocks[g]):
+                near |= neighbours[c]
+            found = adjacency[g] = {owner[c] for c in bits(near & ~blocks[g])}
+        return found
+
     improved = True
     while improved and not budget.exhausted:
         improved = False
+        adjacency.clear()
         owner = _owner_list(space, blocks)
         leaks = [space.leak(b) for b in blocks]
         leak_count = [sum((lk >> d) & 1 for lk in leaks) for d in range(n_dirs)]
@@ -621,12 +633,9 @@ def bounded_lns(
                 region = blocks[g] | blocks[h]
                 if region.bit_count() > max_region:
                     continue
-                near = 0
                 configs = bits(region)
-                for c in configs:
-                    near |= neighbours[c]
                 touched = [g, h]
-                touched += sorted({owner[c] for c in bits(near & ~region)} - {g, h})
+                touched += sorted((adjacent(g) | adjacent(h)) - {g, h})
                 budget.spend(PY_UNIT * (len(configs) + len(touched)))
                 atoms = [1 << c for c in configs] + [blocks[f] for f in touched[2:]]
             if len(atoms) > max_atoms or len(atoms) < 2:
@@ -650,6 +659,7 @@ def bounded_lns(
                 touched_set = set(touched)
                 blocks = [b for f, b in enumerate(blocks) if f not in touched_set] + groups
                 improved = True
+                adjacency.clear()
                 owner = _owner_list(space, blocks)
                 leaks = [space.leak(b) for b in blocks]
                 leak_count = [sum((lk >> d) & 1 for lk in leaks) for d in range(n_dirs)]
