@@ -3,7 +3,7 @@
 Run from the repository root:
 
     python benchmarks/bench_first_fit.py [--baseline DIR] [--runs 3] [--networks child sachs]
-        [--methods informed paper] [--cold]
+        [--methods informed paper] [--cold] [--cliques]
 
 Every fit is a fresh interpreter running ``_fit_once.py`` (NonReversibleMCMC, 2 chains x 2000
 iterations, data simulated with seed 0 at n = 5000 from ``benchmarks/data/NETWORK.bif.gz``,
@@ -18,7 +18,13 @@ Reported per configuration, medians over the runs: the fit's wall-clock and CPU 
 the seconds spent importing pgmpy and this package and simulating the data (not part of the
 fit), the ratios strata on / off, and this code / baseline. ``--cold`` gives every process an
 empty numba cache folder (``NUMBA_CACHE_DIR``), so the fit includes compiling the kernels (the
-first fit after installing). ``child`` has 2-6 states per variable; ``sachs`` 3 states each.
+first fit after installing). ``child`` has 2-6 states per variable, ``sachs`` 3 states each,
+``random3`` is pgmpy's random network of 20 3-state variables (30 edges, seed 0).
+
+``--cliques`` instead labels 5-variable cliques of 3- and 4-state variables (counts simulated
+from random conditional tables, n = 5000, the tables of ``bench_labelling.py``) with each code
+in its own process, after a warm-up: wall and CPU seconds per whole clique (5 centers) and the
+gains found, so that the two codes are compared on the same tables.
 """
 
 from __future__ import annotations
@@ -51,6 +57,48 @@ def run_once(python: str, checkout: Path | None, network: str, strata: bool, met
     return json.loads(out.strip().splitlines()[-1])
 
 
+CLIQUES = """
+import json, sys, time
+import numpy as np
+sys.path.insert(0, {bench!r})
+from bench_labelling import random_cpt_clique
+from pgmpy_sgm.core.optimize import optimal_clique_labelling, optimal_groups
+rng = np.random.default_rng(7)
+optimal_groups(np.ones((81, 3)), (3, 3, 3, 3))
+out = {{}}
+for k, n_cliques in ((3, 6), (4, 4)):
+    rows = []
+    for _ in range(n_cliques):
+        table = random_cpt_clique(rng, (k,) * 5, 5000)
+        t, c = time.perf_counter(), time.process_time()
+        lab = optimal_clique_labelling(table)
+        rows.append((time.perf_counter() - t, time.process_time() - c, lab.gain, bool(lab.capped)))
+    out[k] = rows
+print(json.dumps(out))
+"""
+
+
+def cliques(codes) -> None:
+    print(f"5-variable cliques, random CPTs, n = 5000; load average {os.getloadavg()[0]:.2f}")
+    found = {}
+    for name, checkout in codes:
+        env = {**os.environ}
+        if checkout is not None:
+            env["PYTHONPATH"] = str(checkout) + os.pathsep + env.get("PYTHONPATH", "")
+        with tempfile.TemporaryDirectory() as tmp:
+            cmd = [sys.executable, "-W", "ignore", "-c", CLIQUES.format(bench=str(HERE))]
+            out = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env, cwd=tmp).stdout
+        found[name] = json.loads(out.strip().splitlines()[-1])
+        for k, rows in found[name].items():
+            wall, cpu, gains, capped = zip(*rows, strict=True)
+            print(
+                f"  {name:9s} {k} states: median {np.median(wall):.3f} s wall / {np.median(cpu):.3f} s cpu per clique, "
+                f"max {max(wall):.3f} s wall ({len(rows)} cliques, {sum(capped)} capped); "
+                f"gains {', '.join(f'{g:.2f}' for g in gains)}"
+            )
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", type=Path, help="checkout of the earlier code (its repository root)")
@@ -58,8 +106,12 @@ def main() -> None:
     parser.add_argument("--networks", nargs="+", default=["child", "sachs"])
     parser.add_argument("--methods", nargs="+", default=["informed", "paper"])
     parser.add_argument("--cold", action="store_true", help="empty numba cache in every process")
+    parser.add_argument("--cliques", action="store_true", help="time single cliques instead of fits")
     args = parser.parse_args()
     codes = [("this code", None)] + ([("baseline", args.baseline.resolve())] if args.baseline else [])
+    if args.cliques:
+        cliques(codes)
+        return
     configs = [(c, net, m, s) for c in codes for net in args.networks for m in args.methods for s in (True, False)]
     if not args.cold:  # fill each checkout's numba cache first (not timed)
         for _, checkout in codes:
