@@ -96,7 +96,6 @@ class PartitionSpace:
                 self.slices.append(sum(1 << int(c) for c in np.take(grid, value, axis=d).ravel()))
         self._leak: dict[int, int] = {}
         self._line_arrays: tuple | None = None
-        self._config_line_arrays: tuple | None = None
         self._components: dict[int, tuple[int, ...]] = {}
         self._allowed_flags = [not forbidden[d] for d in self.line_dirs]
 
@@ -127,29 +126,6 @@ class PartitionSpace:
                 a.setflags(write=False)
             self._line_arrays = arrays
         return self._line_arrays
-
-    def config_line_arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        """The lines through every configuration as arrays for compiled kernels (built once).
-
-        Returns
-        -------
-        cfg_ptr, cfg_lines : int64 arrays
-            The lines through configuration ``c`` are ``cfg_lines[cfg_ptr[c]:cfg_ptr[c + 1]]``.
-
-        Examples
-        --------
-        >>> ptr, lines = PartitionSpace((2, 2), (False, False)).config_line_arrays()
-        >>> ptr.tolist(), lines.tolist()
-        ([0, 2, 4, 6, 8], [0, 2, 1, 2, 0, 3, 1, 3])
-        """
-        if self._config_line_arrays is None:
-            ptr = np.zeros(self.n_configs + 1, dtype=np.int64)
-            ptr[1:] = np.cumsum([len(x) for x in self.lines_of_config])
-            lines = np.array([i for x in self.lines_of_config for i in x], dtype=np.int64)
-            ptr.setflags(write=False)
-            lines.setflags(write=False)
-            self._config_line_arrays = (ptr, lines)
-        return self._config_line_arrays
 
     def leak(self, block: int) -> int:
         """Direction mask of the lines that meet ``block`` without lying inside it."""
@@ -234,9 +210,7 @@ class BlockScorer:
     """
 
     def __init__(self, counts2d: np.ndarray):
-        #: The counts as a C-contiguous float64 array (for compiled kernels).
-        self.counts = np.ascontiguousarray(counts2d, dtype=np.float64)
-        self.rows = [tuple(row) for row in self.counts.tolist()]
+        self.rows = [tuple(row) for row in np.asarray(counts2d, dtype=np.float64).tolist()]
         self.k = len(self.rows[0]) if self.rows else 0
         self._cache: dict[int, float] = {}
         #: Number of count cells read so far (the work of the weights computed).
