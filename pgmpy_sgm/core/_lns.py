@@ -180,9 +180,11 @@ def atom_blocks(n_atoms, pooled, sizes, line_amask, line_full, line_dir, line_fo
 
 @njit(cache=True)
 def atom_problem(n_atoms, atom_of, counts, line_ptr, line_cfg, line_dir, dir_forb):
-    """:func:`atom_blocks` of the atoms given by ``atom_of`` (the atom of every configuration, -1
-    outside the universe): the lines meeting the universe (in line order) and the counts pooled
-    over each atom (configurations in increasing order) are gathered first.
+    """The arguments of :func:`atom_blocks` for the atoms given by ``atom_of`` (the atom of every
+    configuration, -1 outside the universe): the counts pooled over each atom (configurations in
+    increasing order), the atoms' sizes, and for the lines meeting the universe (in line order)
+    the atoms they meet, whether they lie inside the universe, their directions and whether
+    those are forbidden.
 
     ``line_ptr``/``line_cfg`` list the configurations of every line (CSR), ``line_dir`` its
     direction and ``dir_forb`` whether a direction is forbidden
@@ -218,7 +220,7 @@ def atom_problem(n_atoms, atom_of, counts, line_ptr, line_cfg, line_dir, dir_for
             sizes[t] += 1.0
             for j in range(k):
                 pooled[t, j] += counts[c, j]
-    return atom_blocks(n_atoms, pooled, sizes, amask[:m], full[:m], dirs[:m], forb[:m])
+    return pooled, sizes, amask[:m], full[:m], dirs[:m], forb[:m]
 
 
 @njit(cache=True)
@@ -298,7 +300,7 @@ def best_atom_partition(space, counts: np.ndarray, atoms: list[int], need: int, 
         for c in bits(a):
             atom_of[c] = t
     line_ptr, line_cfg, line_dir, dir_forb = space.line_arrays()
-    valid, leak, weight = atom_problem(
+    problem = atom_problem(
         n_atoms,
         np.array(atom_of, dtype=np.int64),
         np.ascontiguousarray(counts, dtype=np.float64),
@@ -307,6 +309,7 @@ def best_atom_partition(space, counts: np.ndarray, atoms: list[int], need: int, 
         line_dir,
         dir_forb,
     )
+    valid, leak, weight = atom_blocks(n_atoms, *problem)
     constrained: list[int] = []
     while True:
         cleak = np.zeros_like(leak)

@@ -665,7 +665,7 @@ def ref_leak(cards, members):
 )
 def test_atom_problem_matches_definitions(cards, forbidden, k):
     from pgmpy_sgm.core._label_search import PartitionSpace
-    from pgmpy_sgm.core._lns import atom_problem
+    from pgmpy_sgm.core._lns import atom_blocks, atom_problem
 
     space = PartitionSpace(cards, forbidden)
     n = math.prod(cards)
@@ -682,7 +682,7 @@ def test_atom_problem_matches_definitions(cards, forbidden, k):
         atom_of = np.full(n, -1)
         for t, a in enumerate(atoms):
             atom_of[list(a)] = t
-        valid, leak, weight = atom_problem(len(atoms), atom_of, counts, *space.line_arrays())
+        valid, leak, weight = atom_blocks(len(atoms), *atom_problem(len(atoms), atom_of, counts, *space.line_arrays()))
         for u in range(1, 1 << len(atoms)):
             members = frozenset().union(*(a for t, a in enumerate(atoms) if u >> t & 1))
             # a union of atoms is valid when the allowed lines inside it connect it and no forbidden line
