@@ -32,7 +32,7 @@ __all__ = ["PartitionSpace", "BlockScorer", "local_search", "random_start", "gro
 _MIN_GAIN = 1e-10
 
 
-@lru_cache(maxsize=1 << 17)
+@lru_cache(maxsize=1 << 15)
 def bits(mask: int) -> tuple[int, ...]:
     """Configurations (bit positions) of a block, in increasing order (memoized: the searches
     ask for the same blocks and lines again and again).
