@@ -1,7 +1,7 @@
 """Clique labelling benchmark.
 
 Run from the repository root:  python benchmarks/bench_labelling.py [--only-multistate]
-    [--baseline-python PATH]
+    [--baseline-python PATH] [--no-fits]
 
 * Median time per whole clique (every center) after warm-up for 3, 4 and 5 binary variables
   (n = 2000 rows simulated from random SG-like distributions), exact optimizer.
@@ -129,7 +129,7 @@ def fit_seconds(python: str, network: str, n: int, strata: bool, n_iter: int, ti
     return json.loads(out.strip().splitlines()[-1])
 
 
-def multistate(baseline_python: str | None) -> None:
+def multistate(baseline_python: str | None, fits: bool = True) -> None:
     rng = np.random.default_rng(7)
     optimal_groups(np.ones((81, 3)), (3, 3, 3, 3))  # warm-up: compiled kernels
     print("5-variable cliques from random CPTs, n=5000: seconds per whole clique (5 centers)")
@@ -186,6 +186,8 @@ def multistate(baseline_python: str | None) -> None:
             + "; ".join(f"{m} hit {st[0]}/30, {1000 * np.median(st[1]):.1f} ms" for m, st in stats.items())
         )
 
+    if not fits:
+        return
     print("\nfirst NonReversibleMCMC fit in a fresh process (2 chains x 2000 iterations), child n=5000 seed 0")
     runs = [("this code", sys.executable)] + ([("baseline", baseline_python)] if baseline_python else [])
     for name, python in runs:
@@ -211,11 +213,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only-multistate", action="store_true", help="run only the multi-state section")
     parser.add_argument("--baseline-python", help="interpreter whose pgmpy_sgm is the earlier code (fits only)")
+    parser.add_argument("--no-fits", action="store_true", help="skip the fits (see bench_first_fit.py for those)")
     args = parser.parse_args()
     if not args.only_multistate:
         binary()
         print()
-    multistate(args.baseline_python)
+    multistate(args.baseline_python, fits=not args.no_fits)
 
 
 def binary() -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 
@@ -31,20 +32,22 @@ __all__ = ["PartitionSpace", "BlockScorer", "local_search", "random_start", "gro
 _MIN_GAIN = 1e-10
 
 
-def bits(mask: int) -> list[int]:
-    """Configurations (bit positions) of a block, in increasing order.
+@lru_cache(maxsize=1 << 15)
+def bits(mask: int) -> tuple[int, ...]:
+    """Configurations (bit positions) of a block, in increasing order (memoized: the searches
+    ask for the same blocks and lines again and again).
 
     Examples
     --------
     >>> bits(0b1010)
-    [1, 3]
+    (1, 3)
     """
     out = []
     while mask:
         low = mask & -mask
         out.append(low.bit_length() - 1)
         mask ^= low
-    return out
+    return tuple(out)
 
 
 class PartitionSpace:
@@ -92,6 +95,37 @@ class PartitionSpace:
             for value in range(k):
                 self.slices.append(sum(1 << int(c) for c in np.take(grid, value, axis=d).ravel()))
         self._leak: dict[int, int] = {}
+        self._line_arrays: tuple | None = None
+        self._components: dict[int, tuple[int, ...]] = {}
+        self._allowed_flags = [not forbidden[d] for d in self.line_dirs]
+
+    def line_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The lines as arrays for compiled kernels (built once).
+
+        Returns
+        -------
+        line_ptr, line_cfg : int64 arrays
+            The configurations of line ``i`` are ``line_cfg[line_ptr[i]:line_ptr[i + 1]]``.
+        line_dir : int64 array
+            Direction of every line.
+        dir_forb : bool array
+            Whether each direction is forbidden.
+
+        Examples
+        --------
+        >>> ptr, cfg, dirs, forb = PartitionSpace((2, 2), (True, False)).line_arrays()
+        >>> ptr.tolist(), cfg.tolist(), dirs.tolist(), forb.tolist()
+        ([0, 2, 4, 6, 8], [0, 2, 1, 3, 0, 1, 2, 3], [0, 0, 1, 1], [True, False])
+        """
+        if self._line_arrays is None:
+            ptr = np.zeros(len(self.line_configs) + 1, dtype=np.int64)
+            ptr[1:] = np.cumsum([len(c) for c in self.line_configs])
+            cfg = np.array([c for configs in self.line_configs for c in configs], dtype=np.int64)
+            arrays = (ptr, cfg, np.array(self.line_dirs, dtype=np.int64), np.array(self.forbidden, dtype=np.bool_))
+            for a in arrays:
+                a.setflags(write=False)
+            self._line_arrays = arrays
+        return self._line_arrays
 
     def leak(self, block: int) -> int:
         """Direction mask of the lines that meet ``block`` without lying inside it."""
@@ -113,29 +147,42 @@ class PartitionSpace:
         return all(m & ~block for m in self.forbidden_masks)
 
     def components(self, subset: int, skip_line: int = -1) -> list[int]:
-        """Connected components of ``subset`` through allowed lines inside it (singletons for the rest)."""
-        parent = {c: c for c in bits(subset)}
+        """Connected components of ``subset`` through allowed lines inside it (singletons for the rest),
+        in increasing order of their masks; ``skip_line`` (a line index) does not connect.
 
-        def find(a: int) -> int:
-            while parent[a] != a:
-                parent[a] = parent[parent[a]]
-                a = parent[a]
-            return a
+        Components are grown from the lines through each configuration reached; those of
+        ``skip_line=-1`` are memoized per subset.
 
-        for i in self.allowed:
-            mask = self.line_masks[i]
-            if i != skip_line and mask & ~subset == 0:
-                configs = self.line_configs[i]
-                root = find(configs[0])
-                for c in configs[1:]:
-                    other = find(c)
-                    if other != root:
-                        parent[other] = root
-        comps: dict[int, int] = {}
-        for c in parent:
-            r = find(c)
-            comps[r] = comps.get(r, 0) | (1 << c)
-        return sorted(comps.values())
+        Examples
+        --------
+        >>> space = PartitionSpace((2, 2), (False, False))
+        >>> space.components(0b1111, skip_line=0), space.components(0b1001)
+        ([15], [1, 8])
+        """
+        if skip_line < 0:
+            hit = self._components.get(subset)
+            if hit is not None:
+                return list(hit)
+        line_masks, lines_of_config, allowed = self.line_masks, self.lines_of_config, self._allowed_flags
+        comps = []
+        left = subset
+        while left:
+            comp = frontier = left & -left
+            while frontier:
+                low = frontier & -frontier
+                frontier ^= low
+                for i in lines_of_config[low.bit_length() - 1]:
+                    if allowed[i] and i != skip_line:
+                        m = line_masks[i]
+                        if m & ~subset == 0 and m & ~comp:
+                            frontier |= m & ~comp
+                            comp |= m
+            comps.append(comp)
+            left &= ~comp
+        comps.sort()
+        if skip_line < 0:
+            self._components[subset] = tuple(comps)
+        return comps
 
     def regular(self, blocks: Sequence[int]) -> bool:
         """True when the blocks leak in every direction."""
@@ -148,7 +195,7 @@ class PartitionSpace:
         """Group id of every configuration (block order)."""
         out = np.empty(self.n_configs, dtype=np.int64)
         for g, b in enumerate(blocks):
-            out[bits(b)] = g
+            out[list(bits(b))] = g
         return out
 
 
@@ -163,26 +210,30 @@ class BlockScorer:
     """
 
     def __init__(self, counts2d: np.ndarray):
-        self.rows = [tuple(float(x) for x in row) for row in np.asarray(counts2d, dtype=np.float64)]
+        self.rows = [tuple(row) for row in np.asarray(counts2d, dtype=np.float64).tolist()]
         self.k = len(self.rows[0]) if self.rows else 0
         self._cache: dict[int, float] = {}
         #: Number of count cells read so far (the work of the weights computed).
         self.work = 0
 
     def __call__(self, block: int) -> float:
-        w = self._cache.get(block)
-        if w is None:
-            configs = bits(block)
-            self.work += (len(configs) + 1) * (self.k + 1)
-            lam = float(len(configs))
-            pooled = [0.0] * self.k
-            for c in configs:
-                for i, x in enumerate(self.rows[c]):
-                    pooled[i] += x
-            k = self.k
-            w = math.lgamma(k * lam) - math.lgamma(sum(pooled) + k * lam) - k * math.lgamma(lam)
-            w += sum(math.lgamma(x + lam) for x in pooled)
-            self._cache[block] = w
+        try:
+            return self._cache[block]
+        except KeyError:
+            pass
+        configs = bits(block)
+        k = self.k
+        self.work += (len(configs) + 1) * (k + 1)
+        lam = float(len(configs))
+        rows = self.rows
+        if len(configs) == 1:
+            pooled = rows[configs[0]]
+        else:
+            pooled = [sum(col) for col in zip(*[rows[c] for c in configs], strict=True)]
+        lgamma = math.lgamma
+        w = lgamma(k * lam) - lgamma(sum(pooled) + k * lam) - k * lgamma(lam)
+        w += sum([lgamma(x + lam) for x in pooled])
+        self._cache[block] = w
         return w
 
 

@@ -31,6 +31,7 @@ __all__ = [
     "MAX_ATOMS",
     "MAX_REGION",
     "atom_blocks",
+    "atom_problem",
     "solve_atom_dp",
     "best_atom_partition",
     "regions",
@@ -178,6 +179,51 @@ def atom_blocks(n_atoms, pooled, sizes, line_amask, line_full, line_dir, line_fo
 
 
 @njit(cache=True)
+def atom_problem(n_atoms, atom_of, counts, line_ptr, line_cfg, line_dir, dir_forb):
+    """The arguments of :func:`atom_blocks` for the atoms given by ``atom_of`` (the atom of every
+    configuration, -1 outside the universe): the counts pooled over each atom (configurations in
+    increasing order), the atoms' sizes, and for the lines meeting the universe (in line order)
+    the atoms they meet, whether they lie inside the universe, their directions and whether
+    those are forbidden.
+
+    ``line_ptr``/``line_cfg`` list the configurations of every line (CSR), ``line_dir`` its
+    direction and ``dir_forb`` whether a direction is forbidden
+    (:meth:`~pgmpy_sgm.core._label_search.PartitionSpace.line_arrays`).
+    """
+    n_lines = line_ptr.size - 1
+    amask = np.empty(n_lines, np.int64)
+    full = np.empty(n_lines, np.bool_)
+    dirs = np.empty(n_lines, np.int64)
+    forb = np.empty(n_lines, np.bool_)
+    m = 0
+    for i in range(n_lines):
+        a = 0
+        inside = True
+        for p in range(line_ptr[i], line_ptr[i + 1]):
+            t = atom_of[line_cfg[p]]
+            if t >= 0:
+                a |= 1 << t
+            else:
+                inside = False
+        if a != 0:
+            amask[m] = a
+            full[m] = inside
+            dirs[m] = line_dir[i]
+            forb[m] = dir_forb[line_dir[i]]
+            m += 1
+    k = counts.shape[1]
+    pooled = np.zeros((n_atoms, k))
+    sizes = np.zeros(n_atoms)
+    for c in range(atom_of.size):
+        t = atom_of[c]
+        if t >= 0:
+            sizes[t] += 1.0
+            for j in range(k):
+                pooled[t, j] += counts[c, j]
+    return pooled, sizes, amask[:m], full[:m], dirs[:m], forb[:m]
+
+
+@njit(cache=True)
 def solve_atom_dp(n_atoms, valid, cleak, weight, n_masks, tol):
     """Best partition of all atoms into valid unions whose leaks cover every constrained direction.
 
@@ -249,40 +295,21 @@ def best_atom_partition(space, counts: np.ndarray, atoms: list[int], need: int, 
     [2, 5, 8]
     """
     n_atoms = len(atoms)
-    universe = 0
-    atom_of = {}
+    atom_of = [-1] * space.n_configs
     for t, a in enumerate(atoms):
-        universe |= a
         for c in bits(a):
             atom_of[c] = t
-    meeting = set()  # the lines meeting the universe, in the order of space.line_masks
-    for c in atom_of:
-        meeting.update(space.lines_of_config[c])
-    amask, full, dirs, forb = [], [], [], []
-    for i in sorted(meeting):
-        mask, d = space.line_masks[i], space.line_dirs[i]
-        a = 0
-        for c in bits(mask):
-            t = atom_of.get(c)
-            if t is not None:
-                a |= 1 << t
-        amask.append(a)
-        full.append(mask & ~universe == 0)
-        dirs.append(d)
-        forb.append(space.forbidden[d])
-    sizes = np.array([a.bit_count() for a in atoms], dtype=np.float64)
-    pooled = np.zeros((n_atoms, counts.shape[1]))
-    for c, t in atom_of.items():
-        pooled[t] += counts[c]
-    valid, leak, weight = atom_blocks(
+    line_ptr, line_cfg, line_dir, dir_forb = space.line_arrays()
+    problem = atom_problem(
         n_atoms,
-        pooled,
-        sizes,
-        np.array(amask, dtype=np.int64),
-        np.array(full, dtype=np.bool_),
-        np.array(dirs, dtype=np.int64),
-        np.array(forb, dtype=np.bool_),
+        np.array(atom_of, dtype=np.int64),
+        np.ascontiguousarray(counts, dtype=np.float64),
+        line_ptr,
+        line_cfg,
+        line_dir,
+        dir_forb,
     )
+    valid, leak, weight = atom_blocks(n_atoms, *problem)
     constrained: list[int] = []
     while True:
         cleak = np.zeros_like(leak)
@@ -567,9 +594,21 @@ def bounded_lns(
     tol = 1e-12 * max(1.0, float(np.sum(counts)))
     n_dirs = space.n_dirs
     memo: dict = {}
+    adjacency: dict[int, set[int]] = {}  # group -> groups met by a line through it (current partition)
+
+    def adjacent(g: int) -> set[int]:
+        found = adjacency.get(g)
+        if found is None:
+            near = 0
+            for c in bits(blocks[g]):
+                near |= neighbours[c]
+            found = adjacency[g] = {owner[c] for c in bits(near & ~blocks[g])}
+        return found
+
     improved = True
     while improved and not budget.exhausted:
         improved = False
+        adjacency.clear()
         owner = _owner_list(space, blocks)
         leaks = [space.leak(b) for b in blocks]
         leak_count = [sum((lk >> d) & 1 for lk in leaks) for d in range(n_dirs)]
@@ -597,12 +636,9 @@ def bounded_lns(
                 region = blocks[g] | blocks[h]
                 if region.bit_count() > max_region:
                     continue
-                near = 0
                 configs = bits(region)
-                for c in configs:
-                    near |= neighbours[c]
                 touched = [g, h]
-                touched += sorted({owner[c] for c in bits(near & ~region)} - {g, h})
+                touched += sorted((adjacent(g) | adjacent(h)) - {g, h})
                 budget.spend(PY_UNIT * (len(configs) + len(touched)))
                 atoms = [1 << c for c in configs] + [blocks[f] for f in touched[2:]]
             if len(atoms) > max_atoms or len(atoms) < 2:
@@ -626,6 +662,7 @@ def bounded_lns(
                 touched_set = set(touched)
                 blocks = [b for f, b in enumerate(blocks) if f not in touched_set] + groups
                 improved = True
+                adjacency.clear()
                 owner = _owner_list(space, blocks)
                 leaks = [space.leak(b) for b in blocks]
                 leak_count = [sum((lk >> d) & 1 for lk in leaks) for d in range(n_dirs)]

@@ -163,7 +163,7 @@ def _check_forbidden(forbidden, n_dirs: int) -> tuple[bool, ...]:
 # ----------------------------------------------------------------------------- cached structure
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=512)
 def _space(cards: tuple[int, ...], forbidden: tuple[bool, ...]) -> PartitionSpace:
     return PartitionSpace(cards, forbidden)
 

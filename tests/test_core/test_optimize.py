@@ -603,3 +603,143 @@ def test_errors_name_the_culprit():
         optimal_clique_labelling(np.ones((2, 2, 2)), forbidden_pairs=[(0, 0)])
     with pytest.raises(TypeError, match="forbidden_pairs"):
         optimal_clique_labelling(np.ones((2, 2, 2)), forbidden_pairs=[1])
+
+
+# ------------------------------------------------------------------ compiled and memoized pieces of the heuristic
+
+
+def ref_components(cards, forbidden, subset, skip=None):
+    """Components of a set of configurations through the allowed lines inside it (``skip`` excluded)."""
+    parts = [{c} for c in subset]
+    for d, ln in ref_lines(cards):
+        if forbidden[d] or ln == skip or not ln <= subset:
+            continue
+        met = [p for p in parts if p & ln]
+        parts = [p for p in parts if not p & ln] + [set().union(*met)]
+    return sorted(sum(1 << c for c in p) for p in parts)
+
+
+@pytest.mark.parametrize(
+    "cards,forbidden", [((2, 2, 2), (False, True, False)), ((3, 2), (False, False)), ((3, 4), (True, False))]
+)
+def test_components_match_reference(cards, forbidden):
+    from pgmpy_sgm.core._label_search import PartitionSpace
+
+    space = PartitionSpace(cards, forbidden)
+    n = math.prod(cards)
+    rng = np.random.default_rng(5)
+    subsets = [int(s) for s in rng.integers(1, 1 << n, size=60)] + [(1 << n) - 1]
+    for subset in subsets:
+        members = frozenset(c for c in range(n) if subset >> c & 1)
+        want = ref_components(cards, forbidden, members)
+        assert space.components(subset) == want
+        assert space.components(subset) == want  # memoized
+        space.components(subset).append(0)  # callers may change the list they get
+        assert space.components(subset) == want
+        for i, mask in enumerate(space.line_masks):
+            line = frozenset(c for c in range(n) if mask >> c & 1)
+            assert space.components(subset, skip_line=i) == ref_components(cards, forbidden, members, line)
+
+
+def test_line_arrays_list_every_line():
+    from pgmpy_sgm.core._label_search import PartitionSpace
+
+    space = PartitionSpace((3, 2, 2), (False, True, False))
+    ptr, cfg, dirs, forb = space.line_arrays()
+    lines = [(int(d), frozenset(cfg[ptr[i] : ptr[i + 1]].tolist())) for i, d in enumerate(dirs)]
+    assert len(lines) == len(ref_lines((3, 2, 2))) and set(lines) == set(ref_lines((3, 2, 2)))
+    assert forb.tolist() == [False, True, False]
+
+
+def ref_leak(cards, members):
+    """Directions of the lines meeting a set of configurations without lying inside it."""
+    leak = 0
+    for d, ln in ref_lines(cards):
+        if ln & members and not ln <= members:
+            leak |= 1 << d
+    return leak
+
+
+@pytest.mark.parametrize(
+    "cards,forbidden,k", [((2, 2, 2), (False, True, False), 2), ((3, 3), (False, False), 3), ((2, 4), (True, False), 2)]
+)
+def test_atom_problem_matches_definitions(cards, forbidden, k):
+    from pgmpy_sgm.core._label_search import PartitionSpace
+    from pgmpy_sgm.core._lns import atom_blocks, atom_problem
+
+    space = PartitionSpace(cards, forbidden)
+    n = math.prod(cards)
+    rng = np.random.default_rng(8)
+    for _ in range(6):
+        counts = random_table(rng, n, k, "dense").astype(float)
+        configs = rng.permutation(n)[: int(rng.integers(3, min(n, 7) + 1))]
+        # atoms: single configurations, and one piece of two configurations joined by a line when possible
+        atoms = [frozenset([int(c)]) for c in configs]
+        for d, ln in ref_lines(cards):
+            if not ln & set(configs.tolist()) and not forbidden[d] and len(ln) == 2:
+                atoms.append(frozenset(ln))
+                break
+        atom_of = np.full(n, -1)
+        for t, a in enumerate(atoms):
+            atom_of[list(a)] = t
+        valid, leak, weight = atom_blocks(len(atoms), *atom_problem(len(atoms), atom_of, counts, *space.line_arrays()))
+        for u in range(1, 1 << len(atoms)):
+            members = frozenset().union(*(a for t, a in enumerate(atoms) if u >> t & 1))
+            # a union of atoms is valid when the allowed lines inside it connect it and no forbidden line
+            # lies inside it (each atom is connected by construction)
+            want_valid = u & (u - 1) == 0 or (
+                len(ref_components(cards, forbidden, members)) == 1
+                and not any(forbidden[d] and ln <= members for d, ln in ref_lines(cards))
+            )
+            assert bool(valid[u]) == want_valid, (u, sorted(members))
+            if want_valid:
+                assert int(leak[u]) == ref_leak(cards, members)
+                assert weight[u] == pytest.approx(ref_weight(counts, members), rel=1e-12, abs=1e-9)
+
+
+@pytest.mark.parametrize("cards,forbidden", [((2, 2, 2), (False, True, False)), ((3, 3), (False, False))])
+def test_best_atom_partition_matches_brute_force(cards, forbidden):
+    from pgmpy_sgm.core._label_search import PartitionSpace
+    from pgmpy_sgm.core._lns import best_atom_partition
+
+    space = PartitionSpace(cards, forbidden)
+    n = math.prod(cards)
+    rng = np.random.default_rng(21)
+    feasible = ref_feasible_partitions(cards, forbidden)
+    for t in range(8):
+        counts = random_table(rng, n, 2, ("dense", "zeros", "huge")[t % 3]).astype(float)
+        # fix the groups of a random feasible partition outside a universe of whole groups
+        fixed_partition = feasible[int(rng.integers(len(feasible)))]
+        chosen = [b for b in fixed_partition if rng.random() < 0.6] or [fixed_partition[0]]
+        fixed = [b for b in fixed_partition if b not in chosen]
+        universe = frozenset().union(*chosen)
+        atoms = [1 << c for c in sorted(universe)]
+        acc = 0
+        for b in fixed:
+            acc |= ref_leak(cards, b)
+        need = ((1 << len(cards)) - 1) & ~acc
+        res = best_atom_partition(space, counts, atoms, need, 1e-12)
+        best = None
+        for p in feasible:  # whole partitions that keep the fixed groups
+            if all(b in p for b in fixed):
+                value = sum(ref_weight(counts, b) for b in p if b <= universe)
+                best = value if best is None else max(best, value)
+        if best is None:
+            assert res is None
+        else:
+            groups, value = res
+            assert value == pytest.approx(best, rel=1e-12, abs=1e-9)
+            assert sum(ref_weight(counts, [c for c in range(n) if g >> c & 1]) for g in groups) == pytest.approx(
+                best, rel=1e-12, abs=1e-9
+            )
+
+
+def test_block_scorer_matches_reference_weight():
+    from pgmpy_sgm.core._label_search import BlockScorer, bits
+
+    rng = np.random.default_rng(4)
+    counts = rng.integers(0, 50, size=(12, 3)) * 0.5
+    scorer = BlockScorer(counts)
+    for block in [int(b) for b in rng.integers(1, 1 << 12, size=40)]:
+        assert scorer(block) == pytest.approx(ref_weight(counts, bits(block)), rel=1e-13, abs=1e-10)
+        assert scorer(block) == scorer(block)
