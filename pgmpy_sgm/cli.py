@@ -355,18 +355,14 @@ def _learn_ldag(args) -> int:
         raise CommandLineError("--plot is not available with --ldag; save --json and draw the model in Python")
     _check_outputs({"--json": args.json, "--bif": args.bif}, [args.data])
     frame, weights, description = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings)
-    if weights is not None:  # one row per observation for the hill climb
-        counts = frame[weights]
-        if (counts < 0).any() or (counts != counts.round()).any():
-            raise CommandLineError(f"counts column {weights!r} must hold non-negative integers")
-        frame = frame.loc[frame.index.repeat(counts.astype(int))].drop(columns=weights).reset_index(drop=True)
     restarts = args.restarts
     print(f"Learning a labelled DAG from {description}", file=sys.stderr)
-    est = LDAGSearch(n_restarts=restarts, seed=args.seed, n_jobs=args.jobs, show_progress=not args.quiet).fit(frame)
+    est = LDAGSearch(n_restarts=restarts, seed=args.seed, n_jobs=args.jobs, show_progress=not args.quiet)
+    est.fit(frame, weights=weights)  # a counts table is scored as it is, not expanded into rows
     model = est.model_
     print(f"Data: {description}")
-    print(f"Search: tabu hill climbing, {restarts} restart(s), seed {args.seed}; first climb "
-          f"{est.climb_scores_[0]:.2f}, best {est.best_score_:.2f}")
+    print(f"Search: tabu hill climbing, {len(est.climb_scores_) - 1} restart(s) (at most {restarts}), "
+          f"seed {args.seed}; first climb {est.climb_scores_[0]:.2f}, best {est.best_score_:.2f}")
     print()
     print(f"Best labelled DAG: log unnormalized posterior {est.best_score_:.2f}")
     edges = ", ".join(f"{u} -> {v}" for u, v in model.edges()) or "(none)"

@@ -97,9 +97,10 @@ class LDAGSearch(BaseEstimator):
     random edge additions, deletions or reversals, and the best DAG found is kept
     (iterated local search). Restarts stop when the candidate moves they have scored would
     exceed ``restart_budget`` times those scored by the first climb (a deterministic
-    measure of work: the next restart is expected to cost the mean of those before it). The kick starts at ``perturbation`` changes and grows by one after every
-    restart that does not improve the best score (climbs tend to undo small kicks), back
-    to ``perturbation`` after an improvement. With ``n_mcmc > 0`` a non-reversible
+    measure of work: the next restart is expected to cost the mean of those before it).
+    The kick starts at ``perturbation`` changes and grows by one after every restart that
+    does not improve the best score (climbs tend to undo small kicks), back to
+    ``perturbation`` after an improvement. With ``n_mcmc > 0`` a non-reversible
     Metropolis chain over DAGs then starts from the best DAG (single-edge additions,
     deletions and reversals); every distinct DAG it visits is kept with its score, and the
     posterior over the visited labelled DAGs is their scores normalised over that set, as
@@ -251,8 +252,18 @@ class LDAGSearch(BaseEstimator):
         if isinstance(self.n_jobs, bool) or not isinstance(self.n_jobs, Integral) or self.n_jobs == 0:
             raise ValueError(f"n_jobs must be a non-zero integer. Got: {self.n_jobs!r}")
 
-    def fit(self, X: pd.DataFrame, y=None) -> LDAGSearch:
+    def fit(self, X: pd.DataFrame, y=None, weights=None) -> LDAGSearch:
         """Learn a labelled DAG from discrete data ``X``.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame
+            One row per observation, or a table of counts with ``weights``.
+        y : None
+            Ignored (scikit-learn convention).
+        weights : str or array-like, optional
+            Name of a count column of ``X`` or one count per row: the table is scored and
+            fitted as it is, without expanding it into rows.
 
         Returns
         -------
@@ -265,6 +276,9 @@ class LDAGSearch(BaseEstimator):
         >>> df = pd.DataFrame({"a": [0, 1] * 50, "b": [0, 1] * 50})
         >>> sorted(LDAGSearch(n_restarts=0).fit(df).adjacency_matrix_.sum().tolist())
         [0, 1]
+        >>> table = pd.DataFrame({"a": [0, 1], "b": [0, 1], "n": [50, 50]})  # the same data as counts
+        >>> sorted(LDAGSearch(n_restarts=0).fit(table, weights="n").adjacency_matrix_.sum().tolist())
+        [0, 1]
         """
         from tqdm.auto import tqdm
 
@@ -272,28 +286,32 @@ class LDAGSearch(BaseEstimator):
         from pgmpy_sgm.structure_score import LDAGScore
 
         self._check_params()
-        check_frame(X)
-        if X.shape[0] < 2:
-            raise ValueError(f"n_samples = {X.shape[0]}, at least 2 are required.")
+        check_frame(X, weights)
+        variables = X.drop(columns=weights) if isinstance(weights, str) else X
+        counts = X[weights] if isinstance(weights, str) else weights
+        n_samples = len(variables) if counts is None else float(np.sum(np.asarray(counts, dtype=float)))
+        if n_samples < 2:
+            raise ValueError(f"n_samples = {n_samples:g}, at least 2 are required.")
         start_time = time.perf_counter()
         score = LDAGScore(
             X,
+            weights=weights,
             equivalent_sample_size=self.equivalent_sample_size,
             kappa=self.kappa,
             state_names=self.state_names,
             max_labelled_configs=self.max_labelled_configs,
             labels=self.labels,
         )
-        self.feature_names_in_ = np.asarray(list(X.columns), dtype=object)
-        self.n_features_in_ = X.shape[1]
+        self.feature_names_in_ = np.asarray(list(variables.columns), dtype=object)
+        self.n_features_in_ = variables.shape[1]
         rng = np.random.default_rng(self.seed)
-        n_moves = self.perturbation or max(2, X.shape[1] // 3)
-        kick, max_kick = n_moves, max(n_moves, X.shape[1] * (X.shape[1] - 1) // 2)
+        n_moves = self.perturbation or max(2, variables.shape[1] // 3)
+        kick, max_kick = n_moves, max(n_moves, variables.shape[1] * (variables.shape[1] - 1) // 2)
         empty = DAG()
-        empty.add_nodes_from(X.columns)
+        empty.add_nodes_from(variables.columns)
         bar = tqdm(total=1 + self.n_restarts, disable=not self.show_progress, desc="LDAG climbs")
         best, best_score, seconds, n_new, n_moves = _climb(
-            score, X, empty, self.tabu_length, self.max_indegree, self.max_iter
+            score, variables, empty, self.tabu_length, self.max_indegree, self.max_iter
         )
         self.climb_scores_, self.climb_seconds_ = [best_score], [seconds]
         self.climb_new_families_, self.climb_moves_ = [n_new], [n_moves]
@@ -311,10 +329,10 @@ class LDAGSearch(BaseEstimator):
             batch = min(remaining, n_jobs)
             starts = [_perturb(best, kick, self.max_indegree, rng) for _ in range(batch)]
             if batch == 1:
-                results = [_climb(score, X, starts[0], self.tabu_length, self.max_indegree, self.max_iter)]
+                results = [_climb(score, variables, starts[0], self.tabu_length, self.max_indegree, self.max_iter)]
             else:
                 results = joblib.Parallel(n_jobs=batch)(
-                    joblib.delayed(_climb)(score, X, s, self.tabu_length, self.max_indegree, self.max_iter)
+                    joblib.delayed(_climb)(score, variables, s, self.tabu_length, self.max_indegree, self.max_iter)
                     for s in starts
                 )
             improved = False
@@ -334,10 +352,12 @@ class LDAGSearch(BaseEstimator):
         self.posterior_ = self.edge_probabilities_ = self.acceptance_rate_ = None
         self.n_visited_ = 0
         if self.n_mcmc > 0:
-            chain = dag_chain(score.local_score, list(X.columns), best.edges(), self.n_mcmc, rng, self.max_indegree)
+            chain = dag_chain(
+                score.local_score, list(variables.columns), best.edges(), self.n_mcmc, rng, self.max_indegree
+            )
             if chain.best_score > best_score + 1e-9:
                 best = DAG()
-                best.add_nodes_from(X.columns)
+                best.add_nodes_from(variables.columns)
                 best.add_edges_from(chain.best)
                 best_score = float(score.score(best))
             self.posterior_, self.edge_probabilities_ = visited_posterior(chain.visited)
@@ -347,18 +367,18 @@ class LDAGSearch(BaseEstimator):
         self.best_score_ = best_score
         self.scoring_method_ = score
         self.causal_graph_ = DAG()
-        self.causal_graph_.add_nodes_from(X.columns)
+        self.causal_graph_.add_nodes_from(variables.columns)
         self.causal_graph_.add_edges_from(best.edges())
         self.adjacency_matrix_ = nx.to_pandas_adjacency(self.causal_graph_, weight=1, dtype="int")
         model = LabeledBayesianNetwork(state_names=score.state_names)
-        model.add_nodes_from(X.columns)
+        model.add_nodes_from(variables.columns)
         model.add_edges_from(best.edges())
         for node in model.nodes():
             parents = tuple(model.get_parents(node))
             ids = score.best_labelling(node, parents).group_ids
             if int(ids.max()) + 1 < ids.size:
                 model.set_classes(node, parents, ids)
-        model.fit(X, equivalent_sample_size=self.equivalent_sample_size, state_names=score.state_names)
+        model.fit(X, equivalent_sample_size=self.equivalent_sample_size, weights=weights, state_names=score.state_names)
         self.model_ = model
         self.fit_time_ = time.perf_counter() - start_time
         return self

@@ -184,3 +184,24 @@ def test_restart_budget_stops_when_the_next_restart_would_exceed_it(budget):
         assert 0 < limit and sum(before) + (sum(before) / k if k else 0) <= limit
     if len(restarts) < 30:  # and the next one would have exceeded it
         assert sum(restarts) + sum(restarts) / max(len(restarts), 1) > limit
+
+
+def test_counts_table_learns_what_its_rows_learn():
+    rows = _planted(600, 9)
+    table = rows.value_counts().rename("n").reset_index()
+    by_rows = LDAGSearch(n_restarts=2, seed=0).fit(rows)
+    by_counts = LDAGSearch(n_restarts=2, seed=0).fit(table, weights="n")
+    assert len(table) < len(rows)
+    assert by_counts.best_score_ == pytest.approx(by_rows.best_score_, rel=1e-12)
+    assert sorted(by_counts.causal_graph_.edges()) == sorted(by_rows.causal_graph_.edges())
+    assert by_counts.model_.labels() == by_rows.model_.labels()
+    for node in rows.columns:
+        np.testing.assert_allclose(
+            by_counts.model_.get_cpds(node).get_values(), by_rows.model_.get_cpds(node).get_values(), rtol=1e-12
+        )
+    assert list(by_counts.feature_names_in_) == list(rows.columns)
+
+
+def test_unknown_weights_column_is_named():
+    with pytest.raises((ValueError, KeyError), match="nope"):
+        LDAGSearch(n_restarts=0).fit(_planted(50, 4), weights="nope")
