@@ -305,16 +305,16 @@ class LDAGSearch(BaseEstimator):
         self.feature_names_in_ = np.asarray(list(variables.columns), dtype=object)
         self.n_features_in_ = variables.shape[1]
         rng = np.random.default_rng(self.seed)
-        n_moves = self.perturbation or max(2, variables.shape[1] // 3)
-        kick, max_kick = n_moves, max(n_moves, variables.shape[1] * (variables.shape[1] - 1) // 2)
+        base_kick = self.perturbation or max(2, variables.shape[1] // 3)
+        kick, max_kick = base_kick, max(base_kick, variables.shape[1] * (variables.shape[1] - 1) // 2)
         empty = DAG()
         empty.add_nodes_from(variables.columns)
         bar = tqdm(total=1 + self.n_restarts, disable=not self.show_progress, desc="LDAG climbs")
-        best, best_score, seconds, n_new, n_moves = _climb(
+        best, best_score, seconds, n_new, moves = _climb(
             score, variables, empty, self.tabu_length, self.max_indegree, self.max_iter
         )
         self.climb_scores_, self.climb_seconds_ = [best_score], [seconds]
-        self.climb_new_families_, self.climb_moves_ = [n_new], [n_moves]
+        self.climb_new_families_, self.climb_moves_ = [n_new], [moves]
         bar.update(1)
         n_jobs = joblib.effective_n_jobs(self.n_jobs)
         remaining = self.n_restarts
@@ -336,16 +336,16 @@ class LDAGSearch(BaseEstimator):
                     for s in starts
                 )
             improved = False
-            for dag, value, seconds, n_new, n_moves in results:
+            for dag, value, seconds, n_new, moves in results:
                 self.climb_scores_.append(value)
                 self.climb_seconds_.append(seconds)
                 self.climb_new_families_.append(n_new)
-                self.climb_moves_.append(n_moves)
-                spent, done = spent + n_moves, done + 1
+                self.climb_moves_.append(moves)
+                spent, done = spent + moves, done + 1
                 if value > best_score + 1e-9:
                     best, best_score, improved = dag, value, True
             # a kick the climb repairs is too small: escalate until a restart improves
-            kick = n_moves if improved else min(kick + 1, max_kick)
+            kick = base_kick if improved else min(kick + 1, max_kick)
             remaining -= batch
             bar.update(batch)
         bar.close()

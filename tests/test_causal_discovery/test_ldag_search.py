@@ -205,3 +205,25 @@ def test_counts_table_learns_what_its_rows_learn():
 def test_unknown_weights_column_is_named():
     with pytest.raises((ValueError, KeyError), match="nope"):
         LDAGSearch(n_restarts=0).fit(_planted(50, 4), weights="nope")
+
+
+def test_kicks_grow_by_one_and_return_to_the_base_after_an_improvement(monkeypatch):
+    import pgmpy_sgm.causal_discovery.ldag_search as module
+
+    # climbs that return their start with scripted scores: improvements at climbs 1, 4 and 8
+    scripted = iter([0.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0, 3.0])
+    kicks = []
+    original = module._perturb
+
+    def climb(score, X, start, tabu_length, max_indegree, max_iter):
+        return start, next(scripted), 0.0, 0, 100
+
+    def recording(dag, n_moves, max_indegree, rng):
+        kicks.append(n_moves)
+        return original(dag, n_moves, max_indegree, rng)
+
+    monkeypatch.setattr(module, "_climb", climb)
+    monkeypatch.setattr(module, "_perturb", recording)
+    est = LDAGSearch(n_restarts=8, restart_budget=None, perturbation=2, seed=0).fit(_planted(300, 10))
+    assert est.climb_scores_ == [0.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0, 3.0]
+    assert kicks == [2, 2, 3, 4, 2, 3, 4, 5]
