@@ -19,7 +19,7 @@ n in {500, 2000, 10000}, test n = 10000, seeds 0-2 (training data with ``seed``,
   pgmpy's default) / ``BIC``, parameters by pgmpy's ``DiscreteBayesianEstimator`` (BDeu prior, equivalent
   sample size 5, pgmpy's default);
 * ``LDAG`` / ``LDAG-1``: :class:`~pgmpy_sgm.causal_discovery.LDAGSearch` (labelled DAGs) with its
-  defaults (BDeu ESS 5, ``kappa`` 0.5, at most 10 perturbed restarts within a restart budget of 0.25x
+  defaults (BDeu ESS 5, ``kappa`` 0.2, at most 10 perturbed restarts within a restart budget of 0.25x
   the first climb's scored moves) / a single tabu hill climb; TreeCPD parameters (BDeu posterior means
   over label classes, ESS 5);
 * ``CStree``: the ``cstrees`` package (PC-restricted contexts of at most 2 variables, a Gibbs order

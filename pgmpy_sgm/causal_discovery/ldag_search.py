@@ -111,7 +111,7 @@ class LDAGSearch(BaseEstimator):
     ----------
     equivalent_sample_size : float, default=5.0
         ESS of the BDeu hyperparameters (score and parameters).
-    kappa : float, default=0.5
+    kappa : float, default=0.2
         Structure-prior factor per free parameter removed by labels (see ``LDAGScore``).
     n_restarts : int, default=10
         Most perturbed restarts after the first climb.
