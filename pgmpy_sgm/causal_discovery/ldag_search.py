@@ -133,10 +133,12 @@ class LDAGSearch(BaseEstimator):
         Seconds after which no further restart is started (a climb is not interrupted).
     restart_budget : float or None, default=0.25
         Work allowed to the restarts, as a multiple of the moves scored by the first climb
-        (None: all ``n_restarts``; 0: none). The default keeps the whole fit within about
-        2-3x the time of pgmpy's ``HillClimbSearch`` on the benchmark networks, where the
-        score gained by restarts came mostly from the first one or two
-        (``benchmarks/RESULTS.md``).
+        (None: all ``n_restarts``; 0: none). A count, not a clock: the result does not
+        depend on the machine's load. The default allows about one restart on the bnlearn
+        networks of ``benchmarks/predictive.py`` (where a fit then takes at most about 1.3x
+        the time of pgmpy's ``HillClimbSearch``); on data outside that benchmark the first
+        restart gained 45-200 log-units on insurance and child, while ten restarts gained
+        nothing on asia (``benchmarks/RESULTS.md``).
     n_jobs : int, default=1
         Parallel restarts (joblib); restarts then run in rounds from the best DAG of the
         previous round.
