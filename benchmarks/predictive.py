@@ -18,16 +18,20 @@ n in {500, 2000, 10000}, test n = 10000, seeds 0-2 (training data with ``seed``,
 * ``HC-BDeu`` / ``HC-BIC``: pgmpy's ``HillClimbSearch`` with ``BDeu`` (equivalent sample size 10,
   pgmpy's default) / ``BIC``, parameters by pgmpy's ``DiscreteBayesianEstimator`` (BDeu prior, equivalent
   sample size 5, pgmpy's default);
-* ``LDAG`` / ``LDAG-1``: :class:`~pgmpy_sgm.causal_discovery.LDAGSearch` (labelled DAGs, its defaults:
-  BDeu ESS 5, ``kappa`` 0.2) with 10 perturbed restarts / a single tabu hill climb; TreeCPD parameters
-  (BDeu posterior means over label classes, ESS 5);
+* ``LDAG`` / ``LDAG-1``: :class:`~pgmpy_sgm.causal_discovery.LDAGSearch` (labelled DAGs) with its
+  defaults (BDeu ESS 5, ``kappa`` 0.2, at most 10 perturbed restarts within a restart budget of 0.25x
+  the first climb's scored moves) / a single tabu hill climb; TreeCPD parameters (BDeu posterior means
+  over label classes, ESS 5);
 * ``CStree``: the ``cstrees`` package (PC-restricted contexts of at most 2 variables, a Gibbs order
   sampler, BDeu stage parameters) run in its own virtual environment (``--cstrees-python``, default
   ``/tmp/cstrees-venv/bin/python``) through ``_cstrees_driver.py``, with a time limit per fit.
 
 Every learner gets the states of the generating network, so a state absent from a training set
 still has probability under every model. Free parameters and fit times are reported with each
-figure (for ``SGM-avg``: the posterior-weighted mean of its models' free parameters).
+figure (for ``SGM-avg``: the posterior-weighted mean of its models' free parameters); the rows of
+the hill climbs and LDAG columns also carry the 1-minute load average at the end of each fit
+(``load1``), and fit-time ratios are taken between learners fitted one after another in the same
+process on the same data.
 """
 
 from __future__ import annotations
@@ -135,7 +139,8 @@ def fit_hc(train: pd.DataFrame, test: pd.DataFrame, states: dict, rows: list, ta
         bn.add_cpds(*estimator.fit(bn, train).parameters_)
         fit_time = time.perf_counter() - start
         rows.append({**tag, "learner": name, "ll": bn_log_likelihood(bn, test).mean(),
-                     "n_params": bn_free_parameters(bn), "fit_s": fit_time, "n_models": 1, "n_visited": np.nan})
+                     "n_params": bn_free_parameters(bn), "fit_s": fit_time, "n_models": 1, "n_visited": np.nan,
+                     "load1": os.getloadavg()[0]})
 
 
 def fit_ldag(train: pd.DataFrame, test: pd.DataFrame, states: dict, seed: int, rows: list, tag: dict):
@@ -146,7 +151,8 @@ def fit_ldag(train: pd.DataFrame, test: pd.DataFrame, states: dict, seed: int, r
         rows.append({**tag, "learner": name, "ll": bn_log_likelihood(est.model_, test).mean(),
                      "n_params": est.model_.n_free_parameters(), "fit_s": fit_time, "n_models": 1,
                      "n_visited": len(est.climb_scores_), "n_labels": est.model_.n_labels(),
-                     "score": est.best_score_, "first_climb_score": est.climb_scores_[0]})
+                     "score": est.best_score_, "first_climb_score": est.climb_scores_[0],
+                     "first_climb_s": est.climb_seconds_[0], "load1": os.getloadavg()[0]})
 
 
 def fit_cstree(train, test, states, rows, tag, python: str, timeout: float, status: dict):
@@ -279,20 +285,24 @@ def report(frame: pd.DataFrame) -> str:
 def report_ldag(frame: pd.DataFrame) -> str:
     """Markdown table of the LDAG columns: nats/row, paired difference to the best pgmpy learner, parameters, time."""
     lines = ["| data | n | LDAG | LDAG-1 | HC-BDeu | HC-BIC | LDAG − best HC | params LDAG / best HC "
-             "| fit s LDAG / LDAG-1 / best HC | labels |", "|---|---|---|---|---|---|---|---|---|---|"]
+             "| fit s LDAG / LDAG-1 / best HC | fit ratio LDAG / best HC (max) | climbs | labels |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for (data, n), grp in frame.groupby(["data", "n"], sort=False):
         wide = grp.pivot_table(index="seed", columns="learner", values="ll")
         if "LDAG" not in wide:
             continue
         params = grp.groupby("learner")["n_params"].mean()
         fit = grp.groupby("learner")["fit_s"].mean()
+        fit_wide = grp.pivot_table(index="seed", columns="learner", values="fit_s")
         best = max(("HC-BDeu", "HC-BIC"), key=lambda p: wide[p].mean())
         diff = wide["LDAG"] - wide[best]
+        ratio = fit_wide["LDAG"] / fit_wide[best]
         cells = [f"{wide[x].mean():.4f}" if x in wide else "n/a" for x in ("LDAG", "LDAG-1", "HC-BDeu", "HC-BIC")]
-        labels = grp[grp["learner"] == "LDAG"]["n_labels"].mean()
+        ldag = grp[grp["learner"] == "LDAG"]
         lines.append(f"| {data} | {n} | " + " | ".join(cells) + f" | {diff.mean():+.4f} ± {diff.std(ddof=1):.4f} "
                      f"({best}) | {params['LDAG']:.0f} / {params[best]:.0f} | {fit['LDAG']:.1f} / "
-                     f"{fit.get('LDAG-1', np.nan):.1f} / {fit[best]:.1f} | {labels:.1f} |")
+                     f"{fit.get('LDAG-1', np.nan):.1f} / {fit[best]:.1f} | {ratio.mean():.2f} ({ratio.max():.2f}) "
+                     f"| {ldag['n_visited'].mean():.1f} | {ldag['n_labels'].mean():.1f} |")
     return "\n".join(lines)
 
 

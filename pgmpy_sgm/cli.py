@@ -478,8 +478,8 @@ def _learn_ldag(args) -> int:
                      weights=weights).fit(frame)
     model = est.model_
     print(f"Data: {description}")
-    print(f"Search: tabu hill climbing, {restarts} restart(s), seed {args.seed}; first climb "
-          f"{est.climb_scores_[0]:.2f}, best {est.best_score_:.2f}")
+    print(f"Search: tabu hill climbing, {len(est.climb_scores_) - 1} restart(s) (at most {restarts}), "
+          f"seed {args.seed}; first climb {est.climb_scores_[0]:.2f}, best {est.best_score_:.2f}")
     print()
     print(f"Best labelled DAG: log unnormalized posterior {est.best_score_:.2f}")
     edges = ", ".join(f"{u} -> {v}" for u, v in model.edges()) or "(none)"

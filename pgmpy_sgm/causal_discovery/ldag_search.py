@@ -16,6 +16,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from pgmpy_sgm.causal_discovery._dag_chain import dag_chain, visited_posterior
 from pgmpy_sgm.core.data import check_frame
+from pgmpy_sgm.structure_score.ldag_score import DEFAULT_KAPPA
 
 __all__ = ["LDAGSearch"]
 
@@ -58,10 +59,32 @@ def _pooled(X, weights) -> tuple[pd.DataFrame, np.ndarray | None]:
     return pool_data(X, weights)
 
 
-def _climb(score, X, start: DAG, tabu_length: int, max_indegree, max_iter: int) -> tuple[DAG, float, object]:
+class _OrderedHillClimb(HillClimbSearch):
+    """pgmpy's ``HillClimbSearch`` with ties between moves broken in a fixed order.
+
+    pgmpy takes the first best move in the iteration order of a Python set of candidate
+    edges, which depends on the interpreter's string hash seed (``PYTHONHASHSEED``).
+    Here the candidate moves are sorted (kind of move, then the columns' positions in
+    the data) before pgmpy picks the first best one, so equal-scoring moves (frequent:
+    BDeu scores both orientations of a new edge alike) are always resolved the same way.
+    """
+
+    n_moves_scored_ = 0
+
+    def _legal_operations_dag(self, *args, **kwargs):
+        position = {v: i for i, v in enumerate(self.variables_)}
+        ops = list(super()._legal_operations_dag(*args, **kwargs))
+        ops.sort(key=lambda t: (t[0][0], position[t[0][1][0]], position[t[0][1][1]]))
+        self.n_moves_scored_ += len(ops)
+        return iter(ops)
+
+
+def _climb(score, X, start: DAG, tabu_length: int, max_indegree, max_iter: int) -> tuple[DAG, float, float, int, int]:
+    """One tabu climb: the DAG reached, its score, seconds taken, families labelled anew, moves scored."""
+    t0, n0 = time.perf_counter(), len(score._labelling_cache)
     if len(X) < 2:  # pooled data with one distinct row: the climb reads only the columns of X
         X = pd.concat([X, X], ignore_index=True)
-    est = HillClimbSearch(
+    est = _OrderedHillClimb(
         scoring_method=score,
         start_dag=start,
         tabu_length=tabu_length,
@@ -71,7 +94,7 @@ def _climb(score, X, start: DAG, tabu_length: int, max_indegree, max_iter: int) 
         show_progress=False,
     ).fit(X)
     dag = est.causal_graph_
-    return dag, float(score.score(dag)), score
+    return dag, float(score.score(dag)), time.perf_counter() - t0, len(score._labelling_cache) - n0, est.n_moves_scored_
 
 
 class LDAGSearch(BaseEstimator):
@@ -79,12 +102,17 @@ class LDAGSearch(BaseEstimator):
 
     Every DAG is scored with each family under its optimal labelling (the LDAG score of
     Pensar et al. [1]_), so the search moves over DAGs and the labels follow. The first
-    climb is pgmpy's ``HillClimbSearch`` (with a tabu list) from the empty graph; each of
-    ``n_restarts`` further climbs starts from the best DAG so far after a *kick* of random
-    edge additions, deletions or reversals, and the best DAG found is kept (iterated local
-    search). The kick starts at ``perturbation`` changes and grows by one after every
-    restart that does not improve the best score (climbs tend to undo small kicks), back
-    to ``perturbation`` after an improvement. With ``n_mcmc > 0`` a non-reversible
+    climb is pgmpy's ``HillClimbSearch`` (with a tabu list) from the empty graph, with
+    ties between equally good moves broken by the columns' order (pgmpy itself breaks
+    them in the order of a Python set, which changes with ``PYTHONHASHSEED``); each of
+    up to ``n_restarts`` further climbs starts from the best DAG so far after a *kick* of
+    random edge additions, deletions or reversals, and the best DAG found is kept
+    (iterated local search). Restarts stop when the candidate moves they have scored would
+    exceed ``restart_budget`` times those scored by the first climb (a deterministic
+    measure of work: the next restart is expected to cost the mean of those before it).
+    The kick starts at ``perturbation`` changes and grows by one after every restart that
+    does not improve the best score (climbs tend to undo small kicks), back to
+    ``perturbation`` after an improvement. With ``n_mcmc > 0`` a non-reversible
     Metropolis chain over DAGs then starts from the best DAG (single-edge additions,
     deletions and reversals); every distinct DAG it visits is kept with its score, and the
     posterior over the visited labelled DAGs is their scores normalised over that set, as
@@ -98,7 +126,7 @@ class LDAGSearch(BaseEstimator):
     kappa : float, default=0.2
         Structure-prior factor per free parameter removed by labels (see ``LDAGScore``).
     n_restarts : int, default=10
-        Perturbed restarts after the first climb.
+        Most perturbed restarts after the first climb.
     perturbation : int, optional
         Smallest kick, in random edge changes (default ``max(2, n_variables // 3)``).
     tabu_length : int, default=100
@@ -115,6 +143,14 @@ class LDAGSearch(BaseEstimator):
         Progress bar over the climbs.
     max_time : float, optional
         Seconds after which no further restart is started (a climb is not interrupted).
+    restart_budget : float or None, default=0.25
+        Work allowed to the restarts, as a multiple of the moves scored by the first climb
+        (None: all ``n_restarts``; 0: none). A count, not a clock: the result does not
+        depend on the machine's load. The default allows about one restart on the bnlearn
+        networks of ``benchmarks/predictive.py`` (where a fit then takes at most about 1.3x
+        the time of pgmpy's ``HillClimbSearch``); on data outside that benchmark the first
+        restart gained 45-200 log-units on insurance and child, while ten restarts gained
+        nothing on asia (``benchmarks/RESULTS.md``).
     n_jobs : int, default=1
         Parallel restarts (joblib); restarts then run in rounds from the best DAG of the
         previous round.
@@ -140,6 +176,12 @@ class LDAGSearch(BaseEstimator):
         LDAG score (log marginal likelihood plus log structure prior) of ``causal_graph_``.
     climb_scores_ : list of float
         Score reached by each climb, in order.
+    climb_seconds_ : list of float
+        Seconds taken by each climb.
+    climb_moves_ : list of int
+        Candidate moves scored by each climb (the work ``restart_budget`` counts).
+    climb_new_families_ : list of int
+        Families labelled for the first time during each climb.
     scoring_method_ : LDAGScore
     posterior_ : pandas.DataFrame or None
         With ``n_mcmc > 0``: the 50 most probable visited DAGs (``edges``, ``n_edges``,
@@ -152,8 +194,10 @@ class LDAGSearch(BaseEstimator):
 
     Notes
     -----
-    pgmpy's hill climbing breaks ties in the iteration order of Python sets, so the result
-    can depend on the interpreter's hash seed for strings (``PYTHONHASHSEED``).
+    The result does not depend on the interpreter's hash seed: labellings are computed
+    per parent set in the data's column order and ties between moves are broken in
+    column order. With ``max_time`` or ``n_jobs > 1`` it can depend on timing and on the
+    number of workers.
 
     Examples
     --------
@@ -172,7 +216,7 @@ class LDAGSearch(BaseEstimator):
     def __init__(
         self,
         equivalent_sample_size: float = 5.0,
-        kappa: float = 0.2,
+        kappa: float = DEFAULT_KAPPA,
         n_restarts: int = 10,
         perturbation: int | None = None,
         tabu_length: int = 100,
@@ -182,6 +226,7 @@ class LDAGSearch(BaseEstimator):
         seed: int = 0,
         show_progress: bool = False,
         max_time: float | None = None,
+        restart_budget: float | None = 0.25,
         n_jobs: int = 1,
         n_mcmc: int = 0,
         max_labelled_configs: int | None = 64,
@@ -199,6 +244,7 @@ class LDAGSearch(BaseEstimator):
         self.seed = seed
         self.show_progress = show_progress
         self.max_time = max_time
+        self.restart_budget = restart_budget
         self.n_jobs = n_jobs
         self.n_mcmc = n_mcmc
         self.max_labelled_configs = max_labelled_configs
@@ -218,11 +264,25 @@ class LDAGSearch(BaseEstimator):
             raise ValueError(f"max_iter must be a positive integer. Got: {self.max_iter!r}")
         if self.max_time is not None and (not isinstance(self.max_time, Real) or not self.max_time > 0):
             raise ValueError(f"max_time must be a positive number of seconds or None. Got: {self.max_time!r}")
+        if self.restart_budget is not None and (
+            isinstance(self.restart_budget, bool)
+            or not isinstance(self.restart_budget, Real)
+            or not self.restart_budget >= 0
+        ):
+            raise ValueError(f"restart_budget must be a non-negative number or None. Got: {self.restart_budget!r}")
         if isinstance(self.n_jobs, bool) or not isinstance(self.n_jobs, Integral) or self.n_jobs == 0:
             raise ValueError(f"n_jobs must be a non-zero integer. Got: {self.n_jobs!r}")
 
     def fit(self, X: pd.DataFrame, y=None) -> LDAGSearch:
         """Learn a labelled DAG from discrete data ``X``.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame
+            One row per observation, or a table of counts with the estimator's ``weights``
+            (scored and fitted as it is, without expanding it into rows), or a Dask DataFrame.
+        y : None
+            Ignored (scikit-learn convention).
 
         Returns
         -------
@@ -235,6 +295,9 @@ class LDAGSearch(BaseEstimator):
         >>> df = pd.DataFrame({"a": [0, 1] * 50, "b": [0, 1] * 50})
         >>> sorted(LDAGSearch(n_restarts=0).fit(df).adjacency_matrix_.sum().tolist())
         [0, 1]
+        >>> table = pd.DataFrame({"a": [0, 1], "b": [0, 1], "n": [50, 50]})  # the same data as counts
+        >>> sorted(LDAGSearch(n_restarts=0, weights="n").fit(table).adjacency_matrix_.sum().tolist())
+        [0, 1]
         """
         from tqdm.auto import tqdm
 
@@ -243,6 +306,7 @@ class LDAGSearch(BaseEstimator):
 
         self._check_params()
         X, counts = _pooled(X, self.weights)
+        variables = X
         n_samples = X.shape[0] if counts is None else counts.sum()
         if n_samples < 2:
             raise ValueError(f"n_samples = {n_samples:.0f}, at least 2 are required.")
@@ -256,48 +320,62 @@ class LDAGSearch(BaseEstimator):
             max_labelled_configs=self.max_labelled_configs,
             labels=self.labels,
         )
-        self.feature_names_in_ = np.asarray(list(X.columns), dtype=object)
-        self.n_features_in_ = X.shape[1]
+        self.feature_names_in_ = np.asarray(list(variables.columns), dtype=object)
+        self.n_features_in_ = variables.shape[1]
         rng = np.random.default_rng(self.seed)
-        n_moves = self.perturbation or max(2, X.shape[1] // 3)
-        kick, max_kick = n_moves, max(n_moves, X.shape[1] * (X.shape[1] - 1) // 2)
+        base_kick = self.perturbation or max(2, variables.shape[1] // 3)
+        kick, max_kick = base_kick, max(base_kick, variables.shape[1] * (variables.shape[1] - 1) // 2)
         empty = DAG()
-        empty.add_nodes_from(X.columns)
+        empty.add_nodes_from(variables.columns)
         bar = tqdm(total=1 + self.n_restarts, disable=not self.show_progress, desc="LDAG climbs")
-        best, best_score, _ = _climb(score, X, empty, self.tabu_length, self.max_indegree, self.max_iter)
-        self.climb_scores_ = [best_score]
+        best, best_score, seconds, n_new, moves = _climb(
+            score, variables, empty, self.tabu_length, self.max_indegree, self.max_iter
+        )
+        self.climb_scores_, self.climb_seconds_ = [best_score], [seconds]
+        self.climb_new_families_, self.climb_moves_ = [n_new], [moves]
         bar.update(1)
         n_jobs = joblib.effective_n_jobs(self.n_jobs)
         remaining = self.n_restarts
+        budget = None if self.restart_budget is None else self.restart_budget * self.climb_moves_[0]
+        spent, done = 0, 0
         while remaining > 0:
             if self.max_time is not None and time.perf_counter() - start_time >= self.max_time:
+                break
+            # the next restart is expected to cost what the restarts before it cost on average
+            if budget is not None and (budget <= 0 or spent + (spent / done if done else 0) > budget):
                 break
             batch = min(remaining, n_jobs)
             starts = [_perturb(best, kick, self.max_indegree, rng) for _ in range(batch)]
             if batch == 1:
-                results = [_climb(score, X, starts[0], self.tabu_length, self.max_indegree, self.max_iter)]
+                results = [_climb(score, variables, starts[0], self.tabu_length, self.max_indegree, self.max_iter)]
             else:
                 results = joblib.Parallel(n_jobs=batch)(
-                    joblib.delayed(_climb)(score, X, s, self.tabu_length, self.max_indegree, self.max_iter)
+                    joblib.delayed(_climb)(score, variables, s, self.tabu_length, self.max_indegree, self.max_iter)
                     for s in starts
                 )
             improved = False
-            for dag, value, _ in results:
+            for dag, value, seconds, n_new, moves in results:
                 self.climb_scores_.append(value)
+                self.climb_seconds_.append(seconds)
+                self.climb_new_families_.append(n_new)
+                self.climb_moves_.append(moves)
+                spent, done = spent + moves, done + 1
                 if value > best_score + 1e-9:
                     best, best_score, improved = dag, value, True
             # a kick the climb repairs is too small: escalate until a restart improves
-            kick = n_moves if improved else min(kick + 1, max_kick)
+            kick = base_kick if improved else min(kick + 1, max_kick)
             remaining -= batch
             bar.update(batch)
         bar.close()
         self.posterior_ = self.edge_probabilities_ = self.acceptance_rate_ = None
         self.n_visited_ = 0
         if self.n_mcmc > 0:
-            chain = dag_chain(score.local_score, list(X.columns), best.edges(), self.n_mcmc, rng, self.max_indegree)
+            chain = dag_chain(
+                score.local_score, list(variables.columns), best.edges(), self.n_mcmc, rng, self.max_indegree
+            )
             if chain.best_score > best_score + 1e-9:
                 best = DAG()
-                best.add_nodes_from(X.columns)
+                best.add_nodes_from(variables.columns)
                 best.add_edges_from(chain.best)
                 best_score = float(score.score(best))
             self.posterior_, self.edge_probabilities_ = visited_posterior(chain.visited)
@@ -307,11 +385,11 @@ class LDAGSearch(BaseEstimator):
         self.best_score_ = best_score
         self.scoring_method_ = score
         self.causal_graph_ = DAG()
-        self.causal_graph_.add_nodes_from(X.columns)
+        self.causal_graph_.add_nodes_from(variables.columns)
         self.causal_graph_.add_edges_from(best.edges())
         self.adjacency_matrix_ = nx.to_pandas_adjacency(self.causal_graph_, weight=1, dtype="int")
         model = LabeledBayesianNetwork(state_names=score.state_names)
-        model.add_nodes_from(X.columns)
+        model.add_nodes_from(variables.columns)
         model.add_edges_from(best.edges())
         for node in model.nodes():
             parents = tuple(model.get_parents(node))

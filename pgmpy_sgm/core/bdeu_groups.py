@@ -30,9 +30,8 @@ from pgmpy_sgm.core.lines import canonical_groups
 from pgmpy_sgm.core.optimize import (
     MAX_EXACT_CONFIGS,
     GroupsResult,
-    _exact_structure,
-    _space,
-    best_regular_partition,
+    best_partition_by_block,
+    partition_space,
 )
 
 __all__ = ["bdeu_class_weights", "optimal_bdeu_groups"]
@@ -110,10 +109,9 @@ class _Scorer:
 
 
 def _exact(cards: tuple[int, ...], counts: np.ndarray, a: float, log_kappa: float) -> np.ndarray:
-    forbidden = (False,) * len(cards)
-    st = _exact_structure(cards, forbidden)
-    weights = np.ascontiguousarray(_weights(st.member @ counts, st.lam, a, log_kappa))
-    return best_regular_partition(cards, forbidden, weights, counts.shape[0])
+    return best_partition_by_block(
+        cards, (False,) * len(cards), counts, lambda pooled, lam: _weights(pooled, lam, a, log_kappa)
+    )
 
 
 def optimal_bdeu_groups(
@@ -175,7 +173,7 @@ def optimal_bdeu_groups(
     if len(cards) < 2:  # no line lies in a context of other parents: labels would delete the edge
         group_ids, exact, used = np.arange(q, dtype=np.int64), True, "exact"
     elif method == "heuristic" or (method == "auto" and q > MAX_EXACT_CONFIGS):
-        space = _space(cards, (False,) * len(cards))
+        space = partition_space(cards, (False,) * len(cards))
         blocks = local_search(space, _Scorer(counts, a, float(log_kappa)))
         group_ids, exact, used = space.group_ids(blocks), False, "heuristic"
     else:

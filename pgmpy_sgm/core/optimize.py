@@ -58,6 +58,8 @@ __all__ = [
     "combine_centers",
     "MAX_EXACT_CONFIGS",
     "DEFAULT_MAX_WORK",
+    "partition_space",
+    "best_partition_by_block",
 ]
 
 #: Largest number of parent configurations solved exactly.
@@ -512,3 +514,76 @@ def combine_centers(candidates) -> CliqueLabelling:
         return CliqueLabelling(None, None, 0.0, all_exact, name, capped)
     center, res, gain = best
     return CliqueLabelling(center, res.group_ids, float(gain), all_exact, res.method, capped)
+
+
+# ----------------------------------------------------------------------------- public hooks for other scores
+
+
+def partition_space(cards, forbidden) -> PartitionSpace:
+    """The lines of a configuration space as bitmasks (cached), for heuristic partition searches.
+
+    Parameters
+    ----------
+    cards : sequence of int
+        Cardinalities of the variables other than the center (each >= 2).
+    forbidden : sequence of bool
+        One flag per variable: no line in that direction may lie inside a block.
+
+    Returns
+    -------
+    PartitionSpace
+        Shared between calls with the same arguments; do not modify.
+
+    Examples
+    --------
+    >>> partition_space((2, 2), (False, False)).n_configs
+    4
+    """
+    return _space(tuple(int(k) for k in cards), tuple(bool(f) for f in forbidden))
+
+
+def best_partition_by_block(cards, forbidden, counts, block_weight) -> np.ndarray:
+    """Exact best regular partition when the objective is a sum over groups of ``block_weight``.
+
+    Every valid block's counts are pooled (summed over its configurations) and
+    ``block_weight(pooled, sizes)`` returns the weight of every valid block, ``pooled``
+    of shape ``(n_blocks, r)`` and ``sizes`` the number of configurations per block;
+    the dynamic programme of :func:`best_regular_partition` then picks the partition.
+    This is how scores other than the SGM clique score (e.g. the BDeu node score of
+    labelled DAGs) reuse the exact search.
+
+    Parameters
+    ----------
+    cards : sequence of int
+        Cardinalities (at most :data:`MAX_EXACT_CONFIGS` configurations in all).
+    forbidden : sequence of bool
+        One flag per direction.
+    counts : numpy.ndarray, shape (prod(cards), r)
+        Counts per configuration (C order) and state.
+    block_weight : callable
+        ``(pooled, sizes) -> weights``, vectorised over blocks.
+
+    Returns
+    -------
+    numpy.ndarray
+        The group of every configuration.
+
+    Examples
+    --------
+    >>> counts = np.array([[30.0, 1.0], [29.0, 2.0], [1.0, 30.0], [2.0, 29.0]])
+    >>> def weight(pooled, sizes):  # the SGM clique score's block weight, for comparison
+    ...     k = pooled.shape[1]
+    ...     return (gammaln(k * sizes) - k * gammaln(sizes) - gammaln(pooled.sum(axis=1) + k * sizes)
+    ...             + gammaln(pooled + sizes[:, None]).sum(axis=1))
+    >>> best_partition_by_block((2, 2), (False, False), counts, weight).tolist()
+    [0, 1, 2, 2]
+    """
+    cards = tuple(int(k) for k in cards)
+    forbidden = tuple(bool(f) for f in forbidden)
+    counts = np.asarray(counts, dtype=np.float64)
+    st = _exact_structure(cards, forbidden)
+    pooled = np.einsum("bc,ck->bk", st.member, counts)  # no BLAS threads for this small product
+    weights = np.ascontiguousarray(block_weight(pooled, st.lam), dtype=np.float64)
+    if weights.shape != st.lam.shape:
+        raise ValueError(f"block_weight must return one weight per valid block ({st.lam.size}), got {weights.shape}")
+    return best_regular_partition(cards, forbidden, weights, counts.shape[0])

@@ -1,5 +1,8 @@
 """LDAGSearch: contract, labels planted in simulated data, restarts never worse than one climb."""
 
+import itertools
+import os
+
 import networkx as nx
 import numpy as np
 import pandas as pd
@@ -24,7 +27,7 @@ def _planted(n=4000, seed=0):
 
 @pytest.fixture(scope="module")
 def fitted():
-    return LDAGSearch(n_restarts=10, seed=0).fit(_planted())
+    return LDAGSearch(n_restarts=10, restart_budget=None, seed=0).fit(_planted())
 
 
 def test_contract(fitted):
@@ -97,6 +100,7 @@ def test_perturb_keeps_acyclic_and_indegree():
         ({"max_time": 0}, "max_time"),
         ({"n_jobs": 0}, "n_jobs"),
         ({"kappa": 2.0}, "kappa"),
+        ({"restart_budget": -1.0}, "restart_budget"),
     ],
 )
 def test_bad_parameters(kwargs, match):
@@ -125,3 +129,101 @@ def test_labels_off_learns_a_plain_dag():
     est = LDAGSearch(n_restarts=0, labels=False).fit(_planted(2000, 6))
     assert est.model_.labels() == {}
     assert est.best_score_ == pytest.approx(LDAGScore(_planted(2000, 6), labels=False).score(est.causal_graph_))
+
+
+_TIES = """
+import numpy as np, pandas as pd
+from pgmpy_sgm.causal_discovery import LDAGSearch
+x = np.random.default_rng(0).integers(0, 2, 200)
+df = pd.DataFrame({c: x for c in "pqrstu"})
+print(sorted(LDAGSearch(n_restarts=2, seed=0).fit(df).causal_graph_.edges()))
+"""
+
+
+def test_ties_are_broken_by_column_order_not_by_the_hash_seed():
+    # six copies of one column: every addition (and both orientations of every edge) ties
+    # exactly, so pgmpy's set order alone would decide; the sorted order takes the earliest
+    # column pair first, which builds the complete DAG in column order whatever the hash seed
+    import subprocess
+    import sys
+
+    expected = str(sorted(itertools.combinations("pqrstu", 2)))
+    for hash_seed in ("0", "1", "7"):
+        out = subprocess.run(
+            [sys.executable, "-c", _TIES],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+        )
+        assert out.stdout.strip() == expected
+
+
+def test_moves_scored_are_counted():
+    # two independent columns: the first climb scores the two additions, takes neither and stops
+    rng = np.random.default_rng(3)
+    df = pd.DataFrame({"a": rng.integers(0, 2, 400), "b": rng.integers(0, 2, 400)})
+    est = LDAGSearch(n_restarts=0).fit(df)
+    assert est.climb_moves_ == [2] and est.causal_graph_.number_of_edges() == 0
+
+
+def test_restart_budget_zero_keeps_the_first_climb():
+    est = LDAGSearch(n_restarts=5, restart_budget=0).fit(_planted(500, 7))
+    assert len(est.climb_scores_) == 1
+
+
+@pytest.mark.parametrize("budget", [0.3, 1.0, 3.0])
+def test_restart_budget_stops_when_the_next_restart_would_exceed_it(budget):
+    est = LDAGSearch(n_restarts=30, restart_budget=budget, seed=1).fit(_planted(1000, 8))
+    moves = est.climb_moves_
+    assert len(moves) == len(est.climb_scores_) == len(est.climb_seconds_) == len(est.climb_new_families_)
+    limit = budget * moves[0]
+    restarts = moves[1:]
+    for k in range(len(restarts)):  # every restart started while the expected total was within the budget
+        before = restarts[:k]
+        assert 0 < limit and sum(before) + (sum(before) / k if k else 0) <= limit
+    if len(restarts) < 30:  # and the next one would have exceeded it
+        assert sum(restarts) + sum(restarts) / max(len(restarts), 1) > limit
+
+
+def test_counts_table_learns_what_its_rows_learn():
+    rows = _planted(600, 9)
+    table = rows.value_counts().rename("n").reset_index()
+    by_rows = LDAGSearch(n_restarts=2, seed=0).fit(rows)
+    by_counts = LDAGSearch(n_restarts=2, seed=0, weights="n").fit(table)
+    assert len(table) < len(rows)
+    assert by_counts.best_score_ == pytest.approx(by_rows.best_score_, rel=1e-12)
+    assert sorted(by_counts.causal_graph_.edges()) == sorted(by_rows.causal_graph_.edges())
+    assert by_counts.model_.labels() == by_rows.model_.labels()
+    for node in rows.columns:
+        np.testing.assert_allclose(
+            by_counts.model_.get_cpds(node).get_values(), by_rows.model_.get_cpds(node).get_values(), rtol=1e-12
+        )
+    assert list(by_counts.feature_names_in_) == list(rows.columns)
+
+
+def test_unknown_weights_column_is_named():
+    with pytest.raises((ValueError, KeyError), match="nope"):
+        LDAGSearch(n_restarts=0, weights="nope").fit(_planted(50, 4))
+
+
+def test_kicks_grow_by_one_and_return_to_the_base_after_an_improvement(monkeypatch):
+    import pgmpy_sgm.causal_discovery.ldag_search as module
+
+    # climbs that return their start with scripted scores: improvements at climbs 1, 4 and 8
+    scripted = iter([0.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0, 3.0])
+    kicks = []
+    original = module._perturb
+
+    def climb(score, X, start, tabu_length, max_indegree, max_iter):
+        return start, next(scripted), 0.0, 0, 100
+
+    def recording(dag, n_moves, max_indegree, rng):
+        kicks.append(n_moves)
+        return original(dag, n_moves, max_indegree, rng)
+
+    monkeypatch.setattr(module, "_climb", climb)
+    monkeypatch.setattr(module, "_perturb", recording)
+    est = LDAGSearch(n_restarts=8, restart_budget=None, perturbation=2, seed=0).fit(_planted(300, 10))
+    assert est.climb_scores_ == [0.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0, 3.0]
+    assert kicks == [2, 2, 3, 4, 2, 3, 4, 5]

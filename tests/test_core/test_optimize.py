@@ -743,3 +743,26 @@ def test_block_scorer_matches_reference_weight():
     for block in [int(b) for b in rng.integers(1, 1 << 12, size=40)]:
         assert scorer(block) == pytest.approx(ref_weight(counts, bits(block)), rel=1e-13, abs=1e-10)
         assert scorer(block) == scorer(block)
+
+
+@pytest.mark.parametrize(("cards", "k", "seed"), [((2, 2), 2, 0), ((2, 2, 2), 2, 1), ((3, 2), 3, 2)])
+def test_best_partition_by_block_matches_brute_force(cards, k, seed):
+    from scipy.special import gammaln
+
+    from pgmpy_sgm.core.optimize import best_partition_by_block
+
+    rng = np.random.default_rng(seed)
+    counts = random_table(rng, math.prod(cards), k, "dense")
+    forbidden = (False,) * len(cards)
+
+    def weight(pooled, sizes):  # ref_weight, vectorised over blocks
+        return (
+            gammaln(k * sizes)
+            - gammaln(pooled.sum(axis=1) + k * sizes)
+            + (gammaln(pooled + sizes[:, None]) - gammaln(sizes)[:, None]).sum(axis=1)
+        )
+
+    ids = best_partition_by_block(cards, forbidden, counts, weight)
+    got = sum(ref_weight(counts, b) for b in blocks_of(ids))
+    assert got == pytest.approx(ref_best(counts, cards, forbidden), rel=1e-10)
+    assert ref_feasible(cards, forbidden, blocks_of(ids))

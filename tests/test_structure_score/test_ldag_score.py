@@ -211,3 +211,25 @@ def test_families_beyond_max_labelled_configs_are_unlabelled():
     assert capped.local_score("y", ("a", "b")) > plain.local_score("y", ("a", "b")) - 1e-9
     with pytest.raises(ValueError, match="max_labelled_configs"):
         LDAGScore(df, max_labelled_configs=0)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_classes_do_not_depend_on_the_order_of_the_parents(seed):
+    cards = {"a": 2, "b": 3, "c": 2, "y": 2}
+    df = _random_frame(cards, 300, seed)
+    score = LDAGScore(df, kappa=0.5, state_names={v: list(range(k)) for v, k in cards.items()})
+    expected = _brute_best(df.to_dict("records"), ["a", "b", "c"], "y", cards, 5.0, 0.5)
+
+    def classes(parents):
+        ids = score.best_labelling("y", parents).group_ids
+        configs = itertools.product(*(range(cards[p]) for p in parents))  # C order, as the ids
+        out = {}
+        for cfg, g in zip(configs, ids, strict=True):
+            out.setdefault(int(g), set()).add(frozenset(zip(parents, cfg, strict=True)))
+        return {frozenset(v) for v in out.values()}
+
+    reference = classes(("a", "b", "c"))
+    for parents in itertools.permutations(("a", "b", "c")):
+        assert classes(parents) == reference
+        ids = score.best_labelling("y", parents).group_ids
+        assert score.family_score("y", parents, ids) == pytest.approx(expected, rel=1e-10, abs=1e-8)
