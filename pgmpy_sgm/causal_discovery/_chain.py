@@ -116,11 +116,9 @@ class SearchPlan:
         Every this many iterations the proposal is a relocation
         (:func:`~pgmpy_sgm.core.search.relocate`) instead of one toggle; 0 never.
     polish_every : int
-        Every this many iterations a :func:`~pgmpy_sgm.core.search.relocation_sweep`
-        starts from the chain's best graph if it is new since the last sweep, otherwise
-        from the chain's current graph if that was not the last sweep's result (an
-        iterated local search: the chain's moves perturb, the sweep climbs); the chain
-        jumps to the result when it is better than its current graph; 0 never.
+        Every this many iterations, if the chain's best graph is new since the last
+        polish, a :func:`~pgmpy_sgm.core.search.relocation_sweep` starts from it and the
+        chain jumps to the result when it is better; 0 never.
     deadline : float or None
         Wall-clock time (:func:`time.time`) at which every chain stops.
     owner_pid : int or None
@@ -408,17 +406,12 @@ def run_segment(
                         if graph.key not in visited:
                             visited[graph.key] = graph.score
             iteration += 1
-            if polish_every and iteration % polish_every == 0:
-                start = None
-                if best[0] != polished_key:  # a new best: sweep it
-                    start = graph if graph.key == best[0] else DecomposableState(tables, best[0], plan.strata)
-                elif graph.key != polished_key:  # none: sweep where the chain is (an iterated local search)
-                    start = graph
-                if start is not None:
-                    polished = relocation_sweep(start, plan.deadline, visited)
-                    polished_key = polished.key
-                    if polished.score > graph.score and polished.key != graph.key:
-                        graph = polished
+            if polish_every and iteration % polish_every == 0 and best[0] != polished_key:
+                start = graph if graph.key == best[0] else DecomposableState(tables, best[0], plan.strata)
+                polished = relocation_sweep(start, plan.deadline, visited)
+                polished_key = polished.key
+                if polished.score > graph.score and polished.key != graph.key:
+                    graph = polished
             trace.append(graph.score)
             if graph.score > best[1]:
                 best = (graph.key, graph.score, iteration)

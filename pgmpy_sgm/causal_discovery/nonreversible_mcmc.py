@@ -56,10 +56,9 @@ _METHODS = ("informed", "paper")
 #: With ``method="informed"``, every this many iterations a chain proposes a relocation.
 RELOCATE_EVERY = 500
 
-#: With ``method="informed"``, a chain sweeps every ``POLISH_PER_PAIR * d**2`` iterations (at
-#: least ``POLISH_MIN``): a relocation sweep costs a few times ``d**2`` toggles, so about half of
-#: the time goes to sweeps.
-POLISH_PER_PAIR = 2
+#: With ``method="informed"``, a chain polishes a new best graph every ``POLISH_PER_PAIR * d**2``
+#: iterations (at least ``POLISH_MIN``): a relocation sweep costs about ``d**2`` toggles.
+POLISH_PER_PAIR = 20
 POLISH_MIN = 1000
 
 
@@ -125,11 +124,9 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
     * every 500th iteration proposes a *relocation* of one node: its edges are removed
       and a greedy climb over the pairs touching it and its former neighbours rebuilds
       them; the result is accepted with the Metropolis-Hastings probability as one move;
-    * every :math:`2 d^2`-th iteration (at least 1000) a *sweep* relocates every node in
-      turn, keeping improvements, until none helps, and the chain jumps to the result if
-      it is better than its current graph. A sweep starts from the chain's best graph when
-      that is new, otherwise from the chain's current graph (an iterated local search: the
-      chain's moves since the last sweep are the perturbation).
+    * every :math:`20 d^2`-th iteration (at least 1000), if the chain has found a new best
+      graph, a *sweep* relocates every node of that graph in turn, keeping improvements,
+      until none helps, and the chain jumps to the result if it is better.
 
     ``method="paper"`` runs the paper's algorithm as published (uniform pairs, start from
     the empty graph).
