@@ -36,7 +36,7 @@ from pgmpy_sgm.core.data import check_frame
 from pgmpy_sgm.core.engine import ScoreEngine
 from pgmpy_sgm.core.moves import chordal_families
 from pgmpy_sgm.core.pooling import pooled_input
-from pgmpy_sgm.core.search import best_forest_key, pair_gains, pair_proposal_weights
+from pgmpy_sgm.core.search import best_forest_key, climbed_start_key, pair_gains, pair_proposal_weights
 
 __all__ = ["NonReversibleMCMC", "FitInterruptedWarning", "CheckpointWarning", "ConvergenceWarning"]
 
@@ -50,7 +50,7 @@ SEGMENT_SECONDS = 2.0
 #: Idle loky workers (also those left by a parent that was killed) exit after this many seconds.
 WORKER_IDLE_SECONDS = 20
 
-_STARTS = ("auto", "empty", "best_gm", "best_forest")
+_STARTS = ("auto", "empty", "best_gm", "best_forest", "climbed")
 
 _METHODS = ("informed", "paper")
 
@@ -150,12 +150,16 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
     max_time : float, optional
         Wall-clock budget in seconds for the whole fit (all chains): chains stop when it
         is spent, even before ``n_iter``. Results then depend on the machine's speed.
-    start : {"auto", "best_forest", "empty", "best_gm"}, networkx.Graph, StratifiedGraph or list of edges, \
-default="auto"
+    start : {"auto", "climbed", "best_forest", "empty", "best_gm"}, networkx.Graph, StratifiedGraph or \
+list of edges, default="auto"
         Start of every chain: ``"auto"`` is ``"best_forest"`` for ``method="informed"`` and
-        ``"empty"`` for ``method="paper"``; the best forest; the empty graph; the result of
-        a deterministic greedy hill climb over decomposable graphs without strata; or a
-        decomposable graph over the data's columns (its strata are ignored).
+        ``"empty"`` for ``method="paper"``; the best forest climbed greedily with strata on
+        and swept (:func:`~pgmpy_sgm.core.search.climbed_start_key`: every chain then starts
+        at one local optimum, fast but without the diversity of the chains' own paths; with
+        ``max_time`` and no checkpoint it stops after half the budget); the best forest; the
+        empty graph; the result of a deterministic greedy hill climb over decomposable
+        graphs without strata; or a decomposable graph over the data's columns (its strata
+        are ignored).
     max_labelled_clique : int, default=5
         Larger cliques stay unlabelled (see :class:`~pgmpy_sgm.structure_score.SGMScore`).
     weights : str or array-like, optional
@@ -375,7 +379,7 @@ default="auto"
             raise TypeError(f"state_names must be a dict {{variable: [states]}}. Got: {self.state_names!r}")
         return n_iter, n_chains, every
 
-    def _start_key(self, tables: ScoreEngine, gains: np.ndarray | None) -> int:
+    def _start_key(self, tables: ScoreEngine, gains: np.ndarray | None, deadline: float | None = None) -> int:
         from pgmpy_sgm.models import StratifiedGraph
 
         start = self.start
@@ -384,6 +388,8 @@ default="auto"
                 raise ValueError(f"start must be one of {_STARTS}, a graph or a list of edges. Got: {start!r}")
             if start == "auto":
                 start = "best_forest" if self.method == "informed" else "empty"
+            if start == "climbed":
+                return climbed_start_key(tables, gains, bool(self.strata), deadline)
             if start == "best_forest":
                 return best_forest_key(tables, gains)
             return 0 if start == "empty" else greedy_decomposable(tables)
@@ -461,14 +467,23 @@ default="auto"
         data = ChainData.from_scorer(scorer)
         tables = tables_for(data)
         informed = self.method == "informed"
-        gains = pair_gains(tables) if informed or self.start == "best_forest" else None
-        start_key = self._start_key(tables, gains)
+        named_start = self.start if isinstance(self.start, str) else None
+        if named_start == "auto":
+            named_start = "best_forest" if informed else "empty"
+        gains = pair_gains(tables) if informed or named_start in ("best_forest", "climbed") else None
+        # a climbed start cut short by the budget would differ between a run and its resumption
+        climb_deadline = None if self.max_time is None or self.checkpoint is not None else t_start + self.max_time / 2
+        start_key = self._start_key(tables, gains, climb_deadline)
         cdf = tuple(np.cumsum(pair_proposal_weights(gains)).tolist()) if informed else None
         deadline = None if self.max_time is None else t_start + float(self.max_time)
         n = len(scorer.variables)
         polish = max(POLISH_MIN, POLISH_PER_PAIR * n * n) if informed else 0
         plan = SearchPlan(strata, cdf, RELOCATE_EVERY if informed else 0, polish, deadline, os.getpid())
         run = self._load_or_start(data, tables, n_chains, n_iter, strata, start_key, plan)
+        if named_start == "climbed" and (climb_deadline is None or time.time() < climb_deadline):
+            for state in run.chains:  # a completed climbed start is already swept
+                if state.iteration == 0:
+                    state.polished_key = start_key
         interrupted = self._run(data, run, n_iter, every, plan)
         self._set_results(scorer, tables, run, strata)
         in_column_order(self, columns)

@@ -159,6 +159,11 @@ class DecomposableState:
                 for p in engine.clique_pairs(c):
                     self.count[p] += 1
         self.gains = {c: (engine.gain(c, self._forbidden(c, {})) if self.strata else 0.0) for c in cliques}
+        # the maximal cliques holding each node: a toggle looks only at cliques near it
+        self._node_cliques: list[set[int]] = [set() for _ in range(n)]
+        for c in cliques:
+            for v in iter_bits(c):
+                self._node_cliques[v].add(c)
         self._rebuild_values()
         self.score = math.fsum(self._values + [self._prior(self.f)])
 
@@ -338,7 +343,15 @@ class DecomposableState:
                 for p in engine.clique_pairs(a):
                     counts[p] = counts.get(p, 0) + 1
             low_size, high_size = 3, engine.max_labelled_clique
-            for c, g in gains.items():
+            node_cliques = self._node_cliques
+            near = set()
+            m = k
+            while m:
+                low = m & -m
+                near |= node_cliques[low.bit_length() - 1]
+                m ^= low
+            for c in near:  # the order does not matter: the score is an exact sum (fsum)
+                g = gains[c]
                 if (c & k).bit_count() >= 2 and c not in removed and low_size <= c.bit_count() <= high_size:
                     g_new = engine.gain(c, self._forbidden(c, counts))
                     if g_new != g:
@@ -386,8 +399,14 @@ class DecomposableState:
         count = self.count
         for p, c in move.counts.items():
             count[p] += c
+        node_cliques = self._node_cliques
         for r in move.removed:
             del self.gains[r]
+            for v in iter_bits(r):
+                node_cliques[v].discard(r)
+        for a in move.added:
+            for v in iter_bits(a):
+                node_cliques[v].add(a)
         self.gains.update(move.gains)
         self.f = move.f
         self.score = move.score

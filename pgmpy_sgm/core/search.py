@@ -39,8 +39,10 @@ from pgmpy_sgm.core.unionfind import DisjointSets
 __all__ = [
     "pair_gains",
     "best_forest_key",
+    "climbed_start_key",
     "pair_proposal_weights",
     "steepest_ascent",
+    "greedy_climb",
     "relocate",
     "relocation_sweep",
 ]
@@ -109,6 +111,40 @@ def best_forest_key(tables, gains: np.ndarray | None = None) -> int:
     return key
 
 
+def climbed_start_key(
+    tables, gains: np.ndarray | None = None, strata: bool = True, deadline: float | None = None
+) -> int:
+    """The best forest, climbed by :func:`greedy_climb` and polished by :func:`relocation_sweep` (deterministic).
+
+    Parameters
+    ----------
+    tables : ScoreEngine
+    gains : numpy.ndarray, optional
+        :func:`pair_gains` (computed when omitted).
+    strata : bool, default=True
+        Score graphs with their optimal strata.
+    deadline : float, optional
+        Wall-clock time (:func:`time.time`) after which the climb and the sweep stop early
+        (the best graph found so far is returned).
+
+    Returns
+    -------
+    int
+        The graph key: a local optimum for single toggles and for relocations, unless the
+        deadline cut the search short.
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import SGMScore, load_heart_disease
+    >>> tables = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
+    >>> round(DecomposableState(tables, climbed_start_key(tables)).score, 2)  # the paper's best stratified graph
+    -6715.9
+    """
+    state = DecomposableState(tables, best_forest_key(tables, gains), strata)
+    greedy_climb(state, deadline=deadline)
+    return relocation_sweep(state, deadline).key
+
+
 def pair_proposal_weights(gains: np.ndarray, uniform_share: float = UNIFORM_SHARE) -> np.ndarray:
     """Proposal probabilities of the pairs: ``uniform_share`` spread evenly, the rest over informed pairs.
 
@@ -162,6 +198,71 @@ def steepest_ascent(state: DecomposableState, pairs: Sequence[tuple[int, int]] |
         n_moves += 1
 
 
+def greedy_climb(
+    state: DecomposableState, pairs: Sequence[tuple[int, int]] | None = None, deadline: float | None = None
+) -> int:
+    """Commit improving toggles among ``pairs``, best first by their last known gain, until none improves.
+
+    A lazy steepest ascent: the gain of every candidate toggle is computed once and kept in
+    a priority queue; the top candidate is re-scored against the current graph and committed
+    when it still improves the score and beats every other candidate's last known gain
+    (otherwise it goes back with its new gain). When no candidate in the queue improves,
+    every candidate is re-scored once more; the climb ends when that finds nothing, so the
+    result is a local optimum for single toggles among ``pairs``, as with
+    :func:`steepest_ascent`, at a fraction of its cost on large graphs (each commit re-scores
+    a few toggles instead of all of them). Deterministic: ties go to the lower position in
+    ``pairs``.
+
+    Parameters
+    ----------
+    state : DecomposableState
+        Changed in place.
+    pairs : sequence of (int, int), optional
+        Candidate toggles (default: every pair).
+    deadline : float, optional
+        Wall-clock time (:func:`time.time`) after which the climb stops early.
+
+    Returns
+    -------
+    int
+        The number of committed toggles.
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import SGMScore, load_heart_disease
+    >>> tables = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
+    >>> state = DecomposableState(tables)
+    >>> greedy_climb(state), round(state.score, 2)  # the paper's best stratified graph
+    (8, -6715.9)
+    """
+    import heapq
+
+    candidates = list(state.tables.pairs if pairs is None else pairs)
+    n_moves = 0
+    while True:
+        heap = []
+        for position, (i, j) in enumerate(candidates):
+            move = state.propose(i, j)
+            if move is not None and move.score > state.score + 1e-9:
+                heap.append((state.score - move.score, position))
+        if not heap:
+            return n_moves
+        heapq.heapify(heap)
+        while heap:
+            if deadline is not None and time.time() >= deadline:
+                return n_moves
+            _, position = heapq.heappop(heap)
+            move = state.propose(*candidates[position])
+            if move is None or move.score <= state.score + 1e-9:
+                continue
+            loss = state.score - move.score
+            if heap and (loss, position) > heap[0]:
+                heapq.heappush(heap, (loss, position))
+                continue
+            state.commit(move)
+            n_moves += 1
+
+
 def relocate(state: DecomposableState, node: int) -> DecomposableState | None:
     """Remove every edge of ``node``, then climb over the pairs touching it and its former neighbours.
 
@@ -201,7 +302,7 @@ def relocate(state: DecomposableState, node: int) -> DecomposableState | None:
     touched = set(neighbours)
     touched.add(node)
     pairs = [(i, j) for i, j in tables.pairs if i in touched or j in touched]
-    steepest_ascent(new, pairs)
+    greedy_climb(new, pairs)
     return new
 
 

@@ -105,6 +105,17 @@ def test_cliques_match_networkx(heart_tables):
         assert set(state.cliques) == expected
 
 
+def test_clique_index_follows_the_moves():
+    """Each node's maximal cliques, kept up to date by commit, equal those of the graph (networkx)."""
+    scorer = SGMScore(simulate_paper_synthetic(1000, seed=6))
+    for strata in (True, False):
+        for state in _walk(scorer.engine, strata, 300, seed=7):
+            cliques = {sum(1 << v for v in c) for c in nx.find_cliques(_nx_graph(state))}
+            for v in range(scorer.engine.n):
+                assert state._node_cliques[v] == {c for c in cliques if c >> v & 1}
+            assert state.score == pytest.approx(_reference_score(state, scorer), abs=1e-9, rel=0)
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7)), min_size=1, max_size=60))
 def test_local_decisions_match_is_chordal(toggles):

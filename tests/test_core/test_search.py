@@ -13,6 +13,8 @@ from pgmpy_sgm import SGMScore
 from pgmpy_sgm.core.moves import DecomposableState, key_from_edges
 from pgmpy_sgm.core.search import (
     best_forest_key,
+    climbed_start_key,
+    greedy_climb,
     pair_gains,
     pair_proposal_weights,
     relocate,
@@ -128,6 +130,60 @@ def test_steepest_ascent_ends_at_a_local_optimum(mixed_tables, mixed_scorer):
         move = state.propose(i, j)
         assert move is None or move.score <= state.score + 1e-9
     assert state.score == pytest.approx(_reference_score(mixed_scorer, state.key), rel=1e-12)
+
+
+def _is_chordal(state):
+    graph = nx.Graph(state.edges())
+    graph.add_nodes_from(range(state.tables.n))
+    return nx.is_chordal(graph)
+
+
+@pytest.mark.parametrize("strata", [True, False])
+def test_greedy_climb_ends_at_a_local_optimum_with_an_exact_score(mixed_tables, mixed_scorer, strata):
+    rnd = random.Random(5)
+    for trial in range(6):
+        state = DecomposableState(mixed_tables, strata=strata)
+        for _ in range(trial * 2):  # random chordal starts
+            move = state.propose(*rnd.sample(range(mixed_tables.n), 2))
+            if move is not None:
+                state.commit(move)
+        before = state.score
+        n_moves = greedy_climb(state)
+        assert state.score >= before
+        assert (n_moves > 0) == (state.score > before)
+        assert _is_chordal(state)
+        for i, j in mixed_tables.pairs:
+            move = state.propose(i, j)
+            assert move is None or move.score <= state.score + 1e-9
+        fresh = DecomposableState(mixed_tables, state.key, strata=strata).score
+        assert state.score == pytest.approx(fresh, rel=0, abs=1e-9)
+        if strata:
+            assert state.score == pytest.approx(_reference_score(mixed_scorer, state.key), rel=1e-12)
+
+
+def test_greedy_climb_only_toggles_its_candidate_pairs(mixed_tables):
+    state = DecomposableState(mixed_tables)
+    candidates = [(0, 1), (1, 2), (0, 2), (3, 5)]
+    greedy_climb(state, candidates)
+    assert set(state.edges()) <= set(candidates)
+    for i, j in candidates:
+        move = state.propose(i, j)
+        assert move is None or move.score <= state.score + 1e-9
+
+
+def test_climbed_start_reaches_the_paper_optimum(heart_tables):
+    # Nyman et al., Section 5: the best stratified graph scores -6715.90 (DESIGN.md, section 3)
+    state = DecomposableState(heart_tables, climbed_start_key(heart_tables))
+    assert state.edges() == [(0, 2), (0, 3), (0, 4), (1, 2), (2, 4), (3, 4)]
+    assert round(state.score, 2) == -6715.90
+
+
+def test_climbed_start_is_a_local_optimum_for_relocations(mixed_tables):
+    state = DecomposableState(mixed_tables, climbed_start_key(mixed_tables))
+    assert _is_chordal(state)
+    for node in range(mixed_tables.n):
+        new = relocate(state, node)
+        assert new is None or new.score <= state.score + 1e-9
 
 
 def test_relocation_gives_a_decomposable_graph_with_an_exact_score(mixed_tables, mixed_scorer):
