@@ -19,9 +19,10 @@ its two chains, so on a machine with J cores each fit gets about one core). Repo
 
 Data: ``d25`` is ``bench_mcmc.random_binary_sgm_data(25, 2000)``; ``d50`` and ``d100`` the same
 generator with 50 variables (n = 2000) and 100 variables (n = 10,000); ``child``, ``insurance``
-and ``alarm`` are simulated from the bnlearn networks (n = 5000, seed 0; the script runs with
+and ``alarm`` are simulated from the bnlearn networks and ``random3`` from pgmpy's random network with
+20 nodes, 30 edges and 3 states per node, seed 0 (n = 5000, seed 0; the script runs with
 ``PYTHONHASHSEED=0`` because pgmpy's sampler orders nodes by hash). Budgets: d25 10 s,
-d50 60 s, d100 300 s, bnlearn 60 s (times ``--scale``).
+d50 60 s, d100 300 s, bnlearn and random3 60 s (times ``--scale``).
 """
 
 from __future__ import annotations
@@ -49,7 +50,9 @@ from pgmpy_sgm.causal_discovery._chain import clear_tables  # noqa: E402
 warnings.filterwarnings("ignore", category=FutureWarning)
 warnings.filterwarnings("ignore", category=ConvergenceWarning)
 
-BUDGETS = {"d25": 10.0, "d50": 60.0, "d100": 300.0, "child": 60.0, "insurance": 60.0, "alarm": 60.0}
+BUDGETS = {
+    "d25": 10.0, "d50": 60.0, "d100": 300.0, "child": 60.0, "insurance": 60.0, "alarm": 60.0, "random3": 60.0
+}
 
 
 def load_data(name: str):
@@ -60,6 +63,12 @@ def load_data(name: str):
         return random_binary_sgm_data(50, 2000, seed=0, return_graph=True)
     if name == "d100":
         return random_binary_sgm_data(100, 10_000, seed=0, return_graph=True)
+    if name == "random3":  # a random network full of v-structures: 20 nodes, 30 edges, 3 states each
+        from pgmpy.models import DiscreteBayesianNetwork
+
+        bn = DiscreteBayesianNetwork.get_random(n_nodes=20, n_edges=30, n_states=3, seed=0)
+        data = bn.simulate(5000, seed=0, show_progress=False)
+        return data[sorted(data.columns)].astype(str), None
     from pgmpy.readwrite import BIFReader
 
     with gzip.open(HERE / "data" / f"{name}.bif.gz", "rt") as handle:

@@ -17,7 +17,7 @@ import numpy as np
 
 from pgmpy_sgm.core.engine import ScoreEngine
 from pgmpy_sgm.core.moves import DecomposableState
-from pgmpy_sgm.core.search import relocate, relocation_sweep, steepest_ascent
+from pgmpy_sgm.core.search import polish, relocate, steepest_ascent
 
 __all__ = [
     "ChainData",
@@ -117,10 +117,14 @@ class SearchPlan:
         (:func:`~pgmpy_sgm.core.search.relocate`) instead of one toggle; 0 never.
     polish_every : int
         Every this many iterations, if the chain's best graph is new since the last
-        polish, a :func:`~pgmpy_sgm.core.search.relocation_sweep` starts from it and the
-        chain jumps to the result when it is better; 0 never.
+        polish, a :func:`~pgmpy_sgm.core.search.polish` (relocation sweeps, and
+        clique-insertion sweeps with ``clique_partners``) starts from it and the chain
+        jumps to the result when it is better; 0 never.
     deadline : float or None
         Wall-clock time (:func:`time.time`) at which every chain stops.
+    clique_partners : tuple of tuple of int or None
+        :func:`~pgmpy_sgm.core.search.clique_partners` for the polish's clique insertions
+        (None: relocation sweeps only).
     owner_pid : int or None
         Process id of the fit; a worker process started by it (its direct child) exits
         when that process has gone, e.g. after ``kill -9``.
@@ -132,6 +136,7 @@ class SearchPlan:
     polish_every: int = 0
     deadline: float | None = None
     owner_pid: int | None = None
+    clique_partners: tuple | None = None
 
 
 @dataclass
@@ -408,7 +413,7 @@ def run_segment(
             iteration += 1
             if polish_every and iteration % polish_every == 0 and best[0] != polished_key:
                 start = graph if graph.key == best[0] else DecomposableState(tables, best[0], plan.strata)
-                polished = relocation_sweep(start, plan.deadline, visited)
+                polished = polish(start, plan.clique_partners, plan.deadline, visited)
                 polished_key = polished.key
                 if polished.score > graph.score and polished.key != graph.key:
                     graph = polished

@@ -36,7 +36,13 @@ from pgmpy_sgm.core.data import check_frame
 from pgmpy_sgm.core.engine import ScoreEngine
 from pgmpy_sgm.core.moves import chordal_families
 from pgmpy_sgm.core.pooling import pooled_input
-from pgmpy_sgm.core.search import best_forest_key, climbed_start_key, pair_gains, pair_proposal_weights
+from pgmpy_sgm.core.search import (
+    best_forest_key,
+    climbed_start_key,
+    clique_partners,
+    pair_gains,
+    pair_proposal_weights,
+)
 
 __all__ = ["NonReversibleMCMC", "FitInterruptedWarning", "CheckpointWarning", "ConvergenceWarning"]
 
@@ -126,8 +132,11 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
       and a greedy climb over the pairs touching it and its former neighbours rebuilds
       them; the result is accepted with the Metropolis-Hastings probability as one move;
     * every :math:`20 d^2`-th iteration (at least 1000), if the chain has found a new best
-      graph, a *sweep* relocates every node of that graph in turn, keeping improvements,
-      until none helps, and the chain jumps to the result if it is better.
+      graph, it is *polished*: sweeps relocate every node in turn, and sweeps of *clique
+      insertions* join every node to two or three of its strongest partners at once
+      (the moral family of a v-structure, whose single edges each lower the score),
+      keeping improvements until neither kind helps; the chain jumps to the result if
+      it is better.
 
     ``method="paper"`` runs the paper's algorithm as published (uniform pairs, start from
     the empty graph).
@@ -478,7 +487,8 @@ list of edges, default="auto"
         deadline = None if self.max_time is None else t_start + float(self.max_time)
         n = len(scorer.variables)
         polish = max(POLISH_MIN, POLISH_PER_PAIR * n * n) if informed else 0
-        plan = SearchPlan(strata, cdf, RELOCATE_EVERY if informed else 0, polish, deadline, os.getpid())
+        partners = clique_partners(tables, gains) if informed else None
+        plan = SearchPlan(strata, cdf, RELOCATE_EVERY if informed else 0, polish, deadline, os.getpid(), partners)
         run = self._load_or_start(data, tables, n_chains, n_iter, strata, start_key, plan)
         if named_start == "climbed" and (climb_deadline is None or time.time() < climb_deadline):
             for state in run.chains:  # a completed climbed start is already swept

@@ -14,10 +14,15 @@ from pgmpy_sgm.core.moves import DecomposableState, key_from_edges
 from pgmpy_sgm.core.search import (
     best_forest_key,
     climbed_start_key,
+    clique_partners,
+    clique_sweep,
     greedy_climb,
+    insert_clique,
     pair_gains,
     pair_proposal_weights,
+    polish,
     relocate,
+    relocation_sweep,
     steepest_ascent,
 )
 
@@ -226,3 +231,105 @@ def test_bad_arguments_name_the_value(heart_tables):
         pair_proposal_weights(np.array([1.0, -1.0]), uniform_share=1.5)
     with pytest.raises(ValueError, match=r"node must be a variable index in 0\.\.5\. Got: 6"):
         relocate(DecomposableState(heart_tables), 6)
+
+
+# ---------------------------------------------------------------- clique insertions
+
+
+@pytest.fixture(scope="module")
+def xor_frame():
+    """z is x XOR y (10% noise), x and y independent, w noise: every single edge alone lowers the score."""
+    rng = np.random.default_rng(11)
+    n = 2000
+    x = rng.integers(0, 2, n)
+    y = rng.integers(0, 2, n)
+    z = (x ^ y) ^ (rng.random(n) < 0.1)
+    w = rng.integers(0, 2, n)
+    return pd.DataFrame({"w": w, "x": x, "y": y, "z": z})
+
+
+def _brute_force_best(scorer):
+    """The best score over every chordal graph on the scorer's variables (reference scores)."""
+    tables = scorer.engine
+    best = -math.inf
+    for mask in range(1 << len(tables.pairs)):
+        edges = [tables.pairs[p] for p in range(len(tables.pairs)) if mask >> p & 1]
+        graph = nx.Graph(edges)
+        graph.add_nodes_from(range(tables.n))
+        if nx.is_chordal(graph):
+            best = max(best, _reference_score(scorer, key_from_edges(tables, edges)))
+    return best
+
+
+def test_clique_partners_are_the_largest_pair_gains(mixed_tables, mixed_scorer):
+    empty = _reference_score(mixed_scorer, 0)
+    gain = {}
+    for i, j in itertools.combinations(range(mixed_tables.n), 2):
+        gain[i, j] = gain[j, i] = _reference_score(mixed_scorer, key_from_edges(mixed_tables, [(i, j)])) - empty
+    partners = clique_partners(mixed_tables, pair_gains(mixed_tables), top=3)
+    for v in range(mixed_tables.n):
+        want = sorted((u for u in range(mixed_tables.n) if u != v), key=lambda u: (-gain[v, u], u))[:3]
+        assert list(partners[v]) == want
+
+
+def test_clique_insertion_gives_a_decomposable_graph_with_an_exact_score(mixed_tables, mixed_scorer):
+    rnd = random.Random(5)
+    n_done = 0
+    for _ in range(40):
+        state = DecomposableState(mixed_tables)
+        for _ in range(8):
+            move = state.propose(*rnd.sample(range(mixed_tables.n), 2))
+            if move is not None:
+                state.commit(move)
+        key = state.key
+        members = rnd.sample(range(mixed_tables.n), rnd.choice([2, 3, 4]))
+        new = insert_clique(state, members)
+        assert state.key == key  # the input state is not changed
+        joined = nx.Graph(state.edges())
+        joined.add_nodes_from(range(mixed_tables.n))
+        joined.add_edges_from(itertools.combinations(members, 2))
+        if nx.is_chordal(joined) and joined.number_of_edges() > len(state.edges()):
+            assert new is not None
+            graph = nx.Graph(new.edges())
+            graph.add_nodes_from(range(mixed_tables.n))
+            assert nx.is_chordal(graph)
+            assert new.score == pytest.approx(_reference_score(mixed_scorer, new.key), rel=1e-12)
+            for p, (i, j) in enumerate(mixed_tables.pairs):  # only pairs touching the members changed
+                if i not in members and j not in members:
+                    assert (key >> p & 1) == (new.key >> p & 1)
+            n_done += 1
+        else:
+            assert new is None
+    assert n_done >= 10
+
+
+def test_clique_insertion_refuses_a_non_decomposable_result(heart_tables):
+    path = DecomposableState(heart_tables, key_from_edges(heart_tables, [(0, 1), (1, 2), (2, 3)]))
+    assert insert_clique(path, [0, 3]) is None  # the 4-cycle 0-1-2-3
+    assert insert_clique(path, [1, 2]) is None  # already a clique
+    with pytest.raises(ValueError, match=r"variable indices in 0\.\.5\. Got: 9"):
+        insert_clique(path, [0, 9])
+
+
+def test_clique_insertion_builds_a_v_structure_that_single_toggles_cannot(xor_frame):
+    scorer = SGMScore(xor_frame)
+    tables = scorer.engine
+    empty = DecomposableState(tables)
+    assert greedy_climb(DecomposableState(tables)) == 0  # every single edge lowers the score
+    assert relocation_sweep(empty).key == empty.key
+    swept = clique_sweep(empty, clique_partners(tables, pair_gains(tables)))
+    x, y, z = (tables.variables.index(c) for c in "xyz")
+    assert all(swept.has_edge(a, b) for a, b in [(x, y), (x, z), (y, z)])
+    best = _brute_force_best(scorer)
+    assert swept.score == pytest.approx(best, rel=1e-12)
+    assert polish(empty, clique_partners(tables, pair_gains(tables))).score == pytest.approx(best, rel=1e-12)
+    assert polish(empty).score < best - 10  # relocations alone stay at the empty graph
+
+
+def test_clique_arguments_name_the_value(heart_tables):
+    with pytest.raises(ValueError, match=r"top must be a non-negative integer\. Got: -1"):
+        clique_partners(heart_tables, pair_gains(heart_tables), top=-1)
+    with pytest.raises(ValueError, match=r"one value per pair \(15\)"):
+        clique_partners(heart_tables, np.zeros(3))
+    with pytest.raises(ValueError, match=r"one sequence per variable \(6\)\. Got 2"):
+        clique_sweep(DecomposableState(heart_tables), [(1,), (0,)])
