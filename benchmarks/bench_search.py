@@ -1,7 +1,7 @@
 """Search quality under a time budget: the informed search against the paper's algorithm, seed by seed.
 
 Run:  python benchmarks/bench_search.py [--datasets d25,d50,d100,child,insurance,alarm] [--seeds 8]
-          [--paper-seeds 8] [--scale 1.0] [--jobs 1] [--no-hill-climb] [--out benchmarks/results_search.csv]
+          [--paper-seeds 8] [--first-seed 0] [--scale 1.0] [--jobs 1] [--no-hill-climb] [--out FILE.csv]
 
 For each data set, every seed runs one default fit (two chains, one process) with
 ``max_time`` = the data set's budget and ``n_iter=None``, from cold caches, once with the
@@ -123,7 +123,14 @@ def fit_one(name: str, method: str, seed: int, budget: float) -> tuple[FitResult
 
 
 def run(
-    name: str, seeds: int, paper_seeds: int, scale: float, rows: list, jobs: int = 1, hill_climb: bool = True
+    name: str,
+    seeds: int,
+    paper_seeds: int,
+    scale: float,
+    rows: list,
+    jobs: int = 1,
+    hill_climb: bool = True,
+    first_seed: int = 0,
 ) -> None:
     budget = BUDGETS[name] * scale
     data, edges = load_data(name)
@@ -137,7 +144,8 @@ def run(
         print(f"pgmpy HillClimbSearch (BDeu): {hill_climb_seconds(data):.1f} s", flush=True)
     fits = []
     todo = [
-        (method, seed) for method, n_seeds in (("informed", seeds), ("paper", paper_seeds)) for seed in range(n_seeds)
+        (method, seed) for method, n_seeds in (("informed", seeds), ("paper", paper_seeds))
+        for seed in range(first_seed, first_seed + n_seeds)
     ]
     if jobs > 1:
         import joblib
@@ -197,6 +205,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=8)
     parser.add_argument("--paper-seeds", type=int, default=8)
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every budget")
+    parser.add_argument("--first-seed", type=int, default=0, help="seeds run from this one on")
     parser.add_argument("--jobs", type=int, default=1, help="fits run at once, each in its own process")
     parser.add_argument("--no-hill-climb", action="store_true", help="skip the HillClimbSearch reference time")
     parser.add_argument("--out", default=None, help="CSV file for the raw rows")
@@ -206,7 +215,7 @@ def main() -> None:
     print(f"machine: {machine()}; pgmpy {pgmpy.__version__}; load average {os.getloadavg()}")
     rows: list = []
     for name in args.datasets.split(","):
-        run(name, args.seeds, args.paper_seeds, args.scale, rows, args.jobs, not args.no_hill_climb)
+        run(name, args.seeds, args.paper_seeds, args.scale, rows, args.jobs, not args.no_hill_climb, args.first_seed)
         if args.out:
             pd.DataFrame(rows).to_csv(args.out, index=False)
     print(f"load average at the end: {os.getloadavg()}")
