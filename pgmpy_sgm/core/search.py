@@ -357,6 +357,11 @@ def relocation_sweep(
     >>> round(relocation_sweep(start).score, 2)
     -6715.9
     """
+    return _sweep(state, relocate, deadline, visited)
+
+
+def _sweep(state: DecomposableState, move_at, deadline: float | None, visited: dict | None) -> DecomposableState:
+    """Apply ``move_at(best, node)`` for every node in turn, keeping improvements, until a round keeps none."""
     best = state
     improved = True
     while improved:
@@ -364,7 +369,7 @@ def relocation_sweep(
         for node in range(best.tables.n):
             if deadline is not None and time.time() >= deadline:
                 return best
-            new = relocate(best, node)
+            new = move_at(best, node)
             if new is not None and new.score > best.score + 1e-9:
                 best = new
                 improved = True
@@ -482,34 +487,31 @@ def clique_sweep(
     """
     if len(partners) != state.tables.n:
         raise ValueError(f"partners must list one sequence per variable ({state.tables.n}). Got {len(partners)}.")
+    return _sweep(state, lambda best, node: _best_insertion(best, node, partners[node], deadline), deadline, visited)
+
+
+def _best_insertion(
+    state: DecomposableState, node: int, partners: Sequence[int], deadline: float | None
+) -> DecomposableState | None:
+    """The best clique insertion joining ``node`` to 2 or 3 of ``partners`` (None if none raises the score)."""
     tables = state.tables
-    best = state
-    improved = True
-    while improved:
-        improved = False
-        for node in range(tables.n):
-            # screen every insertion without strata (no labelling), then score the promising ones with them
-            plain = DecomposableState(tables, best.key, strata=False) if best.strata else best
-            chosen = best
-            for size in CLIQUE_SIZES:
-                for others in itertools.combinations(partners[node], size):
-                    if deadline is not None and time.time() >= deadline:
-                        return chosen
-                    new = insert_clique(plain, (node, *others))
-                    if new is None or new.score <= plain.score - (SCREEN_SLACK if best.strata else 0.0):
-                        continue
-                    if best.strata:
-                        members = {node, *others}
-                        new = DecomposableState(tables, new.key, strata=True)
-                        greedy_climb(new, [(i, j) for i, j in tables.pairs if i in members or j in members])
-                    if new.score > chosen.score + 1e-9:
-                        chosen = new
-            if chosen is not best:
-                best = chosen
-                improved = True
-                if visited is not None:
-                    visited.setdefault(chosen.key, chosen.score)
-    return best
+    # screen every insertion without strata (no labelling), then score the promising ones with them
+    plain = DecomposableState(tables, state.key, strata=False) if state.strata else state
+    chosen = None
+    for size in CLIQUE_SIZES:
+        for others in itertools.combinations(partners, size):
+            if deadline is not None and time.time() >= deadline:
+                return chosen
+            new = insert_clique(plain, (node, *others))
+            if new is None or new.score <= plain.score - (SCREEN_SLACK if state.strata else 0.0):
+                continue
+            if state.strata:
+                members = {node, *others}
+                new = DecomposableState(tables, new.key, strata=True)
+                greedy_climb(new, [(i, j) for i, j in tables.pairs if i in members or j in members])
+            if new.score > (state.score if chosen is None else chosen.score) + 1e-9:
+                chosen = new
+    return chosen
 
 
 def polish(
