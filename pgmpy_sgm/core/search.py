@@ -487,16 +487,32 @@ def clique_sweep(
     """
     if len(partners) != state.tables.n:
         raise ValueError(f"partners must list one sequence per variable ({state.tables.n}). Got {len(partners)}.")
-    return _sweep(state, lambda best, node: _best_insertion(best, node, partners[node], deadline), deadline, visited)
+    plain_of: dict[int, DecomposableState] = {}  # the current graph without strata, built once per graph
+
+    def best_at(best: DecomposableState, node: int) -> DecomposableState | None:
+        if not best.strata:
+            return _best_insertion(best, best, node, partners[node], deadline)
+        if best.key not in plain_of:
+            plain_of.clear()
+            plain_of[best.key] = DecomposableState(best.tables, best.key, strata=False)
+        return _best_insertion(best, plain_of[best.key], node, partners[node], deadline)
+
+    return _sweep(state, best_at, deadline, visited)
 
 
 def _best_insertion(
-    state: DecomposableState, node: int, partners: Sequence[int], deadline: float | None
+    state: DecomposableState,
+    plain: DecomposableState,
+    node: int,
+    partners: Sequence[int],
+    deadline: float | None,
 ) -> DecomposableState | None:
-    """The best clique insertion joining ``node`` to 2 or 3 of ``partners`` (None if none raises the score)."""
+    """The best clique insertion joining ``node`` to 2 or 3 of ``partners`` (None if none raises the score).
+
+    Every insertion is screened on ``plain`` (``state``'s graph without strata: no
+    labelling); the promising ones are scored with strata when ``state`` has them.
+    """
     tables = state.tables
-    # screen every insertion without strata (no labelling), then score the promising ones with them
-    plain = DecomposableState(tables, state.key, strata=False) if state.strata else state
     chosen = None
     for size in CLIQUE_SIZES:
         for others in itertools.combinations(partners, size):
