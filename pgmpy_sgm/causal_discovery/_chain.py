@@ -17,7 +17,7 @@ import numpy as np
 
 from pgmpy_sgm.core.engine import ScoreEngine
 from pgmpy_sgm.core.moves import DecomposableState
-from pgmpy_sgm.core.search import polish, relocate, steepest_ascent
+from pgmpy_sgm.core.search import polish, recombine, relocate, steepest_ascent
 
 __all__ = [
     "ChainData",
@@ -128,6 +128,10 @@ class SearchPlan:
     owner_pid : int or None
         Process id of the fit; a worker process started by it (its direct child) exits
         when that process has gone, e.g. after ``kill -9``.
+    graft_every : int
+        Every this many iterations, when the chain's current graph differs from its best,
+        the parts in which the current graph is better are imported into the best graph
+        (:func:`~pgmpy_sgm.core.search.recombine`); 0 never.
     """
 
     strata: bool = True
@@ -137,6 +141,7 @@ class SearchPlan:
     deadline: float | None = None
     owner_pid: int | None = None
     clique_partners: tuple | None = None
+    graft_every: int = 0
 
 
 @dataclass
@@ -323,6 +328,7 @@ def run_segment(
     n_accepted, n_draws = state.n_accepted, state.n_draws
     n_reloc, n_reloc_acc = state.n_relocations, state.n_relocations_accepted
     polish_every, polished_key = int(plan.polish_every), state.polished_key
+    graft_every = int(plan.graft_every)
     iteration = state.iteration
     best = (state.best_key, state.best_score, state.best_iteration)
     visited: dict[int, float] = {}
@@ -417,6 +423,11 @@ def run_segment(
                 polished_key = polished.key
                 if polished.score > graph.score and polished.key != graph.key:
                     graph = polished
+            if graft_every and iteration % graft_every == 0 and graph.key != best[0] and graph.score <= best[1]:
+                # the parts in which the current graph beats the best one, imported into it: the chain jumps there
+                grafted = recombine(DecomposableState(tables, best[0], plan.strata), graph.key, visited, plan.deadline)
+                if grafted.score > best[1]:
+                    graph = grafted
             trace.append(graph.score)
             if graph.score > best[1]:
                 best = (graph.key, graph.score, iteration)

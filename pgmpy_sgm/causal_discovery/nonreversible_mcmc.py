@@ -34,7 +34,7 @@ from pgmpy_sgm.causal_discovery._posterior import edge_probability_frame, pair_p
 from pgmpy_sgm.causal_discovery._run_state import RunState
 from pgmpy_sgm.core.data import check_frame
 from pgmpy_sgm.core.engine import ScoreEngine
-from pgmpy_sgm.core.moves import chordal_families
+from pgmpy_sgm.core.moves import DecomposableState, chordal_families
 from pgmpy_sgm.core.pooling import pooled_input
 from pgmpy_sgm.core.search import (
     best_forest_key,
@@ -42,6 +42,7 @@ from pgmpy_sgm.core.search import (
     clique_partners,
     pair_gains,
     pair_proposal_weights,
+    recombine,
 )
 
 __all__ = ["NonReversibleMCMC", "FitInterruptedWarning", "CheckpointWarning", "ConvergenceWarning"]
@@ -67,6 +68,10 @@ RELOCATE_EVERY = 500
 #: iterations (at least ``POLISH_MIN``): a relocation sweep costs about ``d**2`` toggles.
 POLISH_PER_PAIR = 20
 POLISH_MIN = 1000
+
+#: With ``method="informed"``, every this many iterations a chain imports into its best graph
+#: the parts in which its current graph is better (:func:`~pgmpy_sgm.core.search.recombine`).
+GRAFT_EVERY = 1000
 
 
 class FitInterruptedWarning(RuntimeWarning):
@@ -136,7 +141,15 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
       insertions* join every node to two or three of its strongest partners at once
       (the moral family of a v-structure, whose single edges each lower the score),
       keeping improvements until neither kind helps; the chain jumps to the result if
-      it is better.
+      it is better;
+    * every 1000th iteration, the parts in which the chain's current graph differs from
+      its best graph (connected groups of differing pairs) are tried in the best graph
+      one at a time (*recombination*, :func:`~pgmpy_sgm.core.search.recombine`); if that
+      raises the best score, the chain jumps to the result. The score is a sum over
+      cliques, so a region the walk has improved is kept while the rest of the walk,
+      worse elsewhere, is not;
+    * after the chains end, the chains' best graphs are recombined in the same way, and
+      the graphs found join the visited graphs.
 
     ``method="paper"`` runs the paper's algorithm as published (uniform pairs, start from
     the empty graph).
@@ -488,13 +501,18 @@ list of edges, default="auto"
         n = len(scorer.variables)
         polish = max(POLISH_MIN, POLISH_PER_PAIR * n * n) if informed else 0
         partners = clique_partners(tables, gains) if informed else None
-        plan = SearchPlan(strata, cdf, RELOCATE_EVERY if informed else 0, polish, deadline, os.getpid(), partners)
+        graft = GRAFT_EVERY if informed else 0
+        plan = SearchPlan(
+            strata, cdf, RELOCATE_EVERY if informed else 0, polish, deadline, os.getpid(), partners, graft
+        )
         run = self._load_or_start(data, tables, n_chains, n_iter, strata, start_key, plan)
         if named_start == "climbed" and (climb_deadline is None or time.time() < climb_deadline):
             for state in run.chains:  # a completed climbed start is already swept
                 if state.iteration == 0:
                     state.polished_key = start_key
         interrupted = self._run(data, run, n_iter, every, plan)
+        if informed and not interrupted:
+            self._recombine_chains(tables, run, strata)
         self._set_results(scorer, tables, run, strata)
         in_column_order(self, columns)
         self._set_causal_graph(self.model_, self.variables_, canonical_order(self.variables_))
@@ -516,6 +534,7 @@ list of edges, default="auto"
             "method": self.method,
             "start": hex(start_key),
             "relocate_every": plan.relocate_every,
+            "graft_every": plan.graft_every,
         }
 
     def _load_or_start(self, data, tables, n_chains, n_iter, strata, start_key, plan) -> RunState:
@@ -676,6 +695,31 @@ list of edges, default="auto"
             if bar is not None:
                 bar.close()
         return interrupted
+
+    @staticmethod
+    def _recombine_chains(tables: ScoreEngine, run: RunState, strata: bool) -> None:
+        """Recombine the chains' best graphs (:func:`~pgmpy_sgm.core.search.recombine`) into the visited graphs.
+
+        Starting from the best of them, the parts in which another chain's best graph is
+        better are imported, over every other chain in turn until none adds anything. The
+        graphs found enter the visited graphs with their exact scores (seen by no chain).
+        """
+        keys = sorted({s.best_key for s in run.chains if s.best_key in run.visited}, key=run.visited.get, reverse=True)
+        if len(keys) < 2:
+            return
+        found: dict[int, float] = {}
+        best = DecomposableState(tables, keys[0], strata)
+        improved = True
+        while improved:
+            improved = False
+            for donor in keys[1:]:
+                new = recombine(best, donor, found)
+                if new.score > best.score + 1e-9:
+                    best, improved = new, True
+        for key, score in found.items():
+            if key not in run.visited:
+                run.visited[key] = score
+                run.seen_by[key] = 0
 
     def _set_results(self, scorer, tables, run, strata) -> None:
         from pgmpy_sgm.models import StratifiedGraph

@@ -26,6 +26,11 @@ insertion       largest pair gains with it) pairwise adjacent, then climb greedi
                 marginally independent parents) each lower the score
 polish          relocation sweeps and clique-insertion sweeps in turn, until
                 neither raises the score
+recombination   import into one graph the parts in which another graph differs
+                from it, one connected part at a time, keeping each that raises
+                the score: the score is a sum over cliques, so two local optima
+                that are each better in a different region combine into a graph
+                better than both
 =============== ===================================================================
 
 The best forest is exact: a forest's cliques are its edges and nodes, no clique of a
@@ -57,6 +62,8 @@ __all__ = [
     "insert_clique",
     "clique_sweep",
     "polish",
+    "difference_parts",
+    "recombine",
 ]
 
 #: Partners per node for clique insertions (the nodes with the largest pair gains).
@@ -567,4 +574,99 @@ def polish(
         if inserted.score <= best.score + 1e-9:
             break
         best = relocation_sweep(inserted, deadline, visited)
+    return best
+
+
+def difference_parts(engine, key: int, other: int) -> list[list[int]]:
+    """The pairs in which two graphs differ, grouped into parts that share no node.
+
+    Two differing pairs are in the same part when they are joined by a path of differing
+    pairs (a connected component of the graph of differences); parts are listed by their
+    smallest pair index.
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import SGMScore, load_heart_disease
+    >>> from pgmpy_sgm.core.moves import key_from_edges
+    >>> engine = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
+    >>> a = key_from_edges(engine, [(0, 1), (2, 3)])
+    >>> b = key_from_edges(engine, [(1, 4), (2, 5)])
+    >>> [[engine.pairs[p] for p in part] for part in difference_parts(engine, a, b)]
+    [[(0, 1), (1, 4)], [(2, 3), (2, 5)]]
+    """
+    differing = list(iter_bits(key ^ other))
+    sets = DisjointSets(engine.n)
+    for p in differing:
+        sets.union(*engine.pairs[p])
+    parts: dict[int, list[int]] = {}
+    for p in differing:
+        parts.setdefault(sets.find(engine.pairs[p][0]), []).append(p)
+    return list(parts.values())
+
+
+def recombine(
+    state: DecomposableState, donor: int, visited: dict | None = None, deadline: float | None = None
+) -> DecomposableState:
+    """Import from the graph ``donor`` every part in which it differs from ``state`` and that raises the score.
+
+    The pairs in which the two graphs differ are grouped into parts that share no node
+    (:func:`difference_parts`); each part in turn is set as in ``donor`` when the result is
+    decomposable and scores higher, and the parts are computed again after each import,
+    until a round imports nothing. The score is a sum of clique and separator terms, so
+    when two local optima are each better in a different region of the graph, the result
+    holds the better version of each region: a move between local optima that no sequence
+    of single toggles, relocations or clique insertions climbs to.
+
+    Parameters
+    ----------
+    state : DecomposableState
+        The graph to improve (not changed).
+    donor : int
+        The other graph, as a key (a bitmask over pair indices).
+    visited : dict, optional
+        ``{key: score}``; every improved state is added.
+    deadline : float, optional
+        Wall-clock time (:func:`time.time`) after which no further part is tried.
+
+    Returns
+    -------
+    DecomposableState
+        The best state found (``state`` itself if no part raised the score).
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import SGMScore, load_heart_disease
+    >>> from pgmpy_sgm.core.moves import key_from_edges
+    >>> engine = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
+    >>> left = DecomposableState(engine, key_from_edges(engine, [(1, 2), (0, 3)]))
+    >>> right = DecomposableState(engine, key_from_edges(engine, [(1, 2), (1, 4)]))
+    >>> both = recombine(left, right.key)
+    >>> both.score > max(left.score, right.score), both.has_edge(0, 3), both.has_edge(1, 4)
+    (True, True, True)
+    """
+    engine = state.tables
+    best = state
+    improved = True
+    while improved:
+        improved = False
+        for part in difference_parts(engine, best.key, donor):
+            if deadline is not None and time.time() >= deadline:
+                return best
+            mask = 0
+            for p in part:
+                mask |= 1 << p
+            key = (best.key & ~mask) | (donor & mask)
+            adj = list(best.adj)
+            for p in part:
+                i, j = engine.pairs[p]
+                adj[i] ^= 1 << j
+                adj[j] ^= 1 << i
+            if chordal_families(adj) is None:
+                continue
+            new = DecomposableState(engine, key, best.strata)
+            if new.score > best.score + 1e-9:
+                best = new
+                improved = True
+                if visited is not None:
+                    visited.setdefault(new.key, new.score)
     return best

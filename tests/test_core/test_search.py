@@ -16,11 +16,13 @@ from pgmpy_sgm.core.search import (
     climbed_start_key,
     clique_partners,
     clique_sweep,
+    difference_parts,
     greedy_climb,
     insert_clique,
     pair_gains,
     pair_proposal_weights,
     polish,
+    recombine,
     relocate,
     relocation_sweep,
     steepest_ascent,
@@ -333,3 +335,71 @@ def test_clique_arguments_name_the_value(heart_tables):
         clique_partners(heart_tables, np.zeros(3))
     with pytest.raises(ValueError, match=r"one sequence per variable \(6\)\. Got 2"):
         clique_sweep(DecomposableState(heart_tables), [(1,), (0,)])
+
+
+def _random_chordal_key(tables, rnd, n_tries):
+    state = DecomposableState(tables)
+    for _ in range(n_tries):
+        move = state.propose(*rnd.sample(range(tables.n), 2))
+        if move is not None:
+            state.commit(move)
+    return state.key
+
+
+def test_difference_parts_are_the_components_of_the_differing_pairs(mixed_tables):
+    rnd = random.Random(3)
+    for _ in range(30):
+        a, b = (_random_chordal_key(mixed_tables, rnd, 8) for _ in range(2))
+        differing = [p for p in range(len(mixed_tables.pairs)) if (a ^ b) >> p & 1]
+        graph = nx.Graph(mixed_tables.pairs[p] for p in differing)
+        want = sorted(
+            sorted(p for p in differing if mixed_tables.pairs[p][0] in component)
+            for component in nx.connected_components(graph)
+        )
+        assert sorted(sorted(part) for part in difference_parts(mixed_tables, a, b)) == want
+
+
+def test_recombination_imports_only_differing_parts_with_an_exact_score(mixed_tables, mixed_scorer):
+    rnd = random.Random(9)
+    n_improved = 0
+    for _ in range(25):
+        state = DecomposableState(mixed_tables, _random_chordal_key(mixed_tables, rnd, 6))
+        donor = _random_chordal_key(mixed_tables, rnd, 6)
+        key = state.key
+        visited = {}
+        new = recombine(state, donor, visited)
+        assert state.key == key  # the input state is not changed
+        assert _is_chordal(new)
+        assert new.score >= state.score
+        assert new.score == pytest.approx(_reference_score(mixed_scorer, new.key), rel=1e-12)
+        for p in range(len(mixed_tables.pairs)):  # every pair is as in one of the two graphs
+            assert (new.key >> p & 1) in {key >> p & 1, donor >> p & 1}
+        for part in difference_parts(mixed_tables, new.key, donor):  # no single part is left to import
+            mask = sum(1 << p for p in part)
+            other = (new.key & ~mask) | (donor & mask)
+            graph = nx.Graph(mixed_tables.pairs[p] for p in range(len(mixed_tables.pairs)) if other >> p & 1)
+            graph.add_nodes_from(range(mixed_tables.n))
+            if nx.is_chordal(graph):
+                assert _reference_score(mixed_scorer, other) <= new.score + 1e-9
+        if new.key != key:
+            n_improved += 1
+            assert visited[new.key] == new.score
+    assert n_improved >= 5
+
+
+def test_recombination_joins_two_optima_better_in_different_regions():
+    """Two independent blocks: each graph has one block right; the recombination has both, as brute force."""
+    rng = np.random.default_rng(4)
+    n = 1500
+    a = rng.integers(0, 2, n)
+    b = a ^ (rng.random(n) < 0.1)
+    c = rng.integers(0, 2, n)
+    d = c ^ (rng.random(n) < 0.1)
+    scorer = SGMScore(pd.DataFrame({"a": a, "b": b, "c": c, "d": d}))
+    tables = scorer.engine
+    left = DecomposableState(tables, key_from_edges(tables, [(0, 1)]))
+    right = DecomposableState(tables, key_from_edges(tables, [(2, 3)]))
+    both = recombine(left, right.key)
+    assert both.score > max(left.score, right.score) + 10
+    assert both.score == pytest.approx(_brute_force_best(scorer), rel=1e-12)
+    assert recombine(both, left.key).key == both.key  # nothing better to import
