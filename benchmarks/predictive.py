@@ -9,7 +9,8 @@ n in {500, 2000, 10000}, test n = 10000, seeds 0-2 (training data with ``seed``,
 ``1000 + seed``). Learners, each scored by the mean held-out log-likelihood per row (nats/row):
 
 * ``SGM``: best single stratified graph of ``NonReversibleMCMC`` with its default search (for up
-  to 8 variables two chains, otherwise one), parameters ``fit(estimator="bayes")``;
+  to 8 variables two chains, otherwise one; ``N_ITER`` iterations, or on the networks a time budget
+  with ``--sgm-seconds``), parameters ``fit(estimator="bayes")``;
 * ``SGM-avg``: :class:`~pgmpy_sgm.causal_discovery.ModelAverage` of the same run (top models holding
   99% of the estimated posterior, at most 50);
 * ``SGM-avg-unif`` (heart and asia only): the model average of a run with the uniform graph prior
@@ -84,12 +85,23 @@ def as_categories(df: pd.DataFrame, states: dict) -> pd.DataFrame:
 
 
 # -- learners ---------------------------------------------------------------------------
-def fit_sgm(train: pd.DataFrame, test: pd.DataFrame, states: dict, n_iter: int, seed: int, rows: list, tag: dict):
+def fit_sgm(
+    train: pd.DataFrame,
+    test: pd.DataFrame,
+    states: dict,
+    n_iter: int,
+    seed: int,
+    rows: list,
+    tag: dict,
+    max_time: float | None = None,
+):
     small = train.shape[1] <= 8
+    if max_time is not None:
+        n_iter = None
     for strata, prior in ((True, "paper"), (False, "paper")) + (((True, "uniform"),) if small else ()):
         start = time.perf_counter()
-        est = NonReversibleMCMC(n_iter=n_iter, n_chains=2 if small else 1, strata=strata, prior=prior,
-                                seed=seed, state_names=states, show_progress=False).fit(train)
+        est = NonReversibleMCMC(n_iter=n_iter, max_time=max_time, n_chains=2 if small else 1, strata=strata,
+                                prior=prior, seed=seed, state_names=states, show_progress=False).fit(train)
         model = StratifiedGraphicalModel(est.model_).fit(train, estimator="bayes", state_names=states)
         fit_time = time.perf_counter() - start
         if prior == "uniform":
@@ -102,7 +114,7 @@ def fit_sgm(train: pd.DataFrame, test: pd.DataFrame, states: dict, n_iter: int, 
         name = "SGM" if strata else "GM"
         rows.append({**tag, "learner": name, "ll": model.log_likelihood(test) / len(test),
                      "n_params": model.n_free_parameters(), "fit_s": fit_time, "n_models": 1,
-                     "n_visited": est.n_visited_})
+                     "n_visited": est.n_visited_, "score": est.best_score_, "load1": os.getloadavg()[0]})
         if strata:
             start = time.perf_counter()
             avg = ModelAverage.from_estimator(est, train, mass=0.99, max_models=50)
@@ -232,7 +244,7 @@ def run_networks(rows: list, args) -> None:
                 tag = {"data": name, "n": n, "seed": seed}
                 n_iter = N_ITER[name] if not args.quick else min(N_ITER[name], 100)
                 if args.sgm:
-                    fit_sgm(train, test, states, n_iter, seed, rows, tag)
+                    fit_sgm(train, test, states, n_iter, seed, rows, tag, args.sgm_seconds)
                 fit_hc(train, test, states, rows, tag)
                 if args.ldag:
                     fit_ldag(train, test, states, seed, rows, tag)
@@ -319,6 +331,12 @@ def main() -> None:
     parser.add_argument("--no-ldag", dest="ldag", action="store_false", help="skip the LDAG columns")
     parser.add_argument("--sizes", nargs="*", type=int, default=[500, 2000, 10_000])
     parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument(
+        "--sgm-seconds",
+        type=float,
+        default=None,
+        help="on the networks, each SGM/GM fit runs for this many seconds (n_iter=None) instead of N_ITER iterations",
+    )
     args = parser.parse_args()
     args.test_n, args.folds = 10_000, 5
     if args.quick:

@@ -79,6 +79,10 @@ SCREEN_SLACK = 5.0
 #: Share of proposals drawn uniformly over all pairs (the rest go to informed pairs).
 UNIFORM_SHARE = 0.2
 
+#: :func:`recombine` imports every two parts together when the graphs differ in at most this
+#: many parts (otherwise only a part that is not decomposable alone, with each other part).
+MAX_PAIRED_PARTS = 12
+
 
 def pair_gains(tables) -> np.ndarray:
     """Score gain of each single edge added to the empty graph, in the order of ``tables.pairs``.
@@ -611,8 +615,11 @@ def recombine(
 
     The pairs in which the two graphs differ are grouped into parts that share no node
     (:func:`difference_parts`); each part in turn is set as in ``donor`` when the result is
-    decomposable and scores higher, and the parts are computed again after each import,
-    until a round imports nothing. The score is a sum of clique and separator terms, so
+    decomposable and scores higher. When no single part does, two parts are imported
+    together (every two parts when there are at most ``MAX_PAIRED_PARTS``, otherwise a part
+    whose import alone is not decomposable with each other part): parts share no node, but
+    a chordless cycle through both can tie them. The parts are computed again after each
+    round, until a round imports nothing. The score is a sum of clique and separator terms, so
     when two local optima are each better in a different region of the graph, the result
     holds the better version of each region: a move between local optima that no sequence
     of single toggles, relocations or clique insertions climbs to.
@@ -649,24 +656,45 @@ def recombine(
     improved = True
     while improved:
         improved = False
-        for part in difference_parts(engine, best.key, donor):
+        parts = difference_parts(engine, best.key, donor)
+        blocked = []  # parts whose import alone breaks decomposability
+        for part in parts:
             if deadline is not None and time.time() >= deadline:
                 return best
-            mask = 0
-            for p in part:
-                mask |= 1 << p
-            key = (best.key & ~mask) | (donor & mask)
-            adj = list(best.adj)
-            for p in part:
-                i, j = engine.pairs[p]
-                adj[i] ^= 1 << j
-                adj[j] ^= 1 << i
-            if chordal_families(adj) is None:
-                continue
-            new = DecomposableState(engine, key, best.strata)
-            if new.score > best.score + 1e-9:
-                best = new
-                improved = True
+            new = _imported(best, donor, part)
+            if new is None:
+                blocked.append(part)
+            elif new.score > best.score + 1e-9:
+                best, improved = new, True
                 if visited is not None:
                     visited.setdefault(new.key, new.score)
+        if improved:
+            continue
+        pairs = itertools.combinations(parts, 2) if len(parts) <= MAX_PAIRED_PARTS else (
+            (a, b) for a in blocked for b in parts if b is not a
+        )  # fmt: skip
+        for a, b in pairs:
+            if deadline is not None and time.time() >= deadline:
+                return best
+            new = _imported(best, donor, a + b)
+            if new is not None and new.score > best.score + 1e-9:
+                best, improved = new, True
+                if visited is not None:
+                    visited.setdefault(new.key, new.score)
+                break
     return best
+
+
+def _imported(state: DecomposableState, donor: int, pairs: Sequence[int]) -> DecomposableState | None:
+    """``state`` with ``pairs`` set as in ``donor`` (None when that is not decomposable)."""
+    engine = state.tables
+    mask = 0
+    adj = list(state.adj)
+    for p in pairs:
+        mask |= 1 << p
+        i, j = engine.pairs[p]
+        adj[i] ^= 1 << j
+        adj[j] ^= 1 << i
+    if chordal_families(adj) is None:
+        return None
+    return DecomposableState(engine, (state.key & ~mask) | (donor & mask), state.strata)

@@ -374,8 +374,9 @@ def test_recombination_imports_only_differing_parts_with_an_exact_score(mixed_ta
         assert new.score == pytest.approx(_reference_score(mixed_scorer, new.key), rel=1e-12)
         for p in range(len(mixed_tables.pairs)):  # every pair is as in one of the two graphs
             assert (new.key >> p & 1) in {key >> p & 1, donor >> p & 1}
-        for part in difference_parts(mixed_tables, new.key, donor):  # no single part is left to import
-            mask = sum(1 << p for p in part)
+        parts = difference_parts(mixed_tables, new.key, donor)
+        for chosen in [*([p] for p in parts), *itertools.combinations(parts, 2)]:  # nothing left to import
+            mask = sum(1 << p for part in chosen for p in part)
             other = (new.key & ~mask) | (donor & mask)
             graph = nx.Graph(mixed_tables.pairs[p] for p in range(len(mixed_tables.pairs)) if other >> p & 1)
             graph.add_nodes_from(range(mixed_tables.n))
@@ -403,3 +404,45 @@ def test_recombination_joins_two_optima_better_in_different_regions():
     assert both.score > max(left.score, right.score) + 10
     assert both.score == pytest.approx(_brute_force_best(scorer), rel=1e-12)
     assert recombine(both, left.key).key == both.key  # nothing better to import
+
+
+def test_recombination_imports_two_parts_that_are_decomposable_only_together():
+    """Parts share no node, but a chordless cycle through both can tie them: some imports need both at once."""
+    rng = np.random.default_rng(0)
+    n, n_vars = 300, 10
+    x = np.zeros((n, n_vars), dtype=np.int64)
+    x[:, 0] = rng.integers(0, 2, n)
+    for v in range(1, n_vars):
+        x[:, v] = np.where(rng.random(n) < 0.7, x[:, rng.integers(v)], rng.integers(0, 2, n))
+    tables = SGMScore(pd.DataFrame(x, columns=[f"v{i}" for i in range(n_vars)])).engine
+    rnd = random.Random(0)
+
+    def walk(key, n_tries):
+        state = DecomposableState(tables, key)
+        for _ in range(n_tries):
+            move = state.propose(*rnd.sample(range(n_vars), 2))
+            if move is not None:
+                state.commit(move)
+        return state.key
+
+    def with_parts(key, donor, chosen):
+        mask = sum(1 << p for part in chosen for p in part)
+        other = (key & ~mask) | (donor & mask)
+        graph = nx.Graph(tables.pairs[p] for p in range(len(tables.pairs)) if other >> p & 1)
+        graph.add_nodes_from(range(n_vars))
+        return DecomposableState(tables, other) if nx.is_chordal(graph) else None
+
+    n_needed_pairs = 0
+    for _ in range(60):
+        base = walk(0, 3 * n_vars)
+        start = DecomposableState(tables, walk(base, 4))
+        donor = walk(base, 4)
+        new = recombine(start, donor)
+        parts = difference_parts(tables, new.key, donor)
+        for chosen in [*([p] for p in parts), *itertools.combinations(parts, 2)]:
+            other = with_parts(new.key, donor, chosen)
+            assert other is None or other.score <= new.score + 1e-9
+        singles = [with_parts(start.key, donor, [part]) for part in difference_parts(tables, start.key, donor)]
+        if new.score > start.score + 1e-9 and all(s is None or s.score <= start.score + 1e-9 for s in singles):
+            n_needed_pairs += 1  # no single part raised the score, two together did
+    assert n_needed_pairs >= 1
