@@ -219,7 +219,13 @@ def main() -> None:
         help="best scores known from earlier runs, e.g. d100=-432402.59,child=-62206.23 (the gaps use the larger)",
     )
     args = parser.parse_args()
-    known = {k: float(v) for k, v in (item.split("=") for item in args.best_known.split(",") if item)}
+    known = {}
+    for item in filter(None, args.best_known.split(",")):
+        name, _, value = item.partition("=")
+        try:
+            known[name.strip()] = float(value)
+        except ValueError:
+            parser.error(f"--best-known takes NAME=SCORE items separated by commas. Got: {item!r}")
     import pgmpy
 
     print(f"machine: {machine()}; pgmpy {pgmpy.__version__}; load average {os.getloadavg()}")

@@ -445,14 +445,12 @@ def insert_clique(state: DecomposableState, members: Sequence[int]) -> Decomposa
     for v in members:
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v < tables.n:
             raise ValueError(f"clique members must be variable indices in 0..{tables.n - 1}. Got: {v!r}")
-    key, adj = state.key, list(state.adj)
+    key = state.key
     for a, b in itertools.combinations(members, 2):
         key |= 1 << tables.pair_index[a][b]
-        adj[a] |= 1 << b
-        adj[b] |= 1 << a
-    if key == state.key or chordal_families(adj) is None:
+    new = None if key == state.key else _changed(state, key)
+    if new is None:
         return None
-    new = DecomposableState(tables, key, state.strata)
     touched = set(members)
     greedy_climb(new, [(i, j) for i, j in tables.pairs if i in touched or j in touched])
     return new
@@ -598,6 +596,8 @@ def difference_parts(engine, key: int, other: int) -> list[list[int]]:
     >>> [[engine.pairs[p] for p in part] for part in difference_parts(engine, a, b)]
     [[(0, 1), (1, 4)], [(2, 3), (2, 5)]]
     """
+    _check_key(engine, key, "key")
+    _check_key(engine, other, "other")
     differing = list(iter_bits(key ^ other))
     sets = DisjointSets(engine.n)
     for p in differing:
@@ -606,6 +606,14 @@ def difference_parts(engine, key: int, other: int) -> list[list[int]]:
     for p in differing:
         parts.setdefault(sets.find(engine.pairs[p][0]), []).append(p)
     return list(parts.values())
+
+
+def _check_key(engine, key, name: str) -> None:
+    if isinstance(key, bool) or not isinstance(key, int) or not 0 <= key < 1 << len(engine.pairs):
+        raise ValueError(
+            f"{name} must be a graph key: an integer bitmask over the {len(engine.pairs)} pairs, "
+            f"in 0..2**{len(engine.pairs)} - 1. Got: {key!r}"
+        )
 
 
 def recombine(
@@ -652,6 +660,7 @@ def recombine(
     (True, True, True)
     """
     engine = state.tables
+    _check_key(engine, donor, "donor")
     best = state
     improved = True
     while improved:
@@ -687,14 +696,24 @@ def recombine(
 
 def _imported(state: DecomposableState, donor: int, pairs: Sequence[int]) -> DecomposableState | None:
     """``state`` with ``pairs`` set as in ``donor`` (None when that is not decomposable)."""
-    engine = state.tables
     mask = 0
-    adj = list(state.adj)
     for p in pairs:
         mask |= 1 << p
+    return _changed(state, (state.key & ~mask) | (donor & mask))
+
+
+def _changed(state: DecomposableState, key: int) -> DecomposableState | None:
+    """The graph ``key`` as a new state like ``state``, or None when it is not decomposable.
+
+    Decomposability is checked on ``state``'s adjacency with only the differing pairs
+    toggled, before any score term is computed.
+    """
+    engine = state.tables
+    adj = list(state.adj)
+    for p in iter_bits(key ^ state.key):
         i, j = engine.pairs[p]
         adj[i] ^= 1 << j
         adj[j] ^= 1 << i
     if chordal_families(adj) is None:
         return None
-    return DecomposableState(engine, (state.key & ~mask) | (donor & mask), state.strata)
+    return DecomposableState(engine, key, state.strata)

@@ -446,3 +446,13 @@ def test_recombination_imports_two_parts_that_are_decomposable_only_together():
         if new.score > start.score + 1e-9 and all(s is None or s.score <= start.score + 1e-9 for s in singles):
             n_needed_pairs += 1  # no single part raised the score, two together did
     assert n_needed_pairs >= 1
+
+
+def test_recombination_arguments_name_the_value(heart_tables):
+    state = DecomposableState(heart_tables, key_from_edges(heart_tables, [(0, 1)]))
+    with pytest.raises(ValueError, match=r"donor must be a graph key: an integer bitmask over the 15 pairs.*Got: -1"):
+        recombine(state, -1)
+    with pytest.raises(ValueError, match=r"donor must be a graph key.*Got: 32768"):
+        recombine(state, 1 << 15)
+    with pytest.raises(ValueError, match=r"other must be a graph key.*Got: '3'"):
+        difference_parts(heart_tables, 0, "3")
