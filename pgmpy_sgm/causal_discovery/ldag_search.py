@@ -1,4 +1,4 @@
-"""Learning labelled DAGs: tabu hill climbing with random restarts under the LDAG score."""
+"""Learning labelled DAGs: an equivalence-class start, then tabu hill climbing with restarts under the LDAG score."""
 
 from __future__ import annotations
 
@@ -15,10 +15,13 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from pgmpy_sgm.causal_discovery._dag_chain import dag_chain, visited_posterior
+from pgmpy_sgm.causal_discovery._equivalence_search import _bits, greedy_equivalence_search
 from pgmpy_sgm.core.data import check_frame
 from pgmpy_sgm.structure_score.ldag_score import DEFAULT_KAPPA
 
 __all__ = ["LDAGSearch"]
+
+_STARTS = ("ges", "empty")
 
 
 def _perturb(dag: DAG, n_moves: int, max_indegree: int | None, rng: np.random.Generator) -> DAG:
@@ -101,8 +104,14 @@ class LDAGSearch(BaseEstimator):
     """Labelled DAG learner: tabu hill climbing over DAGs under :class:`~pgmpy_sgm.structure_score.LDAGScore`.
 
     Every DAG is scored with each family under its optimal labelling (the LDAG score of
-    Pensar et al. [1]_), so the search moves over DAGs and the labels follow. The first
-    climb is pgmpy's ``HillClimbSearch`` (with a tabu list) from the empty graph, with
+    Pensar et al. [1]_), so the search moves over DAGs and the labels follow. By default
+    (``start="ges"``) the search starts from the result of a greedy equivalence search [2]_
+    under the same score without labels (BDeu, which gives every DAG of an equivalence
+    class the same score): it adds and then removes edges of a CPDAG, so it never commits
+    to an edge's direction before the data decide it, which is where a hill climb over
+    DAGs gets trapped (an edge added early in the wrong direction, then compensated by
+    extra parents). The first climb is pgmpy's ``HillClimbSearch`` (with a tabu list) from
+    that DAG (or from the empty graph with ``start="empty"``), with labels on and with
     ties between equally good moves broken by the columns' order (pgmpy itself breaks
     them in the order of a Python set, which changes with ``PYTHONHASHSEED``); each of
     up to ``n_restarts`` further climbs starts from the best DAG so far after a *kick* of
@@ -123,6 +132,10 @@ class LDAGSearch(BaseEstimator):
     ----------
     equivalent_sample_size : float, default=5.0
         ESS of the BDeu hyperparameters (score and parameters).
+    start : {"ges", "empty"} or pgmpy.base.DAG, default="ges"
+        Where the first climb starts: the DAG of a greedy equivalence search without labels
+        (an extension of the CPDAG it ends at), the empty graph, or a given DAG over the
+        data's columns.
     kappa : float, default=0.2
         Structure-prior factor per free parameter removed by labels (see ``LDAGScore``).
     n_restarts : int, default=10
@@ -182,6 +195,12 @@ class LDAGSearch(BaseEstimator):
         Candidate moves scored by each climb (the work ``restart_budget`` counts).
     climb_new_families_ : list of int
         Families labelled for the first time during each climb.
+    start_score_ : float
+        LDAG score of the DAG the first climb started from.
+    ges_steps_ : list of tuple or None
+        With ``start="ges"``: the equivalence search's operators in the order applied,
+        ``(kind, x, y, subset, gain)`` with ``kind`` ``"insert"`` or ``"delete"``, column names
+        for ``x`` and ``y`` and a tuple of names for the subset (``T`` or ``H``).
     scoring_method_ : LDAGScore
     posterior_ : pandas.DataFrame or None
         With ``n_mcmc > 0``: the 50 most probable visited DAGs (``edges``, ``n_edges``,
@@ -211,12 +230,15 @@ class LDAGSearch(BaseEstimator):
     .. [1] J. Pensar, H. Nyman, T. Koski and J. Corander. Labeled directed acyclic graphs: a
        generalization of context-specific independence in directed graphical models. Data
        Mining and Knowledge Discovery 29(2), 503-533, 2015.
+    .. [2] D. M. Chickering. Optimal structure identification with greedy search. Journal of
+       Machine Learning Research 3, 507-554, 2002.
     """
 
     def __init__(
         self,
         equivalent_sample_size: float = 5.0,
         kappa: float = DEFAULT_KAPPA,
+        start: str | DAG = "ges",
         n_restarts: int = 10,
         perturbation: int | None = None,
         tabu_length: int = 100,
@@ -235,6 +257,7 @@ class LDAGSearch(BaseEstimator):
     ):
         self.equivalent_sample_size = equivalent_sample_size
         self.kappa = kappa
+        self.start = start
         self.n_restarts = n_restarts
         self.perturbation = perturbation
         self.tabu_length = tabu_length
@@ -272,6 +295,35 @@ class LDAGSearch(BaseEstimator):
             raise ValueError(f"restart_budget must be a non-negative number or None. Got: {self.restart_budget!r}")
         if isinstance(self.n_jobs, bool) or not isinstance(self.n_jobs, Integral) or self.n_jobs == 0:
             raise ValueError(f"n_jobs must be a non-zero integer. Got: {self.n_jobs!r}")
+        if not isinstance(self.start, nx.DiGraph) and not (isinstance(self.start, str) and self.start in _STARTS):
+            raise ValueError(f"start must be one of {_STARTS} or a pgmpy DAG. Got: {self.start!r}")
+
+    def _start_dag(self, score, columns: list) -> DAG:
+        """The DAG the first climb starts from (``self.start``)."""
+        dag = DAG()
+        dag.add_nodes_from(columns)
+        self.ges_steps_ = None
+        if isinstance(self.start, nx.DiGraph):
+            unknown = sorted(set(map(str, self.start.nodes())) - set(map(str, columns)))
+            if unknown:
+                raise ValueError(f"start has nodes that are not columns of X: {unknown}")
+            if not nx.is_directed_acyclic_graph(self.start):
+                raise ValueError("start must be acyclic.")
+            dag.add_edges_from(self.start.edges())
+            return dag
+        if self.start == "empty":
+            return dag
+
+        def family(y: int, mask: int) -> float:
+            return score.unlabelled_score(columns[y], tuple(columns[i] for i in _bits(mask)))
+
+        found = greedy_equivalence_search(family, len(columns), self.max_indegree)
+        dag.add_edges_from((columns[p], columns[y]) for y, mask in enumerate(found.parents) for p in _bits(mask))
+        self.ges_steps_ = [
+            (kind, columns[x], columns[y], tuple(columns[i] for i in _bits(subset)), gain)
+            for kind, x, y, subset, gain in found.steps
+        ]
+        return dag
 
     def fit(self, X: pd.DataFrame, y=None) -> LDAGSearch:
         """Learn a labelled DAG from discrete data ``X``.
@@ -325,11 +377,11 @@ class LDAGSearch(BaseEstimator):
         rng = np.random.default_rng(self.seed)
         base_kick = self.perturbation or max(2, variables.shape[1] // 3)
         kick, max_kick = base_kick, max(base_kick, variables.shape[1] * (variables.shape[1] - 1) // 2)
-        empty = DAG()
-        empty.add_nodes_from(variables.columns)
+        start = self._start_dag(score, list(variables.columns))
+        self.start_score_ = float(score.score(start))
         bar = tqdm(total=1 + self.n_restarts, disable=not self.show_progress, desc="LDAG climbs")
         best, best_score, seconds, n_new, moves = _climb(
-            score, variables, empty, self.tabu_length, self.max_indegree, self.max_iter
+            score, variables, start, self.tabu_length, self.max_indegree, self.max_iter
         )
         self.climb_scores_, self.climb_seconds_ = [best_score], [seconds]
         self.climb_new_families_, self.climb_moves_ = [n_new], [moves]

@@ -252,6 +252,34 @@ class LDAGScore(LocalScoreCache, BaseStructureScore):
             raise ValueError(f"group_ids must have one entry per parent configuration ({counts2d.shape[0]})")
         return bdeu_class_weights(counts2d, group_ids, self.equivalent_sample_size, self.log_kappa)
 
+    def unlabelled_score(self, variable, parents) -> float:
+        """The family's BDeu term without labels (every configuration its own class), uncached.
+
+        This is pgmpy's ``BDeu`` family term with the score's equivalent sample size; it is
+        score-equivalent, which the equivalence-class search of ``LDAGSearch`` relies on.
+
+        Parameters
+        ----------
+        variable : str
+        parents : sequence of str
+
+        Returns
+        -------
+        float
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from pgmpy.structure_score import BDeu
+        >>> df = pd.DataFrame({"a": [0, 1, 1, 0, 1], "b": [1, 0, 1, 0, 0]})
+        >>> ours = LDAGScore(df).unlabelled_score("b", ("a",))
+        >>> bool(abs(ours - BDeu(df, equivalent_sample_size=5).local_score("b", ("a",))) < 1e-9)
+        True
+        """
+        _, counts2d = self._family(variable, tuple(parents))
+        ids = np.arange(counts2d.shape[0], dtype=np.int64)
+        return float(bdeu_class_weights(counts2d, ids, self.equivalent_sample_size))
+
     def _local_score(self, variable: str, parents: tuple[str, ...]) -> float:
         """The family term under the best labelling, with its structure prior."""
         return float(self.best_labelling(variable, tuple(parents)).value)

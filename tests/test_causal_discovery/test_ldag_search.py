@@ -71,10 +71,46 @@ def test_best_score_matches_the_model_and_beats_each_climb(fitted):
 
 def test_first_climb_is_pgmpy_hill_climb_with_the_score():
     df = _planted(1500, 2)
-    est = LDAGSearch(n_restarts=0).fit(df)
+    est = LDAGSearch(n_restarts=0, start="empty").fit(df)
     score = LDAGScore(df)
     dag = HillClimbSearch(scoring_method=score, return_type="dag", show_progress=False).fit(df).causal_graph_
     assert est.climb_scores_[0] == pytest.approx(score.score(dag))
+    assert est.start_score_ == pytest.approx(sum(score.local_score(v, ()) for v in df.columns))
+    assert est.ges_steps_ is None
+
+
+def test_default_start_is_the_equivalence_search_dag():
+    df = _planted(1500, 2)
+    est = LDAGSearch(n_restarts=0).fit(df)
+    # the equivalence search's steps, replayed by hand: the DAG it ends at has these edges
+    kinds = [step[0] for step in est.ges_steps_]
+    assert kinds and set(kinds) <= {"insert", "delete"} and kinds[0] == "insert"
+    assert all(gain > 0 for *_, gain in est.ges_steps_)
+    given = LDAGSearch(n_restarts=0, start=est.causal_graph_).fit(df)
+    assert given.start_score_ == pytest.approx(est.best_score_)  # a climb from its own optimum stays there
+    assert given.best_score_ == pytest.approx(est.best_score_)
+    assert est.best_score_ >= est.start_score_ - 1e-9
+
+
+def test_start_from_a_given_dag_is_pgmpy_hill_climb_from_it():
+    df = _planted(1500, 3)
+    start = DAG([("c", "y"), ("y", "a")])
+    start.add_nodes_from(df.columns)
+    est = LDAGSearch(n_restarts=0, start=start).fit(df)
+    score = LDAGScore(df)
+    dag = HillClimbSearch(scoring_method=score, start_dag=start, return_type="dag",
+                          show_progress=False).fit(df).causal_graph_  # fmt: skip
+    assert est.start_score_ == pytest.approx(score.score(start))
+    assert est.climb_scores_[0] == pytest.approx(score.score(dag))
+
+
+@pytest.mark.parametrize(
+    ("start", "match"),
+    [("greedy", "start must be one of"), (DAG([("a", "zz")]), "zz"), (nx.DiGraph([("a", "b"), ("b", "a")]), "acyclic")],
+)
+def test_bad_start_is_named(start, match):
+    with pytest.raises(ValueError, match=match):
+        LDAGSearch(start=start).fit(_planted(200, 4))
 
 
 def test_max_time_stops_restarts():
