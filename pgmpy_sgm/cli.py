@@ -83,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="learn a labelled DAG (context-specific Bayesian network) by tabu hill climbing with "
                             "restarts instead of a stratified graph")
     learn.add_argument("--restarts", type=_non_negative_int, default=10, metavar="R",
-                       help="with --ldag: perturbed restarts after the first climb (default 10)")
+                       help="with --ldag: perturbed restarts after the first climbs (default 10)")
 
     score = sub.add_parser("score", help="log unnormalized posterior of a saved model on a CSV file")
     score.add_argument("data", help="CSV file of discrete columns")
@@ -478,8 +478,11 @@ def _learn_ldag(args) -> int:
                      weights=weights).fit(frame)
     model = est.model_
     print(f"Data: {description}")
-    print(f"Search: tabu hill climbing, {len(est.climb_scores_) - 1} restart(s) (at most {restarts}), "
-          f"seed {args.seed}; first climb {est.climb_scores_[0]:.2f}, best {est.best_score_:.2f}")
+    firsts = [f"from {where} {value:.2f}" for where, value in zip(est.climb_starts_, est.climb_scores_, strict=True)
+              if where != "restart"]  # fmt: skip
+    n_restarts = est.climb_starts_.count("restart")
+    print(f"Search: tabu hill climbing, {n_restarts} restart(s) (at most {restarts}), "
+          f"seed {args.seed}; first climbs {', '.join(firsts)}; best {est.best_score_:.2f}")
     print()
     print(f"Best labelled DAG: log unnormalized posterior {est.best_score_:.2f}")
     edges = ", ".join(f"{u} -> {v}" for u, v in model.edges()) or "(none)"

@@ -1,4 +1,4 @@
-"""Learning labelled DAGs: an equivalence-class start, then tabu hill climbing with restarts under the LDAG score."""
+"""Learning labelled DAGs: tabu hill climbs from an equivalence-class start and the empty graph, then restarts."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from pgmpy_sgm.structure_score.ldag_score import DEFAULT_KAPPA
 
 __all__ = ["LDAGSearch"]
 
-_STARTS = ("ges", "empty")
+_STARTS = ("auto", "ges", "empty")
 
 
 def _perturb(dag: DAG, n_moves: int, max_indegree: int | None, rng: np.random.Generator) -> DAG:
@@ -104,20 +104,22 @@ class LDAGSearch(BaseEstimator):
     """Labelled DAG learner: tabu hill climbing over DAGs under :class:`~pgmpy_sgm.structure_score.LDAGScore`.
 
     Every DAG is scored with each family under its optimal labelling (the LDAG score of
-    Pensar et al. [1]_), so the search moves over DAGs and the labels follow. By default
-    (``start="ges"``) the search starts from the result of a greedy equivalence search [2]_
-    under the same score without labels (BDeu, which gives every DAG of an equivalence
-    class the same score): it adds and then removes edges of a CPDAG, so it never commits
-    to an edge's direction before the data decide it, which is where a hill climb over
-    DAGs gets trapped (an edge added early in the wrong direction, then compensated by
-    extra parents). The first climb is pgmpy's ``HillClimbSearch`` (with a tabu list) from
-    that DAG (or from the empty graph with ``start="empty"``), with labels on and with
-    ties between equally good moves broken by the columns' order (pgmpy itself breaks
-    them in the order of a Python set, which changes with ``PYTHONHASHSEED``); each of
+    Pensar et al. [1]_), so the search moves over DAGs and the labels follow. A climb is
+    pgmpy's ``HillClimbSearch`` (with a tabu list) under that score, with ties between
+    equally good moves broken by the columns' order (pgmpy itself breaks them in the
+    order of a Python set, which changes with ``PYTHONHASHSEED``). By default
+    (``start="auto"``) there are two first climbs, and the better result is kept: one from
+    the empty graph, and one from the result of a greedy equivalence search [2]_ under the
+    same score without labels (BDeu, which gives every DAG of an equivalence class the
+    same score). The equivalence search adds and then removes edges of a CPDAG, so it
+    does not commit to an edge's direction before the data decide it, which is where a
+    climb over DAGs gets trapped (an edge added early in the wrong direction, then
+    compensated by extra parents); but it is greedy too and is trapped elsewhere, so
+    neither start is better on every data set (``benchmarks/RESULTS.md``). Each of
     up to ``n_restarts`` further climbs starts from the best DAG so far after a *kick* of
     random edge additions, deletions or reversals, and the best DAG found is kept
     (iterated local search). Restarts stop when the candidate moves they have scored would
-    exceed ``restart_budget`` times those scored by the first climb (a deterministic
+    exceed ``restart_budget`` times those scored by the longest first climb (a deterministic
     measure of work: the next restart is expected to cost the mean of those before it).
     The kick starts at ``perturbation`` changes and grows by one after every restart that
     does not improve the best score (climbs tend to undo small kicks), back to
@@ -132,14 +134,14 @@ class LDAGSearch(BaseEstimator):
     ----------
     equivalent_sample_size : float, default=5.0
         ESS of the BDeu hyperparameters (score and parameters).
-    start : {"ges", "empty"} or pgmpy.base.DAG, default="ges"
-        Where the first climb starts: the DAG of a greedy equivalence search without labels
-        (an extension of the CPDAG it ends at), the empty graph, or a given DAG over the
-        data's columns.
+    start : {"auto", "ges", "empty"} or pgmpy.base.DAG, default="auto"
+        Where the first climbs start: ``"ges"`` the DAG of a greedy equivalence search
+        without labels (an extension of the CPDAG it ends at), ``"empty"`` the empty graph,
+        ``"auto"`` both (two climbs), or a given DAG over the data's columns.
     kappa : float, default=0.2
         Structure-prior factor per free parameter removed by labels (see ``LDAGScore``).
     n_restarts : int, default=10
-        Most perturbed restarts after the first climb.
+        Most perturbed restarts after the first climbs.
     perturbation : int, optional
         Smallest kick, in random edge changes (default ``max(2, n_variables // 3)``).
     tabu_length : int, default=100
@@ -157,7 +159,7 @@ class LDAGSearch(BaseEstimator):
     max_time : float, optional
         Seconds after which no further restart is started (a climb is not interrupted).
     restart_budget : float or None, default=0.25
-        Work allowed to the restarts, as a multiple of the moves scored by the first climb
+        Work allowed to the restarts, as a multiple of the moves scored by the longest first climb
         (None: all ``n_restarts``; 0: none). A count, not a clock: the result does not
         depend on the machine's load. The default allows about one restart on the bnlearn
         networks of ``benchmarks/predictive.py`` (where a fit then takes at most about 1.3x
@@ -195,10 +197,12 @@ class LDAGSearch(BaseEstimator):
         Candidate moves scored by each climb (the work ``restart_budget`` counts).
     climb_new_families_ : list of int
         Families labelled for the first time during each climb.
-    start_score_ : float
-        LDAG score of the DAG the first climb started from.
+    climb_starts_ : list of str
+        Where each climb started: ``"ges"``, ``"empty"``, ``"given"`` or ``"restart"``.
+    start_scores_ : dict
+        LDAG score of the DAG each first climb started from, by start.
     ges_steps_ : list of tuple or None
-        With ``start="ges"``: the equivalence search's operators in the order applied,
+        With ``start`` ``"ges"`` or ``"auto"``: the equivalence search's operators in the order applied,
         ``(kind, x, y, subset, gain)`` with ``kind`` ``"insert"`` or ``"delete"``, column names
         for ``x`` and ``y`` and a tuple of names for the subset (``T`` or ``H``).
     scoring_method_ : LDAGScore
@@ -238,7 +242,7 @@ class LDAGSearch(BaseEstimator):
         self,
         equivalent_sample_size: float = 5.0,
         kappa: float = DEFAULT_KAPPA,
-        start: str | DAG = "ges",
+        start: str | DAG = "auto",
         n_restarts: int = 10,
         perturbation: int | None = None,
         tabu_length: int = 100,
@@ -298,10 +302,8 @@ class LDAGSearch(BaseEstimator):
         if not isinstance(self.start, nx.DiGraph) and not (isinstance(self.start, str) and self.start in _STARTS):
             raise ValueError(f"start must be one of {_STARTS} or a pgmpy DAG. Got: {self.start!r}")
 
-    def _start_dag(self, score, columns: list) -> DAG:
-        """The DAG the first climb starts from (``self.start``)."""
-        dag = DAG()
-        dag.add_nodes_from(columns)
+    def _start_dags(self, score, columns: list) -> list[tuple[str, DAG]]:
+        """The DAGs the first climbs start from (``self.start``), with the start's name."""
         self.ges_steps_ = None
         if isinstance(self.start, nx.DiGraph):
             unknown = sorted(set(map(str, self.start.nodes())) - set(map(str, columns)))
@@ -309,10 +311,23 @@ class LDAGSearch(BaseEstimator):
                 raise ValueError(f"start has nodes that are not columns of X: {unknown}")
             if not nx.is_directed_acyclic_graph(self.start):
                 raise ValueError("start must be acyclic.")
+            dag = DAG()
+            dag.add_nodes_from(columns)
             dag.add_edges_from(self.start.edges())
-            return dag
-        if self.start == "empty":
-            return dag
+            return [("given", dag)]
+        out = []
+        if self.start in ("auto", "ges"):
+            out.append(("ges", self._ges_dag(score, columns)))
+        if self.start in ("auto", "empty"):
+            empty = DAG()
+            empty.add_nodes_from(columns)
+            out.append(("empty", empty))
+        return out
+
+    def _ges_dag(self, score, columns: list) -> DAG:
+        """A DAG in the equivalence class found by the greedy equivalence search without labels."""
+        dag = DAG()
+        dag.add_nodes_from(columns)
 
         def family(y: int, mask: int) -> float:
             return score.unlabelled_score(columns[y], tuple(columns[i] for i in _bits(mask)))
@@ -377,18 +392,27 @@ class LDAGSearch(BaseEstimator):
         rng = np.random.default_rng(self.seed)
         base_kick = self.perturbation or max(2, variables.shape[1] // 3)
         kick, max_kick = base_kick, max(base_kick, variables.shape[1] * (variables.shape[1] - 1) // 2)
-        start = self._start_dag(score, list(variables.columns))
-        self.start_score_ = float(score.score(start))
-        bar = tqdm(total=1 + self.n_restarts, disable=not self.show_progress, desc="LDAG climbs")
-        best, best_score, seconds, n_new, moves = _climb(
-            score, variables, start, self.tabu_length, self.max_indegree, self.max_iter
-        )
-        self.climb_scores_, self.climb_seconds_ = [best_score], [seconds]
-        self.climb_new_families_, self.climb_moves_ = [n_new], [moves]
-        bar.update(1)
+        starts = self._start_dags(score, list(variables.columns))
+        self.start_scores_ = {name: float(score.score(dag)) for name, dag in starts}
+        bar = tqdm(total=len(starts) + self.n_restarts, disable=not self.show_progress, desc="LDAG climbs")
+        self.climb_scores_, self.climb_seconds_, self.climb_starts_ = [], [], []
+        self.climb_new_families_, self.climb_moves_ = [], []
+        best, best_score = None, -np.inf
+        for name, start in starts:
+            dag, value, seconds, n_new, moves = _climb(
+                score, variables, start, self.tabu_length, self.max_indegree, self.max_iter
+            )
+            self.climb_scores_.append(value)
+            self.climb_seconds_.append(seconds)
+            self.climb_starts_.append(name)
+            self.climb_new_families_.append(n_new)
+            self.climb_moves_.append(moves)
+            if value > best_score + 1e-9:  # ties keep the earlier start
+                best, best_score = dag, value
+            bar.update(1)
         n_jobs = joblib.effective_n_jobs(self.n_jobs)
         remaining = self.n_restarts
-        budget = None if self.restart_budget is None else self.restart_budget * self.climb_moves_[0]
+        budget = None if self.restart_budget is None else self.restart_budget * max(self.climb_moves_)
         spent, done = 0, 0
         while remaining > 0:
             if self.max_time is not None and time.perf_counter() - start_time >= self.max_time:
@@ -409,6 +433,7 @@ class LDAGSearch(BaseEstimator):
             for dag, value, seconds, n_new, moves in results:
                 self.climb_scores_.append(value)
                 self.climb_seconds_.append(seconds)
+                self.climb_starts_.append("restart")
                 self.climb_new_families_.append(n_new)
                 self.climb_moves_.append(moves)
                 spent, done = spent + moves, done + 1

@@ -66,7 +66,7 @@ def test_best_score_matches_the_model_and_beats_each_climb(fitted):
         total += score.family_score(node, parents, ids)
     assert est.best_score_ == pytest.approx(total)
     assert est.best_score_ >= max(est.climb_scores_) - 1e-9
-    assert len(est.climb_scores_) == 11
+    assert est.climb_starts_ == ["ges", "empty"] + ["restart"] * 10
 
 
 def test_first_climb_is_pgmpy_hill_climb_with_the_score():
@@ -75,21 +75,26 @@ def test_first_climb_is_pgmpy_hill_climb_with_the_score():
     score = LDAGScore(df)
     dag = HillClimbSearch(scoring_method=score, return_type="dag", show_progress=False).fit(df).causal_graph_
     assert est.climb_scores_[0] == pytest.approx(score.score(dag))
-    assert est.start_score_ == pytest.approx(sum(score.local_score(v, ()) for v in df.columns))
-    assert est.ges_steps_ is None
+    assert est.start_scores_ == {"empty": pytest.approx(sum(score.local_score(v, ()) for v in df.columns))}
+    assert est.ges_steps_ is None and est.climb_starts_ == ["empty"]
 
 
-def test_default_start_is_the_equivalence_search_dag():
+def test_default_start_climbs_from_the_equivalence_search_and_from_the_empty_graph():
     df = _planted(1500, 2)
     est = LDAGSearch(n_restarts=0).fit(df)
-    # the equivalence search's steps, replayed by hand: the DAG it ends at has these edges
+    assert est.climb_starts_ == ["ges", "empty"]
     kinds = [step[0] for step in est.ges_steps_]
     assert kinds and set(kinds) <= {"insert", "delete"} and kinds[0] == "insert"
     assert all(gain > 0 for *_, gain in est.ges_steps_)
-    given = LDAGSearch(n_restarts=0, start=est.causal_graph_).fit(df)
-    assert given.start_score_ == pytest.approx(est.best_score_)  # a climb from its own optimum stays there
-    assert given.best_score_ == pytest.approx(est.best_score_)
-    assert est.best_score_ >= est.start_score_ - 1e-9
+    # the unlabelled score rises from the empty graph by the gains of the steps applied
+    plain = LDAGScore(df, labels=False)
+    ges = LDAGSearch(n_restarts=0, start="ges", labels=False).fit(df)
+    empty_score = sum(plain.local_score(v, ()) for v in df.columns)
+    assert ges.start_scores_["ges"] == pytest.approx(empty_score + sum(step[-1] for step in ges.ges_steps_))
+    assert est.best_score_ == pytest.approx(max(est.climb_scores_))
+    for where in ("ges", "empty"):
+        alone = LDAGSearch(n_restarts=0, start=where).fit(df)
+        assert alone.best_score_ == pytest.approx(est.climb_scores_[est.climb_starts_.index(where)])
 
 
 def test_start_from_a_given_dag_is_pgmpy_hill_climb_from_it():
@@ -100,8 +105,8 @@ def test_start_from_a_given_dag_is_pgmpy_hill_climb_from_it():
     score = LDAGScore(df)
     dag = HillClimbSearch(scoring_method=score, start_dag=start, return_type="dag",
                           show_progress=False).fit(df).causal_graph_  # fmt: skip
-    assert est.start_score_ == pytest.approx(score.score(start))
-    assert est.climb_scores_[0] == pytest.approx(score.score(dag))
+    assert est.start_scores_ == {"given": pytest.approx(score.score(start))}
+    assert est.climb_scores_ == [pytest.approx(score.score(dag))]
 
 
 @pytest.mark.parametrize(
@@ -115,7 +120,7 @@ def test_bad_start_is_named(start, match):
 
 def test_max_time_stops_restarts():
     est = LDAGSearch(n_restarts=50, max_time=1e-9).fit(_planted(300, 3))
-    assert len(est.climb_scores_) == 1
+    assert est.climb_starts_ == ["ges", "empty"]
 
 
 def test_perturb_keeps_acyclic_and_indegree():
@@ -154,10 +159,10 @@ def test_mcmc_after_the_climbs_gives_a_posterior():
     assert est.n_visited_ >= len(est.posterior_) > 1
     assert est.posterior_["probability"].is_monotonic_decreasing
     assert est.posterior_["probability"].sum() <= 1 + 1e-12
-    assert est.best_score_ >= est.climb_scores_[0] - 1e-9
-    # the best visited DAG is the model's DAG unless the climb's DAG was better
+    assert est.best_score_ >= max(est.climb_scores_) - 1e-9
+    # the best visited DAG is the model's DAG unless the climbs' DAG was better
     top = set(est.posterior_["edges"].iloc[0])
-    if est.chain_best_score_ > est.climb_scores_[0] + 1e-9:
+    if est.chain_best_score_ > max(est.climb_scores_) + 1e-9:
         assert top == set(est.causal_graph_.edges())
 
 
@@ -199,13 +204,13 @@ def test_moves_scored_are_counted():
     # two independent columns: the first climb scores the two additions, takes neither and stops
     rng = np.random.default_rng(3)
     df = pd.DataFrame({"a": rng.integers(0, 2, 400), "b": rng.integers(0, 2, 400)})
-    est = LDAGSearch(n_restarts=0).fit(df)
+    est = LDAGSearch(n_restarts=0, start="empty").fit(df)
     assert est.climb_moves_ == [2] and est.causal_graph_.number_of_edges() == 0
 
 
 def test_restart_budget_zero_keeps_the_first_climb():
     est = LDAGSearch(n_restarts=5, restart_budget=0).fit(_planted(500, 7))
-    assert len(est.climb_scores_) == 1
+    assert est.climb_starts_ == ["ges", "empty"]
 
 
 @pytest.mark.parametrize("budget", [0.3, 1.0, 3.0])
@@ -213,8 +218,9 @@ def test_restart_budget_stops_when_the_next_restart_would_exceed_it(budget):
     est = LDAGSearch(n_restarts=30, restart_budget=budget, seed=1).fit(_planted(1000, 8))
     moves = est.climb_moves_
     assert len(moves) == len(est.climb_scores_) == len(est.climb_seconds_) == len(est.climb_new_families_)
-    limit = budget * moves[0]
-    restarts = moves[1:]
+    assert est.climb_starts_[:2] == ["ges", "empty"]
+    limit = budget * max(moves[:2])
+    restarts = moves[2:]
     for k in range(len(restarts)):  # every restart started while the expected total was within the budget
         before = restarts[:k]
         assert 0 < limit and sum(before) + (sum(before) / k if k else 0) <= limit
@@ -247,7 +253,7 @@ def test_kicks_grow_by_one_and_return_to_the_base_after_an_improvement(monkeypat
     import pgmpy_sgm.causal_discovery.ldag_search as module
 
     # climbs that return their start with scripted scores: improvements at climbs 1, 4 and 8
-    scripted = iter([0.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0, 3.0])
+    scripted = iter([0.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0, 3.0])  # one first climb (start="empty")
     kicks = []
     original = module._perturb
 
@@ -260,6 +266,6 @@ def test_kicks_grow_by_one_and_return_to_the_base_after_an_improvement(monkeypat
 
     monkeypatch.setattr(module, "_climb", climb)
     monkeypatch.setattr(module, "_perturb", recording)
-    est = LDAGSearch(n_restarts=8, restart_budget=None, perturbation=2, seed=0).fit(_planted(300, 10))
+    est = LDAGSearch(n_restarts=8, restart_budget=None, perturbation=2, seed=0, start="empty").fit(_planted(300, 10))
     assert est.climb_scores_ == [0.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0, 3.0]
     assert kicks == [2, 2, 3, 4, 2, 3, 4, 5]
