@@ -20,8 +20,9 @@ n in {500, 2000, 10000}, test n = 10000, seeds 0-2 (training data with ``seed``,
   pgmpy's default) / ``BIC``, parameters by pgmpy's ``DiscreteBayesianEstimator`` (BDeu prior, equivalent
   sample size 5, pgmpy's default);
 * ``LDAG`` / ``LDAG-1``: :class:`~pgmpy_sgm.causal_discovery.LDAGSearch` (labelled DAGs) with its
-  defaults (BDeu ESS 5, ``kappa`` 0.2, at most 10 perturbed restarts within a restart budget of 0.25x
-  the first climb's scored moves) / a single tabu hill climb; TreeCPD parameters (BDeu posterior means
+  defaults (BDeu ESS 5, ``kappa`` 0.2, tabu climbs from a greedy equivalence search's DAG and from
+  the empty graph, then at most 10 perturbed restarts within a restart budget of 0.25x the longer
+  first climb's scored moves) / the same without restarts; TreeCPD parameters (BDeu posterior means
   over label classes, ESS 5);
 * ``CStree``: the ``cstrees`` package (PC-restricted contexts of at most 2 variables, a Gibbs order
   sampler, BDeu stage parameters) run in its own virtual environment (``--cstrees-python``, default
@@ -164,7 +165,17 @@ def fit_ldag(train: pd.DataFrame, test: pd.DataFrame, states: dict, seed: int, r
                      "n_params": est.model_.n_free_parameters(), "fit_s": fit_time, "n_models": 1,
                      "n_visited": len(est.climb_scores_), "n_labels": est.model_.n_labels(),
                      "score": est.best_score_, "first_climb_score": est.climb_scores_[0],
-                     "first_climb_s": est.climb_seconds_[0], "load1": os.getloadavg()[0]})
+                     "first_climb_s": est.climb_seconds_[0], "load1": os.getloadavg()[0],
+                     **{f"climb_{where}_score": value for where, value in zip(est.climb_starts_, est.climb_scores_,
+                                                                               strict=True) if where != "restart"},
+                     "kept_start": _kept_start(est)})
+
+
+def _kept_start(est: LDAGSearch) -> str:
+    """Which first climb (``"ges"`` or ``"empty"``) the result descends from."""
+    firsts = [(value, where) for where, value in zip(est.climb_starts_, est.climb_scores_, strict=True)
+              if where != "restart"]  # fmt: skip
+    return max(firsts, key=lambda t: t[0])[1]
 
 
 def fit_cstree(train, test, states, rows, tag, python: str, timeout: float, status: dict):
@@ -294,11 +305,19 @@ def report(frame: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
+def kept_from_ges(ldag: pd.DataFrame) -> str:
+    """How many fits kept the climb from the equivalence search's DAG (of those that recorded it)."""
+    if "kept_start" not in ldag:
+        return "n/a"
+    known = ldag["kept_start"].dropna()
+    return f"{int((known == 'ges').sum())}/{len(known)}"
+
+
 def report_ldag(frame: pd.DataFrame) -> str:
     """Markdown table of the LDAG columns: nats/row, paired difference to the best pgmpy learner, parameters, time."""
     lines = ["| data | n | LDAG | LDAG-1 | HC-BDeu | HC-BIC | LDAG − best HC | params LDAG / best HC "
-             "| fit s LDAG / LDAG-1 / best HC | fit ratio LDAG / best HC (max) | climbs | labels |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| fit s LDAG / LDAG-1 / best HC | fit ratio LDAG / best HC (max) | climbs | kept from GES | labels |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for (data, n), grp in frame.groupby(["data", "n"], sort=False):
         wide = grp.pivot_table(index="seed", columns="learner", values="ll")
         if "LDAG" not in wide:
@@ -314,7 +333,7 @@ def report_ldag(frame: pd.DataFrame) -> str:
         lines.append(f"| {data} | {n} | " + " | ".join(cells) + f" | {diff.mean():+.4f} ± {diff.std(ddof=1):.4f} "
                      f"({best}) | {params['LDAG']:.0f} / {params[best]:.0f} | {fit['LDAG']:.1f} / "
                      f"{fit.get('LDAG-1', np.nan):.1f} / {fit[best]:.1f} | {ratio.mean():.2f} ({ratio.max():.2f}) "
-                     f"| {ldag['n_visited'].mean():.1f} | {ldag['n_labels'].mean():.1f} |")
+                     f"| {ldag['n_visited'].mean():.1f} | {kept_from_ges(ldag)} | {ldag['n_labels'].mean():.1f} |")
     return "\n".join(lines)
 
 
