@@ -3,8 +3,8 @@
 Run: ``PYTHONHASHSEED=0 python benchmarks/ldag_tuning.py --out benchmarks/results_ldag_tuning.csv``
 (about 30 minutes on 2 shared cores). Training data from asia, child and alarm with seeds 10 and 11
 (the benchmark uses seeds 0-2) and from sachs (not in the benchmark at all), n in {500, 2000, 10000};
-test n = 10,000 with seed ``2000 + seed``. Learners: one tabu climb of ``LDAGSearch``
-(``n_restarts=0``) for ESS in {1, 2, 5} and kappa in {0.2, 0.5}, and pgmpy's ``HillClimbSearch``
+test n = 10,000 with seed ``2000 + seed``. Learners: ``LDAGSearch`` without restarts
+(``n_restarts=0``: its first climbs only) for ESS in {1, 2, 5} and kappa in {0.2, 0.5}, and pgmpy's ``HillClimbSearch``
 with BDeu and BIC exactly as in ``predictive.py``. Prints, per learner, the mean difference in
 held-out nats/row and in free parameters to the better pgmpy learner of each data set.
 """
