@@ -45,6 +45,14 @@ def _is_clique(adj: list[int], nodes: int) -> bool:
     return True
 
 
+def _orient(pa: list[int], ch: list[int], ne: list[int], a: int, b: int) -> None:
+    """Turn the undirected edge ``a - b`` into ``a -> b`` (in place)."""
+    ne[a] &= ~(1 << b)
+    ne[b] &= ~(1 << a)
+    pa[b] |= 1 << a
+    ch[a] |= 1 << b
+
+
 def _semidirected_path(ch, ne, start: int, goal: int, blocked: int) -> bool:
     """Whether a path from ``start`` to ``goal`` along undirected edges and edges pointing away
     from ``start`` avoids every node in ``blocked``."""
@@ -181,12 +189,6 @@ def cpdag_of_dag(parents: list[int]) -> tuple[list[int], list[int], list[int]]:
                 ne[y] |= 1 << x
                 ne[x] |= 1 << y
 
-    def orient(a: int, b: int) -> None:  # a - b becomes a -> b
-        ne[a] &= ~(1 << b)
-        ne[b] &= ~(1 << a)
-        pa[b] |= 1 << a
-        ch[a] |= 1 << b
-
     changed = True
     while changed:
         changed = False
@@ -196,20 +198,69 @@ def cpdag_of_dag(parents: list[int]) -> tuple[list[int], list[int], list[int]]:
                     continue
                 # rule 1: a -> b - c, a and c not adjacent
                 if pa[b] & ~adj[c] & ~(1 << c):
-                    orient(b, c)
+                    _orient(pa, ch, ne, b, c)
                     changed = True
                     continue
                 # rule 2: b -> a -> c and b - c
                 if ch[b] & pa[c]:
-                    orient(b, c)
+                    _orient(pa, ch, ne, b, c)
                     changed = True
                     continue
                 # rule 3: b - a1 -> c, b - a2 -> c, b - c, a1 and a2 not adjacent
                 both = ne[b] & pa[c]
                 if any(both & ~adj[a1] & ~(1 << a1) for a1 in _bits(both)):
-                    orient(b, c)
+                    _orient(pa, ch, ne, b, c)
                     changed = True
     return pa, ch, ne
+
+
+def _insertions(pa, ch, ne, gain_of, max_indegree, min_improvement) -> list[tuple]:
+    """Insert operators with a gain above ``min_improvement`` whose clique condition holds.
+
+    Returns ``(-gain, y, x, T, NA(y, x))`` tuples; the path condition is left to the caller,
+    which checks it in order of gain.
+    """
+    d = len(pa)
+    adj = _adjacency(pa, ch, ne)
+    out = []
+    for y in range(d):
+        for x in range(d):
+            if x == y or adj[y] >> x & 1:
+                continue
+            na = ne[y] & adj[x]
+            if not _is_clique(adj, na):
+                continue
+            # T must be a clique joined to all of NA: grow cliques among such neighbours
+            joined = 0
+            for t in _bits(ne[y] & ~adj[x] & ~(1 << x)):
+                if not na & ~adj[t]:
+                    joined |= 1 << t
+            for subset in _cliques_within(adj, joined, MAX_SUBSETS_PER_PAIR):
+                base = pa[y] | na | subset
+                if max_indegree is not None and bin(base).count("1") + 1 > max_indegree:
+                    continue
+                gain = gain_of(y, base, base | (1 << x))
+                if gain > min_improvement:
+                    out.append((-gain, y, x, subset, na))
+    return out
+
+
+def _deletions(pa, ch, ne, gain_of, min_improvement) -> list[tuple]:
+    """Valid delete operators with a gain above ``min_improvement``, as ``(-gain, y, x, H)``."""
+    adj = _adjacency(pa, ch, ne)
+    out = []
+    for y in range(len(pa)):
+        for x in _bits(pa[y] | ne[y]):
+            na = ne[y] & adj[x]
+            for subset in _subsets(na, MAX_SUBSETS_PER_PAIR):
+                kept = na & ~subset
+                if not _is_clique(adj, kept):
+                    continue
+                base = (pa[y] | kept) & ~(1 << x)
+                gain = -gain_of(y, base, base | (1 << x))
+                if gain > min_improvement:
+                    out.append((-gain, y, x, subset))
+    return out
 
 
 @dataclass
@@ -297,68 +348,29 @@ def greedy_equivalence_search(
 
     pa, ch, ne = [0] * d, [0] * d, [0] * d
     steps: list = []
-    n_evaluated = 0
 
-    # forward phase
-    while True:
-        candidates = []
-        adj = _adjacency(pa, ch, ne)
-        for y in range(d):
-            for x in range(d):
-                if x == y or adj[y] >> x & 1:
-                    continue
-                na = ne[y] & adj[x]
-                if not _is_clique(adj, na):
-                    continue
-                # T must be a clique joined to all of NA: grow cliques among such neighbours
-                t0 = ne[y] & ~adj[x] & ~(1 << x)
-                joined = 0
-                for t in _bits(t0):
-                    if not na & ~adj[t]:
-                        joined |= 1 << t
-                for subset in _cliques_within(adj, joined, MAX_SUBSETS_PER_PAIR):
-                    base = pa[y] | na | subset
-                    if max_indegree is not None and bin(base).count("1") + 1 > max_indegree:
-                        continue
-                    n_evaluated += 1
-                    gain = family(y, base | (1 << x)) - family(y, base)
-                    if gain > min_improvement:
-                        candidates.append((-gain, y, x, subset, na))
-        applied = False
-        for neg_gain, y, x, subset, na in sorted(candidates):
-            if _semidirected_path(ch, ne, y, x, na | subset):
-                continue
-            pa[y] |= 1 << x
-            ch[x] |= 1 << y
-            for t in _bits(subset):
-                ne[y] &= ~(1 << t)
-                ne[t] &= ~(1 << y)
-                pa[y] |= 1 << t
-                ch[t] |= 1 << y
-            pa, ch, ne = cpdag_of_dag(dag_extension(pa, ch, ne))
-            steps.append(("insert", x, y, subset, -neg_gain))
-            applied = True
-            break
-        if not applied:
+    evaluated = [0]
+
+    def gain_of(y: int, without: int, with_x: int) -> float:
+        evaluated[0] += 1
+        return family(y, with_x) - family(y, without)
+
+    while True:  # forward phase
+        for neg_gain, y, x, subset, na in sorted(_insertions(pa, ch, ne, gain_of, max_indegree, min_improvement)):
+            if not _semidirected_path(ch, ne, y, x, na | subset):
+                pa[y] |= 1 << x
+                ch[x] |= 1 << y
+                for t in _bits(subset):
+                    _orient(pa, ch, ne, t, y)
+                pa, ch, ne = cpdag_of_dag(dag_extension(pa, ch, ne))
+                steps.append(("insert", x, y, subset, -neg_gain))
+                break
+        else:
             break
     n_inserts = len(steps)
 
-    # backward phase
-    while True:
-        candidates = []
-        adj = _adjacency(pa, ch, ne)
-        for y in range(d):
-            for x in _bits(pa[y] | ne[y]):
-                na = ne[y] & adj[x]
-                for subset in _subsets(na, MAX_SUBSETS_PER_PAIR):
-                    kept = na & ~subset
-                    if not _is_clique(adj, kept):
-                        continue
-                    base = (pa[y] | kept) & ~(1 << x)
-                    n_evaluated += 1
-                    gain = family(y, base) - family(y, base | (1 << x))
-                    if gain > min_improvement:
-                        candidates.append((-gain, y, x, subset))
+    while True:  # backward phase
+        candidates = _deletions(pa, ch, ne, gain_of, min_improvement)
         if not candidates:
             break
         neg_gain, y, x, subset = min(candidates)
@@ -367,18 +379,12 @@ def greedy_equivalence_search(
             ch[a] &= ~(1 << b)
             ne[a] &= ~(1 << b)
         for h in _bits(subset):
-            ne[y] &= ~(1 << h)
-            ne[h] &= ~(1 << y)
-            pa[h] |= 1 << y
-            ch[y] |= 1 << h
+            _orient(pa, ch, ne, y, h)
             if ne[x] >> h & 1:
-                ne[x] &= ~(1 << h)
-                ne[h] &= ~(1 << x)
-                pa[h] |= 1 << x
-                ch[x] |= 1 << h
+                _orient(pa, ch, ne, x, h)
         pa, ch, ne = cpdag_of_dag(dag_extension(pa, ch, ne))
         steps.append(("delete", x, y, subset, -neg_gain))
 
     parents = dag_extension(pa, ch, ne)
     total = sum(family(v, parents[v]) for v in range(d))
-    return EquivalenceSearchResult(parents, total, n_inserts, len(steps) - n_inserts, n_evaluated, steps)
+    return EquivalenceSearchResult(parents, total, n_inserts, len(steps) - n_inserts, evaluated[0], steps)
