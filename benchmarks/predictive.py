@@ -156,10 +156,12 @@ def fit_hc(train: pd.DataFrame, test: pd.DataFrame, states: dict, rows: list, ta
                      "load1": os.getloadavg()[0]})
 
 
-def fit_ldag(train: pd.DataFrame, test: pd.DataFrame, states: dict, seed: int, rows: list, tag: dict):
+def fit_ldag(train: pd.DataFrame, test: pd.DataFrame, states: dict, seed: int, rows: list, tag: dict,
+             ess: float | None = None):
+    settings = {} if ess is None else {"equivalent_sample_size": ess}
     for name, restarts in (("LDAG", 10), ("LDAG-1", 0)):
         start = time.perf_counter()
-        est = LDAGSearch(n_restarts=restarts, seed=seed, state_names=states).fit(train)
+        est = LDAGSearch(n_restarts=restarts, seed=seed, state_names=states, **settings).fit(train)
         fit_time = time.perf_counter() - start
         rows.append({**tag, "learner": name, "ll": bn_log_likelihood(est.model_, test).mean(),
                      "n_params": est.model_.n_free_parameters(), "fit_s": fit_time, "n_models": 1,
@@ -230,7 +232,7 @@ def run_heart(rows: list, args) -> None:
             fit_sgm(train, test, states, N_ITER["heart"], k, rows, tag)
         fit_hc(as_categories(train, states), as_categories(test, states), states, rows, tag)
         if args.ldag:
-            fit_ldag(as_categories(train, states), as_categories(test, states), states, k, rows, tag)
+            fit_ldag(as_categories(train, states), as_categories(test, states), states, k, rows, tag, args.ldag_ess)
         if args.cstrees:
             fit_cstree(train, test, states, rows, tag, args.cstrees_python, args.cstrees_timeout, {})
         print(f"heart fold {k}: " + summary_line(rows, tag), flush=True)
@@ -258,7 +260,7 @@ def run_networks(rows: list, args) -> None:
                     fit_sgm(train, test, states, n_iter, seed, rows, tag, args.sgm_seconds)
                 fit_hc(train, test, states, rows, tag)
                 if args.ldag:
-                    fit_ldag(train, test, states, seed, rows, tag)
+                    fit_ldag(train, test, states, seed, rows, tag, args.ldag_ess)
                 if args.cstrees:
                     fit_cstree(train, test, states, rows, tag, args.cstrees_python, args.cstrees_timeout, status)
                 print(f"{name} n={n} seed={seed}: " + summary_line(rows, tag), flush=True)
@@ -350,6 +352,8 @@ def main() -> None:
     parser.add_argument("--no-ldag", dest="ldag", action="store_false", help="skip the LDAG columns")
     parser.add_argument("--sizes", nargs="*", type=int, default=[500, 2000, 10_000])
     parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--ldag-ess", type=float, default=None,
+                        help="equivalent sample size of the LDAG columns (default: LDAGSearch's)")
     parser.add_argument(
         "--sgm-seconds",
         type=float,
