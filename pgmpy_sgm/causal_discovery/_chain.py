@@ -117,8 +117,9 @@ class SearchPlan:
         (:func:`~pgmpy_sgm.core.search.relocate`) instead of one toggle; 0 never.
     polish_every : int
         Every this many iterations, if the chain's best graph is new since the last
-        polish, a :func:`~pgmpy_sgm.core.search.polish` (relocation sweeps, and
-        clique-insertion sweeps with ``clique_partners``) starts from it and the chain
+        polish, a :func:`~pgmpy_sgm.core.search.polish` (relocation sweeps,
+        clique-insertion sweeps with ``clique_partners`` and relocating-insertion sweeps
+        with ``triples``) starts from it and the chain
         jumps to the result when it is better; 0 never.
     deadline : float or None
         Wall-clock time (:func:`time.time`) at which every chain stops.
@@ -132,6 +133,9 @@ class SearchPlan:
         Every this many iterations, when the chain's current graph differs from its best,
         the parts in which the current graph is better are imported into the best graph
         (:func:`~pgmpy_sgm.core.search.recombine`); 0 never.
+    triples : tuple of tuple of (int, int) or None
+        :func:`~pgmpy_sgm.core.search.triple_partners` for the polish's relocating
+        insertions (None: none).
     """
 
     strata: bool = True
@@ -142,6 +146,7 @@ class SearchPlan:
     owner_pid: int | None = None
     clique_partners: tuple | None = None
     graft_every: int = 0
+    triples: tuple | None = None
 
 
 @dataclass
@@ -419,7 +424,7 @@ def run_segment(
             iteration += 1
             if polish_every and iteration % polish_every == 0 and best[0] != polished_key:
                 start = graph if graph.key == best[0] else DecomposableState(tables, best[0], plan.strata)
-                polished = polish(start, plan.clique_partners, plan.deadline, visited)
+                polished = polish(start, plan.clique_partners, plan.deadline, visited, plan.triples)
                 polished_key = polished.key
                 if polished.score > graph.score and polished.key != graph.key:
                     graph = polished

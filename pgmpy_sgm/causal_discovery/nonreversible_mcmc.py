@@ -43,6 +43,7 @@ from pgmpy_sgm.core.search import (
     pair_gains,
     pair_proposal_weights,
     recombine,
+    triple_partners,
 )
 
 __all__ = ["NonReversibleMCMC", "FitInterruptedWarning", "CheckpointWarning", "ConvergenceWarning"]
@@ -139,9 +140,11 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
     * every :math:`20 d^2`-th iteration (at least 1000), if the chain has found a new best
       graph, it is *polished*: sweeps relocate every node in turn, and sweeps of *clique
       insertions* join every node to two or three of its strongest partners at once
-      (the moral family of a v-structure, whose single edges each lower the score),
-      keeping improvements until neither kind helps; the chain jumps to the result if
-      it is better;
+      (the moral family of a v-structure, whose single edges each lower the score);
+      when those find nothing, sweeps of *relocating insertions* move a node into a
+      triangle with two nodes with which it has a positive three-way interaction (its
+      pairs alone barely show it); improvements are kept until no kind helps, and the
+      chain jumps to the result if it is better;
     * every 1000th iteration, the parts in which the chain's current graph differs from
       its best graph (connected groups of differing pairs) are tried in the best graph
       one at a time (*recombination*, :func:`~pgmpy_sgm.core.search.recombine`); if that
@@ -501,9 +504,10 @@ list of edges, default="auto"
         n = len(scorer.variables)
         polish = max(POLISH_MIN, POLISH_PER_PAIR * n * n) if informed else 0
         partners = clique_partners(tables, gains) if informed else None
+        triples = triple_partners(tables, gains) if informed else None
         graft = GRAFT_EVERY if informed else 0
         plan = SearchPlan(
-            strata, cdf, RELOCATE_EVERY if informed else 0, polish, deadline, os.getpid(), partners, graft
+            strata, cdf, RELOCATE_EVERY if informed else 0, polish, deadline, os.getpid(), partners, graft, triples
         )
         run = self._load_or_start(data, tables, n_chains, n_iter, strata, start_key, plan)
         if named_start == "climbed" and (climb_deadline is None or time.time() < climb_deadline):
@@ -535,6 +539,7 @@ list of edges, default="auto"
             "start": hex(start_key),
             "relocate_every": plan.relocate_every,
             "graft_every": plan.graft_every,
+            "triples": plan.triples is not None,
         }
 
     def _load_or_start(self, data, tables, n_chains, n_iter, strata, start_key, plan) -> RunState:

@@ -24,8 +24,16 @@ insertion       largest pair gains with it) pairwise adjacent, then climb greedi
                 over the pairs touching them: the move that builds the moral family
                 of a v-structure at once, whose single edges (between the
                 marginally independent parents) each lower the score
-polish          relocation sweeps and clique-insertion sweeps in turn, until
-                neither raises the score
+triple          the score of a triangle on three nodes minus that of the best path
+interaction     on them (no strata): evidence that the three belong in one clique
+                beyond what their pairs show, as when one of them depends on the
+                others only jointly
+relocating      remove every edge of a node, make it a clique with two nodes with
+insertion       which it has a positive triple interaction, then climb over the
+                pairs touching them: the node leaves the family it was in for one
+                it is barely correlated with pair by pair
+polish          relocation sweeps, clique-insertion sweeps and relocating-insertion
+                sweeps in turn, until none raises the score
 recombination   import into one graph the parts in which another graph differs
                 from it, one connected part at a time, keeping each that raises
                 the score: the score is a sum over cliques, so two local optima
@@ -61,6 +69,9 @@ __all__ = [
     "clique_partners",
     "insert_clique",
     "clique_sweep",
+    "triple_partners",
+    "relocate_into",
+    "triple_sweep",
     "polish",
     "difference_parts",
     "recombine",
@@ -75,6 +86,12 @@ CLIQUE_SIZES = (2, 3)
 #: A clique sweep scores an insertion with strata only when, without strata, it ends at most
 #: this many log-units below the current graph (labelling every candidate would cost far more).
 SCREEN_SLACK = 5.0
+
+#: Triples are screened among each node's this many partners by pair gain.
+TRIPLE_POOL = 20
+
+#: Triples kept per node for relocating insertions (those with the largest positive interaction).
+TRIPLES_PER_NODE = 3
 
 #: Share of proposals drawn uniformly over all pairs (the rest go to informed pairs).
 UNIFORM_SHARE = 0.2
@@ -318,7 +335,20 @@ def relocate(state: DecomposableState, node: int) -> DecomposableState | None:
     tables = state.tables
     if not 0 <= node < tables.n:
         raise ValueError(f"node must be a variable index in 0..{tables.n - 1}. Got: {node!r}")
-    new = DecomposableState(tables, state.key, state.strata)
+    isolated = _isolated(state, node)
+    if isolated is None:
+        return None
+    new, neighbours = isolated
+    touched = set(neighbours)
+    touched.add(node)
+    pairs = [(i, j) for i, j in tables.pairs if i in touched or j in touched]
+    greedy_climb(new, pairs)
+    return new
+
+
+def _isolated(state: DecomposableState, node: int) -> tuple[DecomposableState, list[int]] | None:
+    """A copy of ``state`` with every edge of ``node`` removed (through decomposable graphs), and its old neighbours."""
+    new = DecomposableState(state.tables, state.key, state.strata)
     neighbours = list(iter_bits(new.adj[node]))
     pending = list(neighbours)
     stalls = 0
@@ -333,11 +363,7 @@ def relocate(state: DecomposableState, node: int) -> DecomposableState | None:
             continue
         stalls = 0
         new.commit(move)
-    touched = set(neighbours)
-    touched.add(node)
-    pairs = [(i, j) for i, j in tables.pairs if i in touched or j in touched]
-    greedy_climb(new, pairs)
-    return new
+    return new, neighbours
 
 
 def relocation_sweep(
@@ -539,24 +565,183 @@ def _best_insertion(
     return chosen
 
 
+def triple_partners(
+    tables, gains: np.ndarray, pool: int = TRIPLE_POOL, top: int = TRIPLES_PER_NODE
+) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """For every node, the pairs of other nodes with which it has the largest positive triple interaction.
+
+    The interaction of ``{v, a, b}`` is ``D(vab)`` minus the best of the three paths on
+    them (``D(xy) + D(yz) - D(y)``), with the set terms ``D`` of the score without strata:
+    how much a triangle explains beyond the best tree on the three nodes. Only pairs
+    ``a, b`` among ``v``'s ``pool`` partners by pair gain are screened.
+
+    Parameters
+    ----------
+    tables : ScoreEngine
+    gains : numpy.ndarray
+        :func:`pair_gains`.
+    pool : int, default=TRIPLE_POOL
+    top : int, default=TRIPLES_PER_NODE
+
+    Returns
+    -------
+    tuple of tuple of (int, int)
+        At position ``v``, at most ``top`` pairs ``(a, b)`` with ``a < b``, largest
+        interaction first (ties to the smaller pair).
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import SGMScore, load_heart_disease
+    >>> tables = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
+    >>> triples = triple_partners(tables, pair_gains(tables), top=1)
+    >>> len(triples), all(len(t) <= 1 for t in triples)
+    (6, True)
+    """
+    for name, value in (("pool", pool), ("top", top)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+            raise ValueError(f"{name} must be a non-negative integer. Got: {value!r}")
+    term = tables.set_term
+
+    def interaction(v: int, a: int, b: int) -> float:
+        single = {x: term(1 << x) for x in (v, a, b)}
+        pair = {(x, y): term((1 << x) | (1 << y)) for x, y in ((v, a), (v, b), (a, b))}
+        paths = max(
+            pair[v, a] + pair[v, b] - single[v],
+            pair[v, a] + pair[a, b] - single[a],
+            pair[v, b] + pair[a, b] - single[b],
+        )
+        return term((1 << v) | (1 << a) | (1 << b)) - paths
+
+    partners = clique_partners(tables, gains, top=pool)
+    out = []
+    for v in range(tables.n):
+        scored = [(-interaction(v, a, b), (min(a, b), max(a, b))) for a, b in itertools.combinations(partners[v], 2)]
+        out.append(tuple(pair for neg, pair in sorted(scored)[:top] if neg < 0))
+    return tuple(out)
+
+
+def relocate_into(state: DecomposableState, node: int, others: Sequence[int]) -> DecomposableState | None:
+    """Remove every edge of ``node``, make ``node`` and ``others`` a clique, then climb over the pairs touching them.
+
+    The climb covers the pairs touching ``node``, its former neighbours and ``others``.
+    The result is a new state (``state`` is unchanged), or None when the move is not
+    possible through decomposable graphs.
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import SGMScore, load_heart_disease
+    >>> from pgmpy_sgm.core.moves import key_from_edges
+    >>> tables = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
+    >>> start = DecomposableState(tables, key_from_edges(tables, [(0, 5)]))
+    >>> new = relocate_into(start, 0, (1, 2))
+    >>> new.has_edge(0, 1) or new.has_edge(0, 2) or new.has_edge(1, 2), new.score > start.score
+    (True, True)
+    """
+    tables = state.tables
+    for v in (node, *others):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v < tables.n:
+            raise ValueError(f"nodes must be variable indices in 0..{tables.n - 1}. Got: {v!r}")
+    isolated = _isolated(state, node)
+    if isolated is None:
+        return None
+    new, neighbours = isolated
+    key = new.key
+    members = sorted({node, *others})
+    for a, b in itertools.combinations(members, 2):
+        key |= 1 << tables.pair_index[a][b]
+    inserted = _changed(new, key) if key != new.key else new
+    if inserted is None:
+        return None
+    touched = set(neighbours) | set(members)
+    greedy_climb(inserted, [(i, j) for i, j in tables.pairs if i in touched or j in touched])
+    return inserted
+
+
+def triple_sweep(
+    state: DecomposableState,
+    triples: Sequence[Sequence[tuple[int, int]]],
+    deadline: float | None = None,
+    visited: dict | None = None,
+) -> DecomposableState:
+    """For every node in turn, the best of its relocating insertions when it raises the score; rounds until none does.
+
+    As in :func:`clique_sweep`, with strata each move is first made without strata and
+    made again with strata only when it ends at most ``SCREEN_SLACK`` below the current graph.
+
+    Parameters
+    ----------
+    state : DecomposableState
+        The start (not changed).
+    triples : sequence of sequence of (int, int)
+        :func:`triple_partners`.
+    deadline : float, optional
+    visited : dict, optional
+        ``{key: score}``; every improved state is added.
+
+    Returns
+    -------
+    DecomposableState
+        The best state found (``state`` itself if nothing improved it).
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import SGMScore, load_heart_disease
+    >>> tables = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
+    >>> start = DecomposableState(tables)
+    >>> triple_sweep(start, triple_partners(tables, pair_gains(tables))).score >= start.score
+    True
+    """
+    if len(triples) != state.tables.n:
+        raise ValueError(f"triples must list one sequence per variable ({state.tables.n}). Got {len(triples)}.")
+    plain_of: dict[int, DecomposableState] = {}
+
+    def best_at(best: DecomposableState, node: int) -> DecomposableState | None:
+        plain = best
+        if best.strata:
+            if best.key not in plain_of:
+                plain_of.clear()
+                plain_of[best.key] = DecomposableState(best.tables, best.key, strata=False)
+            plain = plain_of[best.key]
+        chosen = None
+        for others in triples[node]:
+            if deadline is not None and time.time() >= deadline:
+                break
+            new = relocate_into(plain, node, others)
+            if new is None or new.score <= plain.score - (SCREEN_SLACK if best.strata else 0.0):
+                continue
+            if best.strata:  # the move again with strata (its climb may end elsewhere)
+                new = relocate_into(best, node, others)
+                if new is None:
+                    continue
+            if new.score > (best.score if chosen is None else chosen.score) + 1e-9:
+                chosen = new
+        return chosen
+
+    return _sweep(state, best_at, deadline, visited)
+
+
 def polish(
     state: DecomposableState,
     partners: Sequence[Sequence[int]] | None = None,
     deadline: float | None = None,
     visited: dict | None = None,
+    triples: Sequence[Sequence[tuple[int, int]]] | None = None,
 ) -> DecomposableState:
-    """Relocation sweeps and clique-insertion sweeps in turn, until neither raises the score.
+    """Relocation sweeps, then clique-insertion or relocating-insertion sweeps, until none raises the score.
 
     Parameters
     ----------
     state : DecomposableState
         The start (not changed).
     partners : sequence of sequence of int, optional
-        :func:`clique_partners`; without it, a :func:`relocation_sweep` only.
+        :func:`clique_partners` for clique-insertion sweeps.
     deadline : float, optional
         Wall-clock time (:func:`time.time`) after which polishing stops early.
     visited : dict, optional
         ``{key: score}``; every improved state is added.
+    triples : sequence of sequence of (int, int), optional
+        :func:`triple_partners` for relocating-insertion sweeps, tried when a clique sweep
+        finds nothing. Without ``partners`` and ``triples``, a :func:`relocation_sweep` only.
 
     Returns
     -------
@@ -571,11 +756,15 @@ def polish(
     -6715.9
     """
     best = relocation_sweep(state, deadline, visited)
-    while partners is not None:
-        inserted = clique_sweep(best, partners, deadline, visited)
-        if inserted.score <= best.score + 1e-9:
+    while partners is not None or triples is not None:
+        moved = best
+        if partners is not None:
+            moved = clique_sweep(best, partners, deadline, visited)
+        if triples is not None and moved.score <= best.score + 1e-9:
+            moved = triple_sweep(best, triples, deadline, visited)
+        if moved.score <= best.score + 1e-9:
             break
-        best = relocation_sweep(inserted, deadline, visited)
+        best = relocation_sweep(moved, deadline, visited)
     return best
 
 
