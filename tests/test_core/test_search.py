@@ -24,8 +24,11 @@ from pgmpy_sgm.core.search import (
     polish,
     recombine,
     relocate,
+    relocate_into,
     relocation_sweep,
     steepest_ascent,
+    triple_partners,
+    triple_sweep,
 )
 
 
@@ -456,3 +459,83 @@ def test_recombination_arguments_name_the_value(heart_tables):
         recombine(state, 1 << 15)
     with pytest.raises(ValueError, match=r"other must be a graph key.*Got: '3'"):
         difference_parts(heart_tables, 0, "3")
+
+
+def _set_term(frame: pd.DataFrame, columns: list) -> float:
+    """log marginal likelihood of the joint table of ``columns`` with 1 per cell (from the counts)."""
+    cells = math.prod(frame[c].nunique() for c in columns)
+    counts = frame.groupby(columns).size().to_numpy()
+    return math.lgamma(cells) - math.lgamma(len(frame) + cells) + sum(math.lgamma(k + 1) for k in counts)
+
+
+def test_triple_partners_are_the_largest_positive_interactions(mixed_frame, mixed_tables):
+    names = mixed_tables.variables
+    d = {}
+    for size in (1, 2, 3):
+        for subset in itertools.combinations(range(len(names)), size):
+            d[frozenset(subset)] = _set_term(mixed_frame, [names[i] for i in subset])
+
+    def interaction(v, a, b):
+        paths = [d[frozenset((x, y))] + d[frozenset((y, z))] - d[frozenset((y,))]
+                 for x, y, z in ((a, v, b), (v, a, b), (v, b, a))]  # fmt: skip
+        return d[frozenset((v, a, b))] - max(paths)
+
+    triples = triple_partners(mixed_tables, pair_gains(mixed_tables), pool=5, top=2)
+    for v in range(len(names)):
+        others = [u for u in range(len(names)) if u != v]
+        ranked = sorted(((-interaction(v, a, b), (a, b)) for a, b in itertools.combinations(others, 2)))
+        want = [pair for neg, pair in ranked[:2] if neg < 0]
+        assert list(triples[v]) == want
+
+
+def test_relocating_insertion_gives_a_decomposable_graph_with_an_exact_score(mixed_tables, mixed_scorer):
+    rnd = random.Random(9)
+    n_done = 0
+    for _ in range(30):
+        state = DecomposableState(mixed_tables)
+        for _ in range(10):
+            move = state.propose(*rnd.sample(range(mixed_tables.n), 2))
+            if move is not None:
+                state.commit(move)
+        key = state.key
+        node, a, b = rnd.sample(range(mixed_tables.n), 3)
+        old_neighbours = {u for u in range(mixed_tables.n) if state.has_edge(node, u)}
+        new = relocate_into(state, node, (a, b))
+        assert state.key == key
+        if new is None:
+            continue
+        graph = nx.Graph(new.edges())
+        graph.add_nodes_from(range(mixed_tables.n))
+        assert nx.is_chordal(graph)
+        assert new.score == pytest.approx(_reference_score(mixed_scorer, new.key), rel=1e-12)
+        touched = {node, a, b} | old_neighbours
+        for p, (i, j) in enumerate(mixed_tables.pairs):
+            if i not in touched and j not in touched:
+                assert (key >> p & 1) == (new.key >> p & 1)
+        n_done += 1
+    assert n_done >= 20
+
+
+def test_triple_sweep_moves_a_node_into_its_three_way_family(xor_frame):
+    # z = x XOR y: z is independent of x and of y pair by pair; start with z tied to the noise w
+    scorer = SGMScore(xor_frame)
+    tables = scorer.engine
+    w, x, y, z = (tables.variables.index(c) for c in "wxyz")
+    start = DecomposableState(tables, key_from_edges(tables, [(min(w, z), max(w, z))]))
+    triples = triple_partners(tables, pair_gains(tables))
+    assert (min(x, y), max(x, y)) in triples[z]
+    swept = triple_sweep(start, triples)
+    best = _brute_force_best(scorer)
+    assert all(swept.has_edge(a, b) for a, b in [(x, y), (x, z), (y, z)]) and not swept.has_edge(w, z)
+    assert swept.score == pytest.approx(best, rel=1e-12)
+    assert polish(start, triples=triples).score == pytest.approx(best, rel=1e-12)
+    assert polish(start).score < best - 10  # relocations alone do not build the triangle
+
+
+def test_triple_arguments_name_the_value(heart_tables):
+    with pytest.raises(ValueError, match=r"pool must be a non-negative integer\. Got: -1"):
+        triple_partners(heart_tables, pair_gains(heart_tables), pool=-1)
+    with pytest.raises(ValueError, match=r"one sequence per variable \(6\)"):
+        triple_sweep(DecomposableState(heart_tables), [()])
+    with pytest.raises(ValueError, match=r"variable indices in 0\.\.5\. Got: 7"):
+        relocate_into(DecomposableState(heart_tables), 0, (1, 7))
