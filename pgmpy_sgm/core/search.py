@@ -522,17 +522,22 @@ def clique_sweep(
     """
     if len(partners) != state.tables.n:
         raise ValueError(f"partners must list one sequence per variable ({state.tables.n}). Got {len(partners)}.")
-    plain_of: dict[int, DecomposableState] = {}  # the current graph without strata, built once per graph
+    plain_of: dict[int, DecomposableState] = {}
 
     def best_at(best: DecomposableState, node: int) -> DecomposableState | None:
-        if not best.strata:
-            return _best_insertion(best, best, node, partners[node], deadline)
-        if best.key not in plain_of:
-            plain_of.clear()
-            plain_of[best.key] = DecomposableState(best.tables, best.key, strata=False)
-        return _best_insertion(best, plain_of[best.key], node, partners[node], deadline)
+        return _best_insertion(best, _without_strata(best, plain_of), node, partners[node], deadline)
 
     return _sweep(state, best_at, deadline, visited)
+
+
+def _without_strata(state: DecomposableState, cache: dict[int, DecomposableState]) -> DecomposableState:
+    """``state`` itself without strata, or its graph scored without strata (built once per graph, cached)."""
+    if not state.strata:
+        return state
+    if state.key not in cache:
+        cache.clear()
+        cache[state.key] = DecomposableState(state.tables, state.key, strata=False)
+    return cache[state.key]
 
 
 def _best_insertion(
@@ -696,12 +701,7 @@ def triple_sweep(
     plain_of: dict[int, DecomposableState] = {}
 
     def best_at(best: DecomposableState, node: int) -> DecomposableState | None:
-        plain = best
-        if best.strata:
-            if best.key not in plain_of:
-                plain_of.clear()
-                plain_of[best.key] = DecomposableState(best.tables, best.key, strata=False)
-            plain = plain_of[best.key]
+        plain = _without_strata(best, plain_of)
         chosen = None
         for others in triples[node]:
             if deadline is not None and time.time() >= deadline:

@@ -74,6 +74,16 @@ def _reference_score(scorer, key):
     return scorer.score(scorer.optimal_strata(graph))
 
 
+def _random_state(tables, rnd, n_toggles):
+    """A random chordal graph reached by random valid toggles from the empty graph."""
+    state = DecomposableState(tables)
+    for _ in range(n_toggles):
+        move = state.propose(*rnd.sample(range(tables.n), 2))
+        if move is not None:
+            state.commit(move)
+    return state
+
+
 def test_pair_gains_match_single_edge_scores(mixed_tables, mixed_scorer):
     gains = pair_gains(mixed_tables)
     empty = _reference_score(mixed_scorer, 0)
@@ -199,11 +209,7 @@ def test_climbed_start_is_a_local_optimum_for_relocations(mixed_tables):
 def test_relocation_gives_a_decomposable_graph_with_an_exact_score(mixed_tables, mixed_scorer):
     rnd = random.Random(3)
     for _ in range(30):
-        state = DecomposableState(mixed_tables)
-        for _ in range(12):  # a random chordal graph by random valid toggles
-            move = state.propose(*rnd.sample(range(mixed_tables.n), 2))
-            if move is not None:
-                state.commit(move)
+        state = _random_state(mixed_tables, rnd, 12)
         key = state.key
         node = rnd.randrange(mixed_tables.n)
         new = relocate(state, node)
@@ -281,11 +287,7 @@ def test_clique_insertion_gives_a_decomposable_graph_with_an_exact_score(mixed_t
     rnd = random.Random(5)
     n_done = 0
     for _ in range(40):
-        state = DecomposableState(mixed_tables)
-        for _ in range(8):
-            move = state.propose(*rnd.sample(range(mixed_tables.n), 2))
-            if move is not None:
-                state.commit(move)
+        state = _random_state(mixed_tables, rnd, 8)
         key = state.key
         members = rnd.sample(range(mixed_tables.n), rnd.choice([2, 3, 4]))
         new = insert_clique(state, members)
@@ -492,11 +494,7 @@ def test_relocating_insertion_gives_a_decomposable_graph_with_an_exact_score(mix
     rnd = random.Random(9)
     n_done = 0
     for _ in range(30):
-        state = DecomposableState(mixed_tables)
-        for _ in range(10):
-            move = state.propose(*rnd.sample(range(mixed_tables.n), 2))
-            if move is not None:
-                state.commit(move)
+        state = _random_state(mixed_tables, rnd, 10)
         key = state.key
         node, a, b = rnd.sample(range(mixed_tables.n), 3)
         old_neighbours = {u for u in range(mixed_tables.n) if state.has_edge(node, u)}
