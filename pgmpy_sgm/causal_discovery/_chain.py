@@ -7,6 +7,7 @@ process, be checkpointed, and resume bit for bit.
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 import time
@@ -17,7 +18,7 @@ import numpy as np
 
 from pgmpy_sgm.core.engine import ScoreEngine
 from pgmpy_sgm.core.moves import DecomposableState
-from pgmpy_sgm.core.search import polish, recombine, relocate, steepest_ascent
+from pgmpy_sgm.core.search import pair_gains, polish, recombine, relocate, steepest_ascent, triple_partners
 
 __all__ = [
     "ChainData",
@@ -40,6 +41,7 @@ PROGRESS_EVERY = 256
 
 _TABLES: OrderedDict[str, ScoreEngine] = OrderedDict()
 _MAX_TABLES = 4
+_TRIPLES: dict[str, tuple] = {}
 
 
 @dataclass(frozen=True)
@@ -83,8 +85,28 @@ def tables_for(data: ChainData) -> ScoreEngine:
 
 
 def clear_tables() -> None:
-    """Forget the cached engines of this process."""
+    """Forget the cached engines (and triple partners) of this process."""
     _TABLES.clear()
+    _TRIPLES.clear()
+
+
+def triples_for(data: ChainData) -> tuple:
+    """The process's :func:`~pgmpy_sgm.core.search.triple_partners` for ``data``, computed once.
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import SGMScore, load_heart_disease
+    >>> data = ChainData.from_scorer(SGMScore(load_heart_disease(as_counts=True), weights="count"))
+    >>> triples_for(data) is triples_for(data), len(triples_for(data))
+    (True, 6)
+    """
+    found = _TRIPLES.get(data.fingerprint)
+    if found is None:
+        engine = tables_for(data)
+        found = _TRIPLES[data.fingerprint] = triple_partners(engine, pair_gains(engine))
+        while len(_TRIPLES) > _MAX_TABLES:
+            _TRIPLES.pop(next(iter(_TRIPLES)))
+    return found
 
 
 def greedy_decomposable(tables: ScoreEngine, key: int = 0) -> int:
@@ -119,7 +141,7 @@ class SearchPlan:
         Every this many iterations, if the chain's best graph is new since the last
         polish, a :func:`~pgmpy_sgm.core.search.polish` (relocation sweeps,
         clique-insertion sweeps with ``clique_partners`` and relocating-insertion sweeps
-        with ``triples``) starts from it and the chain
+        with ``relocating_insertions``) starts from it and the chain
         jumps to the result when it is better; 0 never.
     deadline : float or None
         Wall-clock time (:func:`time.time`) at which every chain stops.
@@ -133,9 +155,10 @@ class SearchPlan:
         Every this many iterations, when the chain's current graph differs from its best,
         the parts in which the current graph is better are imported into the best graph
         (:func:`~pgmpy_sgm.core.search.recombine`); 0 never.
-    triples : tuple of tuple of (int, int) or None
-        :func:`~pgmpy_sgm.core.search.triple_partners` for the polish's relocating
-        insertions (None: none).
+    relocating_insertions : bool
+        Polishes try relocating insertions, with the process's
+        :func:`~pgmpy_sgm.core.search.triple_partners`, computed the first time a polish
+        needs them (:func:`triples_for`).
     """
 
     strata: bool = True
@@ -146,7 +169,7 @@ class SearchPlan:
     owner_pid: int | None = None
     clique_partners: tuple | None = None
     graft_every: int = 0
-    triples: tuple | None = None
+    relocating_insertions: bool = False
 
 
 @dataclass
@@ -424,7 +447,8 @@ def run_segment(
             iteration += 1
             if polish_every and iteration % polish_every == 0 and best[0] != polished_key:
                 start = graph if graph.key == best[0] else DecomposableState(tables, best[0], plan.strata)
-                polished = polish(start, plan.clique_partners, plan.deadline, visited, plan.triples)
+                triples = functools.partial(triples_for, data) if plan.relocating_insertions else None
+                polished = polish(start, plan.clique_partners, plan.deadline, visited, triples)
                 polished_key = polished.key
                 if polished.score > graph.score and polished.key != graph.key:
                     graph = polished

@@ -43,7 +43,6 @@ from pgmpy_sgm.core.search import (
     pair_gains,
     pair_proposal_weights,
     recombine,
-    triple_partners,
 )
 
 __all__ = ["NonReversibleMCMC", "FitInterruptedWarning", "CheckpointWarning", "ConvergenceWarning"]
@@ -504,10 +503,9 @@ list of edges, default="auto"
         n = len(scorer.variables)
         polish = max(POLISH_MIN, POLISH_PER_PAIR * n * n) if informed else 0
         partners = clique_partners(tables, gains) if informed else None
-        triples = triple_partners(tables, gains) if informed else None
         graft = GRAFT_EVERY if informed else 0
         plan = SearchPlan(
-            strata, cdf, RELOCATE_EVERY if informed else 0, polish, deadline, os.getpid(), partners, graft, triples
+            strata, cdf, RELOCATE_EVERY if informed else 0, polish, deadline, os.getpid(), partners, graft, informed
         )
         run = self._load_or_start(data, tables, n_chains, n_iter, strata, start_key, plan)
         if named_start == "climbed" and (climb_deadline is None or time.time() < climb_deadline):
@@ -539,7 +537,7 @@ list of edges, default="auto"
             "start": hex(start_key),
             "relocate_every": plan.relocate_every,
             "graft_every": plan.graft_every,
-            "triples": plan.triples is not None,
+            "relocating_insertions": plan.relocating_insertions,
         }
 
     def _load_or_start(self, data, tables, n_chains, n_iter, strata, start_key, plan) -> RunState:

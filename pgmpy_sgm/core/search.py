@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -468,18 +468,28 @@ def insert_clique(state: DecomposableState, members: Sequence[int]) -> Decomposa
     """
     tables = state.tables
     members = sorted(set(members))
-    for v in members:
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v < tables.n:
-            raise ValueError(f"clique members must be variable indices in 0..{tables.n - 1}. Got: {v!r}")
-    key = state.key
-    for a, b in itertools.combinations(members, 2):
-        key |= 1 << tables.pair_index[a][b]
+    _check_nodes(tables, members, "clique members")
+    key = _with_clique(state, members)
     new = None if key == state.key else _changed(state, key)
     if new is None:
         return None
     touched = set(members)
     greedy_climb(new, [(i, j) for i, j in tables.pairs if i in touched or j in touched])
     return new
+
+
+def _check_nodes(tables, nodes: Sequence, what: str) -> None:
+    for v in nodes:
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v < tables.n:
+            raise ValueError(f"{what} must be variable indices in 0..{tables.n - 1}. Got: {v!r}")
+
+
+def _with_clique(state: DecomposableState, members: Sequence[int]) -> int:
+    """``state``'s key with ``members`` made pairwise adjacent."""
+    key = state.key
+    for a, b in itertools.combinations(members, 2):
+        key |= 1 << state.tables.pair_index[a][b]
+    return key
 
 
 def clique_sweep(
@@ -643,17 +653,13 @@ def relocate_into(state: DecomposableState, node: int, others: Sequence[int]) ->
     (True, True)
     """
     tables = state.tables
-    for v in (node, *others):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v < tables.n:
-            raise ValueError(f"nodes must be variable indices in 0..{tables.n - 1}. Got: {v!r}")
+    _check_nodes(tables, (node, *others), "nodes")
     isolated = _isolated(state, node)
     if isolated is None:
         return None
     new, neighbours = isolated
-    key = new.key
     members = sorted({node, *others})
-    for a, b in itertools.combinations(members, 2):
-        key |= 1 << tables.pair_index[a][b]
+    key = _with_clique(new, members)
     inserted = _changed(new, key) if key != new.key else new
     if inserted is None:
         return None
@@ -725,7 +731,7 @@ def polish(
     partners: Sequence[Sequence[int]] | None = None,
     deadline: float | None = None,
     visited: dict | None = None,
-    triples: Sequence[Sequence[tuple[int, int]]] | None = None,
+    triples: Sequence[Sequence[tuple[int, int]]] | Callable[[], Sequence] | None = None,
 ) -> DecomposableState:
     """Relocation sweeps, then clique-insertion or relocating-insertion sweeps, until none raises the score.
 
@@ -739,9 +745,11 @@ def polish(
         Wall-clock time (:func:`time.time`) after which polishing stops early.
     visited : dict, optional
         ``{key: score}``; every improved state is added.
-    triples : sequence of sequence of (int, int), optional
+    triples : sequence of sequence of (int, int), or callable, optional
         :func:`triple_partners` for relocating-insertion sweeps, tried when a clique sweep
-        finds nothing. Without ``partners`` and ``triples``, a :func:`relocation_sweep` only.
+        finds nothing; a callable without arguments is called for them only then (their
+        screening costs seconds on large data). Without ``partners`` and ``triples``, a
+        :func:`relocation_sweep` only.
 
     Returns
     -------
@@ -761,6 +769,8 @@ def polish(
         if partners is not None:
             moved = clique_sweep(best, partners, deadline, visited)
         if triples is not None and moved.score <= best.score + 1e-9:
+            if callable(triples):
+                triples = triples()
             moved = triple_sweep(best, triples, deadline, visited)
         if moved.score <= best.score + 1e-9:
             break

@@ -537,3 +537,18 @@ def test_triple_arguments_name_the_value(heart_tables):
         triple_sweep(DecomposableState(heart_tables), [()])
     with pytest.raises(ValueError, match=r"variable indices in 0\.\.5\. Got: 7"):
         relocate_into(DecomposableState(heart_tables), 0, (1, 7))
+
+
+def test_polish_computes_triples_only_when_a_sweep_needs_them(xor_frame):
+    scorer = SGMScore(xor_frame)
+    tables = scorer.engine
+    w, z = (tables.variables.index(c) for c in "wz")
+    start = DecomposableState(tables, key_from_edges(tables, [(min(w, z), max(w, z))]))
+    calls = []
+
+    def lazy():
+        calls.append(1)
+        return triple_partners(tables, pair_gains(tables))
+
+    eager = polish(start, triples=triple_partners(tables, pair_gains(tables)))
+    assert polish(start, triples=lazy).key == eager.key and calls == [1]
