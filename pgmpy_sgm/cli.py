@@ -28,14 +28,25 @@ __all__ = ["main", "build_parser"]
 
 _DEFAULT_ITERATIONS = 2000
 _DEFAULT_CHAINS = 2
+_DEFAULT_RESTARTS = 10
+_DEFAULT_RESTART_BUDGET = 0.25  # LDAGSearch's default
+_SG_ONLY = ("iterations", "chains", "method")  # options of the stratified-graph search (default None)
+_LDAG_ONLY = ("restarts", "restart_budget")
 _COUNT_NAMES = {"count", "counts", "n", "freq", "frequency", "frequencies", "weight", "weights", "wt", "number"}
 _OTHER_SEPARATORS = (";", "\t", "|")
 _PARQUET_SUFFIXES = (".parquet", ".pq")
 _CHUNK_ROWS = 500_000  # rows read at a time; memory holds one chunk and the distinct rows
 _PROGRESS_DELAY = 1.0  # seconds before the progress bar over the file shows (none for small files)
 _SUFFIXES = {"--json": (".json",), "--bif": (".bif",), "--xmlbif": (".xml", ".xmlbif")}
-_EXPLAIN_SCORE = ("log unnormalized posterior = log marginal likelihood of the data given the graph + log prior "
-                  "of the graph (higher is better)")
+_SG_SCORE = "log unnormalized posterior (SG prior)"
+_EXPLAIN_SCORE = (f"{_SG_SCORE} = log marginal likelihood of the data given the graph + log of the paper's prior of "
+                  "stratified graphs, (d - f(G)) log 2 for d variables and f(G) free parameters of the underlying "
+                  "graph (higher is better)")
+_LDAG_SCORE = "log unnormalized posterior (LDAG prior, kappa {kappa:g})"
+_EXPLAIN_LDAG_SCORE = ("{score} = BDeu log marginal likelihood (equivalent sample size {ess:g}) of the data given "
+                       "the labelled DAG + log of its prior, log {kappa:g} per free parameter the labels remove "
+                       "(higher is better); the likelihood and the prior are not those of a stratified graph, so the "
+                       "two scores are not comparable")
 _EXPLAIN_STRATUM = ("a stratum of an edge is a context (values of the edge's common neighbours) in which its two "
                     "ends are independent, written 'u ⟂ v | context'")
 
@@ -64,17 +75,20 @@ def build_parser() -> argparse.ArgumentParser:
                        "(default: bundled heart-disease data)")
     learn.add_argument("--counts-column", metavar="COL", help="column holding the count of each row")
     _add_csv_arguments(learn)
-    learn.add_argument("--iterations", type=_positive_int, default=_DEFAULT_ITERATIONS, metavar="N",
-                       help=f"MCMC iterations per chain (default {_DEFAULT_ITERATIONS})")
-    learn.add_argument("--chains", type=_positive_int, default=_DEFAULT_CHAINS, metavar="K",
-                       help=f"independent chains (default {_DEFAULT_CHAINS})")
-    learn.add_argument("--jobs", type=int, default=1, metavar="J", help="parallel jobs for the chains (default 1)")
+    learn.add_argument("--iterations", type=_positive_int, default=None, metavar="N",
+                       help=f"MCMC iterations per chain (default {_DEFAULT_ITERATIONS}; not with --ldag)")
+    learn.add_argument("--chains", type=_positive_int, default=None, metavar="K",
+                       help=f"independent chains (default {_DEFAULT_CHAINS}; not with --ldag)")
+    learn.add_argument("--jobs", type=int, default=1, metavar="J",
+                       help="parallel jobs for the chains, or the restarts with --ldag (default 1)")
     learn.add_argument("--max-time", type=_positive_float, default=None, metavar="SECONDS",
-                       help="stop every chain after this many seconds of search (default: no limit)")
-    learn.add_argument("--method", choices=("informed", "paper"), default="informed",
-                       help="search: informed moves (default) or the paper's algorithm as published")
+                       help="stop every chain after this many seconds of search; with --ldag, start no restart "
+                            "after this many seconds (default: no limit)")
+    learn.add_argument("--method", choices=("informed", "paper"), default=None,
+                       help="search: informed moves (default) or the paper's algorithm as published (not with --ldag)")
     learn.add_argument("--seed", type=_non_negative_int, default=0, metavar="S", help="random seed (default 0)")
-    learn.add_argument("--no-strata", action="store_true", help="learn an ordinary decomposable graphical model")
+    learn.add_argument("--no-strata", action="store_true",
+                       help="learn an ordinary decomposable graphical model (not with --ldag)")
     learn.add_argument("--json", metavar="OUT.json", help="save the learned model as JSON")
     learn.add_argument("--plot", metavar="OUT.png", help="draw the learned stratified graph")
     learn.add_argument("--bif", metavar="OUT.bif", help="fit parameters and save the Bayesian network as BIF")
@@ -82,10 +96,14 @@ def build_parser() -> argparse.ArgumentParser:
     learn.add_argument("--ldag", action="store_true",
                        help="learn a labelled DAG (context-specific Bayesian network) by tabu hill climbing with "
                             "restarts instead of a stratified graph")
-    learn.add_argument("--restarts", type=_non_negative_int, default=10, metavar="R",
-                       help="with --ldag: perturbed restarts after the first climbs (default 10)")
+    learn.add_argument("--restarts", type=_non_negative_int, default=None, metavar="R",
+                       help=f"with --ldag: most restarts after the first climbs (default {_DEFAULT_RESTARTS})")
+    learn.add_argument("--restart-budget", type=_restart_budget, default=None, metavar="B",
+                       help="with --ldag: the restarts may score B times the candidate moves of the longest first "
+                            f"climb ('none': no limit, run all --restarts; default {_DEFAULT_RESTART_BUDGET})")
 
-    score = sub.add_parser("score", help="log unnormalized posterior of a saved model on a CSV file")
+    score = sub.add_parser("score", help="log unnormalized posterior (SG prior) of a saved stratified graph on a "
+                                         "CSV file")
     score.add_argument("data", help="CSV file of discrete columns")
     score.add_argument("model", help="model JSON written by 'pgmpy-sgm learn --json'")
     score.add_argument("--counts-column", metavar="COL", help="column holding the count of each row")
@@ -124,6 +142,18 @@ def _positive_float(text: str) -> float:
         raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
     if not 0 < value < float("inf"):
         raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
+    return value
+
+
+def _restart_budget(text: str) -> float | str:
+    if text.strip().lower() == "none":
+        return "none"
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a non-negative number or 'none', got {text!r}") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a non-negative number or 'none', got {text!r}")
     return value
 
 
@@ -189,10 +219,8 @@ def read_data(path: str | None, counts_column: str | None, sep: str = ",", keep_
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as err:
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         raise CommandLineError(f"cannot read {path} as CSV: {first}") from None
-    empty = [j for j in range(len(pooled.columns)) if pooled.missing[j]]
-    if empty:
-        column = pooled.columns[empty[0]]
-        raise CommandLineError(_missing_message(file, path, sep, na, column, int(pooled.missing[empty[0]]), parquet))
+    if pooled.missing.any():
+        raise CommandLineError(_missing_message(file, path, sep, na, pooled, parquet))
     frame = pooled.check()
     n = float(pooled.counts.sum())
     description = f"{path} ({n:,.0f} observations, {frame.shape[1]} variables)"
@@ -327,15 +355,37 @@ def _check_columns(frame: pd.DataFrame, header: list[str], path: str, sep: str) 
                                "DataFrame.to_csv()? write the file with index=False, or drop the column)")
 
 
-def _missing_message(file: Path, path: str, sep: str, na: dict, column: str, n_empty: int, parquet: bool) -> str:
-    if not parquet:
-        raw = pd.read_csv(file, sep=sep, dtype=str, keep_default_na=False, usecols=[column])[column]
-        read = pd.read_csv(file, sep=sep, dtype=str, usecols=[column], **na)[column]
-        words = [w for w in dict.fromkeys(raw[read.isna().to_numpy()].str.strip()) if w]
-        if words:
-            return (f"column {column!r} of {path} has {n_empty} cell(s) such as {words[0]!r} that pandas reads as "
-                    f"missing values; if {words[0]!r} is a state, pass --keep-na-strings")
-    return f"column {column!r} of {path} has {n_empty} empty cell(s) (missing values); drop or impute them first"
+def _missing_message(file: Path, path: str, sep: str, na: dict, pooled, parquet: bool) -> str:
+    """Every column with missing values and their numbers, the incomplete rows, and what to do."""
+    gaps = {name: int(n) for name, n in zip(pooled.columns, pooled.missing.tolist(), strict=True) if n}
+    words, n_empty = ([], 0) if parquet else _words_read_as_missing(file, sep, na, list(gaps))
+    if not words:
+        cells = "empty cell(s) (missing values)"
+    elif n_empty:
+        cells = f"missing values (empty cells, and cells such as {words[0]!r} that pandas reads as missing)"
+    else:
+        cells = f"cell(s) such as {words[0]!r} that pandas reads as missing values"
+    if len(gaps) == 1:
+        ((name, n),) = gaps.items()
+        where = f"column {name!r} of {path} has {n} {cells}"
+    else:
+        where = f"columns {', '.join(f'{name!r} ({n})' for name, n in gaps.items())} of {path} have {cells}"
+    infinite = {name: int(n) for name, n in zip(pooled.columns, pooled.infinite.tolist(), strict=True) if n}
+    if infinite:
+        where += f", and {', '.join(f'{name!r} ({n})' for name, n in infinite.items())} infinite values"
+    rows = f"{pooled.n_incomplete:,} of {pooled.n_rows:,} data rows {'is' if pooled.n_incomplete == 1 else 'are'} " \
+           "incomplete"
+    advice = (f"if {words[0]!r} is a state, pass --keep-na-strings" if words
+              else "drop or impute them first")
+    return f"{where}; {rows}; {advice}"
+
+
+def _words_read_as_missing(file: Path, sep: str, na: dict, columns: list) -> tuple[list[str], int]:
+    """The words (such as 'NA') in ``columns`` that pandas reads as missing values, and the number of empty cells."""
+    raw = pd.read_csv(file, sep=sep, dtype=str, keep_default_na=False, usecols=columns, encoding="utf-8-sig")
+    read = pd.read_csv(file, sep=sep, dtype=str, usecols=columns, encoding="utf-8-sig", **na)
+    cells = [str(c).strip() for c in raw.to_numpy()[read.isna().to_numpy()]]
+    return [w for w in dict.fromkeys(cells) if w], cells.count("")
 
 
 def _check_counts(frame: pd.DataFrame, column: str, path: str, offset: int = 0) -> float:
@@ -414,10 +464,27 @@ def _print_statements(model) -> None:
         print(f"    {line}")
 
 
+def _check_search_options(args) -> None:
+    """Refuse options of the other search than the one asked for, then fill in the defaults."""
+    wrong = _SG_ONLY + ("no_strata",) if args.ldag else _LDAG_ONLY
+    given = [name for name in wrong if getattr(args, name) not in (None, False)]
+    if given:
+        flag = "--" + given[0].replace("_", "-")
+        if args.ldag:
+            raise CommandLineError(f"{flag} applies to the stratified-graph search, not to --ldag")
+        raise CommandLineError(f"{flag} applies to the labelled-DAG search; add --ldag")
+    defaults = {"iterations": _DEFAULT_ITERATIONS, "chains": _DEFAULT_CHAINS, "method": "informed",
+                "restarts": _DEFAULT_RESTARTS}
+    for name, value in defaults.items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+
+
 def _learn(args) -> int:
     from pgmpy_sgm.causal_discovery import ConvergenceWarning, NonReversibleMCMC
     from pgmpy_sgm.causal_discovery._convergence import SPREAD_WARNING
 
+    _check_search_options(args)
     if args.ldag:
         return _learn_ldag(args)
     _check_outputs({"--json": args.json, "--plot": args.plot, "--bif": args.bif}, [args.data])
@@ -437,7 +504,7 @@ def _learn(args) -> int:
     print(f"Chains' best scores spread over {spread:.2f} log-units ({verdict})")
     print()
     kind = "ordinary decomposable graphical model" if args.no_strata else "stratified graph"
-    print(f"Best {kind}: log unnormalized posterior {est.best_score_:.2f}")
+    print(f"Best {kind}: {_SG_SCORE} {est.best_score_:.2f}")
     print(f"  edges ({sg.number_of_edges()}): {_format_edges(sg)}")
     if not args.no_strata or sg.strata:
         _print_statements(sg)
@@ -448,8 +515,7 @@ def _learn(args) -> int:
             gm = NonReversibleMCMC(strata=False, **common).fit(frame)
         log_bf = est.best_score_ - gm.best_score_
         print()
-        print(f"Best ordinary decomposable graphical model (same budget): log unnormalized posterior "
-              f"{gm.best_score_:.2f}")
+        print(f"Best ordinary decomposable graphical model (same budget): {_SG_SCORE} {gm.best_score_:.2f}")
         print(f"  edges ({gm.model_.number_of_edges()}): {_format_edges(gm.model_)}")
         print(f"  free parameters: {gm.model_.n_free_parameters()}")
         bf = f"{math.exp(log_bf):.3g}" if log_bf < 700 else "> 1e300"
@@ -461,10 +527,7 @@ def _learn(args) -> int:
 
 
 def _learn_ldag(args) -> int:
-    from pgmpy.readwrite import BIFWriter
-
     from pgmpy_sgm.causal_discovery import LDAGSearch
-    from pgmpy_sgm.readwrite.json_io import _atomic_write_text
     from pgmpy_sgm.readwrite.ldag_json import write_ldag_json
 
     if args.plot:
@@ -472,32 +535,47 @@ def _learn_ldag(args) -> int:
     _check_outputs({"--json": args.json, "--bif": args.bif}, [args.data])
     frame, weights, description = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings,
                                             show_progress=not args.quiet, dask=args.dask)
-    restarts = args.restarts
-    print(f"Learning a labelled DAG from {description}", file=sys.stderr)
-    est = LDAGSearch(n_restarts=restarts, seed=args.seed, n_jobs=args.jobs, show_progress=not args.quiet,
-                     weights=weights).fit(frame)
+    print(f"Data: {description}", flush=True)
+    budget = {} if args.restart_budget is None else {
+        "restart_budget": None if args.restart_budget == "none" else args.restart_budget}
+    est = LDAGSearch(n_restarts=args.restarts, seed=args.seed, n_jobs=args.jobs, show_progress=not args.quiet,
+                     max_time=args.max_time, weights=weights, **budget).fit(frame)
     model = est.model_
-    print(f"Data: {description}")
-    firsts = [f"from {where} {value:.2f}" for where, value in zip(est.climb_starts_, est.climb_scores_, strict=True)
-              if where != "restart"]  # fmt: skip
-    n_restarts = est.climb_starts_.count("restart")
-    print(f"Search: tabu hill climbing, {n_restarts} restart(s) (at most {restarts}), "
-          f"seed {args.seed}; first climbs {', '.join(firsts)}; best {est.best_score_:.2f}")
+    firsts = [f"from {_START_NAMES.get(where, where)} {value:.2f}"
+              for where, value in zip(est.climb_starts_, est.climb_scores_, strict=True) if where != "restart"]
+    print(f"Search: tabu hill climbing, seed {args.seed}; first climbs {', '.join(firsts)}; "
+          f"{_restart_summary(est, args)}; best {est.best_score_:.2f}")
     print()
-    print(f"Best labelled DAG: log unnormalized posterior {est.best_score_:.2f}")
+    score_name = _LDAG_SCORE.format(kappa=est.kappa)
+    print(f"Best labelled DAG: {score_name} {est.best_score_:.2f}")
     edges = ", ".join(f"{u} -> {v}" for u, v in model.edges()) or "(none)"
     print(f"  edges ({model.number_of_edges()}): {edges}")
     _print_statements(model)
     plain = sum((len(model.label_states(v)) - 1) * math.prod(len(model.label_states(p)) for p in model.get_parents(v))
                 for v in model.nodes())
     print(f"  free parameters: {model.n_free_parameters()} (unlabelled DAG: {plain})")
+    print()
+    print(f"Note: {_EXPLAIN_LDAG_SCORE.format(score=score_name, ess=est.equivalent_sample_size, kappa=est.kappa)}.")
     if args.json:
         write_ldag_json(model, args.json, overwrite=True)
         print(f"Saved the model to {args.json}")
-    if args.bif:
-        _atomic_write_text(args.bif, str(BIFWriter(model)), overwrite=True)
-        print(f"Saved the Bayesian network to {args.bif}")
+    _write_pgmpy_network(model, args.bif, None)
     return 0
+
+
+_START_NAMES = {"ges": "the equivalence search's DAG", "empty": "the empty graph", "given": "the given DAG"}
+
+
+def _restart_summary(est, args) -> str:
+    """How many restarts ran, and why no more did."""
+    done = est.climb_starts_.count("restart")
+    if est.restarts_stopped_by_ == "n_restarts":
+        return f"{done} restart(s), all of --restarts {args.restarts}"
+    if est.restarts_stopped_by_ == "max_time":
+        return f"{done} of at most {args.restarts} restart(s): --max-time {args.max_time:g} s was reached"
+    return (f"{done} of at most {args.restarts} restart(s): the restart budget was spent (restarts may score "
+            f"{est.restart_budget:g} x the candidate moves of the longest first climb; raise --restart-budget, or "
+            f"pass --restart-budget none to run all {args.restarts})")
 
 
 def _write_outputs(args, est, frame, weights) -> None:
@@ -516,7 +594,7 @@ def _write_outputs(args, est, frame, weights) -> None:
 
         fig, ax = plt.subplots(figsize=(7, 6))
         plot_stratified_graph(est.model_, ax=ax)
-        ax.set_title(f"log unnormalized posterior {est.best_score_:.2f}")
+        ax.set_title(f"{_SG_SCORE} {est.best_score_:.2f}")
         save_figure(fig, args.plot)
         plt.close(fig)
         print(f"Saved the drawing to {args.plot}")
@@ -542,39 +620,76 @@ def _write_network(model, bif: str | None, xmlbif: str | None) -> None:
 
 
 def _read_model(path: str):
-    from pgmpy_sgm.readwrite import read_json
+    """The stratified graph or model, or the labelled DAG, that ``path`` holds (by the document's type)."""
+    from pgmpy_sgm.readwrite import from_json_dict, ldag_from_json_dict
+    from pgmpy_sgm.readwrite.json_io import load_json_document
 
     if not Path(path).is_file():
         raise CommandLineError(f"model file not found: {path}")
-    return read_json(path)
+    document = load_json_document(path)
+    if isinstance(document, dict) and document.get("type") == "LabeledBayesianNetwork":
+        return ldag_from_json_dict(document)
+    return from_json_dict(document)
 
 
 def _score(args) -> int:
     from pgmpy_sgm import SGMScore
-    from pgmpy_sgm.models import StratifiedGraph
+    from pgmpy_sgm.models import LabeledBayesianNetwork, StratifiedGraph
 
     frame, weights, description = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings,
                                             dask=args.dask)
-    sg = StratifiedGraph(_read_model(args.model))
+    model = _read_model(args.model)
+    if isinstance(model, LabeledBayesianNetwork):
+        return _score_ldag(args, model, frame, weights, description)
+    sg = StratifiedGraph(model)
     scorer = SGMScore(frame, weights=weights)
     lml = scorer.log_marginal_likelihood(sg)
     prior = scorer.log_prior(sg)
     print(f"Data: {description}")
     print(f"Model: {args.model} ({sg.number_of_edges()} edges, {sg.n_labels()} labels)")
     print(f"log marginal likelihood {lml:.4f}")
-    print(f"log prior {prior:.4f}")
-    print(f"log unnormalized posterior {lml + prior:.4f}")
+    print(f"log prior (SG prior) {prior:.4f}")
+    print(f"{_SG_SCORE} {lml + prior:.4f}")
     print(f"Note: {_EXPLAIN_SCORE}.")
     return 0
 
 
+def _score_ldag(args, model, frame, weights, description) -> int:
+    """The LDAG score of a saved labelled DAG under its own labels, with ``LDAGSearch``'s default ESS and kappa."""
+    from pgmpy_sgm.structure_score import LDAGScore
+    from pgmpy_sgm.structure_score.ldag_score import DEFAULT_KAPPA
+
+    ess = 5.0  # LDAGSearch's default, which 'learn --ldag' uses
+    states = {v: model.label_states(v) for v in model.nodes()}
+    likelihood = LDAGScore(frame, equivalent_sample_size=ess, kappa=1.0, weights=weights, state_names=states)
+    lml, removed = 0.0, 0
+    for node in model.nodes():
+        parents, ids = model.get_classes(node)
+        lml += likelihood.family_score(node, parents, ids)
+        removed += (ids.size - (int(ids.max(initial=0)) + 1)) * (len(states[node]) - 1)
+    prior = removed * math.log(DEFAULT_KAPPA)
+    name = _LDAG_SCORE.format(kappa=DEFAULT_KAPPA)
+    print(f"Data: {description}")
+    print(f"Model: {args.model} ({model.number_of_edges()} edges, {model.n_labels()} labels)")
+    print(f"log marginal likelihood (BDeu, equivalent sample size {ess:g}) {lml:.4f}")
+    print(f"log prior (LDAG prior, kappa {DEFAULT_KAPPA:g}) {prior:.4f}")
+    print(f"{name} {lml + prior:.4f}")
+    print(f"Note: {_EXPLAIN_LDAG_SCORE.format(score=name, ess=ess, kappa=DEFAULT_KAPPA)}.")
+    return 0
+
+
 def _convert(args) -> int:
-    from pgmpy_sgm.models import StratifiedGraph
+    from pgmpy_sgm.models import LabeledBayesianNetwork, StratifiedGraph
 
     if not args.bif and not args.xmlbif:
         raise CommandLineError("convert needs --bif OUT.bif and/or --xmlbif OUT.xml")
     _check_outputs({"--bif": args.bif, "--xmlbif": args.xmlbif}, [args.model, args.data])
     model = _read_model(args.model)
+    if isinstance(model, LabeledBayesianNetwork):
+        if not model.get_cpds():
+            raise CommandLineError(f"{args.model} holds a labelled DAG without parameters; save it after fitting")
+        _write_pgmpy_network(model, args.bif, args.xmlbif)
+        return 0
     if not getattr(model, "has_parameters", False):
         if args.data is None:
             raise CommandLineError(f"{args.model} holds a graph without parameters; give --data DATA.csv to fit them")
@@ -582,6 +697,18 @@ def _convert(args) -> int:
         model = _fit_model(StratifiedGraph(model), frame, weights)
     _write_network(model, args.bif, args.xmlbif)
     return 0
+
+
+def _write_pgmpy_network(model, bif: str | None, xmlbif: str | None) -> None:
+    """A pgmpy network (a labelled DAG's TreeCPDs are TabularCPDs for pgmpy's writers) as BIF and XMLBIF."""
+    from pgmpy.readwrite import BIFWriter, XMLBIFWriter
+
+    from pgmpy_sgm.readwrite.json_io import _atomic_write_text
+
+    for path, writer in ((bif, BIFWriter), (xmlbif, XMLBIFWriter)):
+        if path:
+            _atomic_write_text(path, str(writer(model)), overwrite=True)
+            print(f"Saved the Bayesian network to {path}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -106,7 +106,7 @@ CONTINUOUS_CSV = "a,b\n" + "".join(f"{0.013 * i + 0.001},{i % 2}\n" for i in ran
 CASES = [
     # -- data ------------------------------------------------------------------------------
     ("nan", lambda tmp: SGMScore(DF.assign(b=[0, np.nan, 1, 1])), ValueError,
-     r"^Column 'b' has 1 missing value\(s\) \(NaN\)\. Drop or impute"),
+     r"^Column 'b' has 1 missing value\(s\) \(NaN\); 1 of 4 rows is incomplete\. Drop or impute"),
     ("continuous-floats", lambda tmp: SGMScore(pd.DataFrame({"x": np.linspace(0, 1, 50)})), ValueError,
      r"^Column 'x' looks continuous \(50 distinct float values in 50 observations.*pandas\.cut"),
     ("few-continuous-floats", lambda tmp: SGMScore(pd.DataFrame({"x": [0.123, 0.373, 0.5, 0.91, 0.2, 0.11],

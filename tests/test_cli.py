@@ -23,10 +23,11 @@ def heart_csv(tmp_path_factory):
 def test_learn_without_data_reports_the_paper_models(capsys):
     assert main(["learn", "--quiet"]) == 0
     out = capsys.readouterr().out
-    assert "Best stratified graph: log unnormalized posterior -6715.90" in out
+    assert "Best stratified graph: log unnormalized posterior (SG prior) -6715.90" in out
     assert "systolic_bp ⟂ lipoprotein_ratio | smoking=0" in out
     assert "smoking ⟂ systolic_bp | lipoprotein_ratio=1" in out
-    assert "Best ordinary decomposable graphical model (same budget): log unnormalized posterior -6720.18" in out
+    assert ("Best ordinary decomposable graphical model (same budget): log unnormalized posterior (SG prior) -6720.18"
+            in out)
     assert "Log Bayes factor, stratified vs ordinary: 4.28" in out
     assert "free parameters: 12 (underlying graph: 14)" in out
 
@@ -57,7 +58,7 @@ def test_learn_writes_plot_json_and_bif(tmp_path, capsys, monkeypatch):
     assert js.stat().st_size > 0 and "variable systolic_bp" in bif.read_text()
     capsys.readouterr()
     assert main(["score", str(_heart_csv(tmp_path)), str(js), "--counts-column", "count"]) == 0
-    assert "log unnormalized posterior -6715.8986" in capsys.readouterr().out
+    assert "log unnormalized posterior (SG prior) -6715.8986" in capsys.readouterr().out
     out_bif = tmp_path / "converted.bif"
     assert main(["convert", str(js), "--bif", str(out_bif), "--data", str(_heart_csv(tmp_path)),
                  "--counts-column", "count"]) == 0
@@ -75,7 +76,7 @@ def test_learn_from_csv_with_counts_and_no_strata(heart_csv, capsys):
     assert main(["learn", str(heart_csv), "--counts-column", "count", "--no-strata", "--quiet",
                  "--iterations", "500"]) == 0
     out = capsys.readouterr().out
-    assert "Best ordinary decomposable graphical model: log unnormalized posterior -6720.18" in out
+    assert "Best ordinary decomposable graphical model: log unnormalized posterior (SG prior) -6720.18" in out
     assert "Bayes factor" not in out
 
 
@@ -122,7 +123,7 @@ def test_data_line_printed_once_and_terms_explained(heart_csv, capsys):
                  "--chains", "1", "--no-strata"]) == 0
     captured = capsys.readouterr()
     assert (captured.out + captured.err).count(str(heart_csv)) == 1 and captured.err == ""
-    assert "Note: log unnormalized posterior = log marginal likelihood" in captured.out
+    assert "Note: log unnormalized posterior (SG prior) = log marginal likelihood" in captured.out
     assert "a stratum of an edge is a context" in captured.out
 
 
@@ -162,7 +163,7 @@ def test_learn_reports_the_chains_spread_and_takes_a_time_budget(capsys):
     assert main(["learn", "--quiet", "--max-time", "30", "--iterations", "400", "--method", "paper"]) == 0
     out = capsys.readouterr().out
     assert "Chains' best scores spread over 0.00 log-units (they agree)" in out
-    assert "log unnormalized posterior -6715.90" in out
+    assert "log unnormalized posterior (SG prior) -6715.90" in out
 
 
 @pytest.mark.parametrize("value", ["0", "-3", "inf", "soon"])

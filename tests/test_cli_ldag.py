@@ -1,5 +1,7 @@
 """``pgmpy-sgm learn --ldag``: a labelled DAG from a CSV file, saved as JSON and BIF."""
 
+import math
+
 import pytest
 from pgmpy.readwrite import BIFReader
 
@@ -35,7 +37,7 @@ def test_learn_ldag_reports_labels_and_saves(heart_csv, tmp_path, capsys):
     )
     assert code == 0
     out = capsys.readouterr().out
-    assert "Best labelled DAG: log unnormalized posterior" in out
+    assert "Best labelled DAG: log unnormalized posterior (LDAG prior, kappa 0.2)" in out
     model = read_ldag_json(out_json)
     assert model.number_of_edges() > 0
     for statement in model.independencies():
@@ -48,3 +50,58 @@ def test_learn_ldag_reports_labels_and_saves(heart_csv, tmp_path, capsys):
 def test_learn_ldag_rejects_plot(capsys):
     assert main(["learn", "--ldag", "--quiet", "--plot", "x.png"]) == 2
     assert "--plot is not available with --ldag" in capsys.readouterr().err
+
+
+def _learn(heart_csv, *extra):
+    return main(["learn", str(heart_csv), "--counts-column", "count", "--ldag", *extra])
+
+
+def test_learn_ldag_prints_the_data_line_once_even_quiet(heart_csv, capsys):
+    assert _learn(heart_csv, "--restarts", "0", "--quiet") == 0
+    captured = capsys.readouterr()
+    assert (captured.out + captured.err).count(str(heart_csv)) == 1 and captured.err == ""
+
+
+def test_restart_message_says_why_the_restarts_stopped(heart_csv, capsys):
+    assert _learn(heart_csv, "--restarts", "10", "--quiet") == 0  # the default budget allows 1 restart here
+    out = capsys.readouterr().out
+    assert "1 of at most 10 restart(s): the restart budget was spent" in out
+    assert "--restart-budget none to run all 10" in out
+    assert _learn(heart_csv, "--restarts", "2", "--restart-budget", "none", "--quiet") == 0
+    assert "2 restart(s), all of --restarts 2" in capsys.readouterr().out
+
+
+def test_progress_bar_ends_at_the_climbs_run(heart_csv, capsys):
+    assert _learn(heart_csv, "--restarts", "10") == 0
+    err = capsys.readouterr().err.replace("\r", "\n")
+    finals = [line for line in err.splitlines() if "LDAG climbs" in line][-1]
+    # two first climbs and one restart: the bar ends full at 3 of 3, not at 3 of 12
+    assert "3/3" in finals and "stopped by restart_budget" in finals
+
+
+def test_options_of_the_other_search_are_refused(heart_csv, capsys):
+    assert _learn(heart_csv, "--iterations", "10", "--quiet") == 2
+    assert "--iterations applies to the stratified-graph search, not to --ldag" in capsys.readouterr().err
+    assert main(["learn", "--restarts", "3", "--quiet"]) == 2
+    assert "--restarts applies to the labelled-DAG search; add --ldag" in capsys.readouterr().err
+
+
+def test_score_and_convert_read_a_saved_labelled_dag(heart_csv, tmp_path, capsys):
+    out_json = tmp_path / "m.json"
+    assert _learn(heart_csv, "--restarts", "0", "--quiet", "--json", str(out_json)) == 0
+    learned = capsys.readouterr().out
+    best = float(learned.split("Best labelled DAG: log unnormalized posterior (LDAG prior, kappa 0.2) ")[1].split()[0])
+    assert main(["score", str(heart_csv), str(out_json), "--counts-column", "count"]) == 0
+    out = capsys.readouterr().out
+    lines = dict(line.rsplit(" ", 1) for line in out.splitlines() if line.startswith("log "))
+    lml = float(lines["log marginal likelihood (BDeu, equivalent sample size 5)"])
+    prior = float(lines["log prior (LDAG prior, kappa 0.2)"])
+    total = float(lines["log unnormalized posterior (LDAG prior, kappa 0.2)"])
+    model = read_ldag_json(out_json)
+    removed = 14 - model.n_free_parameters()  # 14: the free parameters of the unlabelled DAG printed by learn
+    assert "(unlabelled DAG: 14)" in learned
+    assert prior == pytest.approx(removed * math.log(0.2), abs=1e-4)
+    assert total == pytest.approx(lml + prior, abs=2e-4) and total == pytest.approx(best, abs=0.006)
+    bif = tmp_path / "m.bif"
+    assert main(["convert", str(out_json), "--bif", str(bif)]) == 0
+    assert sorted(BIFReader(str(bif)).get_model().edges()) == sorted(model.edges())

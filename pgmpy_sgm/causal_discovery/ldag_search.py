@@ -155,7 +155,8 @@ class LDAGSearch(BaseEstimator):
     seed : int, default=0
         Seed of the perturbations.
     show_progress : bool, default=False
-        Progress bar over the climbs.
+        Progress bar over the climbs: the first climbs and at most ``n_restarts`` restarts; when
+        ``restart_budget`` or ``max_time`` stops the restarts early, the bar ends there, at its total.
     max_time : float, optional
         Seconds after which no further restart is started (a climb is not interrupted).
     restart_budget : float or None, default=0.25
@@ -200,6 +201,9 @@ class LDAGSearch(BaseEstimator):
         Families labelled for the first time during each climb.
     climb_starts_ : list of str
         Where each climb started: ``"ges"``, ``"empty"``, ``"given"`` or ``"restart"``.
+    restarts_stopped_by_ : str
+        Why no further restart ran: ``"n_restarts"`` (all of them ran), ``"restart_budget"``
+        (the next one would have exceeded the budget) or ``"max_time"``.
     start_scores_ : dict
         LDAG score of the DAG each first climb started from, by start.
     ges_steps_ : list of tuple or None
@@ -415,11 +419,14 @@ class LDAGSearch(BaseEstimator):
         remaining = self.n_restarts
         budget = None if self.restart_budget is None else self.restart_budget * max(self.climb_moves_)
         spent, done = 0, 0
+        self.restarts_stopped_by_ = "n_restarts"
         while remaining > 0:
             if self.max_time is not None and time.perf_counter() - start_time >= self.max_time:
+                self.restarts_stopped_by_ = "max_time"
                 break
             # the next restart is expected to cost what the restarts before it cost on average
             if budget is not None and (budget <= 0 or spent + (spent / done if done else 0) > budget):
+                self.restarts_stopped_by_ = "restart_budget"
                 break
             batch = min(remaining, n_jobs)
             starts = [_perturb(best, kick, self.max_indegree, rng) for _ in range(batch)]
@@ -444,6 +451,9 @@ class LDAGSearch(BaseEstimator):
             kick = base_kick if improved else min(kick + 1, max_kick)
             remaining -= batch
             bar.update(batch)
+        if bar.n < bar.total:  # the restarts not run are not left as work to come
+            bar.total = bar.n
+            bar.set_postfix_str(f"stopped by {self.restarts_stopped_by_}")
         bar.close()
         self.posterior_ = self.edge_probabilities_ = self.acceptance_rate_ = None
         self.n_visited_ = 0

@@ -24,6 +24,7 @@ from pgmpy_sgm.core._count_kernels import count_cells, family_log_ml
 __all__ = [
     "EncodedData",
     "check_column_names",
+    "check_complete",
     "check_frame",
     "encode_frame",
     "pool_codes",
@@ -123,6 +124,7 @@ class EncodedData:
         if unknown:
             raise ValueError(f"state_names names variables that are not columns of the data: {unknown}")
         n_observations = len(frame) if weight_values is None else float(weight_values.sum())
+        self._check_complete(frame)
         columns = [
             self._encode_column(frame[name], name, state_names.get(name), n_observations, weight_values is None)
             for name in self.variables
@@ -259,21 +261,16 @@ class EncodedData:
                 )
 
     @staticmethod
-    def _check_complete(column: pd.Series, name: str) -> None:
-        EncodedData._raise_incomplete(name, int(column.isna().sum()), 0)
-        if pd.api.types.is_float_dtype(column.dtype):
-            EncodedData._raise_incomplete(name, 0, int(np.isinf(column.to_numpy()).sum()))
-
-    @staticmethod
-    def _raise_incomplete(name: str, n_missing: int, n_infinite: int) -> None:
-        """The errors for missing (NaN) and infinite values of column ``name`` (their numbers of rows)."""
-        if n_missing:
-            raise ValueError(
-                f"Column {name!r} has {n_missing} missing value(s) (NaN). "
-                "Drop or impute them first; stratified graphical models need complete discrete data."
-            )
-        if n_infinite:
-            raise ValueError(f"Column {name!r} has {n_infinite} infinite value(s); states must be finite.")
+    def _check_complete(frame: pd.DataFrame) -> None:
+        """Refuse missing (NaN) and infinite values, listing every column that has them."""
+        na = frame.isna()
+        infinite = pd.DataFrame(
+            {name: np.isinf(frame[name].to_numpy()) if pd.api.types.is_float_dtype(frame[name].dtype) else False
+             for name in frame.columns},
+            index=frame.index,
+        )
+        bad = na.to_numpy() | infinite.to_numpy(dtype=bool)
+        check_complete(na.sum().to_dict(), infinite.sum().to_dict(), int(bad.any(axis=1).sum()), len(frame))
 
     @staticmethod
     def _check_discrete(column: pd.Series, name: str, n_observations: float) -> None:
@@ -317,7 +314,6 @@ class EncodedData:
     def _encode_column(
         self, column: pd.Series, name: str, given_states, n_observations: float = math.inf, unweighted: bool = False
     ) -> np.ndarray:
-        self._check_complete(column, name)
         self._check_discrete(column, name, n_observations)
         is_categorical = isinstance(column.dtype, pd.CategoricalDtype)
         try:
@@ -558,14 +554,63 @@ def check_frame(data, weights=None) -> None:
     >>> check_frame(pd.DataFrame({"a": [0, None]}))
     Traceback (most recent call last):
         ...
-    ValueError: Column 'a' has 1 missing value(s) (NaN). Drop or impute them first; stratified graphical models \
-need complete discrete data.
+    ValueError: Column 'a' has 1 missing value(s) (NaN); 1 of 2 rows is incomplete. Drop or impute them first \
+(e.g. DataFrame.dropna()); stratified graphical models need complete discrete data.
     """
     frame, values = EncodedData._split_weights(data, weights)
     n_observations = len(frame) if values is None else float(values.sum())
+    EncodedData._check_complete(frame)
     for name in frame.columns:
-        EncodedData._check_complete(frame[name], name)
         EncodedData._check_discrete(frame[name], name, n_observations)
+
+
+def _columns_with_counts(counts: dict, what: str) -> str:
+    """``"Column 'b' has 2 missing value(s)"``, or ``"Columns 'b' (2), 'c' (1) have missing values"``."""
+    named = [(name, int(n)) for name, n in counts.items() if n]
+    if len(named) == 1:
+        return f"Column {named[0][0]!r} has {named[0][1]} {what} value(s)"
+    return "Columns " + ", ".join(f"{name!r} ({n})" for name, n in named) + f" have {what} values"
+
+
+def check_complete(missing: dict, infinite: dict, n_incomplete: int, n_rows: int) -> None:
+    """Refuse data with missing (NaN) or infinite values, naming every column that has them.
+
+    Parameters
+    ----------
+    missing, infinite : dict
+        ``{column: number of rows}`` with a missing or an infinite value in that column
+        (columns with none may be listed with 0).
+    n_incomplete : int
+        Rows with a missing or an infinite value in any column.
+    n_rows : int
+        Rows of the data (of the table, when it holds counts).
+
+    Raises
+    ------
+    ValueError
+        One line listing each column with missing values and each with infinite values, with
+        their numbers, and how many rows are incomplete.
+
+    Examples
+    --------
+    >>> check_complete({"a": 0, "b": 2, "c": 1}, {}, 3, 10)
+    Traceback (most recent call last):
+        ...
+    ValueError: Columns 'b' (2), 'c' (1) have missing values (NaN); 3 of 10 rows are incomplete. Drop or impute \
+them first (e.g. DataFrame.dropna()); stratified graphical models need complete discrete data.
+    """
+    has_missing, has_infinite = any(missing.values()), any(infinite.values())
+    if not has_missing and not has_infinite:
+        return
+    rows = f"{n_incomplete:,} of {n_rows:,} rows {'is' if n_incomplete == 1 else 'are'} incomplete"
+    infinite_part = _columns_with_counts(infinite, "infinite") if has_infinite else ""
+    if not has_missing:
+        raise ValueError(f"{infinite_part}; {rows}. States must be finite.")
+    both = f" and {infinite_part[0].lower()}{infinite_part[1:]}" if has_infinite else ""
+    raise ValueError(
+        f"{_columns_with_counts(missing, 'missing')} (NaN){both}; {rows}. Drop or impute them first "
+        "(e.g. DataFrame.dropna()); stratified graphical models need complete discrete data."
+    )
 
 
 def check_column_names(columns) -> None:
@@ -634,12 +679,11 @@ def encode_frame(frame, state_names: dict) -> np.ndarray:
     missing = [v for v in state_names if v not in frame.columns]
     if missing:
         raise ValueError(f"The data lack the model's variable(s) {missing}")
+    na = frame[list(state_names)].isna()
+    check_complete(na.sum().to_dict(), {}, int(na.to_numpy().any(axis=1).sum()), len(frame))
     out = np.empty((len(frame), len(state_names)), dtype=np.int64)
     for j, (name, states) in enumerate(state_names.items()):
         column = frame[name]
-        n_missing = int(column.isna().sum())
-        if n_missing:
-            raise ValueError(f"Column {name!r} has {n_missing} missing value(s) (NaN).")
         states = [_python_scalar(x) for x in states]
         values = column.astype(object) if isinstance(column.dtype, pd.CategoricalDtype) else column
         codes = pd.Index(states, dtype=object).get_indexer(values.to_numpy(dtype=object)).astype(np.int64)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from pgmpy_sgm.core.data import EncodedData, check_column_names, pool_codes
+from pgmpy_sgm.core.data import EncodedData, check_column_names, check_complete, pool_codes
 
 __all__ = [
     "DASK_EXTRA",
@@ -106,6 +106,8 @@ class PooledData:
         Rows with a missing (NaN) or infinite value in each column; such rows are not pooled.
     weighted : bool
         Whether the input had a weights column.
+    n_incomplete : int
+        Rows with a missing or infinite value in any column.
 
     Examples
     --------
@@ -123,6 +125,7 @@ class PooledData:
     missing: np.ndarray
     infinite: np.ndarray
     weighted: bool
+    n_incomplete: int = 0
     cards: list = field(init=False)
 
     def __post_init__(self):
@@ -169,13 +172,13 @@ class PooledData:
         >>> pool_data(pd.DataFrame({"a": [0.0, None]}), finish=False).check()
         Traceback (most recent call last):
             ...
-        ValueError: Column 'a' has 1 missing value(s) (NaN). Drop or impute them first; stratified graphical \
-models need complete discrete data.
+        ValueError: Column 'a' has 1 missing value(s) (NaN); 1 of 2 rows is incomplete. Drop or impute them \
+first (e.g. DataFrame.dropna()); stratified graphical models need complete discrete data.
         """
         frame = self.to_frame()
         n_observations = float(self.counts.sum())
-        for j, name in enumerate(self.columns):
-            EncodedData._raise_incomplete(name, int(self.missing[j]), int(self.infinite[j]))
+        check_complete(dict(zip(self.columns, self.missing.tolist(), strict=True)),
+                       dict(zip(self.columns, self.infinite.tolist(), strict=True)), self.n_incomplete, self.n_rows)
         if self.n_rows == 0:
             raise ValueError("The data have no rows.")
         for j, name in enumerate(self.columns):  # in the order EncodedData checks each column
@@ -273,7 +276,7 @@ def _pool_chunk(chunk: pd.DataFrame, weights: str | None, limits: _Limits, colum
             uniques[j] = uniques[j].take(values_kept)
     cards = [len(u) for u in uniques]
     pooled, counts, _ = pool_codes(matrix.astype(_code_dtype(cards)), cards, w)
-    part = PooledData(names, uniques, pooled, counts, n, missing, infinite, weighted)
+    part = PooledData(names, uniques, pooled, counts, n, missing, infinite, weighted, int(bad.sum()))
     _check_limits(part, limits)
     return part
 
@@ -311,6 +314,7 @@ def _combine(parts: list[PooledData], limits: _Limits) -> PooledData:
         np.sum([p.missing for p in everything], axis=0),
         np.sum([p.infinite for p in everything], axis=0),
         any(p.weighted for p in everything),
+        sum(p.n_incomplete for p in everything),
     )
     _check_limits(part, limits)
     return part

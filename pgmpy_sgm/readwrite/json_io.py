@@ -383,6 +383,9 @@ def from_json_dict(data: dict, max_cells: int = DEFAULT_MAX_CELLS) -> Stratified
     if not isinstance(data, dict):
         raise TypeError(f"The JSON document must be an object; got {type(data).__name__}")
     _depth(data, MAX_DEPTH)
+    if data.get("type") == "LabeledBayesianNetwork":
+        raise ValueError("The JSON document holds a labelled DAG (type 'LabeledBayesianNetwork'); read it with "
+                         "read_ldag_json")
     unknown = [k for k in data if k not in _TOP_KEYS]
     if unknown:
         raise ValueError(f"Unknown field(s) {unknown} in the JSON document")
