@@ -16,6 +16,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from pgmpy_sgm.causal_discovery._dag_chain import dag_chain, visited_posterior
 from pgmpy_sgm.causal_discovery._equivalence_search import _bits, greedy_equivalence_search
+from pgmpy_sgm.core.arguments import random_generator
 from pgmpy_sgm.core.data import check_frame
 from pgmpy_sgm.structure_score.ldag_score import DEFAULT_KAPPA
 
@@ -304,6 +305,10 @@ class LDAGSearch(BaseEstimator):
             raise ValueError(f"restart_budget must be a non-negative number or None. Got: {self.restart_budget!r}")
         if isinstance(self.n_jobs, bool) or not isinstance(self.n_jobs, Integral) or self.n_jobs == 0:
             raise ValueError(f"n_jobs must be a non-zero integer. Got: {self.n_jobs!r}")
+        random_generator(self.seed)  # refuses a seed numpy would refuse, by name
+        for name in ("labels", "show_progress"):
+            if not isinstance(getattr(self, name), bool | np.bool_):
+                raise TypeError(f"{name} must be True or False. Got: {getattr(self, name)!r}")
         if not isinstance(self.start, nx.DiGraph) and not (isinstance(self.start, str) and self.start in _STARTS):
             raise ValueError(f"start must be one of {_STARTS} or a pgmpy DAG. Got: {self.start!r}")
 

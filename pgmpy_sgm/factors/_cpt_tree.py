@@ -24,7 +24,7 @@ and branches are a tuple indexed by state number: ``("leaf", g)`` / ``("split", 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from numbers import Integral
 from typing import Any
 
@@ -42,10 +42,17 @@ def check_scope(variable, variable_card, evidence, evidence_card) -> tuple[list,
         raise TypeError(f"variable_card must be an integer; got {variable_card!r}")
     if variable_card < 1:
         raise ValueError(f"variable_card must be positive; got {variable_card}")
+    if not hashable(variable) or variable is None:
+        raise TypeError(f"variable must be hashable (e.g. a str) and not None; got {variable!r}")
     if isinstance(evidence, str):
         raise TypeError(f"evidence must be a list of variables, not the string {evidence!r}")
+    if evidence is not None and not isinstance(evidence, Iterable):
+        raise TypeError(f"evidence must be a list of variables; got {evidence!r}")
     evidence = [] if evidence is None else list(evidence)
-    if isinstance(evidence_card, (str, Integral)):
+    unhashable = [v for v in evidence if not hashable(v) or v is None]
+    if unhashable:
+        raise TypeError(f"evidence variables must be hashable (e.g. a str) and not None; got {unhashable}")
+    if isinstance(evidence_card, (str, Integral)) or not isinstance(evidence_card, Iterable | None):
         raise TypeError(f"evidence_card must be a list of integers; got {evidence_card!r}")
     evidence_card = [] if evidence_card is None else list(evidence_card)
     if len(evidence) != len(evidence_card):
@@ -92,7 +99,10 @@ def check_groups(groups, n_conf: int) -> np.ndarray:
 
 
 def check_group_values(group_values, variable_card: int, groups: np.ndarray) -> np.ndarray:
-    values = np.array(group_values, dtype=float)
+    try:
+        values = np.array(group_values, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"group_values must be numbers (probabilities); got {group_values!r}") from None
     if values.ndim != 2 or values.shape[0] != variable_card:
         raise ValueError(f"group_values must have shape (variable_card={variable_card}, n_groups); got {values.shape}")
     n_groups = values.shape[1]
@@ -284,7 +294,7 @@ def _parse(node: object, evidence: list, state_names: Mapping, n_groups: int, pa
     if len(node) != 3:
         raise ValueError(f"split at {path} must have the form ('split', variable, branches); got {node!r}")
     var, branches = node[1], node[2]
-    if not _hashable(var) or var not in evidence:
+    if not hashable(var) or var not in evidence:
         raise ValueError(f"split at {path} uses variable {var!r}, which is not an evidence variable {evidence}")
     if var in used:
         raise ValueError(f"split at {path} splits on {var!r} again; a variable may be split on once per path")
@@ -297,7 +307,7 @@ def _parse(node: object, evidence: list, state_names: Mapping, n_groups: int, pa
     names = list(state_names[var])
     children: dict[int, tuple] = {}
     for state, subtree in items:
-        if not _hashable(state) or state not in names:
+        if not hashable(state) or state not in names:
             raise ValueError(f"split on {var!r} at {path} has a branch for unknown state {state!r}; states are {names}")
         s = names.index(state)
         if s in children:
@@ -309,7 +319,7 @@ def _parse(node: object, evidence: list, state_names: Mapping, n_groups: int, pa
     return ("split", evidence.index(var), tuple(children[s] for s in range(len(names))))
 
 
-def _hashable(x: object) -> bool:
+def hashable(x: object) -> bool:
     try:
         hash(x)
     except TypeError:

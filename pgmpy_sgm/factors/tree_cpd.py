@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
@@ -297,6 +298,9 @@ class TreeCPD(TabularCPD):
                                  f"unknown: {unknown}, missing: {missing}")
             states = [configuration[v] for v in evidence]
         else:
+            if isinstance(configuration, str | bytes) or not isinstance(configuration, Iterable):
+                raise TypeError(f"configuration must be a dict {{parent: state}} or a list of states of {evidence}; "
+                                f"got {configuration!r}")
             states = list(configuration)
             if len(states) != len(evidence):
                 raise ValueError(f"configuration must have {len(evidence)} states (for {evidence}); got {len(states)}")
@@ -489,6 +493,7 @@ class TreeCPD(TabularCPD):
         >>> cpd.reduce([("a", 1)], inplace=False).groups.tolist()
         [0, 1]
         """
+        self._check_assignment(values)
         table = self.to_tabular()
         table.reduce(values, inplace=True, show_warnings=show_warnings)
         evidence = self.variables[1:]
@@ -515,6 +520,7 @@ class TreeCPD(TabularCPD):
         >>> out.groups.tolist(), out.group_values.round(2).tolist()
         ([0, 1], [[0.9, 0.55], [0.1, 0.45]])
         """
+        variables = self._check_parents(variables, "variables", "Marginalization")
         table = self.to_tabular()
         table.marginalize(variables, inplace=True)
         gone = [self.variables.index(v) - 1 for v in variables]
@@ -536,6 +542,10 @@ class TreeCPD(TabularCPD):
         (['x', 'b', 'a'], [0, 0, 0, 0, 1, 0])
         """
         evidence = self.variables[1:]
+        new_order = self._check_parents(new_order, "new_order")
+        if sorted(map(repr, new_order)) != sorted(map(repr, evidence)):
+            raise ValueError(f"new_order must list every parent of {self.variable!r} once, {evidence}. "
+                             f"Got: {new_order}")
         values = TabularCPD.reorder_parents(self.to_tabular(), new_order, inplace=False)
         if not inplace or list(new_order) == evidence:
             return values
@@ -547,7 +557,62 @@ class TreeCPD(TabularCPD):
                     groups, self._group_values.copy(), names, None)
         return self.get_values()
 
+    def _check_parents(self, variables: Any, name: str, operation: str = "") -> list:
+        """``variables`` as a list of parents of this CPD, or an error naming the culprit."""
+        if isinstance(variables, str | bytes) or not isinstance(variables, Iterable):
+            raise TypeError(f"{name} must be a list of parents of {self.variable!r}. Got: {variables!r}")
+        variables = list(variables)
+        evidence = self.variables[1:]
+        if operation and any(_cpt_tree.hashable(v) and v == self.variable for v in variables):
+            raise ValueError(f"{operation} not allowed on the variable {self.variable!r} on which the CPD is defined; "
+                             f"its parents are {evidence}")
+        unknown = [v for v in variables if not _cpt_tree.hashable(v) or v not in evidence]
+        if unknown:
+            raise ValueError(f"{name}: {unknown} are not parents of {self.variable!r}; its parents are {evidence}")
+        return variables
+
+    def _check_assignment(self, values: Any) -> None:
+        """Refuse a ``reduce`` argument that is not ``[(parent, state), ...]`` with known parents and states."""
+        if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+            raise TypeError(f"values must be a list of (parent, state) pairs. Got: {values!r}")
+        for pair in values:
+            if not isinstance(pair, tuple | list) or len(pair) != 2:
+                raise ValueError(f"values must be a list of (parent, state) pairs. Got: {pair!r}")
+            self._check_parents([pair[0]], "values", "Reduce")
+            self._check_state(*pair)
+
+    def _check_state(self, variable: Hashable, state: Any) -> None:
+        names = list(self.state_names[variable])
+        card = len(names)
+        known = _cpt_tree.hashable(state) and (state in names or (
+            isinstance(state, Integral) and not isinstance(state, bool) and 0 <= state < card))
+        if not known:
+            raise ValueError(f"{state!r} is not a state of {variable!r}; its states are {names}")
+
+    def get_value(self, **kwargs: Any) -> float:
+        """The probability of one cell (as ``TabularCPD.get_value``), states by name.
+
+        Examples
+        --------
+        >>> from pgmpy_sgm.factors import TreeCPD
+        >>> TreeCPD("x", 2, ["a"], [2], [0, 1], [[0.9, 0.2], [0.1, 0.8]]).get_value(x=1, a=1)
+        0.8
+        """
+        unknown = [v for v in kwargs if v not in self.variables]
+        missing = [v for v in self.variables if v not in kwargs]
+        if unknown or missing:
+            raise ValueError(f"get_value needs a state of every variable {self.variables}; unknown: {unknown}, "
+                             f"missing: {missing}")
+        for variable, state in kwargs.items():
+            self._check_state(variable, state)
+        return float(super().get_value(**kwargs))
+
     def _arith(self, name: str, *args: Any, inplace: bool) -> TabularCPD:
+        other = args[0]
+        if name != "maximize" and not isinstance(other, DiscreteFactor) and (
+                name == "divide" or isinstance(other, bool) or not isinstance(other, Real)):
+            kind = "a factor" if name == "divide" else "a factor or a number"
+            raise TypeError(f"TreeCPD.{name} needs {kind}. Got: {other!r}")
         if inplace:
             raise TypeError(f"TreeCPD.{name} with inplace=True would break the tree; "
                             f"use cpd.to_tabular().{name}(...) or inplace=False")
@@ -599,6 +664,7 @@ class TreeCPD(TabularCPD):
         >>> cpd.maximize(["a"], inplace=False).variables
         ['x']
         """
+        variables = self._check_parents(variables, "variables", "Maximization")
         return self._arith("maximize", variables, inplace=inplace)
 
     def set_value(self, value: float, **kwargs: Any) -> None:

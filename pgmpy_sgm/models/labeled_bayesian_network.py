@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 
+import networkx as nx
 import numpy as np
 from pgmpy.models import DiscreteBayesianNetwork
 
+from pgmpy_sgm.core.arguments import check_mapping, check_node, check_nodes, edge_pairs, state_list
 from pgmpy_sgm.core.data import EncodedData
 from pgmpy_sgm.core.lines import canonical_groups, groups_from_labels, is_regular, labels_from_groups
 from pgmpy_sgm.factors import TreeCPD
 from pgmpy_sgm.models._statements import ContextSpecificIndependence
 
 __all__ = ["LabeledBayesianNetwork"]
+
+
+def _a_cycle(edges: list[tuple]) -> list | None:
+    """The nodes of a directed cycle of ``edges``, or None."""
+    try:
+        return [u for u, _ in nx.find_cycle(nx.DiGraph(edges))]
+    except nx.NetworkXNoCycle:
+        return None
 
 
 class LabeledBayesianNetwork(DiscreteBayesianNetwork):
@@ -68,13 +78,20 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         classes: Mapping | None = None,
         latents: set | None = None,
     ) -> None:
+        if ebunch is not None and not isinstance(ebunch, nx.Graph):
+            ebunch = edge_pairs(ebunch, "ebunch")
+            cycle = _a_cycle(ebunch)
+            if cycle:
+                raise ValueError(f"The edges have the cycle {cycle}; a Bayesian network is acyclic")
         super().__init__(ebunch=ebunch, latents=latents)
         self._classes: dict = {}
         self._state_names: dict = {}
         if state_names is not None:
             self.set_state_names(state_names)
-        for node, (parents, group_ids) in (classes or {}).items():
-            self.set_classes(node, parents, group_ids)
+        for node, entry in check_mapping(classes or {}, "classes", "{node: (parents, group_ids)}").items():
+            if not isinstance(entry, tuple | list) or len(entry) != 2:
+                raise TypeError(f"classes[{node!r}] must be a pair (parents, group_ids). Got: {entry!r}")
+            self.set_classes(node, *entry)
 
     # -- states and classes --------------------------------------------------------------
     def set_state_names(self, state_names: Mapping) -> None:
@@ -90,10 +107,10 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         if not isinstance(state_names, Mapping):
             raise TypeError(f"state_names must be a dict {{variable: [states]}}, got {type(state_names).__name__}")
         for var, states in state_names.items():
-            states = list(states)
-            if len(states) < 1 or len(set(map(repr, states))) != len(states):
-                raise ValueError(f"state_names of {var!r} must be distinct and non-empty, got {states}")
-            self._state_names[var] = states
+            if isinstance(states, Sequence | np.ndarray) and not isinstance(states, str | bytes) and (
+                    len(states) < 1 or len(set(map(repr, states))) != len(states)):
+                raise ValueError(f"state_names of {var!r} must be distinct and non-empty, got {list(states)}")
+            self._state_names[check_node(var, "state_names")] = state_list(states, var)
 
     def label_states(self, variable) -> list:
         """States of ``variable`` as known to the labels (from the CPDs if fitted).
@@ -138,9 +155,9 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         ...
         ValueError: Classes of 'y' delete an edge: some parent has every line inside one class (not regular)
         """
-        if node not in self.nodes():
+        if node not in self:
             raise ValueError(f"Node {node!r} is not in the model")
-        parents = tuple(parents)
+        parents = tuple(check_nodes(parents, f"the parents of {node!r}"))
         if sorted(map(repr, parents)) != sorted(map(repr, self.get_parents(node))) or len(set(parents)) != len(parents):
             raise ValueError(f"Classes of {node!r} must name its parents {self.get_parents(node)}, got {list(parents)}")
         cards = self._cards(parents)
@@ -295,6 +312,8 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         missing = [v for v in self.nodes() if v not in getattr(data, "columns", [])]
         if missing:
             raise ValueError(f"The data have no column for node(s) {missing}")
+        if isinstance(weights, str) and weights not in data.columns:
+            raise ValueError(f"weights column {weights!r} is not a column of the data: {list(data.columns)}")
         cols = [v for v in self.nodes()] + ([weights] if isinstance(weights, str) else [])
         enc = EncodedData(data[cols], weights=weights, state_names=names)
         for v in self.nodes():

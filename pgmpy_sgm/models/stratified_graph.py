@@ -18,13 +18,14 @@ regular      no stratum is the whole outcome space of its common neighbours
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations, product
 
 import networkx as nx
 import numpy as np
 from pgmpy.base import UndirectedGraph
 
+from pgmpy_sgm.core.arguments import check_mapping, check_node, check_nodes, edge_pairs, state_list
 from pgmpy_sgm.core.decomposition import decompose, edge_clique_counts, free_parameters
 from pgmpy_sgm.core.labelling import CliqueLabelling, contexts_from_groups, groups_from_contexts
 from pgmpy_sgm.core.lines import leak_directions
@@ -80,6 +81,8 @@ class StratifiedGraph(UndirectedGraph):
     def __init__(self, edges=None, strata=None, nodes=None, state_names=None):
         super().__init__()
         self.graph["state_names"] = {}
+        if edges is not None and not isinstance(edges, nx.Graph):
+            edges = edge_pairs(edges)
         if isinstance(edges, nx.Graph):
             self.add_nodes_from(edges.nodes())
             if isinstance(edges, StratifiedGraph):
@@ -87,18 +90,20 @@ class StratifiedGraph(UndirectedGraph):
                 strata = {**edges.strata, **(strata or {})}
             edges = list(edges.edges())
         if nodes is not None:
-            self.add_nodes_from(nodes)
+            self.add_nodes_from(check_nodes(nodes))
         for edge in edges or ():
             if not isinstance(edge, tuple | list) or len(edge) != 2:
                 raise ValueError(f"Each edge must be a pair (u, v). Got: {edge!r}")
             self.add_edge(*edge)
         if state_names:
             self.set_state_names(state_names)
-        for edge, contexts in (strata or {}).items():
+        for edge, contexts in check_mapping(strata or {}, "strata", "{(u, v): [context, ...]}").items():
             if not isinstance(edge, tuple | list | frozenset) or len(edge) != 2:
                 raise ValueError(f"strata keys must be edges (u, v). Got: {edge!r}")
             if isinstance(contexts, Mapping):
                 raise TypeError(f"strata[{tuple(edge)!r}] must be a list of contexts (dicts). Got a single dict.")
+            if isinstance(contexts, str | bytes) or not isinstance(contexts, Iterable):
+                raise TypeError(f"strata[{tuple(edge)!r}] must be a list of contexts (dicts). Got: {contexts!r}")
             for context in contexts:
                 self.add_label(*tuple(edge), context)
 
@@ -113,6 +118,8 @@ class StratifiedGraph(UndirectedGraph):
         >>> list(sg.edges())
         [('a', 'b')]
         """
+        check_node(u, f"edge ({u!r}, {v!r})")
+        check_node(v, f"edge ({u!r}, {v!r})")
         if u == v:
             raise ValueError(f"Self-loop on {u!r}: an edge joins two different variables.")
         attr.pop("weight", None) if attr.get("weight") is None else None
@@ -128,9 +135,13 @@ class StratifiedGraph(UndirectedGraph):
         >>> sg.number_of_edges()
         2
         """
-        for edge in ebunch_to_add:
+        if isinstance(ebunch_to_add, nx.Graph):
+            ebunch_to_add = ebunch_to_add.edges(data=True)
+        if isinstance(ebunch_to_add, Iterable) and not isinstance(ebunch_to_add, str | bytes | Mapping):
+            ebunch_to_add = list(ebunch_to_add)
+        for (u, v), edge in zip(edge_pairs(ebunch_to_add), ebunch_to_add, strict=True):
             data = dict(edge[2]) if len(edge) == 3 else {}
-            self.add_edge(edge[0], edge[1], **{**attr, **data})
+            self.add_edge(u, v, **{**attr, **data})
 
     def set_state_names(self, state_names: Mapping) -> None:
         """Set the states of some variables (others stay as they are, binary by default).
@@ -146,10 +157,10 @@ class StratifiedGraph(UndirectedGraph):
             raise TypeError(f"state_names must be a dict {{variable: [states]}}. Got: {type(state_names).__name__}")
         merged = dict(self.graph.get("state_names", {}))
         for var, states in state_names.items():
-            states = tuple(states)
-            if len(states) < 1 or len(set(states)) != len(states):
+            if isinstance(states, Sequence | np.ndarray) and not isinstance(states, str | bytes) and (
+                    len(states) < 1 or len(set(map(repr, states))) != len(states)):
                 raise ValueError(f"state_names[{var!r}] must list distinct states. Got: {list(states)}")
-            merged[var] = states
+            merged[check_node(var, "state_names")] = tuple(state_list(states, var))
         self.graph["state_names"] = merged
 
     @property
@@ -200,6 +211,8 @@ class StratifiedGraph(UndirectedGraph):
         >>> sg.strata
         {}
         """
+        if u is not None and not self.has_edge(u, v):
+            raise ValueError(f"Cannot remove the labels of ({u!r}, {v!r}): it is not an edge of the graph.")
         edges = [(u, v)] if u is not None else list(self.edges())
         for a, b in edges:
             self.edges[a, b].pop("stratum", None)
@@ -304,6 +317,7 @@ class StratifiedGraph(UndirectedGraph):
         >>> StratifiedGraph([(1, 2), (1, 3), (2, 3)]).common_neighbours(2, 3)
         [1]
         """
+        self._check_known([u, v])
         shared = set(self.adj[u]) & set(self.adj[v])
         return [w for w in self.nodes() if w in shared]
 
@@ -415,6 +429,11 @@ class StratifiedGraph(UndirectedGraph):
             out.append(CliqueLabelling(center, groups, clique=clique))
         return out
 
+    def _check_known(self, nodes) -> None:
+        unknown = [w for w in nodes if w not in self]
+        if unknown:
+            raise ValueError(f"Node(s) {unknown} are not in the graph")
+
     def _states_of(self, variables) -> dict:
         return {w: self.states(w) for w in variables}
 
@@ -430,7 +449,20 @@ class StratifiedGraph(UndirectedGraph):
         >>> sg.strata
         {(1, 3): [{2: 1}], (2, 3): [{1: 1}]}
         """
+        clique = tuple(check_nodes(clique, "clique"))
+        self._check_known([*clique, center])
+        if center not in clique:
+            raise ValueError(f"The center {center!r} is not in the clique {clique}")
+        missing = [(u, v) for u, v in combinations(clique, 2) if not self.has_edge(u, v)]
+        if missing:
+            raise ValueError(f"{clique} is not a clique: the edge(s) {missing} are not in the graph")
         parents = tuple(w for w in clique if w != center)
+        if group_ids is not None:
+            size = int(np.prod([len(self.states(w)) for w in parents]))
+            ids = np.asarray(group_ids)
+            if ids.shape != (size,) or not np.issubdtype(ids.dtype, np.integer) or (ids < 0).any():
+                raise ValueError(f"group_ids must hold {size} non-negative integer group ids, one per configuration "
+                                 f"of {list(parents)}. Got: {group_ids!r}")
         for u in parents:
             self.remove_labels(u, center)
         if group_ids is None:

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from pgmpy_sgm.convert import to_bayesian_network, to_junction_tree, to_markov_network
+from pgmpy_sgm.core.arguments import random_generator
 from pgmpy_sgm.exceptions import StrataNotShownWarning
 from pgmpy_sgm.models._sgm_parameters import (
     CliqueFactor,
@@ -239,6 +240,8 @@ class StratifiedGraphicalModel(StratifiedGraph):
             elif all(isinstance(x, int | np.integer) and not isinstance(x, bool | np.bool_) and x in (0, 1)
                      for x in pd.unique(data[v].to_numpy())):
                 names[v] = [0, 1]
+        if isinstance(weights, str) and weights not in data.columns:
+            raise ValueError(f"weights column {weights!r} is not a column of the data: {list(data.columns)}")
         columns = nodes + ([weights] if isinstance(weights, str) else [])
         encoded = EncodedData(data[columns], weights=weights, state_names=names)
         changed = {v: encoded.state_names[v] for v in nodes if tuple(encoded.state_names[v]) != self.states(v)}
@@ -282,7 +285,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
         """
         if not concentration > 0:
             raise ValueError(f"concentration must be positive. Got: {concentration!r}")
-        rng = np.random.default_rng(seed)
+        rng = random_generator(seed)
         model = cls(graph)
         factors = []
         for step in model._plan():
@@ -483,7 +486,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
             raise ValueError(f"n_samples must be a non-negative integer. Got: {n_samples!r}")
         self._require_parameters()
         nodes = list(self.nodes())
-        codes = forward_sample(self.clique_factors, self.states, int(n_samples), np.random.default_rng(seed))
+        codes = forward_sample(self.clique_factors, self.states, int(n_samples), random_generator(seed))
         columns = {}
         for v in nodes:
             states = np.empty(len(self.states(v)), dtype=object)

@@ -117,7 +117,7 @@ def ldag_from_json_dict(data: dict) -> LabeledBayesianNetwork:
     if not isinstance(data, dict):
         raise TypeError(f"A labelled DAG document must be a JSON object; got {type(data).__name__}")
     if data.get("type") in ("StratifiedGraph", "StratifiedGraphicalModel"):
-        raise ValueError(f"The document holds a {data['type']} (not a labelled DAG); read it with read_json")
+        raise ValueError(f"The document's type is {data['type']!r}, not a labelled DAG; read it with read_json")
     unknown = sorted(set(data) - set(_TOP_KEYS))
     if unknown:
         raise ValueError(f"Unknown field(s) {unknown} in the document")
