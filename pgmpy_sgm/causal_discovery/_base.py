@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import networkx as nx
+import numpy as np
 import pandas as pd
 from pgmpy.base import DAG, PDAG
 from pgmpy.metrics import get_metrics
@@ -180,6 +181,7 @@ class DecomposableCausalGraphMixin:
             true_graph, y = y, None
         if X is None and true_graph is None:
             raise ValueError("Either `X` or `true_graph` needs to be specified")
+        self._check_score_arguments(X, true_graph)
         if X is not None and metric is None:
             return self._score_data(X)
         if X is not None:
@@ -189,6 +191,19 @@ class DecomposableCausalGraphMixin:
             return metric.evaluate(X, self._graph_for(metric))
         metric = self._metric(metric, requires_true_graph=True)
         return metric.evaluate(true_causal_graph=true_graph, est_causal_graph=self._graph_for(metric))
+
+    def _check_score_arguments(self, X, true_graph) -> None:
+        """Refuse, naming the value, data that is not a table and a true graph over other nodes."""
+        if X is not None and not isinstance(X, pd.DataFrame) and np.ndim(X) != 2:
+            raise TypeError(f"X must be a pandas DataFrame or a 2-D array. Got: {type(X).__name__} {X!r:.60}")
+        if true_graph is None:
+            return
+        if not isinstance(true_graph, nx.DiGraph):
+            raise TypeError(f"true_graph must be a pgmpy DAG or PDAG. Got: {type(true_graph).__name__}")
+        ours, theirs = set(self.causal_graph_.nodes()), set(true_graph.nodes())
+        if ours != theirs:
+            missing, unknown = sorted(ours - theirs, key=str), sorted(theirs - ours, key=str)
+            raise ValueError(f"true_graph must have the learned graph's nodes; missing: {missing}, unknown: {unknown}")
 
     @staticmethod
     def _metric(metric, **tags):

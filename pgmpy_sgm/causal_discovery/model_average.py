@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numbers
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -81,6 +81,8 @@ class ModelAverage:
     """
 
     def __init__(self, models: Sequence[StratifiedGraphicalModel], weights) -> None:
+        if isinstance(models, StratifiedGraphicalModel | str) or not isinstance(models, Iterable):
+            raise TypeError(f"models must be a list of fitted StratifiedGraphicalModels. Got: {models!r:.80}")
         models = list(models)
         if not models:
             raise ValueError("ModelAverage needs at least one model")
@@ -96,7 +98,10 @@ class ModelAverage:
                     f"models[{i}] has variables {sorted(map(str, m.nodes()))}, "
                     f"models[0] has {sorted(map(str, variables))}"
                 )
-        w = np.asarray(weights, dtype=np.float64).reshape(-1)
+        try:
+            w = np.asarray(weights, dtype=np.float64).reshape(-1)
+        except (TypeError, ValueError):
+            raise TypeError(f"weights must be numbers, one per model. Got: {weights!r:.80}") from None
         if w.shape[0] != len(models):
             raise ValueError(f"Got {len(models)} model(s) but {w.shape[0]} weight(s)")
         if not np.all(np.isfinite(w)) or np.any(w < 0):

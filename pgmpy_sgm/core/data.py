@@ -112,6 +112,9 @@ class EncodedData:
     def __init__(
         self, data, weights=None, state_names=None, max_cells: int | None = None, cache_cells: int = 20_000_000
     ):
+        for name, value in (("max_cells", max_cells), ("cache_cells", cache_cells)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1):
+                raise ValueError(f"{name} must be a positive integer or None. Got: {value!r}")
         self.cache_cells = int(cache_cells)
         self.max_cells = DEFAULT_MAX_CELLS if max_cells is None else int(max_cells)
         frame, weight_values = self._split_weights(data, weights)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable
 from functools import lru_cache
 
 __all__ = ["LocalScoreCache", "LOCAL_SCORE_CACHE_SIZE"]
@@ -27,7 +28,45 @@ class LocalScoreCache:
     """
 
     def _init_local_score_cache(self) -> None:
-        self._cached_local_score = lru_cache(maxsize=LOCAL_SCORE_CACHE_SIZE)(self._local_score)
+        self._cached_local_score = lru_cache(maxsize=LOCAL_SCORE_CACHE_SIZE)(self._checked_local_score)
+
+    def local_score(self, variable, parents) -> float:
+        """The family term of ``variable`` given ``parents`` (a tuple of column names), cached.
+
+        Examples
+        --------
+        >>> from pgmpy_sgm import SGMScore, load_heart_disease
+        >>> score = SGMScore(load_heart_disease(as_counts=True), weights="count")
+        >>> score.local_score("smoking", ["systolic_bp"]) == score.local_score("smoking", ("systolic_bp",))
+        True
+        >>> score.local_score("smoking", "systolic_bp")
+        Traceback (most recent call last):
+            ...
+        TypeError: parents must be a tuple of column names, not the string 'systolic_bp'
+        """
+        try:
+            return self._cached_local_score(variable, parents)
+        except TypeError:  # unhashable arguments (a list of parents): check them, then take them as a tuple
+            self._check_family(variable, parents if isinstance(parents, str | bytes) else list(parents)
+                               if isinstance(parents, Iterable) else parents)
+            return self._cached_local_score(variable, tuple(parents))
+
+    def _checked_local_score(self, variable, parents) -> float:
+        self._check_family(variable, parents)
+        return self._local_score(variable, tuple(parents))
+
+    def _check_family(self, variable, parents) -> None:
+        """Refuse, naming them, parents that are a string, unknown columns, or the variable itself."""
+        if isinstance(parents, str | bytes):
+            raise TypeError(f"parents must be a tuple of column names, not the string {parents!r}")
+        if not isinstance(parents, Iterable):
+            raise TypeError(f"parents must be a tuple of column names. Got: {parents!r}")
+        columns = self.encoded.cardinality
+        unknown = [v for v in (variable, *parents) if not isinstance(v, Hashable) or v not in columns]
+        if unknown:
+            raise ValueError(f"{unknown} are not columns of the data {list(columns)}")
+        if variable in parents:
+            raise ValueError(f"Variable {variable!r} cannot be its own parent")
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import networkx as nx
 import numpy as np
 from pgmpy.structure_score import BaseStructureScore
 
@@ -247,10 +248,27 @@ class LDAGScore(LocalScoreCache, BaseStructureScore):
         True
         """
         parents, counts2d = self._family(variable, parents)
-        group_ids = np.asarray(group_ids, dtype=np.int64)
-        if group_ids.shape != (counts2d.shape[0],):
-            raise ValueError(f"group_ids must have one entry per parent configuration ({counts2d.shape[0]})")
-        return bdeu_class_weights(counts2d, group_ids, self.equivalent_sample_size, self.log_kappa)
+        ids = np.asarray(group_ids)
+        if ids.shape != (counts2d.shape[0],) or not np.issubdtype(ids.dtype, np.integer):
+            raise ValueError(f"group_ids must hold one integer class id per parent configuration "
+                             f"({counts2d.shape[0]}). Got: {group_ids!r}")
+        classes = np.unique(ids, return_inverse=True)[1].astype(np.int64).ravel()  # ids 0..k-1 of the same classes
+        return bdeu_class_weights(counts2d, classes, self.equivalent_sample_size, self.log_kappa)
+
+    def score(self, model) -> float:
+        """LDAG score of a DAG: the sum of its families' terms under their best labellings.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from pgmpy.base import DAG
+        >>> s = LDAGScore(pd.DataFrame({"a": [0, 1, 1, 0], "b": [1, 0, 1, 0]}))
+        >>> s.score(DAG([("a", "b")])) == s.local_score("a", ()) + s.local_score("b", ("a",))
+        True
+        """
+        if not isinstance(model, nx.DiGraph):
+            raise TypeError(f"model must be a DAG (pgmpy.base.DAG or a networkx DiGraph). Got: {model!r}")
+        return super().score(model)
 
     def unlabelled_score(self, variable, parents) -> float:
         """The family's BDeu term without labels (every configuration its own class), uncached.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping
 from itertools import combinations
 
 import networkx as nx
@@ -172,6 +173,9 @@ class SGMScore(LocalScoreCache, BaseStructureScore):
             sg = StratifiedGraph(model)
         elif isinstance(model, nx.DiGraph):
             raise TypeError("Use score(dag) for directed graphs; log_marginal_likelihood takes undirected graphs.")
+        elif isinstance(model, str | bytes | Mapping) or not isinstance(model, Iterable):
+            raise TypeError(f"model must be a StratifiedGraph, an undirected networkx graph or a list of edges. "
+                            f"Got: {model!r}")
         else:
             sg = StratifiedGraph(list(model))
         unknown = [v for v in sg.nodes() if v not in self.encoded.cardinality]
