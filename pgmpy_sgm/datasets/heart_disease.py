@@ -48,6 +48,8 @@ def load_heart_disease(as_counts: bool = False) -> pd.DataFrame:
     >>> table.shape, int(table["count"].sum())
     ((64, 7), 1841)
     """
+    if not isinstance(as_counts, bool | np.bool_):
+        raise TypeError(f"as_counts must be True or False. Got: {as_counts!r}")
     table = pd.read_csv(_PATH)
     if as_counts:
         return table

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from pgmpy_sgm.core.arguments import random_generator
+
 __all__ = ["simulate_paper_synthetic", "paper_synthetic_graph", "PAPER_SYNTHETIC_STRATA"]
 
 _EDGES = [
@@ -61,7 +63,7 @@ def simulate_paper_synthetic(n: int, seed: int | None = None) -> pd.DataFrame:
     """
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
         raise ValueError(f"n must be a positive integer. Got: {n!r}")
-    rng = np.random.default_rng(seed)
+    rng = random_generator(seed)
 
     def bern(p):
         return rng.random(n) < p

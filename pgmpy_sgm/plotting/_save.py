@@ -65,7 +65,11 @@ def save_figure(fig, path, overwrite: bool = True, dpi: float = 150, **savefig_k
         raise TypeError(f"fig must be a matplotlib Figure or Axes. Got: {type(fig).__name__}")
     if not isinstance(path, str | os.PathLike):
         raise TypeError(f"path must be a str or path. Got: {type(path).__name__}")
+    if isinstance(dpi, bool) or not isinstance(dpi, int | float) or not 0 < dpi < float("inf"):
+        raise ValueError(f"dpi must be a positive number. Got: {dpi!r}")
     path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(f"Cannot write {str(path)!r}: it is a directory; give a file name.")
     fmt = path.suffix.lstrip(".").lower()
     supported = fig.canvas.get_supported_filetypes()
     if fmt not in supported:

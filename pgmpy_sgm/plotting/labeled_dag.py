@@ -10,7 +10,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.patches import FancyArrowPatch
 
-from pgmpy_sgm.plotting.stratified_graph import graph_layout
+from pgmpy_sgm.plotting.stratified_graph import check_positions, graph_layout
 
 __all__ = ["plot_labeled_dag", "label_text"]
 
@@ -94,7 +94,7 @@ def plot_labeled_dag(
         skeleton.add_edges_from(model.edges())
         pos = graph_layout(skeleton, layout, seed)
     else:
-        pos = {v: np.asarray(pos[v], dtype=float) for v in model.nodes()}
+        pos = check_positions(model, pos)
     if ax is None:
         _, ax = plt.subplots(figsize=(6, 5))
     labels = model.labels()

@@ -89,6 +89,8 @@ def graph_layout(sg, layout: str | Callable = "circular", seed: int = 0) -> dict
     >>> [round(float(c), 3) for c in pos["X1"]]
     [0.0, 1.0]
     """
+    if not isinstance(sg, nx.Graph):
+        raise TypeError(f"sg must be a graph (a StratifiedGraph or a networkx graph). Got: {type(sg).__name__}")
     nodes = list(sg.nodes())
     if callable(layout):
         pos = layout(sg)
@@ -104,10 +106,19 @@ def graph_layout(sg, layout: str | Callable = "circular", seed: int = 0) -> dict
         pos = nx.shell_layout(sg)
     else:
         raise ValueError(f"layout must be one of: {', '.join(LAYOUTS)}, or a callable. Got: {layout!r}")
-    return _check_pos(sg, pos)
+    return check_positions(sg, pos)
 
 
-def _check_pos(sg, pos) -> dict:
+def check_positions(sg, pos) -> dict:
+    """``pos`` as ``{node: array([x, y])}`` for every node of ``sg``, or an error naming the node at fault.
+
+    Examples
+    --------
+    >>> check_positions(nx.Graph([("a", "b")]), {"a": (0, 0)})
+    Traceback (most recent call last):
+        ...
+    ValueError: pos has no position for nodes: ['b']
+    """
     if not isinstance(pos, Mapping):
         raise TypeError(f"pos must be a dict {{node: (x, y)}}. Got: {type(pos).__name__}")
     missing = [v for v in sg.nodes() if v not in pos]
@@ -319,7 +330,7 @@ def plot_stratified_graph(
     sg = _as_graph(sg)
     _check_style(label_style)
     names = display_names(sg, node_labels)
-    pos = _check_pos(sg, pos) if pos is not None else graph_layout(sg, layout, seed)
+    pos = check_positions(sg, pos) if pos is not None else graph_layout(sg, layout, seed)
     if ax is None:
         n = sg.number_of_nodes()
         side = min(4.5 + 0.35 * n, 10.0)

@@ -135,8 +135,16 @@ def _umask() -> int:
     return mask
 
 
+def _check_path(path) -> None:
+    if not isinstance(path, str | os.PathLike):
+        raise TypeError(f"path must be a str or os.PathLike. Got: {type(path).__name__} {path!r}")
+
+
 def _atomic_write_text(path, text: str, overwrite: bool) -> None:
+    _check_path(path)
     path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(f"Cannot write {str(path)!r}: it is a directory; give a file name")
     if path.exists() and not overwrite:
         raise FileExistsError(f"{str(path)!r} exists; pass overwrite=True to replace it")
     folder = path.parent if str(path.parent) else Path(".")
@@ -457,6 +465,13 @@ def load_json_document(path, max_bytes: int = DEFAULT_MAX_BYTES):
     ...
     ValueError: '...m.json' is not valid JSON: ...
     """
+    _check_path(path)
+    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 1:
+        raise ValueError(f"max_bytes must be a positive integer. Got: {max_bytes!r}")
+    if os.path.isdir(path):
+        raise IsADirectoryError(f"Cannot read {str(path)!r}: it is a directory, not a JSON model file")
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"No such model file: {str(path)!r}")
     size = os.path.getsize(path)
     if size > max_bytes:
         raise ValueError(f"{str(path)!r} has {size:,} bytes, more than max_bytes={max_bytes:,}")

@@ -146,7 +146,11 @@ def ldag_from_json_dict(data: dict) -> LabeledBayesianNetwork:
     for i, edge in enumerate(_list(data["edges"], "edges")):
         if not isinstance(edge, list) or len(edge) != 2:
             raise TypeError(f"Field 'edges[{i}]' must be [u, v]")
-        model.add_edge(_node_ref(edge[0], known, f"edges[{i}]"), _node_ref(edge[1], known, f"edges[{i}]"))
+        u, v = _node_ref(edge[0], known, f"edges[{i}]"), _node_ref(edge[1], known, f"edges[{i}]")
+        try:
+            model.add_edge(u, v)
+        except ValueError as err:  # pgmpy refuses self-loops and cycles
+            raise ValueError(f"Field 'edges[{i}]' ({u!r}, {v!r}): {err}".splitlines()[0]) from None
     for i, entry in enumerate(_list(data["classes"], "classes")):
         if not isinstance(entry, dict) or set(entry) != {"node", "parents", "group_ids"}:
             raise ValueError(f"Field 'classes[{i}]' must have the keys node, parents, group_ids")
@@ -162,6 +166,8 @@ def ldag_from_json_dict(data: dict) -> LabeledBayesianNetwork:
             if not isinstance(entry, dict) or set(entry) != {"node", "parents", "group_ids", "group_values"}:
                 raise ValueError(f"Field 'cpds[{i}]' must have the keys node, parents, group_ids, group_values")
             v = _node_ref(entry["node"], known, f"cpds[{i}].node")
+            if any(cpd.variable == v for cpd in cpds):
+                raise ValueError(f"Field 'cpds[{i}]' repeats the CPD of {v!r}")
             parents = [_node_ref(p, known, f"cpds[{i}].parents") for p in _list(entry["parents"], "parents")]
             if v not in names or any(p not in names for p in parents):
                 raise ValueError(f"Field 'cpds[{i}]': the states of {v!r} and its parents must be in state_names")
@@ -182,6 +188,9 @@ def ldag_from_json_dict(data: dict) -> LabeledBayesianNetwork:
                     state_names={w: names[w] for w in (v, *parents)},
                 )
             )
+        missing = [v for v in nodes if v not in {cpd.variable for cpd in cpds}]
+        if missing:
+            raise ValueError(f"Field 'cpds' has no CPD for the node(s) {missing}")
         model.add_cpds(*cpds)
         model.check_model()
     return model
