@@ -29,11 +29,25 @@ import pytest
 
 import pgmpy_sgm.core.data as data_module
 from pgmpy_sgm import SGMScore, StratifiedGraph
-from pgmpy_sgm.causal_discovery import NonReversibleMCMC
+from pgmpy_sgm.causal_discovery import LDAGSearch, ModelAverage, NonReversibleMCMC
 from pgmpy_sgm.cli import main
 from pgmpy_sgm.core.data import EncodedData
-from pgmpy_sgm.models import StrataNotShownWarning, StratifiedGraphicalModel
-from pgmpy_sgm.readwrite import read_json, to_json_dict, write_json
+from pgmpy_sgm.core.pooling import pool_data
+from pgmpy_sgm.datasets import load_heart_disease, simulate_paper_synthetic
+from pgmpy_sgm.factors import TreeCPD
+from pgmpy_sgm.models import LabeledBayesianNetwork, StrataNotShownWarning, StratifiedGraphicalModel
+from pgmpy_sgm.plotting import graph_layout, plot_labeled_dag, save_figure
+from pgmpy_sgm.readwrite import (
+    from_json_dict,
+    ldag_from_json_dict,
+    ldag_to_json_dict,
+    read_json,
+    read_ldag_json,
+    to_json_dict,
+    write_json,
+    write_ldag_json,
+)
+from pgmpy_sgm.structure_score import LDAGScore
 
 EXIT_2 = "exit status 2"
 
@@ -92,6 +106,41 @@ def _folder(tmp, name):
 def _binary(tmp, name):
     (tmp / name).write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")
     return str(tmp / name)
+
+
+V2 = [[0.2, 0.7], [0.8, 0.3]]
+
+
+def _fitted():
+    return StratifiedGraphicalModel([("a", "b")], nodes=["c"]).fit(DF)
+
+
+def _mcmc_fitted():
+    return NonReversibleMCMC(n_iter=5, n_chains=1, seed=0, show_progress=False).fit(DF)
+
+
+def _ldag():
+    model = LabeledBayesianNetwork([("a", "y"), ("b", "y")], state_names={v: [0, 1] for v in "aby"})
+    model.set_classes("y", ("a", "b"), [0, 1, 0, 2])
+    return model.fit(pd.DataFrame({"a": [0, 0, 1, 1, 1], "b": [0, 1, 0, 1, 1], "y": [0, 1, 0, 0, 1]}))
+
+
+def _ldag_document(change_cpds):
+    document = ldag_to_json_dict(_ldag())
+    return {**document, "cpds": change_cpds(document["cpds"])}
+
+
+def _tree():
+    return TreeCPD("y", 2, ["a", "b"], [2, 2], [0, 1, 0, 2], [[0.2, 0.7, 0.4], [0.8, 0.3, 0.6]])
+
+
+def _figure():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt.figure()
 
 
 def _irregular():
@@ -253,6 +302,160 @@ CASES = [
      EXIT_2, r"out\.png' is not a JSON model file: it is not UTF-8 text"),
     ("cli-corrupt-model", lambda tmp: main(["score", _csv(tmp, "a,b\n0,1\n1,0\n"), _csv(tmp, "{", "m.json")]),
      EXIT_2, r"m\.json' is not valid JSON"),
+    # -- missing values: every column with gaps, with counts, and the incomplete rows -----------
+    ("nan-several-columns", lambda tmp: SGMScore(DF.assign(a=[0, np.nan, 1, 1], b=[np.nan, np.nan, 1, 0])),
+     ValueError, r"^Columns 'a' \(1\), 'b' \(2\) have missing values \(NaN\); 2 of 4 rows are incomplete\."),
+    ("nan-and-infinite", lambda tmp: SGMScore(DF.assign(a=[0, np.nan, 1, 1], c=[np.inf, 0.0, 1.0, 1.0])), ValueError,
+     r"^Column 'a' has 1 missing value\(s\) \(NaN\) and column 'c' has 1 infinite value\(s\); 2 of 4 rows"),
+    ("nan-pooled-chunks", lambda tmp: pool_data([DF.assign(b=[np.nan, 0, 1, 1]), DF.assign(c=[np.nan] * 4)]),
+     ValueError, r"^Columns 'b' \(1\), 'c' \(4\) have missing values \(NaN\); 5 of 8 rows are incomplete"),
+    ("nan-model-data", lambda tmp: _fitted().log_likelihood(DF.assign(a=[np.nan, 0, 1, 1], b=[np.nan, 0, np.nan, 1])),
+     ValueError, r"^Columns 'a' \(1\), 'b' \(2\) have missing values \(NaN\); 2 of 4 rows are incomplete"),
+    ("cli-empty-cells-several-columns", lambda tmp: main(["learn", _csv(tmp, "a,b,c\n0,,1\n,0,\n1,0,1\n1,1,0\n"),
+                                                          "--quiet"]), EXIT_2,
+     r"columns 'a' \(1\), 'b' \(1\), 'c' \(1\) of .*data\.csv have empty cell\(s\) \(missing values\); "
+     r"2 of 4 data rows are incomplete"),
+    # -- graphs ------------------------------------------------------------------------------------
+    ("graph-edges-not-a-list", lambda tmp: StratifiedGraph(5), TypeError,
+     r"^edges must be a list of \(u, v\) pairs\. Got: 5"),
+    ("graph-unhashable-node", lambda tmp: StratifiedGraph([(["a"], "b")]), TypeError,
+     r"^A node must be hashable .*edge \(\['a'\], 'b'\) has \['a'\]"),
+    ("graph-none-node", lambda tmp: StratifiedGraph([("a", None)]), ValueError,
+     r"^None cannot be a node; edge \('a', None\) has None"),
+    ("graph-nodes-not-a-list", lambda tmp: StratifiedGraph(nodes=5), TypeError,
+     r"^Nodes must be a list of nodes\. Got: 5"),
+    ("graph-nodes-string", lambda tmp: StratifiedGraph(nodes="abc"), TypeError,
+     r"^Nodes must be a list of nodes, not the string 'abc'"),
+    ("graph-strata-not-a-dict", lambda tmp: StratifiedGraph([("a", "b")], strata=5), TypeError,
+     r"^strata must be a dict .*Got: 5"),
+    ("graph-stratum-not-a-list", lambda tmp: StratifiedGraph(K4, strata={("a", "b"): 5}), TypeError,
+     r"^strata\[\('a', 'b'\)\] must be a list of contexts \(dicts\)\. Got: 5"),
+    ("graph-states-string", lambda tmp: StratifiedGraph([("a", "b")], state_names={"a": "01"}), TypeError,
+     r"^The states of 'a' must be a list such as \['0', '1'\], not the string '01'"),
+    ("graph-states-set", lambda tmp: StratifiedGraph([("a", "b")], state_names={"a": {0, 1}}), TypeError,
+     r"^The states of 'a' must be a list \(ordered\)\. Got: \{0, 1\}"),
+    ("graph-states-not-a-list", lambda tmp: StratifiedGraph([("a", "b")], state_names={"a": 5}), TypeError,
+     r"^The states of 'a' must be a list \(ordered\)\. Got: 5"),
+    ("graph-add-edges-not-pairs", lambda tmp: StratifiedGraph().add_edges_from([("a",)]), ValueError,
+     r"^Each edge must be a pair \(u, v\)\. Got: \('a',\)"),
+    ("graph-remove-labels-non-edge", lambda tmp: StratifiedGraph([("a", "b")]).remove_labels("a", "z"), ValueError,
+     r"^Cannot remove the labels of \('a', 'z'\): it is not an edge"),
+    ("graph-common-neighbours-unknown", lambda tmp: StratifiedGraph([("a", "b")]).common_neighbours("a", "z"),
+     ValueError, r"^Node\(s\) \['z'\] are not in the graph"),
+    ("graph-clique-groups-length", lambda tmp: StratifiedGraph(K4[:3] + [("b", "c")]).set_clique_groups(
+        ("a", "b", "c"), "a", [0]), ValueError, r"^group_ids must hold 4 non-negative integer group ids.*Got: \[0\]"),
+    ("graph-clique-groups-unknown-center", lambda tmp: StratifiedGraph(K4).set_clique_groups(("a", "b"), "z", [0, 1]),
+     ValueError, r"^Node\(s\) \['z'\] are not in the graph"),
+    ("model-simulate-seed", lambda tmp: _fitted().simulate(5, seed="x"), TypeError,
+     r"^seed must be None, an integer >= 0 or a numpy Generator\. Got: 'x'"),
+    ("model-simulate-negative-seed", lambda tmp: _fitted().simulate(5, seed=-1), ValueError,
+     r"^seed must be an integer >= 0\. Got: -1"),
+    ("model-fit-unknown-weights", lambda tmp: StratifiedGraphicalModel([("a", "b")]).fit(DF, weights="n"),
+     ValueError, r"^weights column 'n' is not a column of the data"),
+    # -- labelled DAGs -----------------------------------------------------------------------------
+    ("ldag-edges-not-a-list", lambda tmp: LabeledBayesianNetwork(5), TypeError,
+     r"^ebunch must be a list of \(u, v\) pairs\. Got: 5"),
+    ("ldag-edge-not-a-pair", lambda tmp: LabeledBayesianNetwork([("a",)]), ValueError,
+     r"^Each edge must be a pair \(u, v\)\. Got: \('a',\)"),
+    ("ldag-cycle", lambda tmp: LabeledBayesianNetwork([("a", "b"), ("b", "a")]), ValueError,
+     r"^The edges have the cycle \['a', 'b'\]"),
+    ("ldag-states-string", lambda tmp: LabeledBayesianNetwork([("a", "b")], state_names={"a": "01"}), TypeError,
+     r"^The states of 'a' must be a list such as \['0', '1'\], not the string '01'"),
+    ("ldag-classes-not-a-dict", lambda tmp: LabeledBayesianNetwork([("a", "b")], classes=5), TypeError,
+     r"^classes must be a dict .*Got: 5"),
+    ("ldag-classes-parents-not-a-list", lambda tmp: _ldag().set_classes("y", 5, [0, 1, 0, 2]), TypeError,
+     r"^The parents of 'y' must be a list of nodes\. Got: 5"),
+    ("ldag-classes-unhashable-node", lambda tmp: _ldag().set_classes(["y"], ("a", "b"), [0, 1, 0, 2]), ValueError,
+     r"^Node \['y'\] is not in the model"),
+    ("ldag-fit-unknown-weights", lambda tmp: _ldag().fit(DF.assign(y=0).rename(columns={"c": "b"}), weights="n"),
+     ValueError, r"^weights column 'n' is not a column of the data"),
+    ("ldag-json-cyclic-edge", lambda tmp: ldag_from_json_dict({**ldag_to_json_dict(_ldag()),
+                                                               "edges": [["a", "y"], ["y", "a"]]}),
+     ValueError, r"^Field 'edges\[1\]' \('y', 'a'\): .*loop"),
+    ("ldag-json-missing-cpd", lambda tmp: ldag_from_json_dict(_ldag_document(lambda cpds: cpds[:1])), ValueError,
+     r"^Field 'cpds' has no CPD for the node\(s\)"),
+    ("ldag-json-repeated-cpd", lambda tmp: ldag_from_json_dict(_ldag_document(lambda cpds: cpds + cpds[:1])),
+     ValueError, r"^Field 'cpds\[3\]' repeats the CPD of"),
+    ("json-holds-a-labelled-dag", lambda tmp: from_json_dict(ldag_to_json_dict(_ldag())), ValueError,
+     r"^The JSON document holds a labelled DAG \(type 'LabeledBayesianNetwork'\); read it with read_ldag_json"),
+    # -- TreeCPD -----------------------------------------------------------------------------------
+    ("treecpd-unhashable-variable", lambda tmp: TreeCPD(["y"], 2, ["a"], [2], [0, 1], V2), TypeError,
+     r"^variable must be hashable .*got \['y'\]"),
+    ("treecpd-evidence-not-a-list", lambda tmp: TreeCPD("y", 2, 5, [2], [0, 1], V2), TypeError,
+     r"^evidence must be a list of variables; got 5"),
+    ("treecpd-values-text", lambda tmp: TreeCPD("y", 2, ["a"], [2], [0, 1], [["x", 0.5], [0.2, 0.5]]), TypeError,
+     r"^group_values must be numbers \(probabilities\); got \[\['x'"),
+    ("treecpd-reduce-unknown-parent", lambda tmp: _tree().reduce([("z", 0)], inplace=False), ValueError,
+     r"^values: \['z'\] are not parents of 'y'"),
+    ("treecpd-reduce-unknown-state", lambda tmp: _tree().reduce([("a", 7)], inplace=False), ValueError,
+     r"^7 is not a state of 'a'; its states are \[0, 1\]"),
+    ("treecpd-reduce-not-a-list", lambda tmp: _tree().reduce(5, inplace=False), TypeError,
+     r"^values must be a list of \(parent, state\) pairs\. Got: 5"),
+    ("treecpd-marginalize-string", lambda tmp: _tree().marginalize("a", inplace=False), TypeError,
+     r"^variables must be a list of parents of 'y'\. Got: 'a'"),
+    ("treecpd-marginalize-unknown", lambda tmp: _tree().marginalize(["z"], inplace=False), ValueError,
+     r"^variables: \['z'\] are not parents of 'y'"),
+    ("treecpd-reorder-missing-parent", lambda tmp: _tree().reorder_parents(["a"]), ValueError,
+     r"^new_order must list every parent of 'y' once, \['a', 'b'\]\. Got: \['a'\]"),
+    ("treecpd-get-value-unknown-state", lambda tmp: _tree().get_value(y=9, a=0, b=0), ValueError,
+     r"^9 is not a state of 'y'"),
+    ("treecpd-get-value-unknown-variable", lambda tmp: _tree().get_value(z=0), ValueError,
+     r"^get_value needs a state of every variable .*unknown: \['z'\]"),
+    ("treecpd-divide-number", lambda tmp: _tree().divide(5, inplace=False), TypeError,
+     r"^TreeCPD\.divide needs a factor\. Got: 5"),
+    ("treecpd-group-of-number", lambda tmp: _tree().group_of(5), TypeError,
+     r"^configuration must be a dict .*got 5"),
+    # -- scores ------------------------------------------------------------------------------------
+    ("score-model-not-a-graph", lambda tmp: SGMScore(DF).score(5), TypeError,
+     r"^model must be a StratifiedGraph, an undirected networkx graph or a list of edges\. Got: 5"),
+    ("score-parents-string", lambda tmp: LDAGScore(DF).local_score("a", "bc"), TypeError,
+     r"^parents must be a tuple of column names, not the string 'bc'"),
+    ("score-unknown-variable", lambda tmp: SGMScore(DF).local_score("z", []), ValueError,
+     r"^\['z'\] are not columns of the data \['a', 'b', 'c'\]"),
+    ("score-own-parent", lambda tmp: SGMScore(DF).local_score("a", ["a"]), ValueError,
+     r"^Variable 'a' cannot be its own parent"),
+    ("score-ldag-model-not-a-dag", lambda tmp: LDAGScore(DF).score(5), TypeError,
+     r"^model must be a DAG .*Got: 5"),
+    ("score-class-ids-not-integers", lambda tmp: LDAGScore(DF).family_score("a", ("b",), [0.5, 1]), ValueError,
+     r"^group_ids must hold one integer class id per parent configuration \(2\)\. Got: \[0\.5, 1\]"),
+    ("score-max-cells", lambda tmp: SGMScore(DF, max_cells="x"), ValueError,
+     r"^max_cells must be a positive integer or None\. Got: 'x'"),
+    ("mcmc-score-true-graph-type", lambda tmp: _mcmc_fitted().score(true_graph=5), TypeError,
+     r"^true_graph must be a pgmpy DAG or PDAG\. Got: int"),
+    ("mcmc-score-true-graph-nodes", lambda tmp: _mcmc_fitted().score(true_graph=nx.DiGraph([("x", "y")])), ValueError,
+     r"^true_graph must have the learned graph's nodes; missing: \['a', 'b', 'c'\], unknown: \['x', 'y'\]"),
+    ("mcmc-score-data-scalar", lambda tmp: _mcmc_fitted().score(X=5), TypeError,
+     r"^X must be a pandas DataFrame or a 2-D array\. Got: int"),
+    ("ldag-search-seed", lambda tmp: LDAGSearch(n_restarts=0, seed=-1).fit(DF), ValueError,
+     r"^seed must be an integer >= 0\. Got: -1"),
+    ("ldag-search-labels", lambda tmp: LDAGSearch(n_restarts=0, labels="x").fit(DF), TypeError,
+     r"^labels must be True or False\. Got: 'x'"),
+    ("average-models-not-a-list", lambda tmp: ModelAverage(5, [1]), TypeError,
+     r"^models must be a list of fitted StratifiedGraphicalModels\. Got: 5"),
+    ("average-weights-text", lambda tmp: ModelAverage([_fitted(), _fitted()], "x"), TypeError,
+     r"^weights must be numbers, one per model\. Got: 'x'"),
+    # -- files, plots, data sets -------------------------------------------------------------------
+    ("file-path-not-a-path", lambda tmp: read_json(5), TypeError, r"^path must be a str or os\.PathLike\. Got: int 5"),
+    ("file-read-directory", lambda tmp: read_ldag_json(tmp), IsADirectoryError,
+     r"^Cannot read .*: it is a directory, not a JSON model file"),
+    ("file-write-directory", lambda tmp: write_ldag_json(_ldag(), tmp, overwrite=True), IsADirectoryError,
+     r"^Cannot write .*: it is a directory; give a file name"),
+    ("plot-layout-not-a-graph", lambda tmp: graph_layout(5), TypeError,
+     r"^sg must be a graph .*Got: int"),
+    ("plot-ldag-partial-positions", lambda tmp: plot_labeled_dag(_ldag(), pos={"a": (0, 0)}), ValueError,
+     r"^pos has no position for nodes: \['y', 'b'\]"),
+    ("plot-dpi", lambda tmp: save_figure(_figure(), tmp / "x.png", dpi=-1), ValueError,
+     r"^dpi must be a positive number\. Got: -1"),
+    ("data-synthetic-seed", lambda tmp: simulate_paper_synthetic(10, seed="x"), TypeError,
+     r"^seed must be None, an integer >= 0 or a numpy Generator\. Got: 'x'"),
+    ("data-as-counts", lambda tmp: load_heart_disease("x"), TypeError, r"^as_counts must be True or False\. Got: 'x'"),
+    # -- command line: labelled DAGs ---------------------------------------------------------------
+    ("cli-sg-option-with-ldag", _cli("learn", "--ldag", "--chains", "3", "--quiet"), EXIT_2,
+     r"--chains applies to the stratified-graph search, not to --ldag"),
+    ("cli-ldag-option-without-ldag", _cli("learn", "--restart-budget", "none", "--quiet"), EXIT_2,
+     r"--restart-budget applies to the labelled-DAG search; add --ldag"),
+    ("cli-restart-budget", _cli("learn", "--ldag", "--restart-budget", "-1"), EXIT_2,
+     r"argument --restart-budget: must be a non-negative number or 'none', got '-1'"),
 ]
 
 
@@ -279,7 +482,7 @@ def test_bad_input_gets_exact_type_and_names_the_culprit(action, error, message,
 
 def test_table_is_broad():
     groups = {c[0].split("-")[0] for c in CASES}
-    assert len(CASES) >= 20 and {"mcmc", "json", "cli"} <= groups
+    assert len(CASES) >= 20 and {"mcmc", "json", "cli", "graph", "ldag", "treecpd", "score", "file"} <= groups
 
 
 # -- inputs that are allowed ----------------------------------------------------------------------
