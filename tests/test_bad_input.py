@@ -16,6 +16,7 @@ Decisions recorded here:
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import subprocess
@@ -27,6 +28,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import pgmpy_sgm.causal_discovery._checkpoint as checkpoint_module
 import pgmpy_sgm.core.data as data_module
 from pgmpy_sgm import SGMScore, StratifiedGraph
 from pgmpy_sgm.causal_discovery import LDAGSearch, ModelAverage, NonReversibleMCMC
@@ -572,3 +574,86 @@ def test_repeated_csv_header_renamed_by_pandas_gets_a_warning(tmp_path):
     assert list(frame.columns) == ["a", "a.1", "b"]
     with pytest.warns(UserWarning, match=r"^Columns 'a' and 'a\.1': pandas\.read_csv names a repeated header"):
         EncodedData(frame)
+
+
+# -- resumed checkpoints: every field range-checked ------------------------------------------------
+CHECKPOINT_RUN = {"n_iter": 120, "n_chains": 2, "seed": 5, "show_progress": False}
+
+
+@pytest.fixture(scope="module")
+def checkpoint_entries(tmp_path_factory):
+    path = tmp_path_factory.mktemp("ckpt") / "run.ckpt"
+    NonReversibleMCMC(**CHECKPOINT_RUN, checkpoint=str(path), checkpoint_every=40).fit(DF)
+    return [json.loads(line)["body"] for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def _forged(entries, tmp) -> str:
+    """The entries written back with valid digests (a forgery the digest chain alone cannot stop)."""
+    text, previous = "", ""
+    for body in entries:
+        line, previous = checkpoint_module._line(previous, body)
+        text += line
+    path = tmp / "forged.ckpt"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def _chain_edit(**fields):
+    def edit(entries):
+        entries = json.loads(json.dumps(entries))
+        entries[-1]["chains"][0].update(fields)
+        return entries
+
+    return edit
+
+
+def _nan_trace(entries):
+    entries = json.loads(json.dumps(entries))
+    values = np.frombuffer(base64.b64decode(entries[-1]["traces"][0]), dtype="<f8").copy()
+    values[0] = np.nan
+    entries[-1]["traces"][0] = base64.b64encode(values.astype("<f8").tobytes()).decode("ascii")
+    return entries
+
+
+def _identity_edit(**fields):
+    def edit(entries):
+        entries = json.loads(json.dumps(entries))
+        entries[0]["identity"].update(fields)
+        return entries
+
+    return edit
+
+
+CHECKPOINT_EDITS = [
+    ("score-text", _chain_edit(score="high"), {},
+     r"chain 0 field 'score' must be a finite number or null\. Got: 'high'"),
+    ("best-score-infinite", _chain_edit(best_score=1e999), {},
+     r"chain 0 field 'best_score' must be a finite number or null\. Got: inf"),
+    ("pair-pos-beyond-buffer", _chain_edit(pair_pos=10_000), {},
+     r"chain 0 field 'pair_pos' must be at most 4096 \(buffer of 4096 draws\)\. Got: 10000"),
+    ("u-pos-without-buffer", _chain_edit(u_rng=None, u_pos=3), {},
+     r"chain 0 field 'u_pos' must be at most 0 \(buffer of 0 draws\)\. Got: 3"),
+    ("accepted-beyond-iterations", _chain_edit(n_accepted=10**6), {},
+     r"chain 0 field 'n_accepted' is 1000000, more than its iteration 120"),
+    ("relocations-accepted-beyond-relocations", _chain_edit(n_relocations=0, n_relocations_accepted=2), {},
+     r"chain 0 field 'n_relocations_accepted' is 2, more than its n_relocations 0"),
+    ("accepted-beyond-draws", _chain_edit(n_draws=0), {}, r"chain 0 accepted \d+ proposals but drew only 0"),
+    ("trace-not-finite", _nan_trace, {}, r"trace of chain 0 holds a value that is not finite\. Got: nan"),
+    ("negative-seed-entropy", _identity_edit(seed_entropy=-1), {"seed": None},
+     r"line 1: seed_entropy must be an integer >= 0\. Got: -1"),
+]
+
+
+@pytest.mark.parametrize(("edit", "changes", "message"), [c[1:] for c in CHECKPOINT_EDITS],
+                         ids=[c[0] for c in CHECKPOINT_EDITS])
+def test_resumed_checkpoint_fields_are_range_checked(checkpoint_entries, edit, changes, message, tmp_path):
+    path = _forged(edit(checkpoint_entries), tmp_path)
+    settings = {**CHECKPOINT_RUN, "n_iter": 200, **changes}
+    with pytest.raises(ValueError, match=message) as info:
+        NonReversibleMCMC(**settings, checkpoint=path, resume=True).fit(DF)
+    assert path in str(info.value) and "\n" not in str(info.value)
+
+
+def test_an_intact_forged_copy_resumes(checkpoint_entries, tmp_path):
+    path = _forged(checkpoint_entries, tmp_path)  # the same content: the checks above refuse only the edits
+    assert NonReversibleMCMC(**{**CHECKPOINT_RUN, "n_iter": 200}, checkpoint=path, resume=True).fit(DF).n_iter_ == 200

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pgmpy_sgm.causal_discovery._chain import ChainState, SegmentResult
+from pgmpy_sgm.causal_discovery._chain import BUFFER_SIZE, ChainState, SegmentResult
 from pgmpy_sgm.core.moves import DecomposableState
 
 __all__ = ["RunState", "N_SCORES_VERIFIED"]
@@ -123,7 +123,7 @@ class RunState:
             Naming the file, the record and the field at fault.
         """
         name = os.fspath(path)
-        n_chains = int(identity["n_chains"])
+        n_chains = cls._checked_identity(name, identity)
         run = cls(identity, [None] * n_chains)
         n_pairs = len(tables.pairs)
         for number, record in enumerate(records, start=2):
@@ -149,6 +149,9 @@ class RunState:
                 values = _unpack(trace)
                 if values is None:
                     raise bad(f"trace of chain {c} must be base64 text of float64 values")
+                if not all(math.isfinite(v) for v in values):
+                    raise bad(f"trace of chain {c} holds a value that is not finite. Got: "
+                              f"{next(v for v in values if not math.isfinite(v))!r}")
                 run.chains[c] = state
                 run.traces[c].extend(values)
             for part, target, kind in (("visited", run.visited, float), ("seen_by", run.seen_by, int)):
@@ -167,6 +170,44 @@ class RunState:
         run._check_consistency(name, tables, strata)
         run._saved_trace = [len(t) for t in run.traces]
         return run
+
+    @staticmethod
+    def _checked_identity(name: str, identity: dict) -> int:
+        """The number of chains of the header's identity, after range checks of its counts and seed."""
+        n_chains, entropy = identity.get("n_chains"), identity.get("seed_entropy")
+        if isinstance(n_chains, bool) or not isinstance(n_chains, int) or n_chains < 1:
+            raise ValueError(f"Checkpoint {name!r}, line 1: n_chains must be an integer >= 1. Got: {n_chains!r}; "
+                             "refusing to resume from it.")
+        if isinstance(entropy, bool) or not isinstance(entropy, int) or entropy < 0:
+            raise ValueError(f"Checkpoint {name!r}, line 1: seed_entropy must be an integer >= 0. Got: {entropy!r}; "
+                             "refusing to resume from it.")
+        return n_chains
+
+    @staticmethod
+    def _check_ranges(state: ChainState, c: int, bad) -> None:
+        """Refuse counters and buffer positions that no run can reach (each names the field and value)."""
+        for what, score in (("score", state.score), ("best_score", state.best_score)):
+            if score is not None and (isinstance(score, bool) or not isinstance(score, int | float)
+                                      or not math.isfinite(score)):
+                raise bad(f"chain {c} field {what!r} must be a finite number or null. Got: {score!r}")
+        for what, saved, pos in (("pair", state.pair_rng, state.pair_pos), ("u", state.u_rng, state.u_pos)):
+            if saved is not None and not isinstance(saved, dict):
+                raise bad(f"chain {c} field '{what}_rng' must be a generator state (an object) or null. Got: {saved!r}")
+            limit = 0 if saved is None else BUFFER_SIZE
+            if pos > limit:
+                raise bad(f"chain {c} field '{what}_pos' must be at most {limit} (buffer of {limit} draws). Got: {pos}")
+        limits = (("n_accepted", state.n_accepted, "iteration", state.iteration),
+                  ("n_relocations", state.n_relocations, "iteration", state.iteration),
+                  ("n_relocations_accepted", state.n_relocations_accepted, "n_relocations", state.n_relocations),
+                  ("n_relocations_accepted", state.n_relocations_accepted, "n_accepted", state.n_accepted))
+        for what, value, bound_name, bound in limits:
+            if value > bound:
+                raise bad(f"chain {c} field {what!r} is {value}, more than its {bound_name} {bound}")
+        if state.n_accepted - state.n_relocations_accepted > state.n_draws:
+            raise bad(f"chain {c} accepted {state.n_accepted - state.n_relocations_accepted} proposals but drew only "
+                      f"{state.n_draws}")
+        if state.score is None and (state.iteration or state.best_score is not None):
+            raise bad(f"chain {c} field 'score' is null after {state.iteration} iterations")
 
     @staticmethod
     def _key(text, n_pairs: int, bad, what: str) -> int:
@@ -204,6 +245,7 @@ class RunState:
             raise bad(f"chain {c} has an invalid random generator state ({err})") from None
         if state.best_iteration > state.iteration:
             raise bad(f"chain {c} best_iteration {state.best_iteration} is after its iteration {state.iteration}")
+        cls._check_ranges(state, c, bad)
         return state
 
     def _check_consistency(self, name: str, tables, strata: bool) -> None:
