@@ -401,6 +401,8 @@ def _check_counts(frame: pd.DataFrame, column: str, path: str, offset: int = 0) 
 def _warn_counts_like(frame: pd.DataFrame, path: str) -> None:
     for name in frame.columns:
         column = frame[name]
+        if pd.api.types.is_float_dtype(column.dtype) and column.notna().all() and (column % 1 == 0).all():
+            column = column.astype("int64")  # whole numbers written as floats (1.0, 2.0, ...)
         if not pd.api.types.is_integer_dtype(column.dtype) or column.min() < 0:
             continue
         named = str(name).strip().lower() in _COUNT_NAMES

@@ -657,3 +657,13 @@ def test_resumed_checkpoint_fields_are_range_checked(checkpoint_entries, edit, c
 def test_an_intact_forged_copy_resumes(checkpoint_entries, tmp_path):
     path = _forged(checkpoint_entries, tmp_path)  # the same content: the checks above refuse only the edits
     assert NonReversibleMCMC(**{**CHECKPOINT_RUN, "n_iter": 200}, checkpoint=path, resume=True).fit(DF).n_iter_ == 200
+
+
+@pytest.mark.parametrize("found", [["b", "c", "d", "a"], ["a", "d", "c", "b"], ["c", "b", "a", "d"]])
+def test_chordless_cycle_is_named_the_same_whatever_order_networkx_finds_it(found, monkeypatch):
+    # networkx's chordless_cycles starts and turns as its sets iterate, which depends on PYTHONHASHSEED
+    import pgmpy_sgm.core.decomposition as decomposition
+
+    monkeypatch.setattr(decomposition.nx, "chordless_cycles", lambda graph: iter([found]))
+    with pytest.raises(ValueError, match=r"the cycle \['a', 'b', 'c', 'd'\] has no chord"):
+        StratifiedGraph([("a", "b"), ("b", "c"), ("c", "d"), ("d", "a")]).check_model()

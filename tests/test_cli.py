@@ -305,3 +305,17 @@ def _learned_json(data, capsys):
     assert main(["learn", str(data), "--quiet", "--iterations", "100", "--chains", "1", "--json", str(out)]) == 0
     capsys.readouterr()
     return out
+
+
+def test_score_warns_about_counts_written_as_floats(tmp_path, capsys):
+    from pgmpy_sgm import StratifiedGraph
+    from pgmpy_sgm.readwrite import write_json
+
+    data = tmp_path / "d.csv"
+    data.write_text("a,b,count\n0,1,3.0\n1,0,5.0\n1,1,2.0\n0,0,7.0\n", encoding="utf-8")
+    write_json(StratifiedGraph([("a", "b")]), tmp_path / "g.json")
+    assert main(["score", str(data), str(tmp_path / "g.json")]) == 0
+    err = capsys.readouterr().err
+    assert "warning: column 'count'" in err and "(integers 2..7)" in err and "--counts-column count" in err
+    assert main(["learn", str(data), "--ldag", "--restarts", "0", "--quiet"]) == 0
+    assert "warning: column 'count'" in capsys.readouterr().err

@@ -156,9 +156,12 @@ def chordless_cycle(graph: nx.Graph) -> list | None:
     >>> chordless_cycle(nx.complete_graph(4)) is None
     True
     """
+    order = {v: i for i, v in enumerate(graph.nodes())}
     for cycle in nx.chordless_cycles(graph):
-        if len(cycle) >= 4:
-            return list(cycle)
+        if len(cycle) >= 4:  # written from its first node in node order, towards the earlier of its two neighbours
+            start = min(range(len(cycle)), key=lambda i: order[cycle[i]])
+            cycle = list(cycle[start:]) + list(cycle[:start])
+            return cycle if order[cycle[1]] < order[cycle[-1]] else [cycle[0], *reversed(cycle[1:])]
     return None
 
 
