@@ -79,7 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help=f"MCMC iterations per chain (default {_DEFAULT_ITERATIONS}; not with --ldag)")
     learn.add_argument("--chains", type=_positive_int, default=None, metavar="K",
                        help=f"independent chains (default {_DEFAULT_CHAINS}; not with --ldag)")
-    learn.add_argument("--jobs", type=int, default=1, metavar="J",
+    learn.add_argument("--jobs", type=_jobs, default=1, metavar="J",
                        help="parallel jobs for the chains, or the restarts with --ldag (default 1)")
     learn.add_argument("--max-time", type=_positive_float, default=None, metavar="SECONDS",
                        help="stop every chain after this many seconds of search; with --ldag, start no restart "
@@ -142,6 +142,16 @@ def _positive_float(text: str) -> float:
         raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
     if not 0 < value < float("inf"):
         raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
+    return value
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+    if value == 0:
+        raise argparse.ArgumentTypeError("must not be 0 (1: no parallelism; -1: all CPUs; -2: all but one, ...)")
     return value
 
 

@@ -369,6 +369,13 @@ CASES = [
      r"^The parents of 'y' must be a list of nodes\. Got: 5"),
     ("ldag-classes-unhashable-node", lambda tmp: _ldag().set_classes(["y"], ("a", "b"), [0, 1, 0, 2]), ValueError,
      r"^Node \['y'\] is not in the model"),
+    ("ldag-fit-not-a-frame", lambda tmp: _ldag().fit("x"), TypeError, r"^data must be a pandas DataFrame\. Got: str"),
+    ("ldag-search-score-true-graph-nodes", lambda tmp: LDAGSearch(n_restarts=0).fit(DF).score(
+        true_graph=nx.DiGraph([("x", "y")])), ValueError,
+     r"^true_graph must have the learned graph's nodes; missing: \['a', 'b', 'c'\], unknown: \['x', 'y'\]"),
+    ("ldag-search-score-true-graph-type", lambda tmp: LDAGSearch(n_restarts=0).fit(DF).score(true_graph=5), TypeError,
+     r"^true_graph must be a pgmpy DAG or PDAG\. Got: int"),
+    ("cli-jobs-zero", _cli("learn", "--jobs", "0"), EXIT_2, r"argument --jobs: must not be 0"),
     ("ldag-fit-unknown-weights", lambda tmp: _ldag().fit(DF.assign(y=0).rename(columns={"c": "b"}), weights="n"),
      ValueError, r"^weights column 'n' is not a column of the data"),
     ("ldag-json-cyclic-edge", lambda tmp: ldag_from_json_dict({**ldag_to_json_dict(_ldag()),

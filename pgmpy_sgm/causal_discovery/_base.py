@@ -19,7 +19,7 @@ from pgmpy.base import DAG, PDAG
 from pgmpy.metrics import get_metrics
 from sklearn.utils.validation import check_is_fitted
 
-__all__ = ["DecomposableCausalGraphMixin", "equivalence_class", "perfect_orientation"]
+__all__ = ["DecomposableCausalGraphMixin", "check_score_arguments", "equivalence_class", "perfect_orientation"]
 
 _RETURN_TYPES = ("pdag", "dag")
 
@@ -89,6 +89,28 @@ def perfect_orientation(graph: nx.Graph, nodes: Iterable | None = None, tie_brea
     dag.add_nodes_from(nodes)
     dag.add_edges_from((u, v) if rank[u] < rank[v] else (v, u) for u, v in graph.edges())
     return dag
+
+
+def check_score_arguments(learned: nx.DiGraph, X, true_graph) -> None:
+    """Refuse, naming the value, data that is not a table and a true graph over other nodes than ``learned``.
+
+    Examples
+    --------
+    >>> check_score_arguments(DAG([("a", "b")]), None, DAG([("a", "c")]))
+    Traceback (most recent call last):
+        ...
+    ValueError: true_graph must have the learned graph's nodes; missing: ['b'], unknown: ['c']
+    """
+    if X is not None and not isinstance(X, pd.DataFrame) and np.ndim(X) != 2:
+        raise TypeError(f"X must be a pandas DataFrame or a 2-D array. Got: {type(X).__name__} {X!r:.60}")
+    if true_graph is None:
+        return
+    if not isinstance(true_graph, nx.DiGraph):
+        raise TypeError(f"true_graph must be a pgmpy DAG or PDAG. Got: {type(true_graph).__name__}")
+    ours, theirs = set(learned.nodes()), set(true_graph.nodes())
+    if ours != theirs:
+        missing, unknown = sorted(ours - theirs, key=str), sorted(theirs - ours, key=str)
+        raise ValueError(f"true_graph must have the learned graph's nodes; missing: {missing}, unknown: {unknown}")
 
 
 class DecomposableCausalGraphMixin:
@@ -193,17 +215,7 @@ class DecomposableCausalGraphMixin:
         return metric.evaluate(true_causal_graph=true_graph, est_causal_graph=self._graph_for(metric))
 
     def _check_score_arguments(self, X, true_graph) -> None:
-        """Refuse, naming the value, data that is not a table and a true graph over other nodes."""
-        if X is not None and not isinstance(X, pd.DataFrame) and np.ndim(X) != 2:
-            raise TypeError(f"X must be a pandas DataFrame or a 2-D array. Got: {type(X).__name__} {X!r:.60}")
-        if true_graph is None:
-            return
-        if not isinstance(true_graph, nx.DiGraph):
-            raise TypeError(f"true_graph must be a pgmpy DAG or PDAG. Got: {type(true_graph).__name__}")
-        ours, theirs = set(self.causal_graph_.nodes()), set(true_graph.nodes())
-        if ours != theirs:
-            missing, unknown = sorted(ours - theirs, key=str), sorted(theirs - ours, key=str)
-            raise ValueError(f"true_graph must have the learned graph's nodes; missing: {missing}, unknown: {unknown}")
+        check_score_arguments(self.causal_graph_, X, true_graph)
 
     @staticmethod
     def _metric(metric, **tags):

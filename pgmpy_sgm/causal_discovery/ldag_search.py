@@ -14,6 +14,7 @@ from pgmpy.causal_discovery import HillClimbSearch
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
+from pgmpy_sgm.causal_discovery._base import check_score_arguments
 from pgmpy_sgm.causal_discovery._dag_chain import dag_chain, visited_posterior
 from pgmpy_sgm.causal_discovery._equivalence_search import _bits, greedy_equivalence_search
 from pgmpy_sgm.core.arguments import random_generator
@@ -518,6 +519,7 @@ class LDAGSearch(BaseEstimator):
         from pgmpy.metrics import get_metrics
 
         check_is_fitted(self, "causal_graph_")
+        check_score_arguments(self.causal_graph_, X, true_graph)
         if X is not None:
             if not isinstance(X, pd.DataFrame):
                 raise TypeError(f"X must be a pandas DataFrame, got {type(X).__name__}")

@@ -6,6 +6,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 import networkx as nx
 import numpy as np
+import pandas as pd
 from pgmpy.models import DiscreteBayesianNetwork
 
 from pgmpy_sgm.core.arguments import check_mapping, check_node, check_nodes, edge_pairs, state_list
@@ -309,7 +310,9 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         names = dict(self._state_names)
         names.update(state_names or {})
         names = {k: v for k, v in names.items() if k in self.nodes()}
-        missing = [v for v in self.nodes() if v not in getattr(data, "columns", [])]
+        if not isinstance(data, pd.DataFrame):
+            raise TypeError(f"data must be a pandas DataFrame. Got: {type(data).__name__}")
+        missing = [v for v in self.nodes() if v not in data.columns]
         if missing:
             raise ValueError(f"The data have no column for node(s) {missing}")
         if isinstance(weights, str) and weights not in data.columns:
