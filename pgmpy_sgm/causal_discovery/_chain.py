@@ -11,6 +11,7 @@ import functools
 import os
 import threading
 import time
+import uuid
 from collections import OrderedDict
 from dataclasses import dataclass, field, fields
 
@@ -26,8 +27,8 @@ __all__ = [
     "SearchPlan",
     "SegmentResult",
     "tables_for",
-    "register_tables",
-    "clear_tables",
+    "release",
+    "triples_for",
     "new_chain_state",
     "run_segment",
     "greedy_decomposable",
@@ -39,59 +40,75 @@ BUFFER_SIZE = 4096
 #: How often (iterations) a sequential chain reports progress.
 PROGRESS_EVERY = 256
 
-_TABLES: OrderedDict[str, ScoreEngine] = OrderedDict()
-_MAX_TABLES = 4
-_TRIPLES: dict[str, tuple] = {}
+#: Engines of the runs served by this process, keyed by run token (see :func:`tables_for`).
+_RUN_ENGINES: OrderedDict[str, ScoreEngine] = OrderedDict()
+#: Runs a worker process keeps engines for (a fit uses one; older tokens are never asked for again).
+_MAX_RUNS = 2
 
 
 @dataclass(frozen=True)
 class ChainData:
-    """What a chain needs: the score engine (it pickles as its encoded data and settings) and its fingerprint.
+    """What a chain needs: the score engine of its run, the data's fingerprint and the run's token.
+
+    The engine pickles as its encoded data and settings; a process that receives it builds
+    the engine's caches once per run (:func:`tables_for`), keyed by ``run``, a token unique
+    to one fit, so that no fit ever uses the caches of another, whatever their data.
 
     Examples
     --------
     >>> import pickle
     >>> from pgmpy_sgm import SGMScore, load_heart_disease
     >>> data = ChainData.from_scorer(SGMScore(load_heart_disease(as_counts=True), weights="count"))
-    >>> pickle.loads(pickle.dumps(data)).engine.fingerprint == data.fingerprint
-    True
+    >>> copy = pickle.loads(pickle.dumps(data))
+    >>> copy.engine.fingerprint == data.fingerprint, copy.run == data.run
+    (True, True)
+    >>> ChainData.from_scorer(SGMScore(load_heart_disease(as_counts=True), weights="count")).run == data.run
+    False
     """
 
     engine: ScoreEngine
     fingerprint: str
+    run: str = field(default_factory=lambda: uuid.uuid4().hex)
 
     @classmethod
     def from_scorer(cls, scorer) -> ChainData:
+        """The chain data of a new run on ``scorer``'s engine (a fresh run token)."""
         return cls(scorer.engine, scorer.engine.fingerprint)
 
 
-def register_tables(data: ChainData, engine: ScoreEngine) -> None:
-    """Make ``engine`` the process's cached engine for ``data`` (shares caches with the caller)."""
-    _TABLES[data.fingerprint] = engine
-    _TABLES.move_to_end(data.fingerprint)
-    while len(_TABLES) > _MAX_TABLES:
-        _TABLES.popitem(last=False)
-
-
 def tables_for(data: ChainData) -> ScoreEngine:
-    """The process's cached :class:`~pgmpy_sgm.core.engine.ScoreEngine` for ``data`` (``data.engine`` on first use)."""
-    engine = _TABLES.get(data.fingerprint)
+    """The :class:`~pgmpy_sgm.core.engine.ScoreEngine` of ``data``'s run in this process.
+
+    In the process that made ``data`` this is ``data.engine`` itself (the score's own
+    engine, with its caches); a process that received a pickled copy keeps the first copy
+    it unpickled for that run, so that the caches persist across the run's segments.
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import SGMScore, load_heart_disease
+    >>> scorer = SGMScore(load_heart_disease(as_counts=True), weights="count")
+    >>> data = ChainData.from_scorer(scorer)
+    >>> tables_for(data) is scorer.engine
+    True
+    >>> release(data)
+    """
+    engine = _RUN_ENGINES.get(data.run)
     if engine is None:
-        engine = data.engine
-        register_tables(data, engine)
+        engine = _RUN_ENGINES[data.run] = data.engine
+        while len(_RUN_ENGINES) > _MAX_RUNS:
+            _RUN_ENGINES.popitem(last=False)
     else:
-        _TABLES.move_to_end(data.fingerprint)
+        _RUN_ENGINES.move_to_end(data.run)
     return engine
 
 
-def clear_tables() -> None:
-    """Forget the cached engines (and triple partners) of this process."""
-    _TABLES.clear()
-    _TRIPLES.clear()
+def release(data: ChainData) -> None:
+    """Forget this process's reference to the engine of ``data``'s run (at the end of a fit)."""
+    _RUN_ENGINES.pop(data.run, None)
 
 
 def triples_for(data: ChainData) -> tuple:
-    """The process's :func:`~pgmpy_sgm.core.search.triple_partners` for ``data``, computed once.
+    """:func:`~pgmpy_sgm.core.search.triple_partners` of the run's engine, computed once per engine.
 
     Examples
     --------
@@ -99,14 +116,10 @@ def triples_for(data: ChainData) -> tuple:
     >>> data = ChainData.from_scorer(SGMScore(load_heart_disease(as_counts=True), weights="count"))
     >>> triples_for(data) is triples_for(data), len(triples_for(data))
     (True, 6)
+    >>> release(data)
     """
-    found = _TRIPLES.get(data.fingerprint)
-    if found is None:
-        engine = tables_for(data)
-        found = _TRIPLES[data.fingerprint] = triple_partners(engine, pair_gains(engine))
-        while len(_TRIPLES) > _MAX_TABLES:
-            _TRIPLES.pop(next(iter(_TRIPLES)))
-    return found
+    engine = tables_for(data)
+    return engine.memo("triple_partners", lambda: triple_partners(engine, pair_gains(engine)))
 
 
 def greedy_decomposable(tables: ScoreEngine, key: int = 0) -> int:
@@ -280,17 +293,6 @@ def _exit_with_parent(owner_pid: int | None) -> None:
 
     threading.Thread(target=watch, name="pgmpy-sgm-parent-watch", daemon=True).start()
     _WATCHING.append(owner_pid)
-
-
-def _watch_from_worker_start() -> None:
-    """A joblib (loky) worker watches its parent as soon as it loads this module."""
-    import multiprocessing
-
-    if multiprocessing.current_process().name.startswith("LokyProcess"):
-        _exit_with_parent(os.getppid())
-
-
-_watch_from_worker_start()
 
 
 def new_chain_state(chain: int, seed_seq: np.random.SeedSequence, start_key: int) -> ChainState:

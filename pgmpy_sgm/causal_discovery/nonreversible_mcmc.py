@@ -24,8 +24,8 @@ from pgmpy_sgm.causal_discovery._chain import (
     SearchPlan,
     greedy_decomposable,
     new_chain_state,
+    release,
     run_segment,
-    tables_for,
 )
 from pgmpy_sgm.causal_discovery._checkpoint import CheckpointLog, read_checkpoint
 from pgmpy_sgm.causal_discovery._convergence import ConvergenceWarning, convergence_summary, warn_if_unconverged
@@ -489,7 +489,7 @@ list of edges, default="auto"
             max_labelled_clique=int(self.max_labelled_clique),
         )
         data = ChainData.from_scorer(scorer)
-        tables = tables_for(data)
+        tables = scorer.engine
         informed = self.method == "informed"
         named_start = self.start if isinstance(self.start, str) else None
         if named_start == "auto":
@@ -512,10 +512,13 @@ list of edges, default="auto"
             for state in run.chains:  # a completed climbed start is already swept
                 if state.iteration == 0:
                     state.polished_key = start_key
-        interrupted = self._run(data, run, n_iter, every, plan)
-        if informed and not interrupted:
-            self._recombine_chains(tables, run, strata)
-        self._set_results(scorer, tables, run, strata)
+        try:
+            interrupted = self._run(data, run, n_iter, every, plan)
+            if informed and not interrupted:
+                self._recombine_chains(tables, run, strata)
+            self._set_results(data, scorer, run, strata)
+        finally:
+            release(data)
         in_column_order(self, columns)
         self._set_causal_graph(self.model_, self.variables_, canonical_order(self.variables_))
         if interrupted:
@@ -682,7 +685,7 @@ list of edges, default="auto"
                 known = {}  # labellings learned in this segment, passed on to every chain's next segment
                 for out in results:
                     known.update(out.learned)
-                    tables_for(data).absorb(out.learned)
+                    data.engine.absorb(out.learned)
                     state = out.state
                     before = chains[state.chain].iteration
                     run.merge(out)
@@ -724,13 +727,14 @@ list of edges, default="auto"
                 run.visited[key] = score
                 run.seen_by[key] = 0
 
-    def _set_results(self, scorer, tables, run, strata) -> None:
+    def _set_results(self, data: ChainData, scorer, run, strata) -> None:
         from pgmpy_sgm.models import StratifiedGraph
 
+        tables = scorer.engine
         chains = run.chains
         if not run.visited:  # interrupted before the first segment ended
             for state in chains:
-                out = run_segment(ChainData.from_scorer(scorer), state, 0, SearchPlan(strata))
+                out = run_segment(data, state, 0, SearchPlan(strata))
                 run.merge(out)
         frame, pair_prob = posterior_frame(tables, run.visited, strata=strata, n_strata_rows=POSTERIOR_STRATA_ROWS)
         length = max(len(t) for t in run.traces)
