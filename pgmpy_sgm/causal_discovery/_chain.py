@@ -169,9 +169,19 @@ class SearchPlan:
         the parts in which the current graph is better are imported into the best graph
         (:func:`~pgmpy_sgm.core.search.recombine`); 0 never.
     relocating_insertions : bool
-        Polishes try relocating insertions, with the process's
+        Polishes try relocating insertions, with the run's
         :func:`~pgmpy_sgm.core.search.triple_partners`, computed the first time a polish
         needs them (:func:`triples_for`).
+    polish_after : int
+        A polish also starts as soon as the chain's best graph, not yet polished, has
+        stood for this many iterations without a better one; 0 never.
+    settle_age : int
+        A chain *settles* (stops) once its best graph has been polished (when the plan
+        polishes) and has stood for ``max(settle_age, settle_ratio * best_iteration)``
+        iterations, times ``2 ** settle_round`` of the chain (:class:`ChainState`); 0: chains
+        run their iterations.
+    settle_ratio : float
+        See ``settle_age``.
     """
 
     strata: bool = True
@@ -183,6 +193,44 @@ class SearchPlan:
     clique_partners: tuple | None = None
     graft_every: int = 0
     relocating_insertions: bool = False
+    polish_after: int = 0
+    settle_age: int = 0
+    settle_ratio: float = 0.0
+
+    def settled(self, iteration: int, best_iteration: int, best_key: int, polished_key: int, settle_round: int) -> bool:
+        """Whether a chain in this position has settled (see ``settle_age``).
+
+        Examples
+        --------
+        >>> plan = SearchPlan(polish_after=100, settle_age=1000, settle_ratio=0.5)
+        >>> plan.settled(3000, 1500, best_key=7, polished_key=7, settle_round=0)  # stood 1500 >= max(1000, 750)
+        True
+        >>> plan.settled(3000, 1500, best_key=7, polished_key=7, settle_round=1)  # needs 3000 in round 1
+        False
+        >>> plan.settled(3000, 1500, best_key=7, polished_key=5, settle_round=0)  # best not polished yet
+        False
+        """
+        if not self.settle_age or (self.polishes and best_key != polished_key):
+            return False
+        need = max(self.settle_age, int(self.settle_ratio * best_iteration)) << settle_round
+        return iteration - best_iteration >= need
+
+    @property
+    def polishes(self) -> bool:
+        """Whether chains polish their best graphs."""
+        return bool(self.polish_every or self.polish_after)
+
+    def polish_due(self, iteration: int, best_iteration: int) -> bool:
+        """Whether a chain polishes at ``iteration`` (if its best graph is new since the last polish).
+
+        Examples
+        --------
+        >>> plan = SearchPlan(polish_every=5000, polish_after=800)
+        >>> plan.polish_due(5000, 4900), plan.polish_due(1800, 1000), plan.polish_due(1700, 1000)
+        (True, True, False)
+        """
+        periodic = self.polish_every and iteration % self.polish_every == 0
+        return bool(periodic or (self.polish_after and iteration - best_iteration >= self.polish_after))
 
 
 @dataclass
@@ -214,6 +262,10 @@ class ChainState:
     #: The buffers themselves, kept while the state stays in memory (never written out).
     pair_buffer: list | None = field(default=None, repr=False, compare=False)
     u_buffer: list | None = field(default=None, repr=False, compare=False)
+    #: The chain stopped because it settled (:meth:`SearchPlan.settled`).
+    settled: bool = False
+    #: Rounds of settling so far: each round doubles the time a best must stand.
+    settle_round: int = 0
 
     _TRANSIENT = ("pair_buffer", "u_buffer")
 
@@ -357,7 +409,7 @@ def run_segment(
     pair_pos, u_pos = int(state.pair_pos), int(state.u_pos)
     n_accepted, n_draws = state.n_accepted, state.n_draws
     n_reloc, n_reloc_acc = state.n_relocations, state.n_relocations_accepted
-    polish_every, polished_key = int(plan.polish_every), state.polished_key
+    polished_key = state.polished_key
     graft_every = int(plan.graft_every)
     iteration = state.iteration
     best = (state.best_key, state.best_score, state.best_iteration)
@@ -395,10 +447,13 @@ def run_segment(
             u_buf = draw_logu()
     rng.bit_generator.state = rng_state
 
+    settled = state.settled
+
     def snapshot():
         return ChainState(
             state.chain, iteration, graph.key, graph.score, rng_state, pair_rng, pair_pos, u_rng, u_pos,
             n_accepted, n_draws, best[0], best[1], best[2], n_reloc, n_reloc_acc, polished_key, pair_buf, u_buf,
+            settled, state.settle_round,
         )  # fmt: skip
 
     saved = snapshot()
@@ -406,7 +461,7 @@ def run_segment(
     reported = 0
     try:
         for step in range(n_steps):
-            if deadline is not None and step and time.time() >= deadline:  # at least one step per segment
+            if settled or (deadline is not None and step and time.time() >= deadline):  # at least one step
                 break
             if n_pairs:
                 if pair_pos == len(pair_buf):
@@ -447,7 +502,7 @@ def run_segment(
                         if graph.key not in visited:
                             visited[graph.key] = graph.score
             iteration += 1
-            if polish_every and iteration % polish_every == 0 and best[0] != polished_key:
+            if best[0] != polished_key and plan.polish_due(iteration, best[2]):
                 start = graph if graph.key == best[0] else DecomposableState(tables, best[0], plan.strata)
                 triples = functools.partial(triples_for, data) if plan.relocating_insertions else None
                 polished = polish(start, plan.clique_partners, plan.deadline, visited, triples)
@@ -462,6 +517,7 @@ def run_segment(
             trace.append(graph.score)
             if graph.score > best[1]:
                 best = (graph.key, graph.score, iteration)
+            settled = plan.settled(iteration, best[2], best[0], polished_key, state.settle_round)
             saved = snapshot()
             if progress is not None and iteration % PROGRESS_EVERY == 0:
                 progress(PROGRESS_EVERY, best[1], n_accepted / max(iteration, 1))

@@ -42,7 +42,9 @@ from pgmpy_sgm.core.search import (
     clique_partners,
     pair_gains,
     pair_proposal_weights,
+    polish,
     recombine,
+    triple_partners,
 )
 
 __all__ = ["NonReversibleMCMC", "FitInterruptedWarning", "CheckpointWarning", "ConvergenceWarning"]
@@ -68,6 +70,27 @@ RELOCATE_EVERY = 500
 #: iterations (at least ``POLISH_MIN``): a relocation sweep costs about ``d**2`` toggles.
 POLISH_PER_PAIR = 20
 POLISH_MIN = 1000
+
+#: With ``method="informed"``, a chain also polishes its best graph once it has stood for
+#: ``max(POLISH_MIN, POLISH_AFTER_PER_NODE * d)`` iterations without a better one.
+POLISH_AFTER_PER_NODE = 20
+
+#: With ``n_iter="auto"``, a chain stops (*settles*) once its best graph has been polished and has
+#: stood for ``max(SETTLE_MIN, d * SETTLE_PER_NODE, SETTLE_RATIO * best_iteration)`` iterations.
+SETTLE_MIN = 2000
+SETTLE_PER_NODE = 50
+SETTLE_RATIO = 0.5
+
+#: With ``n_iter="auto"``, the chains stop when every chain has settled and their bests lie within
+#: this many log-units; otherwise they go on, each best needing to stand twice as long per round.
+SETTLE_SPREAD = 1.0
+
+#: With ``n_iter="auto"`` and no ``max_time``, the fit stops after this many seconds at the latest.
+DEFAULT_MAX_TIME = 600.0
+
+#: A final polish of the best graph (when no chain polished it) runs for at most this many
+#: seconds or the fit's own duration so far, whichever is longer (within ``max_time``).
+FINAL_POLISH_SECONDS = 10.0
 
 #: With ``method="informed"``, every this many iterations a chain imports into its best graph
 #: the parts in which its current graph is better (:func:`~pgmpy_sgm.core.search.recombine`).
@@ -163,8 +186,15 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
 
     Parameters
     ----------
-    n_iter : int or None, default=2000
-        Iterations per chain (each is one proposal). None runs until ``max_time``.
+    n_iter : "auto", int or None, default="auto"
+        Iterations per chain (each is one proposal). ``"auto"`` runs until the search has
+        stopped improving: every chain's best graph has been polished (``method="informed"``)
+        and has stood for ``max(2000, 50 d, best_iteration / 2)`` iterations (``d``
+        variables), and the chains' bests lie within 1 log-unit of each other; while they do
+        not, the chains go on, each best having to stand twice as long in each new round.
+        It stops at ``max_time`` (600 seconds when not given) at the latest, with a
+        :class:`ConvergenceWarning` if the chains had not settled. None runs until
+        ``max_time``.
     n_chains : int, default=2
         Independent chains; their visited graphs are pooled.
     strata : bool, default=True
@@ -173,7 +203,8 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         The search (see above).
     max_time : float, optional
         Wall-clock budget in seconds for the whole fit (all chains): chains stop when it
-        is spent, even before ``n_iter``. Results then depend on the machine's speed.
+        is spent, even before ``n_iter`` (600 seconds with ``n_iter="auto"`` when not
+        given). Results depend on the machine's speed when it is reached.
     start : {"auto", "climbed", "best_forest", "empty", "best_gm"}, networkx.Graph, StratifiedGraph or \
 list of edges, default="auto"
         Start of every chain: ``"auto"`` is ``"best_forest"`` for ``method="informed"`` and
@@ -230,7 +261,9 @@ list of edges, default="auto"
         largest difference between this chain's edge probabilities and the pooled ones);
         ``convergence_.attrs`` holds ``spread`` (best minus worst chain best) and
         ``max_edge_probability_difference`` (over all pairs of chains). A
-        :class:`ConvergenceWarning` is issued when the spread exceeds 2 log-units.
+        :class:`ConvergenceWarning` is issued when the spread exceeds 2 log-units, when a
+        final polish of the best graph still improves it, and when ``n_iter="auto"`` ran
+        out of time before the chains settled (see ``stop_reason_``).
     model_ : StratifiedGraph
         The best stratified graph visited, with the data's state names.
     best_score_ : float
@@ -244,9 +277,10 @@ list of edges, default="auto"
         1000 rows) and are None/<NA> below.
     edge_probabilities_ : pandas.DataFrame of shape (n_variables, n_variables)
         Posterior probability of each edge (symmetric, diagonal 0).
-    trace_ : numpy.ndarray of shape (n_chains, n_iter + 1)
+    trace_ : numpy.ndarray of shape (n_chains, n_iter_ + 1)
         Log unnormalized posterior of the current state, from the start state on (NaN
-        after the last iteration of a chain stopped by an interruption).
+        after the last iteration of a chain that stopped before the longest one: it
+        settled, or was interrupted).
     chain_best_scores_ : numpy.ndarray of shape (n_chains,)
     chain_best_iterations_ : numpy.ndarray of shape (n_chains,)
         Iteration at which each chain first reached its best graph.
@@ -257,6 +291,12 @@ list of edges, default="auto"
     n_iter_ : int
         Iterations run by the longest chain (less than ``n_iter`` after an interruption
         or when ``max_time`` ran out).
+    stop_reason_ : {"settled", "n_iter", "max_time", "interrupted"}
+        Why the fit stopped: every chain settled and the chains agreed (``n_iter="auto"``),
+        the chains ran ``n_iter`` iterations, the time ran out, or the fit was interrupted.
+        When the chains stopped without settling, the best graph found is polished once
+        more (within the time left, at least 10 s); if that raises it, the polished graph is
+        ``model_`` and a :class:`ConvergenceWarning` says by how much.
     causal_graph_ : pgmpy.base.PDAG or pgmpy.base.DAG
         The Markov equivalence class of the best graph (``model_`` without strata): a
         ``PDAG`` with every edge undirected; with ``return_type="dag"`` one perfect
@@ -292,7 +332,7 @@ list of edges, default="auto"
 
     def __init__(
         self,
-        n_iter=2000,
+        n_iter="auto",
         n_chains=2,
         strata=True,
         method="informed",
@@ -370,7 +410,10 @@ list of edges, default="auto"
                 raise ValueError(f"max_time must be finite (use None for no limit). Got: {self.max_time!r}")
         if self.n_iter is None and self.max_time is None:
             raise ValueError("n_iter=None needs a time budget: set max_time (seconds). Got: max_time=None")
-        n_iter = None if self.n_iter is None else self._check_int("n_iter", self.n_iter, 1)
+        if isinstance(self.n_iter, str) and self.n_iter != "auto":
+            raise ValueError(f"n_iter must be 'auto', a positive integer or None. Got: {self.n_iter!r}")
+        auto = self.n_iter == "auto"
+        n_iter = None if self.n_iter is None or auto else self._check_int("n_iter", self.n_iter, 1)
         if self.method not in _METHODS:
             raise ValueError(f"method must be one of {_METHODS}. Got: {self.method!r}")
         n_chains = self._check_int("n_chains", self.n_chains, 1)
@@ -498,15 +541,7 @@ list of edges, default="auto"
         # a climbed start cut short by the budget would differ between a run and its resumption
         climb_deadline = None if self.max_time is None or self.checkpoint is not None else t_start + self.max_time / 2
         start_key = self._start_key(tables, gains, climb_deadline)
-        cdf = tuple(np.cumsum(pair_proposal_weights(gains)).tolist()) if informed else None
-        deadline = None if self.max_time is None else t_start + float(self.max_time)
-        n = len(scorer.variables)
-        polish = max(POLISH_MIN, POLISH_PER_PAIR * n * n) if informed else 0
-        partners = clique_partners(tables, gains) if informed else None
-        graft = GRAFT_EVERY if informed else 0
-        plan = SearchPlan(
-            strata, cdf, RELOCATE_EVERY if informed else 0, polish, deadline, os.getpid(), partners, graft, informed
-        )
+        plan = self._plan(tables, gains, strata, t_start)
         run = self._load_or_start(data, tables, n_chains, n_iter, strata, start_key, plan)
         if named_start == "climbed" and (climb_deadline is None or time.time() < climb_deadline):
             for state in run.chains:  # a completed climbed start is already swept
@@ -514,11 +549,14 @@ list of edges, default="auto"
                     state.polished_key = start_key
         try:
             interrupted = self._run(data, run, n_iter, every, plan)
+            polish_gain = 0.0
             if informed and not interrupted:
                 self._recombine_chains(tables, run, strata)
+                polish_gain = self._final_polish(tables, run, plan, t_start)
             self._set_results(data, scorer, run, strata)
         finally:
             release(data)
+        self.stop_reason_ = self._stop_reason(run, interrupted, plan)
         in_column_order(self, columns)
         self._set_causal_graph(self.model_, self.variables_, canonical_order(self.variables_))
         if interrupted:
@@ -528,8 +566,88 @@ list of edges, default="auto"
                 FitInterruptedWarning,
                 stacklevel=2,
             )
-        warn_if_unconverged(self.convergence_, stacklevel=2)
+        if not warn_if_unconverged(self.convergence_, stacklevel=2):
+            self._warn_unsettled(polish_gain)
         return self
+
+    def _plan(self, tables: ScoreEngine, gains, strata: bool, t_start: float) -> SearchPlan:
+        """What every chain does: proposals, polishes, grafts, when to settle, the deadline."""
+        informed = self.method == "informed"
+        auto = self.n_iter == "auto"
+        n = tables.n
+        max_time = DEFAULT_MAX_TIME if auto and self.max_time is None else self.max_time
+        return SearchPlan(
+            strata=strata,
+            pair_cdf=tuple(np.cumsum(pair_proposal_weights(gains)).tolist()) if informed else None,
+            relocate_every=RELOCATE_EVERY if informed else 0,
+            polish_every=max(POLISH_MIN, POLISH_PER_PAIR * n * n) if informed else 0,
+            deadline=None if max_time is None else t_start + float(max_time),
+            owner_pid=os.getpid(),
+            clique_partners=clique_partners(tables, gains) if informed else None,
+            graft_every=GRAFT_EVERY if informed else 0,
+            relocating_insertions=informed,
+            polish_after=max(POLISH_MIN, POLISH_AFTER_PER_NODE * n) if informed else 0,
+            settle_age=max(SETTLE_MIN, SETTLE_PER_NODE * n) if auto else 0,
+            settle_ratio=SETTLE_RATIO if auto else 0.0,
+        )
+
+    @staticmethod
+    def _next_settle_round(chains: list[ChainState], plan: SearchPlan) -> bool:
+        """When every chain has settled but their bests disagree, start another round (returns whether it did)."""
+        if not plan.settle_age or not all(state.settled for state in chains):
+            return False
+        bests = [state.best_score for state in chains]
+        if max(bests) - min(bests) <= SETTLE_SPREAD:
+            return False
+        for state in chains:
+            state.settled = False
+            state.settle_round += 1
+        return True
+
+    def _final_polish(self, tables: ScoreEngine, run: RunState, plan: SearchPlan, t_start: float) -> float:
+        """Polish the best visited graph if no chain did; returns the gain (the graphs found join the visited)."""
+        best_key = max(run.visited, key=run.visited.get)
+        if any(state.polished_key == best_key for state in run.chains):
+            return 0.0
+        now = time.time()
+        deadline = now + max(FINAL_POLISH_SECONDS, now - t_start)
+        if plan.deadline is not None:
+            deadline = min(deadline, max(plan.deadline, now + 1.0))
+        found: dict[int, float] = {}
+        start = DecomposableState(tables, best_key, plan.strata)
+        triples = functools.partial(tables.memo, "triple_partners", lambda: triple_partners(tables, pair_gains(tables)))
+        polished = polish(start, plan.clique_partners, deadline, found, triples)
+        for key, score in found.items():
+            if key not in run.visited:
+                run.visited[key] = score
+                run.seen_by[key] = 0
+        return max(0.0, polished.score - start.score)
+
+    def _stop_reason(self, run: RunState, interrupted: bool, plan: SearchPlan) -> str:
+        if interrupted:
+            return "interrupted"
+        if plan.settle_age and all(state.settled for state in run.chains):
+            return "settled"
+        if self.n_iter not in (None, "auto") and all(s.iteration >= self.n_iter for s in run.chains):
+            return "n_iter"
+        return "max_time"
+
+    def _warn_unsettled(self, polish_gain: float) -> None:
+        """A ConvergenceWarning when the search stopped before it had settled (and the spread did not warn)."""
+        if polish_gain > 1e-6:
+            message = (
+                f"A polish of the best graph the chains found raised it by {polish_gain:.2f} log-units: the chains "
+                "stopped before reaching a mode (best_score_ includes the polished graph). Give the search more "
+                'time (n_iter="auto", max_time or a larger n_iter).'
+            )
+        elif self.stop_reason_ == "max_time" and self.n_iter == "auto":
+            message = (
+                f"The search stopped at the time limit ({self.max_time or DEFAULT_MAX_TIME:g} s) before the chains "
+                "settled (their bests still improving or not yet polished). Give it more time (max_time)."
+            )
+        else:
+            return
+        warnings.warn(message, ConvergenceWarning, stacklevel=3)
 
     def _identity(self, data, n_chains, strata, start_key, plan: SearchPlan) -> dict:
         return {
@@ -640,7 +758,9 @@ list of edges, default="auto"
         known: dict = {}  # clique labellings shared between worker processes (same data: same values)
         try:
             while not interrupted:
-                todo = [s for s in chains if self._remaining(s, n_iter) > 0]
+                todo = [s for s in chains if self._remaining(s, n_iter) > 0 and not s.settled]
+                if not todo and self._next_settle_round(chains, plan):
+                    continue
                 if not todo or (plan.deadline is not None and time.time() >= plan.deadline):
                     break
                 if sequential:
