@@ -89,7 +89,7 @@ def test_time_limit_before_settling_warns(monkeypatch):
 
 
 def test_chains_agreeing_below_a_mode_warn_after_the_final_polish():
-    """A chain stopped after 3 iterations has no other to disagree with, but a polish still climbs: a warning says so."""
+    """A chain stopped after 3 iterations has no other to disagree with, but a polish still climbs: a warning."""
     data = _tree_data()
     est, warned = _fit_quietly(data, seed=0, n_iter=3, n_chains=1, start="empty")
     assert est.convergence_.attrs["spread"] <= 2.0  # the spread alone would not warn
