@@ -97,6 +97,22 @@ FINAL_POLISH_SECONDS = 10.0
 GRAFT_EVERY = 1000
 
 
+def _progress_text(chain_best: list[float], age_seconds: float, rate: float) -> str:
+    """The progress bar's postfix: the best score, how long ago it improved, the chains' spread.
+
+    Examples
+    --------
+    >>> _progress_text([-100.0, -102.5], 12.3, 0.0412)
+    'best=-100.00 (12 s ago) spread=2.50 chains=[-100.0 -102.5] accept=0.041'
+    """
+    started = [b for b in chain_best if np.isfinite(b)]
+    spread = max(started) - min(started) if started else 0.0
+    text = f"best={max(chain_best):.2f} ({age_seconds:.0f} s ago) spread={spread:.2f}"
+    if len(chain_best) <= 4:
+        text += " chains=[" + " ".join(f"{b:.1f}" for b in chain_best) + "]"
+    return text + f" accept={rate:.3f}"
+
+
 class FitInterruptedWarning(RuntimeWarning):
     """A fit was interrupted (KeyboardInterrupt); the fitted attributes hold the results so far.
 
@@ -748,11 +764,14 @@ list of edges, default="auto"
             bar = tqdm(total=total, initial=done, desc="NonReversibleMCMC")
         chain_best = [s.best_score if s.best_score is not None else -np.inf for s in chains]
 
+        improved_at = [time.monotonic(), max(chain_best)]
+
         def progress(chain, steps, best_score, rate):
             chain_best[chain] = max(chain_best[chain], best_score)
+            if max(chain_best) > improved_at[1]:
+                improved_at[:] = [time.monotonic(), max(chain_best)]
             bar.update(steps)
-            bests = " ".join(f"{b:.1f}" for b in chain_best)
-            bar.set_postfix_str(f"best={max(chain_best):.2f} chains=[{bests}] accept={rate:.3f}", refresh=False)
+            bar.set_postfix_str(_progress_text(chain_best, time.monotonic() - improved_at[0], rate), refresh=False)
 
         interrupted = False
         known: dict = {}  # clique labellings shared between worker processes (same data: same values)
