@@ -399,8 +399,10 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         weights : str or array-like, optional
             Count column name or one count per row (an alternative to ``sample_weight``).
         state_names : dict, optional
-            States of some variables; otherwise those of the estimator, then those recorded on
-            the model, else the observed ones.
+            States of some variables. Otherwise those of the estimator, then those recorded on
+            the model (or its CPDs), else the observed ones. Labels are read in the recorded
+            states, so states that change the number of a labelled node's parent
+            configurations are refused.
         equivalent_sample_size : float, optional
             Shorthand for ``DiscreteBayesianEstimator(prior_type="BDeu",
             equivalent_sample_size=...)``; only without an estimator or with ``"bayes"``.
@@ -430,7 +432,12 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         """
         spec = _fit_spec(estimator, equivalent_sample_size)
         weights = merge_weights(weights, sample_weight)
-        names = dict(self._state_names)
+        names = {}
+        for v in self.nodes():  # the states the labels are read in: recorded, else the CPDs'
+            try:
+                names[v] = self.label_states(v)
+            except ValueError:
+                pass
         names.update(spec.state_names or {})
         names.update(state_names or {})
         names = {k: v for k, v in names.items() if k in self.nodes()}
@@ -441,9 +448,9 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
             raise ValueError(f"The data have no column for node(s) {missing}")
         cols = [v for v in self.nodes()] + ([weights] if isinstance(weights, str) else [])
         enc = EncodedData(data[cols], weights=weights, state_names=names)
-        cpds = [self._fitted_cpd(node, enc, spec) for node in self.nodes()]
         for v in self.nodes():
             self._state_names[v] = list(enc.state_names[v])
+        cpds = [self._fitted_cpd(node, enc, spec) for node in self.nodes()]
         if self.cpds:
             self.remove_cpds(*self.cpds)
         self.add_cpds(*cpds)
@@ -456,6 +463,9 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         r = enc.cardinality[node]
         cards = [enc.cardinality[p] for p in parents]
         counts = np.asarray(enc.counts(tuple(parents) + (node,))).reshape(-1, r)
+        if ids.size != counts.shape[0]:
+            raise ValueError(f"The classes of {node!r} cover {ids.size} configurations of {parents}; their states "
+                             f"now make {counts.shape[0]}. Give the states the labels were set with.")
         pseudo = node_pseudo_counts(spec, node, parents, cards, r, pgmpy_parent_order(parents))
         values = pooled_distributions(counts, pseudo, ids)
         state = {v: list(enc.state_names[v]) for v in (node, *parents)}

@@ -639,7 +639,10 @@ class StratifiedGraphicalModel(StratifiedGraph):
         :attr:`ordering`, TreeCPDs at the shown centers) whose centers carry their groups as
         classes: :meth:`~pgmpy_sgm.models.LabeledBayesianNetwork.labels` gives the shown
         strata as labels of the edges into each center, and its ``fit``/``fit_update`` keep
-        the ties. pgmpy's inference, sampling, ``do``, ``predict`` and writers take it as it is.
+        the ties. pgmpy's inference, sampling, ``do``, ``predict`` and writers take it as it is,
+        except that pgmpy's ``BeliefPropagation`` refuses a network of several connected
+        components (an isolated variable, say): use ``VariableElimination`` there, or
+        ``BeliefPropagation`` on :meth:`to_junction_tree`, which joins the components.
 
         Warns
         -----
