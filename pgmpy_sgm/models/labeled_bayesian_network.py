@@ -529,7 +529,8 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         edges, states, labels (classes) and TreeCPDs, read back by :meth:`load` as they were.
         The other formats are pgmpy's (``bif``, ``uai``, ``xmlbif``, ``xdsl``, ``net``; the
         file name's extension wins, as in pgmpy): they hold full tables, so the labels are
-        not saved, only their effect on the probabilities. Writes are atomic and an existing
+        not saved, only their effect on the probabilities (and UAI keeps no variable names:
+        pgmpy reads them back as ``var_0``, ``var_1``, ...). Writes are atomic and an existing
         file is kept unless ``overwrite=True``.
 
         Raises

@@ -192,19 +192,14 @@ class StratifiedGraphicalModel(StratifiedGraph):
         :math:`a_C`; pgmpy's per-variable priors are read per cell of the clique, the unit of
         the parameters here:
 
-        ============================================================== =========================
-        ``estimator``                                                  :math:`a_C`
-        ============================================================== =========================
-        ``"bayes"`` / ``"bayesian"`` (default), or
-        ``DiscreteBayesianEstimator(prior_type="K2")``                 1 (the prior of
-                                                                       :class:`~pgmpy_sgm.structure_score.SGMScore`:
-                                                                       posterior means)
-        ``"mle"`` or ``DiscreteMLE()``                                 0 (maximum likelihood)
-        ``DiscreteBayesianEstimator(prior_type="BDeu",
-        equivalent_sample_size=ESS)``                                  :math:`ESS / |X_C|`
-        ``DiscreteBayesianEstimator(prior_type="dirichlet",
-        pseudo_counts=x)``                                             ``x`` (one number)
-        ============================================================== =========================
+        * ``"bayes"`` or ``"bayesian"`` (the default), and
+          ``DiscreteBayesianEstimator(prior_type="K2")``: :math:`a_C = 1`, the prior of
+          :class:`~pgmpy_sgm.structure_score.SGMScore` (posterior means);
+        * ``"mle"`` and ``DiscreteMLE()``: :math:`a_C = 0` (maximum likelihood);
+        * ``DiscreteBayesianEstimator(prior_type="BDeu", equivalent_sample_size=ESS)``:
+          :math:`a_C = ESS / |X_C|` (:math:`|X_C|` the cells of the clique);
+        * ``DiscreteBayesianEstimator(prior_type="dirichlet", pseudo_counts=x)``: :math:`a_C = x`
+          (one number; 0 without ``pseudo_counts``).
 
         With :math:`a_C = 0`, a conditioning configuration (or group) without data gets the
         uniform distribution, as in pgmpy's ``DiscreteMLE``. Pseudo-counts given per variable
@@ -224,7 +219,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
             observation or counts in ``weights``. A Dask DataFrame is pooled into distinct
             rows with counts where its partitions live.
         estimator : str or pgmpy estimator, default="bayes"
-            See the table; a pgmpy ``DiscreteMLE`` or ``DiscreteBayesianEstimator`` instance
+            See the list above; a pgmpy ``DiscreteMLE`` or ``DiscreteBayesianEstimator`` instance
             or class (its ``state_names`` are used). ``DiscreteEM`` is refused.
         sample_weight : array-like of shape (n_samples,), optional
             Per-row weights, as in pgmpy.
