@@ -292,3 +292,18 @@ def test_refit_keeps_the_recorded_states_when_the_data_miss_one():
     assert m.get_cpds("y").state_names["b"] == [0, 1, 2] and m.labels() == _model().labels()
     with pytest.raises(ValueError, match="classes of 'y' cover 6 configurations"):
         m.fit(few, state_names={"b": [0, 1]})
+
+
+def test_estimator_state_names_and_per_node_ess_are_used():
+    df = _data()
+    m = _model().fit(df, estimator=DiscreteMLE(state_names={"y": [0, 1, 2]}))
+    assert m.get_cpds("y").state_names["y"] == [0, 1, 2]
+    assert float(m.get_cpds("y").get_values()[2].max()) == 0.0  # never observed, maximum likelihood
+    per_node = DiscreteBayesianEstimator(prior_type="BDeu", equivalent_sample_size={"y": 12})
+    m = _model().fit(df, estimator=per_node)  # y: 12 / (2 * 6) = 1 per cell; a and b: 0 (pgmpy's default for them)
+    for (a, b), expected in _by_hand(df, 1.0).items():
+        assert _p1(m, a, b) == pytest.approx(expected)
+    assert float(m.get_cpds("a").get_values()[1, 0]) == pytest.approx(df["a"].mean())
+    sgm = StratifiedGraphicalModel(StratifiedGraph([("a", "b")])).fit(
+        _sg_data(), estimator=DiscreteMLE(state_names={"b": [0, 1, 2]}))
+    assert sgm.state_names["b"] == (0, 1, 2)
