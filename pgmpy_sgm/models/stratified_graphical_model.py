@@ -10,12 +10,14 @@ import pandas as pd
 
 from pgmpy_sgm.convert import to_bayesian_network, to_junction_tree, to_markov_network
 from pgmpy_sgm.exceptions import StrataNotShownWarning
+from pgmpy_sgm.models._estimators import merge_weights, read_estimator
 from pgmpy_sgm.models._sgm_parameters import (
     CliqueFactor,
     broadcast,
     cell_count,
     check_distribution,
     clique_array,
+    clique_pseudo_count,
     conditional_table,
     factor_from_joint,
     forward_sample,
@@ -162,26 +164,53 @@ class StratifiedGraphicalModel(StratifiedGraph):
             )
 
     # -- parameters ---------------------------------------------------------------------
-    def fit(self, data: pd.DataFrame, estimator: str = "bayes", weights=None, state_names: Mapping | None = None):
+    def fit(
+        self,
+        data: pd.DataFrame,
+        estimator="bayes",
+        sample_weight=None,
+        *,
+        weights=None,
+        state_names: Mapping | None = None,
+    ):
         r"""Estimate the parameters from data; returns ``self``.
 
         Every clique :math:`C` of the perfect ordering with separator :math:`S` and new
-        variables :math:`N = C \setminus S` is estimated from the counts :math:`n(\cdot)` of
-        the data, with pseudo-counts ``a`` (``"bayes"``: posterior means under the priors of
-        :class:`~pgmpy_sgm.structure_score.SGMScore`; ``"mle"``: ``a = 0``):
+        variables :math:`N = C \setminus S` is estimated from the (weighted) counts
+        :math:`n(\cdot)` of the data plus a pseudo-count :math:`a_C` per cell of the clique:
 
         * clique without shown labels:
-          :math:`P(x_N \mid x_S) = (n(x_C) + a) / (n(x_S) + a |X_N|)` with ``a = 1``
-          (the Dirichlet with 1 per cell of the score);
+          :math:`P(x_N \mid x_S) = (n(x_C) + a_C) / (n(x_S) + a_C |X_N|)`;
         * labelled clique with center :math:`v` (:math:`k_v` states) not in :math:`S`:
-          :math:`P(x_{N \setminus v} \mid x_S) = (n(x_{C \setminus v}) + a k_v) /
-          (n(x_S) + a k_v |X_{N \setminus v}|)` (the score's :math:`k_v` per parent
-          configuration) and, for each group :math:`B` of :math:`\lambda_B` parent configurations,
-          :math:`P(v = i \mid B) = (n_{iB} + a \lambda_B) / (n_B + a k_v \lambda_B)` (the score's
-          :math:`\alpha_{iB} = \lambda_B`), both with ``a = 1``: counts are pooled within groups.
+          :math:`P(x_{N \setminus v} \mid x_S) = (n(x_{C \setminus v}) + a_C k_v) /
+          (n(x_S) + a_C k_v |X_{N \setminus v}|)` (the cells of :math:`v` summed) and, for each
+          group :math:`B` of :math:`\lambda_B` parent configurations,
+          :math:`P(v = i \mid B) = (n_{iB} + a_C \lambda_B) / (n_B + a_C k_v \lambda_B)`: the
+          counts of the tied configurations pooled, their pseudo-counts summed.
 
-        A root clique has :math:`S = \emptyset` and :math:`n(x_S) = n`. With ``"mle"``,
-        a conditioning configuration (or group) without data gets the uniform distribution.
+        A root clique has :math:`S = \emptyset` and :math:`n(x_S) = n`. The estimator sets
+        :math:`a_C`; pgmpy's per-variable priors are read per cell of the clique, the unit of
+        the parameters here:
+
+        * ``"bayes"`` or ``"bayesian"`` (the default), and
+          ``DiscreteBayesianEstimator(prior_type="K2")``: :math:`a_C = 1`, the prior of
+          :class:`~pgmpy_sgm.structure_score.SGMScore` (posterior means);
+        * ``"mle"`` and ``DiscreteMLE()``: :math:`a_C = 0` (maximum likelihood);
+        * ``DiscreteBayesianEstimator(prior_type="BDeu", equivalent_sample_size=ESS)``:
+          :math:`a_C = ESS / |X_C|` (:math:`|X_C|` the cells of the clique);
+        * ``DiscreteBayesianEstimator(prior_type="dirichlet", pseudo_counts=x)``: :math:`a_C = x`
+          (one number; 0 without ``pseudo_counts``).
+
+        With :math:`a_C = 0`, a conditioning configuration (or group) without data gets the
+        uniform distribution, as in pgmpy's ``DiscreteMLE``. Pseudo-counts given per variable
+        (a dict of ESS or of arrays) are refused: they do not fit clique tables; fit the
+        network of :meth:`to_bayesian_network` (a
+        :class:`~pgmpy_sgm.models.LabeledBayesianNetwork`, which keeps the ties) for those.
+
+        The default differs from pgmpy's ``DiscreteBayesianNetwork.fit`` (maximum likelihood):
+        the parameters are those of the Bayesian model the score learns (posterior means
+        under :class:`~pgmpy_sgm.structure_score.SGMScore`'s prior), and they give no clique
+        cell zero probability, so held-out data never get a log-likelihood of ``-inf``.
 
         Parameters
         ----------
@@ -189,17 +218,27 @@ class StratifiedGraphicalModel(StratifiedGraph):
             One column per variable of the model (other columns are ignored), one row per
             observation or counts in ``weights``. A Dask DataFrame is pooled into distinct
             rows with counts where its partitions live.
-        estimator : {"bayes", "mle"}, default="bayes"
+        estimator : str or pgmpy estimator, default="bayes"
+            See the list above; a pgmpy ``DiscreteMLE`` or ``DiscreteBayesianEstimator`` instance
+            or class (its ``state_names`` are used). ``DiscreteEM`` is refused.
+        sample_weight : array-like of shape (n_samples,), optional
+            Per-row weights, as in pgmpy.
         weights : str or array-like, optional
-            Name of a count column of ``data``, or one count per row.
+            Name of a count column of ``data``, or one count per row (an alternative to
+            ``sample_weight``).
         state_names : dict, optional
-            ``{variable: [states]}`` overriding the model's. Variables without declared
-            states keep the binary default ``(0, 1)`` when their values are the integers 0/1,
-            and otherwise take the sorted observed values.
+            ``{variable: [states]}`` overriding the model's (and the estimator's). Variables
+            without declared states keep the binary default ``(0, 1)`` when their values are
+            the integers 0/1, and otherwise take the sorted observed values.
 
         Returns
         -------
         StratifiedGraphicalModel
+
+        Raises
+        ------
+        TypeError, ValueError
+            For an estimator other than those above, per-variable pseudo-counts or bad weights.
 
         Warns
         -----
@@ -209,15 +248,18 @@ class StratifiedGraphicalModel(StratifiedGraph):
         Examples
         --------
         >>> import pandas as pd
+        >>> from pgmpy.parameter_estimator import DiscreteMLE
         >>> data = pd.DataFrame({"a": [0, 0, 1, 1], "b": ["x", "y", "y", "y"]})
         >>> model = StratifiedGraphicalModel([("a", "b")]).fit(data)
         >>> model.state_names
         {'a': (0, 1), 'b': ('x', 'y')}
         >>> model.clique_factors[0].table.round(3).tolist()  # (n(a, b) + 1) / (4 + 4)
         [[0.25, 0.25], [0.125, 0.375]]
+        >>> model.fit(data, estimator=DiscreteMLE()).clique_factors[0].table.tolist()
+        [[0.25, 0.25], [0.0, 0.5]]
         """
-        if estimator not in ("bayes", "mle"):
-            raise ValueError(f"estimator must be one of: bayes, mle. Got: {estimator!r}")
+        spec = read_estimator(estimator)
+        weights = merge_weights(weights, sample_weight)
         from pgmpy_sgm.core.data import EncodedData
         from pgmpy_sgm.core.pooling import is_dask_frame, pool_data
 
@@ -231,7 +273,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
         missing = [v for v in nodes if v not in data.columns]
         if missing:
             raise ValueError(f"The data lack the model's variable(s) {missing}")
-        declared = {**self.graph.get("state_names", {}), **(state_names or {})}
+        declared = {**self.graph.get("state_names", {}), **(spec.state_names or {}), **(state_names or {})}
         names = {}
         for v in nodes:
             if v in declared:
@@ -245,9 +287,9 @@ class StratifiedGraphicalModel(StratifiedGraph):
         if changed:
             self.set_state_names(changed)
         self.check_model()
-        pseudo = 1.0 if estimator == "bayes" else 0.0
         factors = []
         for step in self._plan():
+            pseudo = clique_pseudo_count(spec, cell_count(len(self.states(w)) for w in step.clique))
             if step.center is None:
                 table = conditional_table(encoded.counts(step.separator + step.new), len(step.separator), pseudo)
                 factors.append(step.with_values(table))
@@ -514,6 +556,40 @@ class StratifiedGraphicalModel(StratifiedGraph):
             factors.append(DiscreteFactor(list(f.clique), values.shape, values, state_names=names))
         return factors
 
+    def get_cpds(self, node=None):
+        r"""The CPDs of the model's Bayesian network (:meth:`to_bayesian_network`), as pgmpy's ``get_cpds``.
+
+        The network is oriented along :attr:`ordering`; the shown centers get
+        :class:`~pgmpy_sgm.factors.TreeCPD`\ s (their groups as tied leaves), the other
+        variables ``TabularCPD``\ s. Their product is the model's joint distribution. The
+        CPDs are computed from the clique factors at each call (changing them does not
+        change the model).
+
+        Parameters
+        ----------
+        node : hashable, optional
+            Return the CPD of this variable only.
+
+        Returns
+        -------
+        list of TabularCPD, or TabularCPD
+
+        Examples
+        --------
+        >>> sg = StratifiedGraph([("a", "b"), ("a", "c"), ("b", "c")], strata={("b", "c"): [{"a": 1}]})
+        >>> model = StratifiedGraphicalModel.random(sg, seed=0)
+        >>> [type(cpd).__name__ for cpd in model.get_cpds()]
+        ['TabularCPD', 'TabularCPD', 'TreeCPD']
+        >>> model.get_cpds("c").variables
+        ['c', 'a', 'b']
+        """
+        if node is not None and node not in self.nodes():
+            raise ValueError(f"Node {node!r} is not in the model")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", StrataNotShownWarning)  # fit and strata_not_shown say so
+            network = to_bayesian_network(self)
+        return network.get_cpds(node) if node is not None else network.get_cpds()
+
     # -- summaries and conversion -----------------------------------------------------------
     def independencies(self) -> list[ContextSpecificIndependence]:
         """The context-specific independencies of the strata (see :meth:`StratifiedGraph.independencies`).
@@ -552,16 +628,34 @@ class StratifiedGraphicalModel(StratifiedGraph):
         return total
 
     def to_bayesian_network(self):
-        """The equivalent pgmpy ``DiscreteBayesianNetwork`` (see :func:`pgmpy_sgm.convert.to_bayesian_network`).
+        """The equivalent pgmpy ``DiscreteBayesianNetwork``, as a :class:`~pgmpy_sgm.models.LabeledBayesianNetwork`.
+
+        The network of :func:`pgmpy_sgm.convert.to_bayesian_network` (oriented along
+        :attr:`ordering`, TreeCPDs at the shown centers) whose centers carry their groups as
+        classes: :meth:`~pgmpy_sgm.models.LabeledBayesianNetwork.labels` gives the shown
+        strata as labels of the edges into each center, and its ``fit``/``fit_update`` keep
+        the ties. pgmpy's inference, sampling, ``do``, ``predict`` and writers take it as it is,
+        except that pgmpy's ``BeliefPropagation`` refuses a network of several connected
+        components (an isolated variable, say): use ``VariableElimination`` there, or
+        ``BeliefPropagation`` on :meth:`to_junction_tree`, which joins the components.
+
+        Warns
+        -----
+        StrataNotShownWarning
+            When :attr:`strata_not_shown` is not empty (those strata are no labels of the network).
 
         Examples
         --------
         >>> sg = StratifiedGraph([(1, 2), (1, 3), (2, 3)], strata={(2, 3): [{1: 1}]})
         >>> bn = StratifiedGraphicalModel.random(sg, seed=0).to_bayesian_network()
-        >>> type(bn.get_cpds(3)).__name__
-        'TreeCPD'
+        >>> type(bn.get_cpds(3)).__name__, bn.labels()
+        ('TreeCPD', {(2, 3): [{1: 1}]})
         """
-        return to_bayesian_network(self)
+        from pgmpy_sgm.models.labeled_bayesian_network import labelled_network
+
+        classes = {f.center: (f.parents, list(f.group_ids)) for f in self.clique_factors if f.center is not None}
+        network = to_bayesian_network(self)  # warns (here) when some strata are not shown
+        return labelled_network(network, classes)
 
     def to_markov_network(self):
         """The equivalent pgmpy ``DiscreteMarkovNetwork`` (see :func:`pgmpy_sgm.convert.to_markov_network`).
