@@ -34,6 +34,7 @@ from pgmpy_sgm.causal_discovery._posterior import edge_probability_frame, pair_p
 from pgmpy_sgm.causal_discovery._run_state import RunState
 from pgmpy_sgm.core.data import check_frame
 from pgmpy_sgm.core.engine import ScoreEngine
+from pgmpy_sgm.core.missing import IncompleteTable, check_missing_option, em_options, missing_cells, resolve_missing
 from pgmpy_sgm.core.moves import DecomposableState, chordal_families
 from pgmpy_sgm.core.pooling import pooled_input
 from pgmpy_sgm.core.search import (
@@ -95,6 +96,28 @@ FINAL_POLISH_SECONDS = 10.0
 #: With ``method="informed"``, every this many iterations a chain imports into its best graph
 #: the parts in which its current graph is better (:func:`~pgmpy_sgm.core.search.recombine`).
 GRAFT_EVERY = 1000
+
+
+def _structure(sg) -> frozenset:
+    """A stratified graph's edges and strata as a set (to tell whether EM changed the structure).
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import StratifiedGraph
+    >>> sorted(map(str, _structure(StratifiedGraph([("a", "b")]))))
+    ["('edge', frozenset({'a', 'b'}))"]
+    """
+    out = {("edge", frozenset(edge)) for edge in sg.edges()}
+    for edge, contexts in sg.strata.items():
+        for context in contexts:
+            out.add(("stratum", frozenset(edge), tuple(sorted((k, repr(v)) for k, v in context.items()))))
+    return frozenset(out)
+
+
+def _em_progress(bar, row: dict) -> None:
+    """One EM iteration on the progress bar: its expected score and the structure changes."""
+    bar.update(1)
+    bar.set_postfix_str(f"expected score={row['expected_score']:.2f} +{row['added']} -{row['removed']}", refresh=False)
 
 
 def _progress_text(chain_best: list[float], age_seconds: float, rate: float) -> str:
@@ -266,6 +289,21 @@ list of edges, default="auto"
         Iterations between checkpoints; parallel chains also synchronize this often.
     checkpoint_seconds : float, default=30.0
         Longest time between checkpoints.
+    missing : {"error", "complete_cases", "em", "state"} or EMOptions, default="error"
+        What to do with missing cells (NaN, None, ``pd.NA``, empty strings): refuse them with
+        an error naming every column with gaps; drop the incomplete rows (with a
+        :class:`~pgmpy_sgm.core.missing.MissingValuesWarning`); learn by structural EM
+        (:class:`~pgmpy_sgm.core.missing.EMOptions` sets its iterations, tolerance and
+        completion limits): starting from independent variables fitted to the available
+        cases, each incomplete row is completed by the current model's posterior (exactly
+        by enumeration up to 4096 completions, by Gibbs draws beyond), the chains run on
+        the completed table of expected counts, warm-started from the current graph, and
+        the model's parameters are re-estimated (Bayesian, as
+        :meth:`~pgmpy_sgm.models.StratifiedGraphicalModel.fit`); or treat missing as a
+        state named ``"missing"``. With ``"em"``, ``max_time`` bounds the whole fit, the
+        fitted attributes (``posterior_``, ``edge_probabilities_``, ``convergence_``, ...)
+        refer to the last EM iteration's completed table, and ``checkpoint`` is not
+        available. Data without missing cells give the same result under every choice.
     return_type : {"pdag", "dag"}, default="pdag"
         Form of ``causal_graph_``, as in pgmpy's structure learners.
 
@@ -367,6 +405,7 @@ list of edges, default="auto"
         checkpoint_every=1000,
         checkpoint_seconds=30.0,
         return_type="pdag",
+        missing="error",
     ):
         self.n_iter = n_iter
         self.n_chains = n_chains
@@ -387,6 +426,7 @@ list of edges, default="auto"
         self.checkpoint_every = checkpoint_every
         self.checkpoint_seconds = checkpoint_seconds
         self.return_type = return_type
+        self.missing = missing
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -534,6 +574,14 @@ list of edges, default="auto"
         from pgmpy_sgm.structure_score import SGMScore
 
         X, weights = pooled_input(X, self.weights)  # a Dask DataFrame is pooled where it lives
+        missing = check_missing_option(self.missing)
+        if missing != "error" and not isinstance(X, pd.DataFrame):
+            X = pd.DataFrame(np.asarray(X), columns=[f"x{i}" for i in range(np.shape(X)[1])])
+        if isinstance(X, pd.DataFrame):
+            variables = [c for c in X.columns if not (isinstance(weights, str) and c == weights)]
+            if missing == "em" and not missing_cells(X, variables).empty:
+                return self._fit_em(X, weights)
+            X, weights = resolve_missing(X, weights, missing, variables, stacklevel=3)
         X = self._check_fit_data(X)
         columns = list(X.columns)
         X = X[canonical_order(columns)]  # fit in the canonical order, report in column order (see class notes)
@@ -585,6 +633,71 @@ list of edges, default="auto"
         if not warn_if_unconverged(self.convergence_, stacklevel=2):
             self._warn_unsettled(polish_gain)
         return self
+
+    def _fit_em(self, X: pd.DataFrame, weights) -> NonReversibleMCMC:
+        """Structural EM (see ``missing``): M-steps are fits of a copy of this estimator on completed tables."""
+        from pgmpy_sgm.causal_discovery._structural_em import structural_em
+
+        if self.checkpoint is not None:
+            raise ValueError("checkpoint is not available with missing='em'; pass checkpoint=None. "
+                             f"Got: {self.checkpoint!r}")  # fmt: skip
+        self._check_params()
+        variables = [c for c in X.columns if not (isinstance(weights, str) and c == weights)]
+        cells = missing_cells(X, variables)
+        table = IncompleteTable.from_frame(X, weights, self.state_names)
+        deadline = None if self.max_time is None else time.time() + float(self.max_time)
+        bar = self._em_bar(em_options(self.missing).max_iter)
+        try:
+            result = structural_em(table, functools.partial(self._m_step, table, deadline), em_options(self.missing),
+                                   self.seed, None if bar is None else functools.partial(_em_progress, bar))  # fmt: skip
+        finally:
+            if bar is not None:
+                bar.close()
+        last = result.last.estimator
+        self.__dict__.update({k: v for k, v in vars(last).items() if k.endswith("_") and not k.startswith("_")})
+        self.em_history_ = result.history
+        self.n_completed_exactly_ = result.completed.n_exact
+        self.n_completed_by_draws_ = result.completed.n_drawn
+        self.missing_cells_ = cells
+        if not warn_if_unconverged(self.convergence_, stacklevel=3):
+            self._warn_unsettled(0.0)
+        return self
+
+    def _m_step(self, table, deadline, completed, previous):
+        """One M-step of structural EM: a fit of a copy of this estimator on a completed table."""
+        from sklearn.base import clone
+
+        from pgmpy_sgm.causal_discovery._structural_em import MStepResult
+        from pgmpy_sgm.models import StratifiedGraphicalModel
+        from pgmpy_sgm.models._sgm_parameters import log_probabilities
+
+        params = {"missing": "error", "weights": completed.counts, "state_names": table.state_names,
+                  "show_progress": False}  # fmt: skip
+        if previous is not None:
+            params["start"] = previous.estimator.model_
+        if deadline is not None:
+            params["max_time"] = max(deadline - time.time(), 1.0)
+        step = clone(self).set_params(**params)
+        with warnings.catch_warnings():  # the last step's convergence is reported once, by the caller
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            step.fit(completed.frame)
+        model = StratifiedGraphicalModel(step.model_).fit(
+            completed.frame, sample_weight=completed.counts, state_names=table.state_names
+        )
+        nodes = list(model.nodes())
+        order = [table.variables.index(v) for v in nodes]
+
+        def log_probability(codes):
+            return log_probabilities(model.clique_factors, codes[:, order], nodes, model.states)
+
+        return MStepResult(step, _structure(step.model_), float(step.best_score_), log_probability)
+
+    def _em_bar(self, total: int):
+        if not (self.show_progress and config.SHOW_PROGRESS):
+            return None
+        from tqdm.auto import tqdm
+
+        return tqdm(total=total, desc="NonReversibleMCMC (structural EM)")
 
     def _plan(self, tables: ScoreEngine, gains, strata: bool, t_start: float) -> SearchPlan:
         """What every chain does: proposals, polishes, grafts, when to settle, the deadline."""

@@ -36,9 +36,11 @@ __all__ = [
     "MAX_COMPLETIONS",
     "N_DRAWS",
     "MissingValuesWarning",
+    "EMOptions",
     "IncompleteTable",
     "CompletedTable",
     "check_missing_option",
+    "em_options",
     "missing_cells",
     "missing_error",
     "resolve_missing",
@@ -72,21 +74,76 @@ class MissingValuesWarning(UserWarning):
     """
 
 
-def check_missing_option(missing) -> str:
-    """``missing`` if it is one of :data:`MISSING_CHOICES`, else a ``ValueError`` naming them.
+@dataclass(frozen=True)
+class EMOptions:
+    """Settings of EM for ``missing=``: ``missing="em"`` is ``missing=EMOptions()``.
+
+    Parameters
+    ----------
+    max_iter : int, default=10
+        Most EM iterations (E-step, then M-step).
+    tol : float, default=0.1
+        EM stops when an iteration raises the expected score (structural EM) or the
+        observed-data log-likelihood (parameter EM) by less than this (and, for structural
+        EM, the structure did not change).
+    max_completions : int, default=4096
+        Incomplete rows with at most this many completions are completed exactly.
+    n_draws : int, default=200
+        Rows with more completions are completed by this many Gibbs draws from the same
+        posterior (after 20 sweeps of burn-in).
 
     Examples
     --------
-    >>> check_missing_option("em")
-    'em'
+    >>> EMOptions(max_iter=5)
+    EMOptions(max_iter=5, tol=0.1, max_completions=4096, n_draws=200)
+    >>> EMOptions(tol=-1)
+    Traceback (most recent call last):
+        ...
+    ValueError: EMOptions tol must be a number >= 0. Got: -1
+    """
+
+    max_iter: int = 10
+    tol: float = 0.1
+    max_completions: int = MAX_COMPLETIONS
+    n_draws: int = N_DRAWS
+
+    def __post_init__(self):
+        for name, low in (("max_iter", 1), ("max_completions", 1), ("n_draws", 1)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
+                raise ValueError(f"EMOptions {name} must be an integer >= {low}. Got: {value!r}")
+        if isinstance(self.tol, bool) or not isinstance(self.tol, int | float) or not 0 <= self.tol < math.inf:
+            raise ValueError(f"EMOptions tol must be a number >= 0. Got: {self.tol!r}")
+
+
+def check_missing_option(missing) -> str:
+    """The choice ``missing`` names (an :class:`EMOptions` is ``"em"``), else a ``ValueError`` naming them.
+
+    Examples
+    --------
+    >>> check_missing_option("em"), check_missing_option(EMOptions(max_iter=3))
+    ('em', 'em')
     >>> check_missing_option("drop")
     Traceback (most recent call last):
         ...
-    ValueError: missing must be one of ('error', 'complete_cases', 'em', 'state'). Got: 'drop'
+    ValueError: missing must be one of ('error', 'complete_cases', 'em', 'state') or an EMOptions. Got: 'drop'
     """
+    if isinstance(missing, EMOptions):
+        return "em"
     if not isinstance(missing, str) or missing not in MISSING_CHOICES:
-        raise ValueError(f"missing must be one of {MISSING_CHOICES}. Got: {missing!r}")
+        raise ValueError(f"missing must be one of {MISSING_CHOICES} or an EMOptions. Got: {missing!r}")
     return missing
+
+
+def em_options(missing) -> EMOptions:
+    """The EM settings of a ``missing=`` value that means EM.
+
+    Examples
+    --------
+    >>> em_options("em").max_iter
+    10
+    """
+    return missing if isinstance(missing, EMOptions) else EMOptions()
 
 
 def _is_missing(column: pd.Series) -> np.ndarray:
@@ -138,8 +195,8 @@ def missing_error(frame: pd.DataFrame, columns: Sequence | None = None) -> Value
     Examples
     --------
     >>> print(missing_error(pd.DataFrame({"a": [0, None, None], "b": [None, "y", "x"]})))
-    3 of 3 rows have missing values, in columns 'a' (2 missing) and 'b' (1 missing). Pass missing= one of \
-'complete_cases' (drop those rows), 'em' (structural EM: fill them in by the model's posterior) or 'state' \
+    3 of 3 rows have missing values (NaN, None or empty), in columns 'a' (2 missing) and 'b' (1 missing). Pass \
+missing= one of 'complete_cases' (drop those rows), 'em' (structural EM: fill them in by the model's posterior) or 'state' \
 (missing as a state of its own).
     """
     columns = list(frame.columns if columns is None else columns)
@@ -150,7 +207,7 @@ def missing_error(frame: pd.DataFrame, columns: Sequence | None = None) -> Value
     listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + f" and {parts[-1]}"
     n_rows = int(_incomplete_rows(frame, list(cells.index)).sum())
     return ValueError(
-        f"{n_rows} of {len(frame)} rows have missing values, in column{'s' if len(parts) > 1 else ''} {listed}. "
+        f"{n_rows} of {len(frame)} rows have missing values (NaN, None or empty), in column{'s' if len(parts) > 1 else ''} {listed}. "
         "Pass missing= one of 'complete_cases' (drop those rows), 'em' (structural EM: fill them in by the "
         "model's posterior) or 'state' (missing as a state of its own)."
     )
@@ -177,7 +234,7 @@ def resolve_missing(frame: pd.DataFrame, weights=None, missing: str = "error", c
     >>> len(kept), str(caught[0].message)
     (2, 'Dropped 1 of 3 rows with missing values (missing="complete_cases"); 2 complete rows are left.')
     """
-    check_missing_option(missing)
+    missing = check_missing_option(missing)
     columns = frame.columns if columns is None else columns
     columns = [c for c in columns if not isinstance(weights, str) or c != weights]
     if missing == "em":
@@ -271,6 +328,25 @@ class IncompleteTable:
         pooled = np.bincount(inverse.ravel(), weights=counts, minlength=len(distinct))
         keep = pooled > 0
         return cls(list(frame.columns), names, distinct[keep], pooled[keep])
+
+    def complete_cases(self) -> CompletedTable:
+        """The table's complete rows, with their counts, as a table the learners take.
+
+        Examples
+        --------
+        >>> table = IncompleteTable.from_frame(pd.DataFrame({"a": [0, 1, None], "b": ["x", "y", "y"]}))
+        >>> table.complete_cases().frame.to_dict("list")
+        {'a': [0, 1], 'b': ['x', 'y']}
+        """
+        keep = (self.codes >= 0).all(axis=1)
+        return CompletedTable(self._frame(self.codes[keep]), ExpectedCounts(self.counts[keep]), 0.0, 0.0)
+
+    def _frame(self, codes: np.ndarray) -> pd.DataFrame:
+        """Complete rows of codes as a frame of states."""
+        return pd.DataFrame(
+            {v: pd.Series([self.state_names[v][c] for c in codes[:, j]], dtype=object).infer_objects()
+             for j, v in enumerate(self.variables)}  # fmt: skip
+        )
 
     @property
     def cards(self) -> list[int]:
@@ -434,9 +510,4 @@ def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray]
     distinct, inverse = np.unique(codes, axis=0, return_inverse=True)
     pooled = np.bincount(inverse.ravel(), weights=np.concatenate(counts), minlength=len(distinct))
     keep = pooled > 0
-    distinct, pooled = distinct[keep], pooled[keep]
-    frame = pd.DataFrame(
-        {v: pd.Series([table.state_names[v][c] for c in distinct[:, j]], dtype=object).infer_objects()
-         for j, v in enumerate(table.variables)}  # fmt: skip
-    )
-    return CompletedTable(frame, ExpectedCounts(pooled), n_exact, n_drawn)
+    return CompletedTable(table._frame(distinct[keep]), ExpectedCounts(pooled[keep]), n_exact, n_drawn)
