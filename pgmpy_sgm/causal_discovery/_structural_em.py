@@ -26,8 +26,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from pgmpy_sgm.core.missing import CompletedTable, EMOptions, IncompleteTable, complete_rows, \
-    independent_log_probability  # fmt: skip
+from pgmpy_sgm.core.missing import (
+    CompletedTable,
+    EMOptions,
+    IncompleteTable,
+    complete_rows,
+    independent_log_probability,  # fmt: skip
+)
 
 __all__ = ["MStepResult", "EMResult", "structural_em", "MIN_COMPLETE_CASES"]
 

@@ -648,8 +648,9 @@ list of edges, default="auto"
         deadline = None if self.max_time is None else time.time() + float(self.max_time)
         bar = self._em_bar(em_options(self.missing).max_iter)
         try:
-            result = structural_em(table, functools.partial(self._m_step, table, deadline), em_options(self.missing),
-                                   self.seed, None if bar is None else functools.partial(_em_progress, bar))  # fmt: skip
+            report = None if bar is None else functools.partial(_em_progress, bar)
+            m_step = functools.partial(self._m_step, table, deadline)
+            result = structural_em(table, m_step, em_options(self.missing), self.seed, report)
         finally:
             if bar is not None:
                 bar.close()

@@ -195,9 +195,9 @@ def missing_error(frame: pd.DataFrame, columns: Sequence | None = None) -> Value
     Examples
     --------
     >>> print(missing_error(pd.DataFrame({"a": [0, None, None], "b": [None, "y", "x"]})))
-    3 of 3 rows have missing values (NaN, None or empty), in columns 'a' (2 missing) and 'b' (1 missing). Pass \
-missing= one of 'complete_cases' (drop those rows), 'em' (structural EM: fill them in by the model's posterior) or 'state' \
-(missing as a state of its own).
+    3 of 3 rows have missing values (NaN, None or empty), in columns 'a' (2 missing) and 'b' (1 missing). \
+Pass missing= one of 'complete_cases' (drop those rows), 'em' (structural EM: fill them in by the model's \
+posterior) or 'state' (missing as a state of its own).
     """
     columns = list(frame.columns if columns is None else columns)
     cells = missing_cells(frame, columns)
@@ -207,7 +207,8 @@ missing= one of 'complete_cases' (drop those rows), 'em' (structural EM: fill th
     listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + f" and {parts[-1]}"
     n_rows = int(_incomplete_rows(frame, list(cells.index)).sum())
     return ValueError(
-        f"{n_rows} of {len(frame)} rows have missing values (NaN, None or empty), in column{'s' if len(parts) > 1 else ''} {listed}. "
+        f"{n_rows} of {len(frame)} rows have missing values (NaN, None or empty), "
+        f"in column{'s' if len(parts) > 1 else ''} {listed}. "
         "Pass missing= one of 'complete_cases' (drop those rows), 'em' (structural EM: fill them in by the "
         "model's posterior) or 'state' (missing as a state of its own)."
     )

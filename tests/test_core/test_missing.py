@@ -39,15 +39,16 @@ def test_expected_counts_equal_a_brute_force_sum_over_completions():
     done = complete_rows(table, lambda codes: np.log(joint[tuple(codes.T)]))
     expected = np.zeros(table.cards)
     for row in frame.itertuples(index=False):  # every row of the data, one at a time
-        observed = [None if pd.isna(x) else table.state_names[v].index(x) for v, x in zip(frame.columns, row)]
-        options = [range(k) if o is None else [o] for o, k in zip(observed, table.cards)]
+        cells = zip(frame.columns, row, strict=True)
+        observed = [None if pd.isna(x) else table.state_names[v].index(x) for v, x in cells]
+        options = [range(k) if o is None else [o] for o, k in zip(observed, table.cards, strict=True)]
         completions = list(itertools.product(*options))
         p = np.array([joint[c] for c in completions])
-        for c, w in zip(completions, p / p.sum()):
+        for c, w in zip(completions, p / p.sum(), strict=True):
             expected[c] += w
     got = np.zeros(table.cards)
-    for row, count in zip(done.frame.itertuples(index=False), done.counts):
-        got[tuple(table.state_names[v].index(x) for v, x in zip(frame.columns, row))] += count
+    for row, count in zip(done.frame.itertuples(index=False), done.counts, strict=True):
+        got[tuple(table.state_names[v].index(x) for v, x in zip(frame.columns, row, strict=True))] += count
     np.testing.assert_allclose(got, expected, atol=1e-12)
     assert done.n_exact == (frame.isna().any(axis=1)).sum() and done.n_drawn == 0
 
@@ -59,7 +60,7 @@ def test_rows_beyond_the_limit_are_completed_by_draws_from_the_same_posterior():
     done = complete_rows(table, lambda codes: np.log(joint[tuple(codes.T)]), max_completions=1, n_draws=4000)
     assert done.n_drawn == 5 and done.n_exact == 0
     assert done.counts.sum() == pytest.approx(7.0)
-    cells = {(r.a, r.b): c for r, c in zip(done.frame.itertuples(index=False), done.counts)}
+    cells = {(r.a, r.b): c for r, c in zip(done.frame.itertuples(index=False), done.counts, strict=True)}
     for (a, b), p in np.ndenumerate(joint):  # 5 rows spread as the joint, plus the two complete rows
         assert cells[(a, b)] - (1 if (a, b) in {(0, 1), (1, 0)} else 0) == pytest.approx(5 * p, abs=0.15)
 
