@@ -46,6 +46,8 @@ __all__ = [
     "resolve_missing",
     "complete_rows",
     "independent_log_probability",
+    "encode_with_gaps",
+    "marginal_log_probability",
 ]
 
 #: The choices of ``missing=``.
@@ -182,6 +184,37 @@ def _state_value(value):
     return value
 
 
+def encode_with_gaps(frame: pd.DataFrame, state_names: Mapping | None = None) -> tuple[np.ndarray, dict]:
+    """Codes of the rows of ``frame`` (every column a variable), ``-1`` where missing, and the state names used.
+
+    A variable's states are ``state_names[v]`` when given, else its sorted observed values.
+
+    Examples
+    --------
+    >>> codes, names = encode_with_gaps(pd.DataFrame({"a": [1.0, None, 0.0], "b": ["y", "x", ""]}))
+    >>> codes.tolist(), names
+    ([[1, 1], [-1, 0], [0, -1]], {'a': [0, 1], 'b': ['x', 'y']})
+    """
+    declared = dict(state_names or {})
+    names, columns = {}, []
+    for name in frame.columns:
+        gaps = _is_missing(frame[name])
+        values = [_state_value(x) for x in frame[name].astype(object).to_numpy()]
+        observed = [v for v, gap in zip(values, gaps, strict=True) if not gap]
+        states = [_state_value(x) for x in declared.get(name, _sorted_states(dict.fromkeys(observed)))]
+        if not states:
+            raise ValueError(f"Column {name!r} has no observed value: every cell is missing.")
+        lookup = {s: i for i, s in enumerate(states)}
+        unknown = list(dict.fromkeys(v for v in observed if v not in lookup))
+        if unknown:
+            raise ValueError(f"Column {name!r} has state(s) {unknown[:5]} not among its state names {states}")
+        coded = [-1 if gap else lookup[v] for v, gap in zip(values, gaps, strict=True)]
+        columns.append(np.array(coded, dtype=np.int64))
+        names[name] = states
+    codes = np.column_stack(columns) if columns else np.zeros((len(frame), 0), dtype=np.int64)
+    return codes, names
+
+
 def _incomplete_rows(frame: pd.DataFrame, columns: Sequence) -> np.ndarray:
     gaps = np.zeros(len(frame), dtype=bool)
     for c in columns:
@@ -308,23 +341,7 @@ class IncompleteTable:
             counts = np.ones(len(frame))
         else:
             counts = np.asarray(weights, dtype=np.float64)
-        declared = dict(state_names or {})
-        names, columns = {}, []
-        for name in frame.columns:
-            gaps = _is_missing(frame[name])
-            values = [_state_value(x) for x in frame[name].astype(object).to_numpy()]
-            observed = [v for v, gap in zip(values, gaps, strict=True) if not gap]
-            states = list(declared.get(name, _sorted_states(dict.fromkeys(observed))))
-            if not states:
-                raise ValueError(f"Column {name!r} has no observed value: every cell is missing.")
-            lookup = {s: i for i, s in enumerate(states)}
-            unknown = [v for v in observed if v not in lookup]
-            if unknown:
-                raise ValueError(f"Column {name!r} has state(s) {unknown[:5]} not among its state names {states}")
-            coded = [-1 if gap else lookup[v] for v, gap in zip(values, gaps, strict=True)]
-            columns.append(np.array(coded, dtype=np.int64))
-            names[name] = states
-        codes = np.column_stack(columns) if columns else np.zeros((len(frame), 0), dtype=np.int64)
+        codes, names = encode_with_gaps(frame, state_names)
         distinct, inverse = np.unique(codes, axis=0, return_inverse=True)
         pooled = np.bincount(inverse.ravel(), weights=counts, minlength=len(distinct))
         keep = pooled > 0
@@ -450,6 +467,44 @@ def _complete_by_draws(row: np.ndarray, count: float, hidden: list[int], cards: 
         if sweep >= BURN_IN_SWEEPS:
             draws.append(current.copy())
     return np.array(draws), np.full(n_draws, count / n_draws)
+
+
+def marginal_log_probability(codes: np.ndarray, cards: Sequence[int], log_probability,
+                             max_completions: int = MAX_COMPLETIONS) -> np.ndarray:  # fmt: skip
+    """Log probability of the observed part of every row (``-1`` = missing): its completions' probabilities summed.
+
+    Raises
+    ------
+    ValueError
+        If a row has more than ``max_completions`` completions.
+
+    Examples
+    --------
+    >>> joint = np.log(np.array([[0.1, 0.2], [0.3, 0.4]]))
+    >>> log_p = lambda codes: joint[codes[:, 0], codes[:, 1]]
+    >>> np.exp(marginal_log_probability(np.array([[0, -1], [-1, 1], [1, 0]]), [2, 2], log_p)).round(3).tolist()
+    [0.3, 0.6, 0.3]
+    """
+    codes = np.asarray(codes, dtype=np.int64)
+    out = np.empty(len(codes))
+    hidden_mask = codes < 0
+    patterns, which = np.unique(hidden_mask, axis=0, return_inverse=True)
+    for p, pattern in enumerate(patterns):
+        hidden = [int(j) for j in np.flatnonzero(pattern)]
+        members = np.flatnonzero(which.ravel() == p)
+        n_completions = math.prod(cards[j] for j in hidden)
+        if n_completions > max_completions:
+            raise ValueError(f"{len(members)} row(s) miss {len(hidden)} values with {n_completions:,} completions, "
+                             f"more than max_completions={max_completions:,}")  # fmt: skip
+        grid = _completion_grid([cards[j] for j in hidden])
+        block = np.repeat(codes[members], len(grid), axis=0)
+        block[:, hidden] = np.tile(grid, (len(members), 1))
+        values = log_probability(block).reshape(len(members), len(grid))
+        top = values.max(axis=1)
+        safe = np.where(np.isfinite(top), top, 0.0)
+        with np.errstate(divide="ignore"):
+            out[members] = safe + np.log(np.exp(values - safe[:, None]).sum(axis=1))
+    return out
 
 
 def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray], np.ndarray],

@@ -9,6 +9,17 @@ import numpy as np
 import pandas as pd
 
 from pgmpy_sgm.convert import to_bayesian_network, to_junction_tree, to_markov_network
+from pgmpy_sgm.core.missing import (
+    IncompleteTable,
+    check_missing_option,
+    complete_rows,
+    em_options,
+    encode_with_gaps,
+    independent_log_probability,
+    marginal_log_probability,
+    missing_cells,
+    resolve_missing,
+)
 from pgmpy_sgm.exceptions import StrataNotShownWarning
 from pgmpy_sgm.models._estimators import merge_weights, read_estimator
 from pgmpy_sgm.models._sgm_parameters import (
@@ -172,6 +183,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
         *,
         weights=None,
         state_names: Mapping | None = None,
+        missing="error",
     ):
         r"""Estimate the parameters from data; returns ``self``.
 
@@ -230,6 +242,19 @@ class StratifiedGraphicalModel(StratifiedGraph):
             ``{variable: [states]}`` overriding the model's (and the estimator's). Variables
             without declared states keep the binary default ``(0, 1)`` when their values are
             the integers 0/1, and otherwise take the sorted observed values.
+        missing : {"error", "complete_cases", "em", "state"} or EMOptions, default="error"
+            Missing cells (NaN, None, ``pd.NA``, empty strings) of the model's variables:
+            refused with an error naming every column with gaps; incomplete rows dropped
+            (with a warning); the parameters fitted by EM (``"em"`` or an
+            :class:`~pgmpy_sgm.core.missing.EMOptions`): starting from the fit on the complete
+            cases (from independent variables when there are fewer than 30), each E-step
+            spreads every incomplete row over its completions by the current parameters'
+            posterior, each M-step fits ``estimator`` to the expected counts (stratum-tied
+            parameters stay tied: they are fitted from pooled counts), until the observed-data
+            log-likelihood rises by less than ``tol``; ``em_history_`` records it per iteration.
+            With ``estimator="mle"`` this is EM for the likelihood, which never lowers it;
+            with pseudo-counts, EM for the corresponding posterior mode. ``"state"``: missing
+            becomes a state named ``"missing"`` (declare it in the model's state names).
 
         Returns
         -------
@@ -260,7 +285,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
         """
         spec = read_estimator(estimator)
         weights = merge_weights(weights, sample_weight)
-        from pgmpy_sgm.core.data import EncodedData
+        choice = check_missing_option(missing)
         from pgmpy_sgm.core.pooling import is_dask_frame, pool_data
 
         self.clique_factors, self._fingerprint = [], None
@@ -274,6 +299,16 @@ class StratifiedGraphicalModel(StratifiedGraph):
         if missing:
             raise ValueError(f"The data lack the model's variable(s) {missing}")
         declared = {**self.graph.get("state_names", {}), **(spec.state_names or {}), **(state_names or {})}
+        if choice == "em" and not missing_cells(data, nodes).empty:
+            return self._fit_em(data, weights, spec, declared, em_options(missing))
+        data, weights = resolve_missing(data, weights, choice, nodes, stacklevel=3)
+        return self._fit_complete(data, weights, spec, declared)
+
+    def _fit_complete(self, data: pd.DataFrame, weights, spec, declared: Mapping) -> StratifiedGraphicalModel:
+        """Parameters from complete data (see :meth:`fit`)."""
+        from pgmpy_sgm.core.data import EncodedData
+
+        nodes = list(self.nodes())
         names = {}
         for v in nodes:
             if v in declared:
@@ -300,6 +335,43 @@ class StratifiedGraphicalModel(StratifiedGraph):
             factors.append(step.with_values(table, pooled_group_values(counts, step.group_ids, pseudo)))
         self._set_factors(factors)
         return self
+
+    def _fit_em(self, data: pd.DataFrame, weights, spec, declared: Mapping, options) -> StratifiedGraphicalModel:
+        """Parameter EM (see ``missing`` of :meth:`fit`); ``em_history_`` records each iteration."""
+        nodes = list(self.nodes())
+        columns = nodes + ([weights] if isinstance(weights, str) else [])
+        table = IncompleteTable.from_frame(data[columns], weights, {v: declared[v] for v in nodes if v in declared})
+        complete = table.complete_cases()
+        if complete.counts.sum() >= max(30, 2 * len(nodes)):
+            self._fit_complete(complete.frame, complete.counts, spec, table.state_names)
+            log_probability, start = self._log_probability_of_codes(table.variables), "complete cases"
+        else:
+            log_probability, start = independent_log_probability(table), "independent variables (available cases)"
+        history, before = [], marginal_log_probability(table.codes, table.cards, log_probability) @ table.counts
+        rng = np.random.default_rng(0)
+        for iteration in range(1, options.max_iter + 1):
+            completed = complete_rows(table, log_probability, options.max_completions, options.n_draws, rng)
+            self._fit_complete(completed.frame, completed.counts, spec, table.state_names)
+            log_probability = self._log_probability_of_codes(table.variables)
+            after = marginal_log_probability(table.codes, table.cards, log_probability) @ table.counts
+            history.append({"iteration": iteration, "log_likelihood": after, "gain": after - before})
+            if after - before < options.tol:
+                break
+            before = after
+        self.em_history_ = pd.DataFrame(history).set_index("iteration")
+        self.em_history_.attrs["start"] = start
+        return self
+
+    def _log_probability_of_codes(self, variables: list):
+        """``log_probability(codes)`` of complete rows of codes whose columns follow ``variables``."""
+        nodes = list(self.nodes())
+        order = [variables.index(v) for v in nodes]
+        factors = self.clique_factors
+
+        def log_probability(codes: np.ndarray) -> np.ndarray:
+            return log_probabilities(factors, codes[:, order], nodes, self.states)
+
+        return log_probability
 
     @classmethod
     def random(cls, graph, seed: int | None = None, concentration: float = 1.0) -> StratifiedGraphicalModel:
@@ -474,7 +546,9 @@ class StratifiedGraphicalModel(StratifiedGraph):
         Returns
         -------
         float or numpy.ndarray of shape (n_rows,)
-            ``-inf`` for rows of probability zero.
+            ``-inf`` for rows of probability zero. A row with missing cells (NaN, None,
+            ``pd.NA``, empty strings) gets the log probability of its observed part: its
+            completions' probabilities summed (exactly, up to 4096 completions per row).
 
         Raises
         ------
@@ -489,8 +563,15 @@ class StratifiedGraphicalModel(StratifiedGraph):
         [-1.0986, -1.7918]
         """
         self._require_parameters()
-        codes = self._encode(data)
-        total = log_probabilities(self.clique_factors, codes, list(self.nodes()), self.states)
+        nodes = list(self.nodes())
+        absent = [v for v in nodes if isinstance(data, pd.DataFrame) and v not in data.columns]
+        if isinstance(data, pd.DataFrame) and not absent and not missing_cells(data, nodes).empty:
+            codes, _ = encode_with_gaps(data[nodes], {v: list(self.states(v)) for v in nodes})
+            cards = [len(self.states(v)) for v in nodes]
+            total = marginal_log_probability(codes, cards, self._log_probability_of_codes(nodes))
+        else:
+            codes = self._encode(data)
+            total = log_probabilities(self.clique_factors, codes, nodes, self.states)
         return total if per_row else float(total.sum())
 
     def simulate(self, n_samples: int = 10, seed: int | None = None, *, n: int | None = None) -> pd.DataFrame:
