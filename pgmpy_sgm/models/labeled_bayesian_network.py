@@ -5,9 +5,20 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping
 
 import numpy as np
+import pandas as pd
 from pgmpy.models import DiscreteBayesianNetwork
 
 from pgmpy_sgm.core.data import EncodedData
+from pgmpy_sgm.core.missing import (
+    IncompleteTable,
+    check_missing_option,
+    complete_rows,
+    em_options,
+    independent_log_probability,
+    marginal_log_probability,
+    missing_cells,
+    resolve_missing,
+)
 from pgmpy_sgm.core.lines import canonical_groups, groups_from_labels, is_regular, labels_from_groups
 from pgmpy_sgm.factors import TreeCPD
 from pgmpy_sgm.models._estimators import (
@@ -355,6 +366,7 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         weights=None,
         state_names: Mapping | None = None,
         equivalent_sample_size: float | None = None,
+        missing="error",
     ) -> LabeledBayesianNetwork:
         r"""Estimate one distribution per class of every node, as TreeCPDs (pgmpy's ``fit`` signature).
 
@@ -406,6 +418,16 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         equivalent_sample_size : float, optional
             Shorthand for ``DiscreteBayesianEstimator(prior_type="BDeu",
             equivalent_sample_size=...)``; only without an estimator or with ``"bayes"``.
+        missing : {"error", "complete_cases", "em", "state"} or EMOptions, default="error"
+            Missing cells (NaN, None, ``pd.NA``, empty strings): refused with an error naming
+            every column with gaps; incomplete rows dropped (with a warning); EM (``"em"`` or an
+            :class:`~pgmpy_sgm.core.missing.EMOptions`): starting from the fit on the complete
+            cases (from independent variables when there are fewer than 30), each E-step
+            spreads every incomplete row over its completions by the current network's
+            posterior and each M-step fits ``estimator`` to the expected counts (the classes
+            stay tied), until the observed-data log-likelihood rises by less than ``tol``;
+            ``em_history_`` records it; with maximum likelihood it never falls. ``"state"``:
+            missing becomes a state named ``"missing"``.
 
         Returns
         -------
@@ -443,11 +465,20 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         names = {k: v for k, v in names.items() if k in self.nodes()}
         if not hasattr(data, "columns"):
             raise TypeError(f"data must be a pandas DataFrame. Got: {type(data).__name__}")
-        missing = [v for v in self.nodes() if v not in data.columns]
-        if missing:
-            raise ValueError(f"The data have no column for node(s) {missing}")
+        absent = [v for v in self.nodes() if v not in data.columns]
+        if absent:
+            raise ValueError(f"The data have no column for node(s) {absent}")
         cols = [v for v in self.nodes()] + ([weights] if isinstance(weights, str) else [])
-        enc = EncodedData(data[cols], weights=weights, state_names=names)
+        choice = check_missing_option(missing)
+        nodes = list(self.nodes())
+        if choice == "em" and not missing_cells(data, nodes).empty:
+            return self._fit_em(data[cols], weights, spec, names, em_options(missing))
+        frame, weights = resolve_missing(data[cols], weights, choice, nodes, stacklevel=3)
+        return self._fit_complete(frame, weights, spec, names)
+
+    def _fit_complete(self, data, weights, spec: EstimatorSpec, names: Mapping) -> LabeledBayesianNetwork:
+        """TreeCPDs from complete data (see :meth:`fit`)."""
+        enc = EncodedData(data, weights=weights, state_names=dict(names))
         for v in self.nodes():
             self._state_names[v] = list(enc.state_names[v])
         cpds = [self._fitted_cpd(node, enc, spec) for node in self.nodes()]
@@ -456,6 +487,53 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         self.add_cpds(*cpds)
         self.check_model()
         return self
+
+    def _fit_em(self, data, weights, spec: EstimatorSpec, names: Mapping, options) -> LabeledBayesianNetwork:
+        """EM for the TreeCPDs (see ``missing`` of :meth:`fit`); ``em_history_`` records each iteration."""
+        nodes = list(self.nodes())
+        table = IncompleteTable.from_frame(data, weights, names)
+        complete = table.complete_cases()
+        if complete.counts.sum() >= max(30, 2 * len(nodes)):
+            self._fit_complete(complete.frame, complete.counts, spec, table.state_names)
+            log_probability, start = self._log_probability_of_codes(table), "complete cases"
+        else:
+            log_probability, start = independent_log_probability(table), "independent variables (available cases)"
+        history, before = [], marginal_log_probability(table.codes, table.cards, log_probability) @ table.counts
+        rng = np.random.default_rng(0)
+        for iteration in range(1, options.max_iter + 1):
+            completed = complete_rows(table, log_probability, options.max_completions, options.n_draws, rng)
+            self._fit_complete(completed.frame, completed.counts, spec, table.state_names)
+            log_probability = self._log_probability_of_codes(table)
+            after = marginal_log_probability(table.codes, table.cards, log_probability) @ table.counts
+            history.append({"iteration": iteration, "log_likelihood": after, "gain": after - before})
+            if after - before < options.tol:
+                break
+            before = after
+        self.em_history_ = pd.DataFrame(history).set_index("iteration")
+        self.em_history_.attrs["start"] = start
+        return self
+
+    def _log_probability_of_codes(self, table: IncompleteTable):
+        """``log_probability(codes)`` of complete rows of codes in ``table``'s columns and states."""
+        terms = []
+        for cpd in self.get_cpds():
+            node, parents = cpd.variables[0], list(cpd.variables[1:])
+            recode = [[table.state_names[v].index(s) for s in cpd.state_names[v]] for v in (node, *parents)]
+            inverse = [np.argsort(r) for r in recode]  # table code -> the CPD's position
+            columns = [table.variables.index(v) for v in (node, *parents)]
+            with np.errstate(divide="ignore"):
+                logs = np.log(np.asarray(cpd.get_values(), dtype=np.float64))
+            terms.append((columns, inverse, list(cpd.cardinality[1:]), logs))
+
+        def log_probability(codes: np.ndarray) -> np.ndarray:
+            total = np.zeros(len(codes))
+            for columns, inverse, cards, logs in terms:
+                mapped = [inv[codes[:, c]] for c, inv in zip(columns, inverse, strict=True)]
+                config = np.ravel_multi_index(mapped[1:], cards) if cards else np.zeros(len(codes), dtype=np.int64)
+                total += logs[mapped[0], config]
+            return total
+
+        return log_probability
 
     def _fitted_cpd(self, node, enc: EncodedData, spec: EstimatorSpec) -> TreeCPD:
         parents, ids = self.get_classes(node)

@@ -295,9 +295,9 @@ class StratifiedGraphicalModel(StratifiedGraph):
         if not isinstance(data, pd.DataFrame):
             raise TypeError(f"data must be a pandas DataFrame. Got: {type(data).__name__}")
         nodes = list(self.nodes())
-        missing = [v for v in nodes if v not in data.columns]
-        if missing:
-            raise ValueError(f"The data lack the model's variable(s) {missing}")
+        absent = [v for v in nodes if v not in data.columns]
+        if absent:
+            raise ValueError(f"The data lack the model's variable(s) {absent}")
         declared = {**self.graph.get("state_names", {}), **(spec.state_names or {}), **(state_names or {})}
         if choice == "em" and not missing_cells(data, nodes).empty:
             return self._fit_em(data, weights, spec, declared, em_options(missing))
