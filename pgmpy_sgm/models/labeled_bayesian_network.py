@@ -9,6 +9,7 @@ import pandas as pd
 from pgmpy.models import DiscreteBayesianNetwork
 
 from pgmpy_sgm.core.data import EncodedData
+from pgmpy_sgm.core.lines import canonical_groups, groups_from_labels, is_regular, labels_from_groups
 from pgmpy_sgm.core.missing import (
     IncompleteTable,
     check_missing_option,
@@ -19,7 +20,6 @@ from pgmpy_sgm.core.missing import (
     missing_cells,
     resolve_missing,
 )
-from pgmpy_sgm.core.lines import canonical_groups, groups_from_labels, is_regular, labels_from_groups
 from pgmpy_sgm.factors import TreeCPD
 from pgmpy_sgm.models._estimators import (
     EstimatorSpec,
