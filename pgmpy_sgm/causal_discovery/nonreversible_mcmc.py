@@ -219,8 +219,10 @@ list of edges, default="auto"
         Iterations between checkpoints; parallel chains also synchronize this often.
     checkpoint_seconds : float, default=30.0
         Longest time between checkpoints.
-    return_type : {"pdag", "dag"}, default="pdag"
-        Form of ``causal_graph_``, as in pgmpy's structure learners.
+    return_type : {"pdag", "cpdag", "dag"}, default="pdag"
+        Form of ``causal_graph_``, as in pgmpy's structure learners: ``"pdag"`` and
+        ``"cpdag"`` (the same here, as in pgmpy's ``PC``) give the Markov equivalence class
+        of the best graph, ``"dag"`` one perfect orientation.
 
     Attributes
     ----------
@@ -802,8 +804,10 @@ list of edges, default="auto"
     def _score_data(self, X) -> float:
         """Log unnormalized posterior of ``model_`` on ``X`` (same columns and states as the fit): ``score(X)``.
 
-        Array ``weights`` apply to the fitted data only; a weight column named by
-        ``weights`` is used when ``X`` has it.
+        The strata are kept as fitted (see ``CausalDiscoveryMixin`` in
+        ``causal_discovery/_base.py`` for the meaning shared with ``LDAGSearch``). Array
+        ``weights`` apply to the fitted data only; a weight column named by ``weights`` is
+        used when ``X`` has it.
 
         Examples
         --------
