@@ -315,6 +315,8 @@ class CausalDiscoveryMixin:
             true_graph, y = y, None
         if X is None and true_graph is None:
             raise ValueError("Either `X` or `true_graph` needs to be specified")
+        if X is not None:
+            X = self._array_as_fitted(X)
         if X is not None and metric is None:
             return self._score_data(X)
         if X is not None:
@@ -324,6 +326,15 @@ class CausalDiscoveryMixin:
             return metric.evaluate(X, self._graph_for(metric))
         metric = self._metric(metric, requires_true_graph=True)
         return metric.evaluate(true_causal_graph=true_graph, est_causal_graph=self._graph_for(metric))
+
+    def _array_as_fitted(self, X):
+        """An array as wide as the fitted data, after a fit on an array: a frame with columns ``x0, x1, ...``."""
+        names = [str(v) for v in getattr(self, "feature_names_in_", [])]
+        if isinstance(X, pd.DataFrame) or names != [f"x{i}" for i in range(len(names))]:
+            return X
+        if np.ndim(X) != 2 or np.shape(X)[1] != len(names) or hasattr(X, "tocsr"):
+            return X  # scikit-learn's checks name the shape or the sparse input
+        return pd.DataFrame(X, columns=names)
 
     @staticmethod
     def _metric(metric, **tags):
@@ -340,7 +351,8 @@ class CausalDiscoveryMixin:
         graph = self.causal_graph_
         supported = metric.get_tag("supported_graph_types", (DAG,))
         if isinstance(graph, PDAG) and not isinstance(graph, supported):
-            return self._metric_dag
+            # _perfect_dag: the name in estimators pickled by version 0.1.0
+            return self._metric_dag if hasattr(self, "_metric_dag") else self._perfect_dag
         return graph
 
 

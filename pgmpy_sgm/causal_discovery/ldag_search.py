@@ -582,7 +582,8 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         """Log unnormalized posterior of ``model_`` (its DAG and labels) on ``X``: ``score(X)``.
 
         The labels are kept as fitted; the score, its settings and the state names are
-        those of the fit. A count column named by ``weights`` is used when ``X`` has it.
+        those of the fit. A count column named by ``weights`` is used when ``X`` has it;
+        array ``weights`` apply to the fitted data only (each row of ``X`` counts once).
 
         Examples
         --------
@@ -600,11 +601,9 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         if weights is not None and weights not in X.columns:
             weights = None
         variables = X.drop(columns=[weights]) if weights else X
-        names = list(self.feature_names_in_)
-        if not isinstance(X, pd.DataFrame) and names == [f"x{i}" for i in range(len(names))]:
-            if np.ndim(variables) == 2 and np.shape(variables)[1] == len(names):  # fitted on an array too
-                variables = pd.DataFrame(variables, columns=names)
         validate_data(self, X=variables, dtype=None, accept_sparse=False, ensure_all_finite=True, reset=False)
+        if not isinstance(variables, pd.DataFrame):  # columns in the fitted order (scikit-learn has warned)
+            variables = pd.DataFrame(variables, columns=list(self.feature_names_in_))
         counts = None if weights is None else X[weights].to_numpy()
         score = LDAGScore(
             variables[self.scorer_.variables],

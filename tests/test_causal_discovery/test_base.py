@@ -1,6 +1,7 @@
 """pgmpy's causal-discovery contract: causal_graph_, adjacency_matrix_, score with pgmpy's metrics."""
 
 import itertools
+import warnings
 
 import networkx as nx
 import numpy as np
@@ -184,5 +185,8 @@ def test_numpy_input_gets_a_causal_graph_over_x_columns():
     X = simulate_paper_synthetic(300, seed=1).to_numpy()
     est = NonReversibleMCMC(n_iter=100, seed=0, show_progress=False).fit(X)
     assert list(est.causal_graph_.nodes()) == [f"x{i}" for i in range(7)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an array scored after a fit on an array has the fitted names
+        assert est.score(X) == pytest.approx(est.best_score_, abs=1e-8)
     assert isinstance(est.adjacency_matrix_, pd.DataFrame)
     assert paper_synthetic_graph().number_of_nodes() == 7
