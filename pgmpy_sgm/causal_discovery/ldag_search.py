@@ -141,14 +141,17 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     skeleton and immoralities orients it alike. The labels are not used, and they can
     identify more orientations than the DAG alone. A label is a statement about one
     node's parent configurations (``Y`` does not depend on its parent ``A`` when its other
-    parent ``B`` takes a value, a statement symmetric in ``Y`` and ``A``), so it needs a
-    DAG in which ``Y`` or ``A`` has the other two as parents. For example, with
-    ``A -> B`` and ``Y`` a noisy AND of ``A`` and ``B`` (labels ``Y`` independent of ``A``
-    when ``B = 0`` and of ``B`` when ``A = 0``), the six DAGs over the triangle are
-    Markov equivalent and the CPDAG leaves its three edges undirected, but only the two
-    DAGs with ``A -> Y <- B`` can carry both labels: the labels orient those two edges.
+    parents take given values, a statement symmetric in ``Y`` and ``A``), so only a DAG
+    with a family holding ``Y``, ``A`` and those parents, with ``Y`` or ``A`` as its
+    child, can carry it. For example, with ``A -> B`` and ``Y`` a noisy AND of ``A`` and
+    ``B`` (labels: ``Y`` independent of ``A`` when ``B = 0`` and of ``B`` when ``A = 0``),
+    the six DAGs over the triangle are Markov equivalent and the CPDAG leaves its three
+    edges undirected, but only the two DAGs with ``A -> Y <- B`` can carry both labels:
+    the labels orient those two edges (a test checks this with the scores).
     So the CPDAG shows what the DAG determines, not everything the labelled DAG does;
-    ``model_`` keeps the DAG with its labels. The default ``return_type`` is ``"dag"``
+    ``model_`` keeps the DAG with its labels. With ``return_type="dag"``, an orientation
+    that neither the immoralities nor the labels decide (equal scores) follows the
+    search's tie-breaking by name. The default ``return_type`` is ``"dag"``
     (pgmpy's learners default to ``"pdag"``) because the labels belong to the families
     of that DAG.
 
