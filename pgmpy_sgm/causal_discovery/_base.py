@@ -234,6 +234,9 @@ class CausalDiscoveryMixin:
                              "names: pass the counts as an array")  # fmt: skip
         else:
             variables = X
+            if isinstance(X, np.ndarray) and X.ndim == 2 and X.shape[1] > 0 and X.dtype.kind in "biufOUS":
+                # one-line messages naming the column (x0, x1, ...) for gaps, infinities, continuous values
+                check_frame(pd.DataFrame(X, columns=[f"x{i}" for i in range(X.shape[1])]), weights)
         shape = getattr(variables, "shape", None) or np.shape(variables)
         if len(shape) != 2:
             raise ValueError(f"X must be two-dimensional (observations x variables). Got shape {shape}")

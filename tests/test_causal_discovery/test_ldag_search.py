@@ -297,6 +297,10 @@ def test_numpy_input_learns_what_the_frame_with_x_columns_learns():
         assert array.score(df.to_numpy()) == pytest.approx(array.best_score_, abs=1e-8)
     with pytest.raises(ValueError, match="names a column"):
         LDAGSearch(weights="n", show_progress=False).fit(df.to_numpy())
+    gaps = df.to_numpy().astype(float)
+    gaps[[3, 5], 2] = np.nan
+    with pytest.raises(ValueError, match=r"Column 'x2' has 2 missing value\(s\)"):  # one line, naming the column
+        LDAGSearch(show_progress=False).fit(gaps)
     named = LDAGSearch(n_restarts=1, seed=0, show_progress=False).fit(df)
     with pytest.warns(UserWarning, match="feature names"):  # scikit-learn's warning; columns taken in fitted order
         assert named.score(df.to_numpy()) == pytest.approx(named.score(df), abs=1e-8)
