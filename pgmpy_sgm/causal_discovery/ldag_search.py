@@ -483,6 +483,8 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         with tqdm(total=len(starts) + self.n_restarts, disable=not show, desc="LDAG climbs") as bar:
             best, best_score = self._first_climbs(score, X, starts, bar)
             best, best_score = self._restarts(score, X, best, best_score, rng, bar, start_time)
+            bar.total = bar.n  # restarts end early by restart_budget or max_time: the bar ends full
+            bar.refresh()
         best, best_score = self._run_chain(score, X, best, best_score, rng)
         self.best_score_ = best_score
         self.scorer_ = score

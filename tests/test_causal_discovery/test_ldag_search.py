@@ -465,3 +465,10 @@ def test_top_level_exports():
     assert pgmpy_sgm.LDAGSearch is LDAGSearch and pgmpy_sgm.LDAGScore is LDAGScore
     assert pgmpy_sgm.LabeledBayesianNetwork is LabeledBayesianNetwork
     assert {"LDAGSearch", "LDAGScore", "LabeledBayesianNetwork"} <= set(pgmpy_sgm.__all__)
+
+
+def test_progress_bar_ends_full_when_the_budget_stops_the_restarts(capsys):
+    est = LDAGSearch(n_restarts=10, restart_budget=0, seed=0).fit(_planted(300, 16))  # show_progress by default
+    assert len(est.climb_scores_) == 2
+    final = capsys.readouterr().err.replace("\r", "\n").strip().splitlines()[-1]
+    assert "LDAG climbs" in final and "2/2" in final
