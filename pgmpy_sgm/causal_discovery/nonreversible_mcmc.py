@@ -294,8 +294,8 @@ list of edges, default="auto"
         an error naming every column with gaps; drop the incomplete rows (with a
         :class:`~pgmpy_sgm.core.missing.MissingValuesWarning`); learn by structural EM
         (:class:`~pgmpy_sgm.core.missing.EMOptions` sets its iterations, tolerance and
-        completion limits): starting from independent variables fitted to the available
-        cases, each incomplete row is completed by the current model's posterior (exactly
+        completion limits): starting from the model of the complete cases (from independent
+        variables fitted to the available cases when there are fewer than 30), each incomplete row is completed by the current model's posterior (exactly
         by enumeration up to 4096 completions, by Gibbs draws beyond), the chains run on
         the completed table of expected counts, warm-started from the current graph, and
         the model's parameters are re-estimated (Bayesian, as
@@ -304,8 +304,10 @@ list of edges, default="auto"
         fitted attributes (``posterior_``, ``edge_probabilities_``, ``convergence_``, ...)
         refer to the last EM iteration's completed table, and ``checkpoint`` is not
         available. Data without missing cells give the same result under every choice.
-    return_type : {"pdag", "dag"}, default="pdag"
-        Form of ``causal_graph_``, as in pgmpy's structure learners.
+    return_type : {"pdag", "cpdag", "dag"}, default="pdag"
+        Form of ``causal_graph_``, as in pgmpy's structure learners: ``"pdag"`` and
+        ``"cpdag"`` (the same here, as in pgmpy's ``PC``) give the Markov equivalence class
+        of the best graph, ``"dag"`` one perfect orientation.
 
     Attributes
     ----------
@@ -1059,8 +1061,10 @@ list of edges, default="auto"
     def _score_data(self, X) -> float:
         """Log unnormalized posterior of ``model_`` on ``X`` (same columns and states as the fit): ``score(X)``.
 
-        Array ``weights`` apply to the fitted data only; a weight column named by
-        ``weights`` is used when ``X`` has it.
+        The strata are kept as fitted (see ``CausalDiscoveryMixin`` in
+        ``causal_discovery/_base.py`` for the meaning shared with ``LDAGSearch``). Array
+        ``weights`` apply to the fitted data only; a weight column named by ``weights`` is
+        used when ``X`` has it.
 
         Examples
         --------
