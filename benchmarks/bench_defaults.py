@@ -129,10 +129,16 @@ def main() -> None:
     print(machine())
     print(f"start {time.strftime('%Y-%m-%d %H:%M')}, load average {os.getloadavg()}")
     tasks = [(n, s) for n in args.datasets.split(",") for s in range(args.first_seed, args.first_seed + args.seeds)]
-    new = Parallel(n_jobs=args.jobs)(delayed(fit_one)(n, s) for n, s in tasks)
-    old = []
+    new, old = [], []
+    for row in Parallel(n_jobs=args.jobs, return_as="generator")(delayed(fit_one)(n, s) for n, s in tasks):
+        print("current", row, flush=True)
+        new.append(row)
     if args.old_source:
-        old = Parallel(n_jobs=args.jobs)(delayed(run_old)(args.old_source, n, s) for n, s in tasks)
+        for row in Parallel(n_jobs=args.jobs, return_as="generator")(
+            delayed(run_old)(args.old_source, n, s) for n, s in tasks
+        ):
+            print("old", row, flush=True)
+            old.append(row)
     best_known = dict(BEST_KNOWN)
     for row in new + old:
         best_known[row["data"]] = max(best_known.get(row["data"], -float("inf")), row["best"])
