@@ -294,16 +294,17 @@ list of edges, default="auto"
         an error naming every column with gaps; drop the incomplete rows (with a
         :class:`~pgmpy_sgm.core.missing.MissingValuesWarning`); learn by structural EM
         (:class:`~pgmpy_sgm.core.missing.EMOptions` sets its iterations, tolerance and
-        completion limits): starting from the model of the complete cases (from independent
-        variables fitted to the available cases when there are fewer than 30), each incomplete row is completed by the current model's posterior (exactly
-        by enumeration up to 4096 completions, by Gibbs draws beyond), the chains run on
-        the completed table of expected counts, warm-started from the current graph, and
-        the model's parameters are re-estimated (Bayesian, as
-        :meth:`~pgmpy_sgm.models.StratifiedGraphicalModel.fit`); or treat missing as a
-        state named ``"missing"``. With ``"em"``, ``max_time`` bounds the whole fit, the
-        fitted attributes (``posterior_``, ``edge_probabilities_``, ``convergence_``, ...)
-        refer to the last EM iteration's completed table, and ``checkpoint`` is not
-        available. Data without missing cells give the same result under every choice.
+        completion limits); or treat missing as a state named ``"missing"``. Structural EM
+        starts from the model of the complete cases (from independent variables fitted to
+        the available cases when there are fewer than 30); each E-step completes every
+        incomplete row by the current model's posterior (exactly by enumeration up to 4096
+        completions, by Gibbs draws beyond), giving a table of expected counts; each M-step
+        runs the chains on it, warm-started from the current graph, and re-estimates the
+        parameters (Bayesian, as :meth:`~pgmpy_sgm.models.StratifiedGraphicalModel.fit`).
+        With ``"em"``, ``max_time`` bounds the whole fit, the fitted attributes
+        (``posterior_``, ``edge_probabilities_``, ``convergence_``, ...) refer to the last EM
+        iteration's completed table, and ``checkpoint`` is not available. Data without
+        missing cells give the same result under every choice.
     return_type : {"pdag", "cpdag", "dag"}, default="pdag"
         Form of ``causal_graph_``, as in pgmpy's structure learners: ``"pdag"`` and
         ``"cpdag"`` (the same here, as in pgmpy's ``PC``) give the Markov equivalence class
