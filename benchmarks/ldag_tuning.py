@@ -45,7 +45,8 @@ def main() -> None:
                     for kappa in (0.2, 0.5):
                         start = time.perf_counter()
                         est = LDAGSearch(
-                            n_restarts=0, equivalent_sample_size=ess, kappa=kappa, seed=seed, state_names=states
+                            n_restarts=0, equivalent_sample_size=ess, kappa=kappa, seed=seed, state_names=states,
+                            show_progress=False,
                         ).fit(train)
                         rows.append(
                             {

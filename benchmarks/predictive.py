@@ -161,7 +161,7 @@ def fit_ldag(train: pd.DataFrame, test: pd.DataFrame, states: dict, seed: int, r
     settings = {} if ess is None else {"equivalent_sample_size": ess}
     for name, restarts in (("LDAG", 10), ("LDAG-1", 0)):
         start = time.perf_counter()
-        est = LDAGSearch(n_restarts=restarts, seed=seed, state_names=states, **settings).fit(train)
+        est = LDAGSearch(n_restarts=restarts, seed=seed, state_names=states, show_progress=False, **settings).fit(train)
         fit_time = time.perf_counter() - start
         rows.append({**tag, "learner": name, "ll": bn_log_likelihood(est.model_, test).mean(),
                      "n_params": est.model_.n_free_parameters(), "fit_s": fit_time, "n_models": 1,

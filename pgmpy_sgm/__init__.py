@@ -6,17 +6,20 @@ The names mirror pgmpy's packages: ``pgmpy_sgm.models``, ``pgmpy_sgm.structure_s
 
 Examples
 --------
->>> from pgmpy_sgm import NonReversibleMCMC, load_heart_disease
+>>> from pgmpy_sgm import LDAGSearch, NonReversibleMCMC, load_heart_disease
 >>> est = NonReversibleMCMC(n_iter=500, seed=0, show_progress=False).fit(load_heart_disease())
 >>> round(est.best_score_, 2)
 -6715.9
+>>> ldag = LDAGSearch(n_restarts=0, show_progress=False).fit(load_heart_disease())
+>>> type(ldag.model_).__name__
+'LabeledBayesianNetwork'
 """
 
 from pgmpy_sgm import _numba_cache  # noqa: F401  (first: numba caches outside the package folder)
-from pgmpy_sgm.causal_discovery import NonReversibleMCMC, exhaustive_posterior
+from pgmpy_sgm.causal_discovery import LDAGSearch, NonReversibleMCMC, exhaustive_posterior
 from pgmpy_sgm.datasets import load_heart_disease, simulate_paper_synthetic
-from pgmpy_sgm.models import StratifiedGraph, StratifiedGraphicalModel
-from pgmpy_sgm.structure_score import SGMScore
+from pgmpy_sgm.models import LabeledBayesianNetwork, StratifiedGraph, StratifiedGraphicalModel
+from pgmpy_sgm.structure_score import LDAGScore, SGMScore
 
 __version__ = "0.1.0"
 
@@ -25,6 +28,9 @@ __all__ = [
     "StratifiedGraphicalModel",
     "SGMScore",
     "NonReversibleMCMC",
+    "LabeledBayesianNetwork",
+    "LDAGScore",
+    "LDAGSearch",
     "exhaustive_posterior",
     "load_heart_disease",
     "simulate_paper_synthetic",

@@ -68,7 +68,10 @@ def to_bayesian_network(model) -> DiscreteBayesianNetwork:
         Nodes in the model's node order; the shown centers carry ``TreeCPD``s, the other
         variables ``TabularCPD``s, all with the model's state names. Its free parameters,
         counting each group once (:func:`network_free_parameters`), equal
-        ``model.n_free_parameters()``.
+        ``model.n_free_parameters()``. A plain network: refitting it with pgmpy's ``fit``
+        unties the TreeCPDs. :meth:`StratifiedGraphicalModel.to_bayesian_network
+        <pgmpy_sgm.models.StratifiedGraphicalModel.to_bayesian_network>` gives the same
+        network as a :class:`~pgmpy_sgm.models.LabeledBayesianNetwork`, which keeps them.
 
     Warns
     -----

@@ -1,11 +1,17 @@
-"""pgmpy 1.x's causal-discovery contract for estimators that learn decomposable graphs.
+"""pgmpy 1.x's causal-discovery contract, shared by the package's structure learners.
 
 pgmpy's structure learners (``pgmpy.causal_discovery``) expose ``causal_graph_``,
-``adjacency_matrix_`` and ``score(X=None, true_graph=None, metric=None)``. A decomposable
-undirected graph is Markov equivalent to each of its perfect orientations (acyclic
-orientations without immoralities), so its Markov equivalence class is the
-:class:`~pgmpy.base.PDAG` with every edge undirected; one perfect orientation is a
-:class:`~pgmpy.base.DAG` in that class.
+``adjacency_matrix_``, ``return_type`` (``"pdag"``, ``"cpdag"`` or ``"dag"``) and
+``score(X=None, true_graph=None, metric=None)``, and take a pandas DataFrame or a numpy
+array (columns ``x0, x1, ...``). :class:`CausalDiscoveryMixin` holds what
+:class:`~pgmpy_sgm.causal_discovery.NonReversibleMCMC` and
+:class:`~pgmpy_sgm.causal_discovery.LDAGSearch` share.
+
+A decomposable undirected graph is Markov equivalent to each of its perfect orientations
+(acyclic orientations without immoralities), so its Markov equivalence class is the
+:class:`~pgmpy.base.PDAG` with every edge undirected (that PDAG is its CPDAG); one perfect
+orientation is a :class:`~pgmpy.base.DAG` in that class
+(:class:`DecomposableCausalGraphMixin`).
 """
 
 from __future__ import annotations
@@ -17,11 +23,72 @@ import numpy as np
 import pandas as pd
 from pgmpy.base import DAG, PDAG
 from pgmpy.metrics import get_metrics
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-__all__ = ["DecomposableCausalGraphMixin", "check_score_arguments", "equivalence_class", "perfect_orientation"]
+from pgmpy_sgm.core.data import check_frame
 
-_RETURN_TYPES = ("pdag", "dag")
+__all__ = [
+    "CausalDiscoveryMixin",
+    "DecomposableCausalGraphMixin",
+    "check_return_type",
+    "check_score_arguments",
+    "cpdag",
+    "equivalence_class",
+    "perfect_orientation",
+]
+
+#: Accepted ``return_type`` values, as pgmpy's ``PC``: ``"pdag"`` and ``"cpdag"`` both give the CPDAG.
+RETURN_TYPES = ("pdag", "cpdag", "dag")
+
+
+def check_return_type(return_type) -> str:
+    """``return_type`` in lower case, or a ValueError naming the accepted values.
+
+    Examples
+    --------
+    >>> check_return_type("CPDAG")
+    'cpdag'
+    >>> check_return_type("graph")
+    Traceback (most recent call last):
+        ...
+    ValueError: return_type must be one of ('pdag', 'cpdag', 'dag'). Got: 'graph'
+    """
+    value = return_type.lower() if isinstance(return_type, str) else return_type
+    if value not in RETURN_TYPES:
+        raise ValueError(f"return_type must be one of {RETURN_TYPES}. Got: {return_type!r}")
+    return value
+
+
+def cpdag(dag: nx.DiGraph, nodes: Iterable | None = None) -> PDAG:
+    """The CPDAG (completed partially directed graph) of a DAG: its Markov equivalence class.
+
+    An edge is directed when every DAG with the same skeleton and immoralities (the same
+    conditional independencies) orients it alike, and undirected otherwise (pgmpy's
+    ``DAG.to_pdag``, Chickering's algorithm). The result's nodes are in ``nodes`` order
+    (default: the DAG's), isolated ones included.
+
+    Examples
+    --------
+    >>> pdag = cpdag(DAG([("a", "c"), ("b", "c"), ("c", "d")]), ["d", "c", "b", "a"])
+    >>> sorted(pdag.directed_edges), sorted(pdag.undirected_edges), list(pdag.nodes())
+    ([('a', 'c'), ('b', 'c'), ('c', 'd')], [], ['d', 'c', 'b', 'a'])
+    >>> sorted(cpdag(DAG([("a", "b"), ("b", "c")])).undirected_edges)
+    [('a', 'b'), ('b', 'c')]
+    """
+    nodes = list(dag.nodes()) if nodes is None else list(nodes)
+    plain = DAG()
+    plain.add_nodes_from(nodes)
+    plain.add_edges_from(dag.edges())
+    found = plain.to_pdag()
+    position = {v: i for i, v in enumerate(nodes)}
+    undirected = sorted(((u, v) if position[u] < position[v] else (v, u) for u, v in found.undirected_edges),
+                        key=lambda e: (position[e[0]], position[e[1]]))  # fmt: skip
+    directed = sorted(found.directed_edges, key=lambda e: (position[e[0]], position[e[1]]))
+    out = PDAG()
+    out.add_nodes_from(nodes)
+    out.add_edges_from(directed + undirected + [(v, u) for u, v in undirected])
+    out.directed_edges, out.undirected_edges = set(directed), set(undirected)
+    return out
 
 
 def equivalence_class(graph: nx.Graph, nodes: Iterable | None = None) -> PDAG:
@@ -91,6 +158,15 @@ def perfect_orientation(graph: nx.Graph, nodes: Iterable | None = None, tie_brea
     return dag
 
 
+def _ordered_dag(edges, nodes: list) -> DAG:
+    """A pgmpy ``DAG`` with ``nodes`` in order (isolated ones included) and its edges sorted by that order."""
+    position = {v: i for i, v in enumerate(nodes)}
+    dag = DAG()
+    dag.add_nodes_from(nodes)
+    dag.add_edges_from(sorted(edges, key=lambda e: (position[e[0]], position[e[1]])))
+    return dag
+
+
 def check_score_arguments(learned: nx.DiGraph, X, true_graph) -> None:
     """Refuse, naming the value, data that is not a table and a true graph over other nodes than ``learned``.
 
@@ -102,6 +178,8 @@ def check_score_arguments(learned: nx.DiGraph, X, true_graph) -> None:
     ValueError: true_graph must have the learned graph's nodes; missing: ['b'], unknown: ['c']
     """
     if X is not None and not isinstance(X, pd.DataFrame) and np.ndim(X) != 2:
+        if isinstance(X, np.ndarray | list | tuple):
+            raise ValueError(f"X must be two-dimensional (observations x variables). Got shape {np.shape(X)}")
         raise TypeError(f"X must be a pandas DataFrame or a 2-D array. Got: {type(X).__name__} {X!r:.60}")
     if true_graph is None:
         return
@@ -113,56 +191,117 @@ def check_score_arguments(learned: nx.DiGraph, X, true_graph) -> None:
         raise ValueError(f"true_graph must have the learned graph's nodes; missing: {missing}, unknown: {unknown}")
 
 
-class DecomposableCausalGraphMixin:
-    """``causal_graph_``, ``adjacency_matrix_`` and pgmpy's ``score`` for learners of decomposable graphs.
+class CausalDiscoveryMixin:
+    r"""``return_type``, data checks, scikit-learn tags and ``score`` shared by the package's learners.
 
-    A subclass sets ``return_type`` (``"pdag"`` or ``"dag"``) in ``__init__``, calls
-    :meth:`_set_causal_graph` at the end of ``fit`` with the learned undirected graph, and
-    implements ``_score_data(X)``, the score of the learned model on data used when
-    :meth:`score` gets ``X`` and no ``metric``.
+    A learner lists this mixin before scikit-learn's ``BaseEstimator``, stores
+    ``return_type`` in ``__init__``, checks its data with :meth:`_validated_frame` at the
+    start of ``fit``, sets ``causal_graph_`` and ``adjacency_matrix_`` at its end (with
+    :meth:`_set_dag_result`, or :meth:`DecomposableCausalGraphMixin._set_causal_graph`), and
+    implements ``_score_data(X)``.
+
+    **What** ``score(X)`` **means.** For both learners, ``score(X)`` without a metric is the
+    learner's own log unnormalized posterior of its fitted model on ``X``,
+    :math:`\log p(X \mid G_L) + \log P(G_L)`: the learned graph :math:`G` with the
+    strata or labels :math:`L` it was fitted with (kept as they are, not chosen anew for
+    ``X``), under the learner's marginal likelihood and structure prior, with the fitted
+    state names. That is :meth:`SGMScore.score <pgmpy_sgm.structure_score.SGMScore.score>`
+    of ``model_`` for :class:`~pgmpy_sgm.causal_discovery.NonReversibleMCMC` and the sum of
+    :meth:`LDAGScore.family_score <pgmpy_sgm.structure_score.LDAGScore.family_score>` over
+    the families of ``model_`` for :class:`~pgmpy_sgm.causal_discovery.LDAGSearch`; on the
+    training data it equals ``best_score_``. Higher is better. The two learners' values
+    differ in model class and structure prior, so compare a learner's scores with each
+    other (on held-out data, say), not across learners. pgmpy's own learners give pgmpy's
+    ``correlation_score`` here instead; ``score(X, metric="correlation_score")`` gives it.
 
     Examples
     --------
-    >>> class Learner(DecomposableCausalGraphMixin):
-    ...     return_type = "dag"
+    >>> from sklearn.base import BaseEstimator
+    >>> class Learner(CausalDiscoveryMixin, BaseEstimator):
+    ...     def __init__(self, return_type="dag"):
+    ...         self.return_type = return_type
     ...     def fit(self, X, y=None):
-    ...         self.feature_names_in_ = list(X.columns)
-    ...         return self._set_causal_graph(nx.Graph([("a", "b")]), X.columns)
-    >>> est = Learner().fit(pd.DataFrame({"a": [0, 1], "b": [0, 1], "c": [1, 1]}))
-    >>> est.adjacency_matrix_.to_numpy().tolist()
-    [[0, 1, 0], [0, 0, 0], [0, 0, 0]]
+    ...         self._check_return_type()
+    ...         X = self._validated_frame(X)
+    ...         return self._set_dag_result([("x0", "x1")], list(X.columns))
+    >>> est = Learner(return_type="cpdag").fit(np.array([[0, 1, 1], [1, 0, 1]]))
+    >>> type(est.causal_graph_).__name__, sorted(est.causal_graph_.undirected_edges), list(est.feature_names_in_)
+    ('PDAG', [('x0', 'x1')], ['x0', 'x1', 'x2'])
     """
 
-    def _score_data(self, X):  # the estimator's own score of its model on data (score(X) without a metric)
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.categorical = True
+        tags.input_tags.allow_nan = False
+        tags.input_tags.positive_only = False
+        tags.target_tags.required = False
+        return tags
+
+    def _score_data(self, X):  # the learner's own score of its model on data (score(X) without a metric)
         raise NotImplementedError
 
     def _check_return_type(self) -> str:
-        return_type = self.return_type.lower() if isinstance(self.return_type, str) else self.return_type
-        if return_type not in _RETURN_TYPES:
-            raise ValueError(f"return_type must be one of {_RETURN_TYPES}. Got: {self.return_type!r}")
-        return return_type
+        return check_return_type(self.return_type)
 
-    def _set_causal_graph(self, graph: nx.Graph, nodes: Iterable, tie_break: Iterable | None = None):
-        """Set ``causal_graph_`` (equivalence class or one perfect orientation) and ``adjacency_matrix_``."""
-        nodes = list(nodes)
-        self._perfect_dag = perfect_orientation(graph, nodes, tie_break)  # also used by DAG-only metrics
-        if self._check_return_type() == "dag":
-            self.causal_graph_ = self._perfect_dag
+    def _validated_frame(self, X, weights=None) -> pd.DataFrame:
+        """The variables of ``X`` as a DataFrame (an array gets columns ``x0, x1, ...``), checked as pgmpy does.
+
+        Sets ``n_features_in_`` and ``feature_names_in_`` (the variables: a count column
+        named by ``weights`` is not one). Raises a one-line error naming the column at
+        fault, the shape, or the number of observations (at least 2, counted with the
+        weights).
+        """
+        if isinstance(X, pd.DataFrame):  # messages naming the column before scikit-learn's generic ones
+            check_frame(X, weights)
+            variables = X.drop(columns=[weights]) if isinstance(weights, str) else X
+        elif isinstance(weights, str):
+            raise ValueError(f"weights={weights!r} names a column, but X is a {type(X).__name__} without column "
+                             "names: pass the counts as an array")  # fmt: skip
         else:
-            self.causal_graph_ = equivalence_class(graph, nodes)
+            variables = X
+            if isinstance(X, np.ndarray) and X.ndim == 2 and X.shape[1] > 0 and X.dtype.kind in "biufOUS":
+                # one-line messages naming the column (x0, x1, ...) for gaps, infinities, continuous values
+                check_frame(pd.DataFrame(X, columns=[f"x{i}" for i in range(X.shape[1])]), weights)
+        shape = getattr(variables, "shape", None) or np.shape(variables)
+        if len(shape) != 2:
+            raise ValueError(f"X must be two-dimensional (observations x variables). Got shape {shape}")
+        n_samples, n_features = shape
+        if n_features == 0:
+            raise ValueError(f"0 feature(s) (shape={tuple(shape)}) while a minimum of 1 is required.")
+        if weights is not None and not isinstance(weights, str):
+            n_samples = float(np.sum(weights))
+        elif isinstance(weights, str):
+            n_samples = float(X[weights].sum())
+        if n_samples < 2:
+            raise ValueError(f"n_samples = {n_samples:g}, at least 2 are required.")
+        validate_data(self, X=variables, dtype=None, accept_sparse=False, ensure_all_finite=True, reset=True)
+        if not isinstance(variables, pd.DataFrame):
+            variables = pd.DataFrame(variables, columns=[f"x{i}" for i in range(n_features)])
+            self.feature_names_in_ = np.asarray(variables.columns, dtype=object)
+        self.n_features_in_ = n_features
+        return variables
+
+    def _set_dag_result(self, edges, nodes: Iterable):
+        """Set ``causal_graph_`` (the DAG, or its CPDAG) and ``adjacency_matrix_`` from a learned DAG."""
+        nodes = list(nodes)
+        self._metric_dag = _ordered_dag(edges, nodes)  # also used by DAG-only metrics
+        if self._check_return_type() == "dag":
+            self.causal_graph_ = self._metric_dag
+        else:
+            self.causal_graph_ = cpdag(self._metric_dag, nodes)
         self.adjacency_matrix_ = nx.to_pandas_adjacency(self.causal_graph_, nodelist=nodes, weight=1, dtype="int")
         return self
 
     def score(self, X=None, y=None, true_graph=None, metric=None):
-        """Score the learned graph on data or against a true graph, as pgmpy's causal-discovery estimators do.
+        """Score the learned model on data, or the learned graph against a true graph, as pgmpy's learners do.
 
         Parameters
         ----------
-        X : pandas.DataFrame, optional
-            Data. Without ``metric``: the estimator's own score of its learned model on
-            ``X`` (for :class:`~pgmpy_sgm.causal_discovery.NonReversibleMCMC`, the log
-            unnormalized posterior; this differs from pgmpy, whose default data metric is
-            ``correlation_score``). With ``metric``: that pgmpy metric
+        X : pandas.DataFrame or numpy.ndarray, optional
+            Data over the fitted variables (an array's columns are ``x0, x1, ...``). Without
+            ``metric``: the learner's own log unnormalized posterior of its fitted model on
+            ``X`` (see :class:`CausalDiscoveryMixin`; pgmpy's learners give their
+            ``correlation_score`` instead). With ``metric``: that pgmpy metric
             (``pgmpy.metrics.get_metrics(requires_data=True)``).
         y : None
             Ignored (scikit-learn's convention). A graph given here is taken as
@@ -171,8 +310,9 @@ class DecomposableCausalGraphMixin:
             The true graph; ``metric`` defaults to pgmpy's default (``SHD``), as in pgmpy.
         metric : str or pgmpy metric instance, optional
             A pgmpy metric, e.g. ``"SHD"``, ``"adjacency_confusion_matrix"`` or
-            ``"structure_score"``. A metric that accepts only DAGs (most of pgmpy's) is
-            evaluated on the perfect orientation used by ``return_type="dag"``: data
+            ``"structure_score"``. When ``causal_graph_`` is a PDAG, a metric that accepts
+            only DAGs (most of pgmpy's) is evaluated on the learned DAG (the perfect
+            orientation of a decomposable graph, the DAG of a labelled DAG): data
             metrics that respect Markov equivalence give the value of the whole class,
             while orientation-sensitive metrics (``SHD``, ``orientation_confusion_matrix``)
             also count orientations the data cannot decide.
@@ -203,7 +343,9 @@ class DecomposableCausalGraphMixin:
             true_graph, y = y, None
         if X is None and true_graph is None:
             raise ValueError("Either `X` or `true_graph` needs to be specified")
-        self._check_score_arguments(X, true_graph)
+        check_score_arguments(self.causal_graph_, X, true_graph)
+        if X is not None:
+            X = self._array_as_fitted(X)
         if X is not None and metric is None:
             return self._score_data(X)
         if X is not None:
@@ -214,8 +356,14 @@ class DecomposableCausalGraphMixin:
         metric = self._metric(metric, requires_true_graph=True)
         return metric.evaluate(true_causal_graph=true_graph, est_causal_graph=self._graph_for(metric))
 
-    def _check_score_arguments(self, X, true_graph) -> None:
-        check_score_arguments(self.causal_graph_, X, true_graph)
+    def _array_as_fitted(self, X):
+        """An array as wide as the fitted data, after a fit on an array: a frame with columns ``x0, x1, ...``."""
+        names = [str(v) for v in getattr(self, "feature_names_in_", [])]
+        if isinstance(X, pd.DataFrame) or names != [f"x{i}" for i in range(len(names))]:
+            return X
+        if np.ndim(X) != 2 or np.shape(X)[1] != len(names) or hasattr(X, "tocsr"):
+            return X  # scikit-learn's checks name the shape or the sparse input
+        return pd.DataFrame(X, columns=names)
 
     @staticmethod
     def _metric(metric, **tags):
@@ -232,5 +380,38 @@ class DecomposableCausalGraphMixin:
         graph = self.causal_graph_
         supported = metric.get_tag("supported_graph_types", (DAG,))
         if isinstance(graph, PDAG) and not isinstance(graph, supported):
-            return self._perfect_dag
+            # _perfect_dag: the name in estimators pickled by version 0.1.0
+            return self._metric_dag if hasattr(self, "_metric_dag") else self._perfect_dag
         return graph
+
+
+class DecomposableCausalGraphMixin(CausalDiscoveryMixin):
+    """The contract of :class:`CausalDiscoveryMixin` for learners of decomposable undirected graphs.
+
+    A subclass calls :meth:`_set_causal_graph` at the end of ``fit`` with the learned
+    undirected graph. With ``return_type`` ``"pdag"`` or ``"cpdag"``, ``causal_graph_`` is
+    the graph's Markov equivalence class (the PDAG with every edge undirected, which is the
+    CPDAG of every perfect orientation); with ``"dag"`` one perfect orientation.
+
+    Examples
+    --------
+    >>> class Learner(DecomposableCausalGraphMixin):
+    ...     return_type = "dag"
+    ...     def fit(self, X, y=None):
+    ...         self.feature_names_in_ = list(X.columns)
+    ...         return self._set_causal_graph(nx.Graph([("a", "b")]), X.columns)
+    >>> est = Learner().fit(pd.DataFrame({"a": [0, 1], "b": [0, 1], "c": [1, 1]}))
+    >>> est.adjacency_matrix_.to_numpy().tolist()
+    [[0, 1, 0], [0, 0, 0], [0, 0, 0]]
+    """
+
+    def _set_causal_graph(self, graph: nx.Graph, nodes: Iterable, tie_break: Iterable | None = None):
+        """Set ``causal_graph_`` (equivalence class or one perfect orientation) and ``adjacency_matrix_``."""
+        nodes = list(nodes)
+        self._metric_dag = perfect_orientation(graph, nodes, tie_break)  # also used by DAG-only metrics
+        if self._check_return_type() == "dag":
+            self.causal_graph_ = self._metric_dag
+        else:
+            self.causal_graph_ = equivalence_class(graph, nodes)
+        self.adjacency_matrix_ = nx.to_pandas_adjacency(self.causal_graph_, nodelist=nodes, weight=1, dtype="int")
+        return self

@@ -11,6 +11,7 @@ import functools
 import os
 import threading
 import time
+import uuid
 from collections import OrderedDict
 from dataclasses import dataclass, field, fields
 
@@ -26,8 +27,8 @@ __all__ = [
     "SearchPlan",
     "SegmentResult",
     "tables_for",
-    "register_tables",
-    "clear_tables",
+    "release",
+    "triples_for",
     "new_chain_state",
     "run_segment",
     "greedy_decomposable",
@@ -39,59 +40,75 @@ BUFFER_SIZE = 4096
 #: How often (iterations) a sequential chain reports progress.
 PROGRESS_EVERY = 256
 
-_TABLES: OrderedDict[str, ScoreEngine] = OrderedDict()
-_MAX_TABLES = 4
-_TRIPLES: dict[str, tuple] = {}
+#: Engines of the runs served by this process, keyed by run token (see :func:`tables_for`).
+_RUN_ENGINES: OrderedDict[str, ScoreEngine] = OrderedDict()
+#: Runs a worker process keeps engines for (a fit uses one; older tokens are never asked for again).
+_MAX_RUNS = 2
 
 
 @dataclass(frozen=True)
 class ChainData:
-    """What a chain needs: the score engine (it pickles as its encoded data and settings) and its fingerprint.
+    """What a chain needs: the score engine of its run, the data's fingerprint and the run's token.
+
+    The engine pickles as its encoded data and settings; a process that receives it builds
+    the engine's caches once per run (:func:`tables_for`), keyed by ``run``, a token unique
+    to one fit, so that no fit ever uses the caches of another, whatever their data.
 
     Examples
     --------
     >>> import pickle
     >>> from pgmpy_sgm import SGMScore, load_heart_disease
     >>> data = ChainData.from_scorer(SGMScore(load_heart_disease(as_counts=True), weights="count"))
-    >>> pickle.loads(pickle.dumps(data)).engine.fingerprint == data.fingerprint
-    True
+    >>> copy = pickle.loads(pickle.dumps(data))
+    >>> copy.engine.fingerprint == data.fingerprint, copy.run == data.run
+    (True, True)
+    >>> ChainData.from_scorer(SGMScore(load_heart_disease(as_counts=True), weights="count")).run == data.run
+    False
     """
 
     engine: ScoreEngine
     fingerprint: str
+    run: str = field(default_factory=lambda: uuid.uuid4().hex)
 
     @classmethod
     def from_scorer(cls, scorer) -> ChainData:
+        """The chain data of a new run on ``scorer``'s engine (a fresh run token)."""
         return cls(scorer.engine, scorer.engine.fingerprint)
 
 
-def register_tables(data: ChainData, engine: ScoreEngine) -> None:
-    """Make ``engine`` the process's cached engine for ``data`` (shares caches with the caller)."""
-    _TABLES[data.fingerprint] = engine
-    _TABLES.move_to_end(data.fingerprint)
-    while len(_TABLES) > _MAX_TABLES:
-        _TABLES.popitem(last=False)
-
-
 def tables_for(data: ChainData) -> ScoreEngine:
-    """The process's cached :class:`~pgmpy_sgm.core.engine.ScoreEngine` for ``data`` (``data.engine`` on first use)."""
-    engine = _TABLES.get(data.fingerprint)
+    """The :class:`~pgmpy_sgm.core.engine.ScoreEngine` of ``data``'s run in this process.
+
+    In the process that made ``data`` this is ``data.engine`` itself (the score's own
+    engine, with its caches); a process that received a pickled copy keeps the first copy
+    it unpickled for that run, so that the caches persist across the run's segments.
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import SGMScore, load_heart_disease
+    >>> scorer = SGMScore(load_heart_disease(as_counts=True), weights="count")
+    >>> data = ChainData.from_scorer(scorer)
+    >>> tables_for(data) is scorer.engine
+    True
+    >>> release(data)
+    """
+    engine = _RUN_ENGINES.get(data.run)
     if engine is None:
-        engine = data.engine
-        register_tables(data, engine)
+        engine = _RUN_ENGINES[data.run] = data.engine
+        while len(_RUN_ENGINES) > _MAX_RUNS:
+            _RUN_ENGINES.popitem(last=False)
     else:
-        _TABLES.move_to_end(data.fingerprint)
+        _RUN_ENGINES.move_to_end(data.run)
     return engine
 
 
-def clear_tables() -> None:
-    """Forget the cached engines (and triple partners) of this process."""
-    _TABLES.clear()
-    _TRIPLES.clear()
+def release(data: ChainData) -> None:
+    """Forget this process's reference to the engine of ``data``'s run (at the end of a fit)."""
+    _RUN_ENGINES.pop(data.run, None)
 
 
 def triples_for(data: ChainData) -> tuple:
-    """The process's :func:`~pgmpy_sgm.core.search.triple_partners` for ``data``, computed once.
+    """:func:`~pgmpy_sgm.core.search.triple_partners` of the run's engine, computed once per engine.
 
     Examples
     --------
@@ -99,14 +116,10 @@ def triples_for(data: ChainData) -> tuple:
     >>> data = ChainData.from_scorer(SGMScore(load_heart_disease(as_counts=True), weights="count"))
     >>> triples_for(data) is triples_for(data), len(triples_for(data))
     (True, 6)
+    >>> release(data)
     """
-    found = _TRIPLES.get(data.fingerprint)
-    if found is None:
-        engine = tables_for(data)
-        found = _TRIPLES[data.fingerprint] = triple_partners(engine, pair_gains(engine))
-        while len(_TRIPLES) > _MAX_TABLES:
-            _TRIPLES.pop(next(iter(_TRIPLES)))
-    return found
+    engine = tables_for(data)
+    return engine.memo("triple_partners", lambda: triple_partners(engine, pair_gains(engine)))
 
 
 def greedy_decomposable(tables: ScoreEngine, key: int = 0) -> int:
@@ -156,9 +169,19 @@ class SearchPlan:
         the parts in which the current graph is better are imported into the best graph
         (:func:`~pgmpy_sgm.core.search.recombine`); 0 never.
     relocating_insertions : bool
-        Polishes try relocating insertions, with the process's
+        Polishes try relocating insertions, with the run's
         :func:`~pgmpy_sgm.core.search.triple_partners`, computed the first time a polish
         needs them (:func:`triples_for`).
+    polish_after : int
+        A polish also starts as soon as the chain's best graph, not yet polished, has
+        stood for this many iterations without a better one; 0 never.
+    settle_age : int
+        A chain *settles* (stops) once its best graph has been polished (when the plan
+        polishes) and has stood for ``max(settle_age, settle_ratio * best_iteration)``
+        iterations, times ``2 ** settle_round`` of the chain (:class:`ChainState`); 0: chains
+        run their iterations.
+    settle_ratio : float
+        See ``settle_age``.
     """
 
     strata: bool = True
@@ -170,6 +193,44 @@ class SearchPlan:
     clique_partners: tuple | None = None
     graft_every: int = 0
     relocating_insertions: bool = False
+    polish_after: int = 0
+    settle_age: int = 0
+    settle_ratio: float = 0.0
+
+    def settled(self, iteration: int, best_iteration: int, best_key: int, polished_key: int, settle_round: int) -> bool:
+        """Whether a chain in this position has settled (see ``settle_age``).
+
+        Examples
+        --------
+        >>> plan = SearchPlan(polish_after=100, settle_age=1000, settle_ratio=0.5)
+        >>> plan.settled(3000, 1500, best_key=7, polished_key=7, settle_round=0)  # stood 1500 >= max(1000, 750)
+        True
+        >>> plan.settled(3000, 1500, best_key=7, polished_key=7, settle_round=1)  # needs 3000 in round 1
+        False
+        >>> plan.settled(3000, 1500, best_key=7, polished_key=5, settle_round=0)  # best not polished yet
+        False
+        """
+        if not self.settle_age or (self.polishes and best_key != polished_key):
+            return False
+        need = max(self.settle_age, int(self.settle_ratio * best_iteration)) << settle_round
+        return iteration - best_iteration >= need
+
+    @property
+    def polishes(self) -> bool:
+        """Whether chains polish their best graphs."""
+        return bool(self.polish_every or self.polish_after)
+
+    def polish_due(self, iteration: int, best_iteration: int) -> bool:
+        """Whether a chain polishes at ``iteration`` (if its best graph is new since the last polish).
+
+        Examples
+        --------
+        >>> plan = SearchPlan(polish_every=5000, polish_after=800)
+        >>> plan.polish_due(5000, 4900), plan.polish_due(1800, 1000), plan.polish_due(1700, 1000)
+        (True, True, False)
+        """
+        periodic = self.polish_every and iteration % self.polish_every == 0
+        return bool(periodic or (self.polish_after and iteration - best_iteration >= self.polish_after))
 
 
 @dataclass
@@ -201,6 +262,10 @@ class ChainState:
     #: The buffers themselves, kept while the state stays in memory (never written out).
     pair_buffer: list | None = field(default=None, repr=False, compare=False)
     u_buffer: list | None = field(default=None, repr=False, compare=False)
+    #: The chain stopped because it settled (:meth:`SearchPlan.settled`).
+    settled: bool = False
+    #: Rounds of settling so far: each round doubles the time a best must stand.
+    settle_round: int = 0
 
     _TRANSIENT = ("pair_buffer", "u_buffer")
 
@@ -282,17 +347,6 @@ def _exit_with_parent(owner_pid: int | None) -> None:
     _WATCHING.append(owner_pid)
 
 
-def _watch_from_worker_start() -> None:
-    """A joblib (loky) worker watches its parent as soon as it loads this module."""
-    import multiprocessing
-
-    if multiprocessing.current_process().name.startswith("LokyProcess"):
-        _exit_with_parent(os.getppid())
-
-
-_watch_from_worker_start()
-
-
 def new_chain_state(chain: int, seed_seq: np.random.SeedSequence, start_key: int) -> ChainState:
     """The state of a chain before its first iteration (see :meth:`ChainState.new`)."""
     return ChainState.new(chain, seed_seq, start_key)
@@ -355,7 +409,7 @@ def run_segment(
     pair_pos, u_pos = int(state.pair_pos), int(state.u_pos)
     n_accepted, n_draws = state.n_accepted, state.n_draws
     n_reloc, n_reloc_acc = state.n_relocations, state.n_relocations_accepted
-    polish_every, polished_key = int(plan.polish_every), state.polished_key
+    polished_key = state.polished_key
     graft_every = int(plan.graft_every)
     iteration = state.iteration
     best = (state.best_key, state.best_score, state.best_iteration)
@@ -393,10 +447,13 @@ def run_segment(
             u_buf = draw_logu()
     rng.bit_generator.state = rng_state
 
+    settled = state.settled
+
     def snapshot():
         return ChainState(
             state.chain, iteration, graph.key, graph.score, rng_state, pair_rng, pair_pos, u_rng, u_pos,
             n_accepted, n_draws, best[0], best[1], best[2], n_reloc, n_reloc_acc, polished_key, pair_buf, u_buf,
+            settled, state.settle_round,
         )  # fmt: skip
 
     saved = snapshot()
@@ -404,7 +461,7 @@ def run_segment(
     reported = 0
     try:
         for step in range(n_steps):
-            if deadline is not None and step and time.time() >= deadline:  # at least one step per segment
+            if settled or (deadline is not None and step and time.time() >= deadline):  # at least one step
                 break
             if n_pairs:
                 if pair_pos == len(pair_buf):
@@ -445,7 +502,7 @@ def run_segment(
                         if graph.key not in visited:
                             visited[graph.key] = graph.score
             iteration += 1
-            if polish_every and iteration % polish_every == 0 and best[0] != polished_key:
+            if best[0] != polished_key and plan.polish_due(iteration, best[2]):
                 start = graph if graph.key == best[0] else DecomposableState(tables, best[0], plan.strata)
                 triples = functools.partial(triples_for, data) if plan.relocating_insertions else None
                 polished = polish(start, plan.clique_partners, plan.deadline, visited, triples)
@@ -460,6 +517,7 @@ def run_segment(
             trace.append(graph.score)
             if graph.score > best[1]:
                 best = (graph.key, graph.score, iteration)
+            settled = plan.settled(iteration, best[2], best[0], polished_key, state.settle_round)
             saved = snapshot()
             if progress is not None and iteration % PROGRESS_EVERY == 0:
                 progress(PROGRESS_EVERY, best[1], n_accepted / max(iteration, 1))

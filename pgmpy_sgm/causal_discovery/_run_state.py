@@ -231,6 +231,11 @@ class RunState:
                 raise bad(f"chain {c} field {name!r} must be >= 0. Got: {value}")
         if body["chain"] != c:
             raise bad(f"chain {c} is stored as chain {body['chain']}")
+        if not isinstance(body.get("settled", False), bool):
+            raise bad(f"chain {c} field 'settled' must be true or false. Got: {body['settled']!r}")
+        settle_round = body.get("settle_round", 0)
+        if not isinstance(settle_round, int) or isinstance(settle_round, bool) or not 0 <= settle_round <= 60:
+            raise bad(f"chain {c} field 'settle_round' must be an integer from 0 to 60. Got: {settle_round!r}")
         for name in ("key", "best_key"):
             cls._key(body[name], n_pairs, bad, f"chain {c} field {name!r}")
         if body.get("polished_key") is not None:

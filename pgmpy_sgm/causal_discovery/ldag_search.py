@@ -2,24 +2,29 @@
 
 from __future__ import annotations
 
+import math
 import time
+import warnings
 from numbers import Integral, Real
 
 import joblib
 import networkx as nx
 import numpy as np
 import pandas as pd
+from pgmpy import config
 from pgmpy.base import DAG
 from pgmpy.causal_discovery import HillClimbSearch
 from sklearn.base import BaseEstimator
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import validate_data
+from tqdm.auto import tqdm
 
-from pgmpy_sgm.causal_discovery._base import check_score_arguments
+from pgmpy_sgm.causal_discovery._base import CausalDiscoveryMixin
 from pgmpy_sgm.causal_discovery._dag_chain import dag_chain, visited_posterior
 from pgmpy_sgm.causal_discovery._equivalence_search import _bits, greedy_equivalence_search
-from pgmpy_sgm.core.arguments import random_generator
-from pgmpy_sgm.core.data import check_frame
-from pgmpy_sgm.structure_score.ldag_score import DEFAULT_KAPPA
+from pgmpy_sgm.causal_discovery._order import canonical_order
+from pgmpy_sgm.core.pooling import is_dask_frame, pool_data
+from pgmpy_sgm.models import LabeledBayesianNetwork
+from pgmpy_sgm.structure_score.ldag_score import DEFAULT_KAPPA, LDAGScore
 
 __all__ = ["LDAGSearch"]
 
@@ -54,24 +59,15 @@ def _perturb(dag: DAG, n_moves: int, max_indegree: int | None, rng: np.random.Ge
     return out
 
 
-def _pooled(X, weights) -> tuple[pd.DataFrame, np.ndarray | None]:
-    """Rows as given, or distinct rows with counts for weighted data and Dask DataFrames."""
-    from pgmpy_sgm.core.pooling import is_dask_frame, pool_data
-
-    if weights is None and not is_dask_frame(X):
-        check_frame(X)
-        return X, None
-    return pool_data(X, weights)
-
-
 class _OrderedHillClimb(HillClimbSearch):
     """pgmpy's ``HillClimbSearch`` with ties between moves broken in a fixed order.
 
     pgmpy takes the first best move in the iteration order of a Python set of candidate
     edges, which depends on the interpreter's string hash seed (``PYTHONHASHSEED``).
     Here the candidate moves are sorted (kind of move, then the columns' positions in
-    the data) before pgmpy picks the first best one, so equal-scoring moves (frequent:
-    BDeu scores both orientations of a new edge alike) are always resolved the same way.
+    the data, which :class:`LDAGSearch` sorts by name) before pgmpy picks the first best
+    one, so equal-scoring moves (frequent: BDeu scores both orientations of a new edge
+    alike) are always resolved the same way.
     """
 
     n_moves_scored_ = 0
@@ -98,17 +94,19 @@ def _climb(score, X, start: DAG, tabu_length: int, max_indegree, max_iter: int) 
         return_type="dag",
         show_progress=False,
     ).fit(X)
-    dag = est.causal_graph_
+    dag = DAG()
+    dag.add_nodes_from(X.columns)  # the columns' order, on which the kicks draw
+    dag.add_edges_from(est.causal_graph_.edges())
     return dag, float(score.score(dag)), time.perf_counter() - t0, len(score._labelling_cache) - n0, est.n_moves_scored_
 
 
-class LDAGSearch(BaseEstimator):
+class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     """Labelled DAG learner: tabu hill climbing over DAGs under :class:`~pgmpy_sgm.structure_score.LDAGScore`.
 
     Every DAG is scored with each family under its optimal labelling (the LDAG score of
     Pensar et al. [1]_), so the search moves over DAGs and the labels follow. A climb is
     pgmpy's ``HillClimbSearch`` (with a tabu list) under that score, with ties between
-    equally good moves broken by the columns' order (pgmpy itself breaks them in the
+    equally good moves broken by the variables' names (pgmpy itself breaks them in the
     order of a Python set, which changes with ``PYTHONHASHSEED``). By default
     (``start="auto"``) there are two first climbs, and the better result is kept: one from
     the empty graph, and one from the result of a greedy equivalence search [2]_ under the
@@ -132,16 +130,41 @@ class LDAGSearch(BaseEstimator):
     in the paper's search (``posterior_``, ``edge_probabilities_``). Local
     scores are cached and shared between climbs (``n_jobs=1``) or copied to each worker.
 
+    **Column order.** The search runs on the columns sorted by name (``str`` of the name,
+    then its type name), so the same data with permuted columns give the same DAG, labels
+    and scores for a given seed; the fitted attributes list the variables in the data's
+    column order.
+
+    **The CPDAG of a labelled DAG.** With ``return_type="cpdag"`` (or ``"pdag"``, the same,
+    as in pgmpy's ``PC``), ``causal_graph_`` is the CPDAG of the learned DAG *without its
+    labels* (pgmpy's ``DAG.to_pdag``): an edge is directed when every DAG with the same
+    skeleton and immoralities orients it alike. The labels are not used, and they can
+    identify more orientations than the DAG alone. A label is a statement about one
+    node's parent configurations (``Y`` does not depend on its parent ``A`` when its other
+    parents take given values, a statement symmetric in ``Y`` and ``A``), so only a DAG
+    with a family holding ``Y``, ``A`` and those parents, with ``Y`` or ``A`` as its
+    child, can carry it. For example, with ``A -> B`` and ``Y`` a noisy AND of ``A`` and
+    ``B`` (labels: ``Y`` independent of ``A`` when ``B = 0`` and of ``B`` when ``A = 0``),
+    the six DAGs over the triangle are Markov equivalent and the CPDAG leaves its three
+    edges undirected, but only the two DAGs with ``A -> Y <- B`` can carry both labels:
+    the labels orient those two edges (a test checks this with the scores).
+    So the CPDAG shows what the DAG determines, not everything the labelled DAG does;
+    ``model_`` keeps the DAG with its labels. With ``return_type="dag"``, an orientation
+    that neither the immoralities nor the labels decide (equal scores) follows the
+    search's tie-breaking by name. The default ``return_type`` is ``"dag"``
+    (pgmpy's learners default to ``"pdag"``) because the labels belong to the families
+    of that DAG.
+
     Parameters
     ----------
     equivalent_sample_size : float, default=5.0
         ESS of the BDeu hyperparameters (score and parameters).
+    kappa : float, default=0.2
+        Structure-prior factor per free parameter removed by labels (see ``LDAGScore``).
     start : {"auto", "ges", "empty"} or pgmpy.base.DAG, default="auto"
         Where the first climbs start: ``"ges"`` the DAG of a greedy equivalence search
         without labels (an extension of the CPDAG it ends at), ``"empty"`` the empty graph,
         ``"auto"`` both (two climbs), or a given DAG over the data's columns.
-    kappa : float, default=0.2
-        Structure-prior factor per free parameter removed by labels (see ``LDAGScore``).
     n_restarts : int, default=10
         Most perturbed restarts after the first climbs.
     perturbation : int, optional
@@ -154,22 +177,20 @@ class LDAGSearch(BaseEstimator):
         Largest number of moves per climb.
     state_names : dict, optional
         ``{variable: [states]}``.
-    seed : int, default=0
-        Seed of the perturbations.
-    show_progress : bool, default=False
-        Progress bar over the climbs: the first climbs and at most ``n_restarts`` restarts; when
-        ``restart_budget`` or ``max_time`` stops the restarts early, the bar ends there, at its total.
+    seed : int, optional
+        Seed of the perturbations and of the chain (the first climbs use no randomness).
+        None draws fresh entropy, as :class:`~pgmpy_sgm.causal_discovery.NonReversibleMCMC`
+        does; before version 0.2 the default was 0.
+    show_progress : bool, default=True
+        Progress bar over the climbs (also needs ``pgmpy.config.SHOW_PROGRESS``): the first climbs and at
+        most ``n_restarts`` restarts; when ``restart_budget`` or ``max_time`` stops the restarts early,
+        the bar ends there, full, naming the reason.
     max_time : float, optional
         Seconds after which no further restart is started (a climb is not interrupted).
     restart_budget : float or None, default=0.25
         Work allowed to the restarts, as a multiple of the moves scored by the longest first climb
         (None: all ``n_restarts``; 0: none). A count, not a clock: the result does not
-        depend on the machine's load. The default allows one restart on the bnlearn
-        networks of ``benchmarks/predictive.py``, where a fit then takes at most about 1.5x
-        the time of pgmpy's ``HillClimbSearch``. With climbs from the empty graph only, the
-        first restart gained 45-200 log-units on insurance and child (data outside that
-        benchmark); with the equivalence-search start it changed the held-out likelihood
-        on one setting of the benchmark in 12 (``benchmarks/RESULTS.md``).
+        depend on the machine's load (``benchmarks/RESULTS.md`` has the measured effect).
     n_jobs : int, default=1
         Parallel restarts (joblib); restarts then run in rounds from the best DAG of the
         previous round.
@@ -184,15 +205,19 @@ class LDAGSearch(BaseEstimator):
         Weighted data and Dask DataFrames are pooled into distinct rows with counts
         (:func:`~pgmpy_sgm.core.pooling.pool_data`) and learned from that table: the hill
         climb needs only the columns, and the score and parameters only the counts.
+    return_type : {"dag", "cpdag", "pdag"}, default="dag"
+        Form of ``causal_graph_``: the learned DAG, or its CPDAG (see above).
 
     Attributes
     ----------
-    causal_graph_ : pgmpy.base.DAG
-    adjacency_matrix_ : pandas.DataFrame
+    causal_graph_ : pgmpy.base.DAG or pgmpy.base.PDAG
+        The learned DAG (``return_type="dag"``) or its CPDAG, nodes in the data's column order.
+    adjacency_matrix_ : pandas.DataFrame of shape (n_variables, n_variables)
+        Adjacency of ``causal_graph_`` (an undirected edge has both entries), 0/1 integers.
     model_ : LabeledBayesianNetwork
         The DAG with its optimal labels and TreeCPDs fitted (BDeu posterior means).
     best_score_ : float
-        LDAG score (log marginal likelihood plus log structure prior) of ``causal_graph_``.
+        LDAG score (log marginal likelihood plus log structure prior) of ``model_``.
     climb_scores_ : list of float
         Score reached by each climb, in order.
     climb_seconds_ : list of float
@@ -212,7 +237,9 @@ class LDAGSearch(BaseEstimator):
         With ``start`` ``"ges"`` or ``"auto"``: the equivalence search's operators in the order applied,
         ``(kind, x, y, subset, gain)`` with ``kind`` ``"insert"`` or ``"delete"``, column names
         for ``x`` and ``y`` and a tuple of names for the subset (``T`` or ``H``).
-    scoring_method_ : LDAGScore
+    scorer_ : LDAGScore
+        The score on the training data (columns sorted by name). ``scoring_method_`` is a
+        deprecated alias.
     posterior_ : pandas.DataFrame or None
         With ``n_mcmc > 0``: the 50 most probable visited DAGs (``edges``, ``n_edges``,
         ``log_score``, ``probability``), probabilities normalised over all visited DAGs.
@@ -221,20 +248,34 @@ class LDAGSearch(BaseEstimator):
     n_visited_ : int
         Distinct DAGs visited by the chain (0 without it).
     acceptance_rate_ : float or None
+    chain_best_scores_ : numpy.ndarray of shape (n_chains,)
+        Best score of each chain, as in ``NonReversibleMCMC``: one chain with ``n_mcmc > 0``,
+        none (shape ``(0,)``) without. ``chain_best_score_`` (a float) is a deprecated alias.
+    fit_time_ : float
+        Seconds taken by ``fit``.
+    variables_ : list
+        The variables, in the data's column order.
+    n_features_in_ : int
+    feature_names_in_ : numpy.ndarray of object
 
     Notes
     -----
-    The result does not depend on the interpreter's hash seed: labellings are computed
-    per parent set in the data's column order and ties between moves are broken in
-    column order. With ``max_time`` or ``n_jobs > 1`` it can depend on timing and on the
-    number of workers.
+    The result does not depend on the interpreter's hash seed nor on the column order:
+    labellings are computed per parent set and ties between moves are broken in the
+    order of the variables' names. With ``max_time`` or ``n_jobs > 1`` it can depend on
+    timing and on the number of workers.
 
     Examples
     --------
     >>> from pgmpy_sgm.datasets import load_heart_disease
-    >>> est = LDAGSearch(n_restarts=1).fit(load_heart_disease())
+    >>> data = load_heart_disease()
+    >>> est = LDAGSearch(n_restarts=1, seed=0, show_progress=False).fit(data)
     >>> len(est.causal_graph_.nodes()), est.model_.n_free_parameters() > 0
     (6, True)
+    >>> round(est.score(data) - est.best_score_, 9)  # score(X): the model's log unnormalized posterior on X
+    0.0
+    >>> type(LDAGSearch(n_restarts=0, show_progress=False, return_type="cpdag").fit(data).causal_graph_).__name__
+    'PDAG'
 
     References
     ----------
@@ -256,8 +297,8 @@ class LDAGSearch(BaseEstimator):
         max_indegree: int | None = None,
         max_iter: int = 1_000_000,
         state_names: dict | None = None,
-        seed: int = 0,
-        show_progress: bool = False,
+        seed: int | None = None,
+        show_progress: bool = True,
         max_time: float | None = None,
         restart_budget: float | None = 0.25,
         n_jobs: int = 1,
@@ -265,6 +306,7 @@ class LDAGSearch(BaseEstimator):
         max_labelled_configs: int | None = 64,
         labels: bool = True,
         weights: str | np.ndarray | None = None,
+        return_type: str = "dag",
     ):
         self.equivalent_sample_size = equivalent_sample_size
         self.kappa = kappa
@@ -284,19 +326,45 @@ class LDAGSearch(BaseEstimator):
         self.max_labelled_configs = max_labelled_configs
         self.labels = labels
         self.weights = weights
+        self.return_type = return_type
+
+    # -- deprecated names ---------------------------------------------------------------
+    @property
+    def chain_best_score_(self) -> float:
+        """Deprecated: ``chain_best_scores_[0]`` (the array has one entry per chain, as in ``NonReversibleMCMC``)."""
+        scores = self.chain_best_scores_
+        if len(scores) == 0:
+            raise AttributeError("chain_best_score_ exists only with n_mcmc > 0 (see chain_best_scores_)")
+        warnings.warn("LDAGSearch.chain_best_score_ is deprecated; use chain_best_scores_[0] (one entry per chain).",
+                      FutureWarning, stacklevel=2)  # fmt: skip
+        return float(scores[0])
+
+    @property
+    def scoring_method_(self) -> LDAGScore:
+        """Deprecated: ``scorer_`` (the name ``NonReversibleMCMC`` uses)."""
+        scorer = self.scorer_
+        warnings.warn("LDAGSearch.scoring_method_ is deprecated; use scorer_.", FutureWarning, stacklevel=2)
+        return scorer
+
+    # -- validation ---------------------------------------------------------------------
+    @staticmethod
+    def _check_count(name: str, value, low: int, none_ok: bool = False) -> None:
+        if none_ok and value is None:
+            return
+        if isinstance(value, bool) or not isinstance(value, Integral) or value < low:
+            what = "a non-negative integer" if low == 0 else "a positive integer"
+            raise ValueError(f"{name} must be {what}{' or None' if none_ok else ''}. Got: {value!r}")
 
     def _check_params(self) -> None:
         for name in ("n_restarts", "tabu_length", "n_mcmc"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, Integral) or value < 0:
-                raise ValueError(f"{name} must be a non-negative integer. Got: {value!r}")
+            self._check_count(name, getattr(self, name), 0)
         for name in ("perturbation", "max_indegree"):
-            value = getattr(self, name)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, Integral) or value < 1):
-                raise ValueError(f"{name} must be a positive integer or None. Got: {value!r}")
-        if isinstance(self.max_iter, bool) or not isinstance(self.max_iter, Integral) or self.max_iter < 1:
-            raise ValueError(f"max_iter must be a positive integer. Got: {self.max_iter!r}")
-        if self.max_time is not None and (not isinstance(self.max_time, Real) or not self.max_time > 0):
+            self._check_count(name, getattr(self, name), 1, none_ok=True)
+        self._check_count("max_iter", self.max_iter, 1)
+        self._check_count("seed", self.seed, 0, none_ok=True)
+        if self.max_time is not None and (
+            isinstance(self.max_time, bool) or not isinstance(self.max_time, Real) or not self.max_time > 0
+        ):
             raise ValueError(f"max_time must be a positive number of seconds or None. Got: {self.max_time!r}")
         if self.restart_budget is not None and (
             isinstance(self.restart_budget, bool)
@@ -306,13 +374,30 @@ class LDAGSearch(BaseEstimator):
             raise ValueError(f"restart_budget must be a non-negative number or None. Got: {self.restart_budget!r}")
         if isinstance(self.n_jobs, bool) or not isinstance(self.n_jobs, Integral) or self.n_jobs == 0:
             raise ValueError(f"n_jobs must be a non-zero integer. Got: {self.n_jobs!r}")
-        random_generator(self.seed)  # refuses a seed numpy would refuse, by name
-        for name in ("labels", "show_progress"):
-            if not isinstance(getattr(self, name), bool | np.bool_):
-                raise TypeError(f"{name} must be True or False. Got: {getattr(self, name)!r}")
         if not isinstance(self.start, nx.DiGraph) and not (isinstance(self.start, str) and self.start in _STARTS):
             raise ValueError(f"start must be one of {_STARTS} or a pgmpy DAG. Got: {self.start!r}")
+        for name in ("show_progress", "labels"):
+            if not isinstance(getattr(self, name), bool | np.bool_):
+                raise TypeError(f"{name} must be a bool. Got: {getattr(self, name)!r}")
+        if self.state_names is not None and not isinstance(self.state_names, dict):
+            raise TypeError(f"state_names must be a dict {{variable: [states]}}. Got: {self.state_names!r}")
+        self._check_return_type()
 
+    def _fit_data(self, X) -> tuple[pd.DataFrame, np.ndarray | None]:
+        """The variables (an array gets columns ``x0, x1, ...``) and the counts of their rows, or None.
+
+        Rows are kept as given, or pooled into distinct rows with counts for weighted data
+        and Dask DataFrames.
+        """
+        if is_dask_frame(X):  # pooled where its partitions live
+            frame, counts = pool_data(X, self.weights)
+            return self._validated_frame(frame, counts), counts
+        variables = self._validated_frame(X, self.weights)
+        if self.weights is None:
+            return variables, None
+        return pool_data(X if isinstance(X, pd.DataFrame) else variables, self.weights)
+
+    # -- starts -------------------------------------------------------------------------
     def _start_dags(self, score, columns: list) -> list[tuple[str, DAG]]:
         """The DAGs the first climbs start from (``self.start``), with the start's name."""
         self.ges_steps_ = None
@@ -351,14 +436,16 @@ class LDAGSearch(BaseEstimator):
         ]
         return dag
 
-    def fit(self, X: pd.DataFrame, y=None) -> LDAGSearch:
+    # -- fitting ------------------------------------------------------------------------
+    def fit(self, X, y=None) -> LDAGSearch:
         """Learn a labelled DAG from discrete data ``X``.
 
         Parameters
         ----------
-        X : pandas.DataFrame
+        X : pandas.DataFrame, dask.dataframe.DataFrame or numpy.ndarray
             One row per observation, or a table of counts with the estimator's ``weights``
-            (scored and fitted as it is, without expanding it into rows), or a Dask DataFrame.
+            (scored and fitted as it is, without expanding it into rows), or a Dask
+            DataFrame. An array gets columns ``x0, x1, ...``.
         y : None
             Ignored (scikit-learn convention).
 
@@ -371,23 +458,19 @@ class LDAGSearch(BaseEstimator):
         --------
         >>> import pandas as pd
         >>> df = pd.DataFrame({"a": [0, 1] * 50, "b": [0, 1] * 50})
-        >>> sorted(LDAGSearch(n_restarts=0).fit(df).adjacency_matrix_.sum().tolist())
+        >>> sorted(LDAGSearch(n_restarts=0, show_progress=False).fit(df).adjacency_matrix_.sum().tolist())
         [0, 1]
         >>> table = pd.DataFrame({"a": [0, 1], "b": [0, 1], "n": [50, 50]})  # the same data as counts
-        >>> sorted(LDAGSearch(n_restarts=0, weights="n").fit(table).adjacency_matrix_.sum().tolist())
+        >>> est = LDAGSearch(n_restarts=0, weights="n", show_progress=False).fit(table)
+        >>> sorted(est.adjacency_matrix_.sum().tolist())
         [0, 1]
+        >>> sorted(LDAGSearch(n_restarts=0, show_progress=False).fit(df.to_numpy()).causal_graph_.edges())
+        [('x0', 'x1')]
         """
-        from tqdm.auto import tqdm
-
-        from pgmpy_sgm.models import LabeledBayesianNetwork
-        from pgmpy_sgm.structure_score import LDAGScore
-
         self._check_params()
-        X, counts = _pooled(X, self.weights)
-        variables = X
-        n_samples = X.shape[0] if counts is None else counts.sum()
-        if n_samples < 2:
-            raise ValueError(f"n_samples = {n_samples:.0f}, at least 2 are required.")
+        X, counts = self._fit_data(X)
+        columns = list(X.columns)
+        X = X[canonical_order(columns)]  # search in name order, report in column order (see the class notes)
         start_time = time.perf_counter()
         score = LDAGScore(
             X,
@@ -398,33 +481,56 @@ class LDAGSearch(BaseEstimator):
             max_labelled_configs=self.max_labelled_configs,
             labels=self.labels,
         )
-        self.feature_names_in_ = np.asarray(list(variables.columns), dtype=object)
-        self.n_features_in_ = variables.shape[1]
         rng = np.random.default_rng(self.seed)
-        base_kick = self.perturbation or max(2, variables.shape[1] // 3)
-        kick, max_kick = base_kick, max(base_kick, variables.shape[1] * (variables.shape[1] - 1) // 2)
-        starts = self._start_dags(score, list(variables.columns))
+        starts = self._start_dags(score, list(X.columns))
         self.start_scores_ = {name: float(score.score(dag)) for name, dag in starts}
-        bar = tqdm(total=len(starts) + self.n_restarts, disable=not self.show_progress, desc="LDAG climbs")
+        show = bool(self.show_progress and config.SHOW_PROGRESS)
+        with tqdm(total=len(starts) + self.n_restarts, disable=not show, desc="LDAG climbs") as bar:
+            best, best_score = self._first_climbs(score, X, starts, bar)
+            best, best_score = self._restarts(score, X, best, best_score, rng, bar, start_time)
+            if bar.n < bar.total:  # restarts end early by restart_budget or max_time: the bar ends full, saying why
+                bar.total = bar.n
+                bar.set_postfix_str(f"stopped by {self.restarts_stopped_by_}")
+            bar.refresh()
+        best, best_score = self._run_chain(score, X, best, best_score, rng)
+        self.best_score_ = best_score
+        self.scorer_ = score
+        self.variables_ = columns
+        self._set_dag_result(best.edges(), columns)
+        self.model_ = self._labelled_model(score, best, X, counts, columns)
+        self.fit_time_ = time.perf_counter() - start_time
+        return self
+
+    def _record(self, start: str, result: tuple) -> None:
+        _, value, seconds, n_new, moves = result
+        self.climb_scores_.append(value)
+        self.climb_seconds_.append(seconds)
+        self.climb_starts_.append(start)
+        self.climb_new_families_.append(n_new)
+        self.climb_moves_.append(moves)
+
+    def _first_climbs(self, score, X, starts: list, bar) -> tuple[DAG, float]:
+        """A climb from each start; the best DAG and its score (ties keep the earlier start)."""
         self.climb_scores_, self.climb_seconds_, self.climb_starts_ = [], [], []
         self.climb_new_families_, self.climb_moves_ = [], []
         best, best_score = None, -np.inf
         for name, start in starts:
-            dag, value, seconds, n_new, moves = _climb(
-                score, variables, start, self.tabu_length, self.max_indegree, self.max_iter
-            )
-            self.climb_scores_.append(value)
-            self.climb_seconds_.append(seconds)
-            self.climb_starts_.append(name)
-            self.climb_new_families_.append(n_new)
-            self.climb_moves_.append(moves)
-            if value > best_score + 1e-9:  # ties keep the earlier start
-                best, best_score = dag, value
+            result = _climb(score, X, start, self.tabu_length, self.max_indegree, self.max_iter)
+            self._record(name, result)
+            if result[1] > best_score + 1e-9:
+                best, best_score = result[0], result[1]
             bar.update(1)
+        return best, best_score
+
+    def _restarts(self, score, X, best: DAG, best_score: float, rng, bar, start_time: float) -> tuple[DAG, float]:
+        """Kicked climbs from the best DAG, within ``n_restarts``, ``restart_budget`` and ``max_time``."""
+        base_kick = self.perturbation or max(2, X.shape[1] // 3)
+        kick, max_kick = base_kick, max(base_kick, X.shape[1] * (X.shape[1] - 1) // 2)
         n_jobs = joblib.effective_n_jobs(self.n_jobs)
         remaining = self.n_restarts
         budget = None if self.restart_budget is None else self.restart_budget * max(self.climb_moves_)
         spent, done = 0, 0
+        settings = (self.tabu_length, self.max_indegree, self.max_iter)
         self.restarts_stopped_by_ = "n_restarts"
         while remaining > 0:
             if self.max_time is not None and time.perf_counter() - start_time >= self.max_time:
@@ -435,106 +541,93 @@ class LDAGSearch(BaseEstimator):
                 self.restarts_stopped_by_ = "restart_budget"
                 break
             batch = min(remaining, n_jobs)
-            starts = [_perturb(best, kick, self.max_indegree, rng) for _ in range(batch)]
+            kicked = [_perturb(best, kick, self.max_indegree, rng) for _ in range(batch)]
             if batch == 1:
-                results = [_climb(score, variables, starts[0], self.tabu_length, self.max_indegree, self.max_iter)]
+                results = [_climb(score, X, kicked[0], *settings)]
             else:
-                results = joblib.Parallel(n_jobs=batch)(
-                    joblib.delayed(_climb)(score, variables, s, self.tabu_length, self.max_indegree, self.max_iter)
-                    for s in starts
-                )
+                results = joblib.Parallel(n_jobs=batch)(joblib.delayed(_climb)(score, X, s, *settings) for s in kicked)
             improved = False
-            for dag, value, seconds, n_new, moves in results:
-                self.climb_scores_.append(value)
-                self.climb_seconds_.append(seconds)
-                self.climb_starts_.append("restart")
-                self.climb_new_families_.append(n_new)
-                self.climb_moves_.append(moves)
-                spent, done = spent + moves, done + 1
-                if value > best_score + 1e-9:
-                    best, best_score, improved = dag, value, True
+            for result in results:
+                self._record("restart", result)
+                spent, done = spent + result[4], done + 1
+                if result[1] > best_score + 1e-9:
+                    best, best_score, improved = result[0], result[1], True
             # a kick the climb repairs is too small: escalate until a restart improves
             kick = base_kick if improved else min(kick + 1, max_kick)
             remaining -= batch
             bar.update(batch)
-        if bar.n < bar.total:  # the restarts not run are not left as work to come
-            bar.total = bar.n
-            bar.set_postfix_str(f"stopped by {self.restarts_stopped_by_}")
-        bar.close()
+        return best, best_score
+
+    def _run_chain(self, score, X, best: DAG, best_score: float, rng) -> tuple[DAG, float]:
+        """With ``n_mcmc > 0``, the Metropolis chain from ``best``: its posterior, and a better DAG if found."""
         self.posterior_ = self.edge_probabilities_ = self.acceptance_rate_ = None
         self.n_visited_ = 0
-        if self.n_mcmc > 0:
-            chain = dag_chain(
-                score.local_score, list(variables.columns), best.edges(), self.n_mcmc, rng, self.max_indegree
-            )
-            if chain.best_score > best_score + 1e-9:
-                best = DAG()
-                best.add_nodes_from(variables.columns)
-                best.add_edges_from(chain.best)
-                best_score = float(score.score(best))
-            self.posterior_, self.edge_probabilities_ = visited_posterior(chain.visited)
-            self.n_visited_ = len(chain.visited)
-            self.acceptance_rate_ = chain.acceptance_rate
-            self.chain_best_score_ = chain.best_score
-        self.best_score_ = best_score
-        self.scoring_method_ = score
-        self.causal_graph_ = DAG()
-        self.causal_graph_.add_nodes_from(variables.columns)
-        self.causal_graph_.add_edges_from(best.edges())
-        self.adjacency_matrix_ = nx.to_pandas_adjacency(self.causal_graph_, weight=1, dtype="int")
+        self.chain_best_scores_ = np.zeros(0, dtype=np.float64)
+        if self.n_mcmc == 0:
+            return best, best_score
+        columns = list(X.columns)
+        chain = dag_chain(score.local_score, columns, best.edges(), self.n_mcmc, rng, self.max_indegree)
+        if chain.best_score > best_score + 1e-9:
+            best = DAG()
+            best.add_nodes_from(columns)
+            best.add_edges_from(chain.best)
+            best_score = float(score.score(best))
+        self.posterior_, self.edge_probabilities_ = visited_posterior(chain.visited)
+        self.n_visited_ = len(chain.visited)
+        self.acceptance_rate_ = chain.acceptance_rate
+        self.chain_best_scores_ = np.array([chain.best_score], dtype=np.float64)
+        return best, best_score
+
+    def _labelled_model(self, score, dag: DAG, X, counts, columns: list) -> LabeledBayesianNetwork:
+        """The DAG with its optimal labels and fitted parameters; each node's parents in name order."""
+        position = {v: i for i, v in enumerate(X.columns)}
         model = LabeledBayesianNetwork(state_names=score.state_names)
-        model.add_nodes_from(variables.columns)
-        model.add_edges_from(best.edges())
+        model.add_nodes_from(columns)
+        model.add_edges_from(sorted(dag.edges(), key=lambda e: (position[e[1]], position[e[0]])))
         for node in model.nodes():
             parents = tuple(model.get_parents(node))
             ids = score.best_labelling(node, parents).group_ids
             if int(ids.max()) + 1 < ids.size:
                 model.set_classes(node, parents, ids)
         model.fit(X, equivalent_sample_size=self.equivalent_sample_size, weights=counts, state_names=score.state_names)
-        self.model_ = model
-        self.fit_time_ = time.perf_counter() - start_time
-        return self
+        return model
 
-    def score(self, X=None, true_graph=None, metric=None):
-        """Score the learned graph against data (``X``) or a true graph, with pgmpy's metrics.
+    # -- scoring ------------------------------------------------------------------------
+    def _score_data(self, X) -> float:
+        """Log unnormalized posterior of ``model_`` (its DAG and labels) on ``X``: ``score(X)``.
 
-        Parameters
-        ----------
-        X : pandas.DataFrame, optional
-            Data for a data metric (``pgmpy.metrics.get_metrics(requires_data=True)``).
-        true_graph : pgmpy.base.DAG, optional
-            True graph for a graph metric (``get_metrics(requires_true_graph=True)``).
-        metric : str or metric instance, optional
-            Default: pgmpy's default metric for the given argument.
+        The labels are kept as fitted; the score, its settings and the state names are
+        those of the fit. A count column named by ``weights`` is used when ``X`` has it;
+        array ``weights`` apply to the fitted data only (each row of ``X`` counts once).
 
         Examples
         --------
         >>> import pandas as pd
-        >>> from pgmpy.base import DAG
-        >>> df = pd.DataFrame({"a": [0, 1] * 50, "b": [0, 1] * 50})
-        >>> est = LDAGSearch(n_restarts=0).fit(df)
-        >>> est.score(true_graph=DAG(est.causal_graph_.edges()), metric="SHD")  # structural Hamming distance
-        0
+        >>> df = pd.DataFrame({"a": [0, 1] * 50, "b": [0, 1] * 49 + [1, 0]})
+        >>> est = LDAGSearch(n_restarts=0, show_progress=False).fit(df)
+        >>> round(est.score(df) - est.best_score_, 9)
+        0.0
+        >>> from pgmpy.structure_score import BDeu
+        >>> head = df.head(10)  # two variables carry no labels: pgmpy's BDeu with the same ESS
+        >>> bool(abs(est.score(head) - BDeu(head, equivalent_sample_size=5).score(est.causal_graph_)) < 1e-9)
+        True
         """
-        from pgmpy.metrics import get_metrics
-
-        check_is_fitted(self, "causal_graph_")
-        check_score_arguments(self.causal_graph_, X, true_graph)
-        if X is not None:
-            if not isinstance(X, pd.DataFrame):
-                raise TypeError(f"X must be a pandas DataFrame, got {type(X).__name__}")
-            kind = {"requires_data": True}
-        elif true_graph is not None:
-            kind = {"requires_true_graph": True}
-        else:
-            raise ValueError("Either `X` or `true_graph` needs to be specified")
-        if metric is None:
-            metric = get_metrics(**kind, is_default=True)[0]()
-        elif isinstance(metric, str):
-            found = get_metrics(name=metric)
-            if len(found) == 0:
-                raise ValueError(f"No scoring method found with name: {metric}")
-            metric = found[0]()
-        if X is not None:
-            return metric.evaluate(X, self.causal_graph_)
-        return metric.evaluate(true_causal_graph=true_graph, est_causal_graph=self.causal_graph_)
+        weights = self.weights if isinstance(self.weights, str) and isinstance(X, pd.DataFrame) else None
+        if weights is not None and weights not in X.columns:
+            weights = None
+        variables = X.drop(columns=[weights]) if weights else X
+        validate_data(self, X=variables, dtype=None, accept_sparse=False, ensure_all_finite=True, reset=False)
+        if not isinstance(variables, pd.DataFrame):  # columns in the fitted order (scikit-learn has warned)
+            variables = pd.DataFrame(variables, columns=list(self.feature_names_in_))
+        counts = None if weights is None else X[weights].to_numpy()
+        score = LDAGScore(
+            variables[self.scorer_.variables],
+            weights=counts,
+            equivalent_sample_size=self.equivalent_sample_size,
+            kappa=self.kappa,
+            state_names={v: list(s) for v, s in self.scorer_.state_names.items()},
+            max_labelled_configs=self.max_labelled_configs,
+            labels=self.labels,
+        )
+        model = self.model_
+        return float(math.fsum(score.family_score(node, *model.get_classes(node)) for node in model.nodes()))

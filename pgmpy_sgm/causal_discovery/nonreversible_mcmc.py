@@ -24,8 +24,8 @@ from pgmpy_sgm.causal_discovery._chain import (
     SearchPlan,
     greedy_decomposable,
     new_chain_state,
+    release,
     run_segment,
-    tables_for,
 )
 from pgmpy_sgm.causal_discovery._checkpoint import CheckpointLog, read_checkpoint
 from pgmpy_sgm.causal_discovery._convergence import ConvergenceWarning, convergence_summary, warn_if_unconverged
@@ -34,6 +34,7 @@ from pgmpy_sgm.causal_discovery._posterior import edge_probability_frame, pair_p
 from pgmpy_sgm.causal_discovery._run_state import RunState
 from pgmpy_sgm.core.data import check_frame
 from pgmpy_sgm.core.engine import ScoreEngine
+from pgmpy_sgm.core.missing import IncompleteTable, check_missing_option, em_options, missing_cells, resolve_missing
 from pgmpy_sgm.core.moves import DecomposableState, chordal_families
 from pgmpy_sgm.core.pooling import pooled_input
 from pgmpy_sgm.core.search import (
@@ -42,7 +43,9 @@ from pgmpy_sgm.core.search import (
     clique_partners,
     pair_gains,
     pair_proposal_weights,
+    polish,
     recombine,
+    triple_partners,
 )
 
 __all__ = ["NonReversibleMCMC", "FitInterruptedWarning", "CheckpointWarning", "ConvergenceWarning"]
@@ -69,9 +72,68 @@ RELOCATE_EVERY = 500
 POLISH_PER_PAIR = 20
 POLISH_MIN = 1000
 
+#: With ``method="informed"``, a chain also polishes its best graph once it has stood for
+#: ``max(POLISH_MIN, POLISH_AFTER_PER_NODE * d)`` iterations without a better one.
+POLISH_AFTER_PER_NODE = 20
+
+#: With ``n_iter="auto"``, a chain stops (*settles*) once its best graph has been polished and has
+#: stood for ``max(SETTLE_MIN, d * SETTLE_PER_NODE, SETTLE_RATIO * best_iteration)`` iterations.
+SETTLE_MIN = 2000
+SETTLE_PER_NODE = 50
+SETTLE_RATIO = 0.5
+
+#: With ``n_iter="auto"``, the chains stop when every chain has settled and their bests lie within
+#: this many log-units; otherwise they go on, each best needing to stand twice as long per round.
+SETTLE_SPREAD = 1.0
+
+#: With ``n_iter="auto"`` and no ``max_time``, the fit stops after this many seconds at the latest.
+DEFAULT_MAX_TIME = 600.0
+
+#: A final polish of the best graph (when no chain polished it) runs for at most this many
+#: seconds or the fit's own duration so far, whichever is longer (within ``max_time``).
+FINAL_POLISH_SECONDS = 10.0
+
 #: With ``method="informed"``, every this many iterations a chain imports into its best graph
 #: the parts in which its current graph is better (:func:`~pgmpy_sgm.core.search.recombine`).
 GRAFT_EVERY = 1000
+
+
+def _structure(sg) -> frozenset:
+    """A stratified graph's edges and strata as a set (to tell whether EM changed the structure).
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import StratifiedGraph
+    >>> sorted(map(str, _structure(StratifiedGraph([("a", "b")]))))
+    ["('edge', frozenset({'a', 'b'}))"]
+    """
+    out = {("edge", frozenset(edge)) for edge in sg.edges()}
+    for edge, contexts in sg.strata.items():
+        for context in contexts:
+            out.add(("stratum", frozenset(edge), tuple(sorted((k, repr(v)) for k, v in context.items()))))
+    return frozenset(out)
+
+
+def _em_progress(bar, row: dict) -> None:
+    """One EM iteration on the progress bar: its expected score and the structure changes."""
+    bar.update(1)
+    bar.set_postfix_str(f"expected score={row['expected_score']:.2f} +{row['added']} -{row['removed']}", refresh=False)
+
+
+def _progress_text(chain_best: list[float], age_seconds: float, rate: float) -> str:
+    """The progress bar's postfix: the best score, how long ago it improved, the chains' spread.
+
+    Examples
+    --------
+    >>> _progress_text([-100.0, -102.5], 12.3, 0.0412)
+    'best=-100.00 (12 s ago) spread=2.50 chains=[-100.0 -102.5] accept=0.041'
+    """
+    started = [b for b in chain_best if np.isfinite(b)]
+    spread = max(started) - min(started) if started else 0.0
+    text = f"best={max(chain_best):.2f} ({age_seconds:.0f} s ago) spread={spread:.2f}"
+    if len(chain_best) <= 4:
+        text += " chains=[" + " ".join(f"{b:.1f}" for b in chain_best) + "]"
+    return text + f" accept={rate:.3f}"
 
 
 class FitInterruptedWarning(RuntimeWarning):
@@ -163,8 +225,15 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
 
     Parameters
     ----------
-    n_iter : int or None, default=2000
-        Iterations per chain (each is one proposal). None runs until ``max_time``.
+    n_iter : "auto", int or None, default="auto"
+        Iterations per chain (each is one proposal). ``"auto"`` runs until the search has
+        stopped improving: every chain's best graph has been polished (``method="informed"``)
+        and has stood for ``max(2000, 50 d, best_iteration / 2)`` iterations (``d``
+        variables), and the chains' bests lie within 1 log-unit of each other; while they do
+        not, the chains go on, each best having to stand twice as long in each new round.
+        It stops at ``max_time`` (600 seconds when not given) at the latest, with a
+        :class:`ConvergenceWarning` if the chains had not settled. None runs until
+        ``max_time``.
     n_chains : int, default=2
         Independent chains; their visited graphs are pooled.
     strata : bool, default=True
@@ -173,7 +242,8 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         The search (see above).
     max_time : float, optional
         Wall-clock budget in seconds for the whole fit (all chains): chains stop when it
-        is spent, even before ``n_iter``. Results then depend on the machine's speed.
+        is spent, even before ``n_iter`` (600 seconds with ``n_iter="auto"`` when not
+        given). Results depend on the machine's speed when it is reached.
     start : {"auto", "climbed", "best_forest", "empty", "best_gm"}, networkx.Graph, StratifiedGraph or \
 list of edges, default="auto"
         Start of every chain: ``"auto"`` is ``"best_forest"`` for ``method="informed"`` and
@@ -219,8 +289,26 @@ list of edges, default="auto"
         Iterations between checkpoints; parallel chains also synchronize this often.
     checkpoint_seconds : float, default=30.0
         Longest time between checkpoints.
-    return_type : {"pdag", "dag"}, default="pdag"
-        Form of ``causal_graph_``, as in pgmpy's structure learners.
+    missing : {"error", "complete_cases", "em", "state"} or EMOptions, default="error"
+        What to do with missing cells (NaN, None, ``pd.NA``, empty strings): refuse them with
+        an error naming every column with gaps; drop the incomplete rows (with a
+        :class:`~pgmpy_sgm.core.missing.MissingValuesWarning`); learn by structural EM
+        (:class:`~pgmpy_sgm.core.missing.EMOptions` sets its iterations, tolerance and
+        completion limits); or treat missing as a state named ``"missing"``. Structural EM
+        starts from the model of the complete cases (from independent variables fitted to
+        the available cases when there are fewer than 30); each E-step completes every
+        incomplete row by the current model's posterior (exactly by enumeration up to 4096
+        completions, by Gibbs draws beyond), giving a table of expected counts; each M-step
+        runs the chains on it, warm-started from the current graph, and re-estimates the
+        parameters (Bayesian, as :meth:`~pgmpy_sgm.models.StratifiedGraphicalModel.fit`).
+        With ``"em"``, ``max_time`` bounds the whole fit, the fitted attributes
+        (``posterior_``, ``edge_probabilities_``, ``convergence_``, ...) refer to the last EM
+        iteration's completed table, and ``checkpoint`` is not available. Data without
+        missing cells give the same result under every choice.
+    return_type : {"pdag", "cpdag", "dag"}, default="pdag"
+        Form of ``causal_graph_``, as in pgmpy's structure learners: ``"pdag"`` and
+        ``"cpdag"`` (the same here, as in pgmpy's ``PC``) give the Markov equivalence class
+        of the best graph, ``"dag"`` one perfect orientation.
 
     Attributes
     ----------
@@ -230,7 +318,9 @@ list of edges, default="auto"
         largest difference between this chain's edge probabilities and the pooled ones);
         ``convergence_.attrs`` holds ``spread`` (best minus worst chain best) and
         ``max_edge_probability_difference`` (over all pairs of chains). A
-        :class:`ConvergenceWarning` is issued when the spread exceeds 2 log-units.
+        :class:`ConvergenceWarning` is issued when the spread exceeds 2 log-units, when a
+        final polish of the best graph still improves it, and when ``n_iter="auto"`` ran
+        out of time before the chains settled (see ``stop_reason_``).
     model_ : StratifiedGraph
         The best stratified graph visited, with the data's state names.
     best_score_ : float
@@ -244,9 +334,10 @@ list of edges, default="auto"
         1000 rows) and are None/<NA> below.
     edge_probabilities_ : pandas.DataFrame of shape (n_variables, n_variables)
         Posterior probability of each edge (symmetric, diagonal 0).
-    trace_ : numpy.ndarray of shape (n_chains, n_iter + 1)
+    trace_ : numpy.ndarray of shape (n_chains, n_iter_ + 1)
         Log unnormalized posterior of the current state, from the start state on (NaN
-        after the last iteration of a chain stopped by an interruption).
+        after the last iteration of a chain that stopped before the longest one: it
+        settled, or was interrupted).
     chain_best_scores_ : numpy.ndarray of shape (n_chains,)
     chain_best_iterations_ : numpy.ndarray of shape (n_chains,)
         Iteration at which each chain first reached its best graph.
@@ -257,6 +348,12 @@ list of edges, default="auto"
     n_iter_ : int
         Iterations run by the longest chain (less than ``n_iter`` after an interruption
         or when ``max_time`` ran out).
+    stop_reason_ : {"settled", "n_iter", "max_time", "interrupted"}
+        Why the fit stopped: every chain settled and the chains agreed (``n_iter="auto"``),
+        the chains ran ``n_iter`` iterations, the time ran out, or the fit was interrupted.
+        When the chains stopped without settling, the best graph found is polished once
+        more (within the time left, at least 10 s); if that raises it, the polished graph is
+        ``model_`` and a :class:`ConvergenceWarning` says by how much.
     causal_graph_ : pgmpy.base.PDAG or pgmpy.base.DAG
         The Markov equivalence class of the best graph (``model_`` without strata): a
         ``PDAG`` with every edge undirected; with ``return_type="dag"`` one perfect
@@ -292,7 +389,7 @@ list of edges, default="auto"
 
     def __init__(
         self,
-        n_iter=2000,
+        n_iter="auto",
         n_chains=2,
         strata=True,
         method="informed",
@@ -311,6 +408,7 @@ list of edges, default="auto"
         checkpoint_every=1000,
         checkpoint_seconds=30.0,
         return_type="pdag",
+        missing="error",
     ):
         self.n_iter = n_iter
         self.n_chains = n_chains
@@ -331,6 +429,7 @@ list of edges, default="auto"
         self.checkpoint_every = checkpoint_every
         self.checkpoint_seconds = checkpoint_seconds
         self.return_type = return_type
+        self.missing = missing
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -370,7 +469,10 @@ list of edges, default="auto"
                 raise ValueError(f"max_time must be finite (use None for no limit). Got: {self.max_time!r}")
         if self.n_iter is None and self.max_time is None:
             raise ValueError("n_iter=None needs a time budget: set max_time (seconds). Got: max_time=None")
-        n_iter = None if self.n_iter is None else self._check_int("n_iter", self.n_iter, 1)
+        if isinstance(self.n_iter, str) and self.n_iter != "auto":
+            raise ValueError(f"n_iter must be 'auto', a positive integer or None. Got: {self.n_iter!r}")
+        auto = self.n_iter == "auto"
+        n_iter = None if self.n_iter is None or auto else self._check_int("n_iter", self.n_iter, 1)
         if self.method not in _METHODS:
             raise ValueError(f"method must be one of {_METHODS}. Got: {self.method!r}")
         n_chains = self._check_int("n_chains", self.n_chains, 1)
@@ -475,6 +577,14 @@ list of edges, default="auto"
         from pgmpy_sgm.structure_score import SGMScore
 
         X, weights = pooled_input(X, self.weights)  # a Dask DataFrame is pooled where it lives
+        missing = check_missing_option(self.missing)
+        if missing != "error" and not isinstance(X, pd.DataFrame):
+            X = pd.DataFrame(np.asarray(X), columns=[f"x{i}" for i in range(np.shape(X)[1])])
+        if isinstance(X, pd.DataFrame):
+            variables = [c for c in X.columns if not (isinstance(weights, str) and c == weights)]
+            if missing == "em" and not missing_cells(X, variables).empty:
+                return self._fit_em(X, weights)
+            X, weights = resolve_missing(X, weights, missing, variables, stacklevel=3)
         X = self._check_fit_data(X)
         columns = list(X.columns)
         X = X[canonical_order(columns)]  # fit in the canonical order, report in column order (see class notes)
@@ -489,7 +599,7 @@ list of edges, default="auto"
             max_labelled_clique=int(self.max_labelled_clique),
         )
         data = ChainData.from_scorer(scorer)
-        tables = tables_for(data)
+        tables = scorer.engine
         informed = self.method == "informed"
         named_start = self.start if isinstance(self.start, str) else None
         if named_start == "auto":
@@ -498,24 +608,22 @@ list of edges, default="auto"
         # a climbed start cut short by the budget would differ between a run and its resumption
         climb_deadline = None if self.max_time is None or self.checkpoint is not None else t_start + self.max_time / 2
         start_key = self._start_key(tables, gains, climb_deadline)
-        cdf = tuple(np.cumsum(pair_proposal_weights(gains)).tolist()) if informed else None
-        deadline = None if self.max_time is None else t_start + float(self.max_time)
-        n = len(scorer.variables)
-        polish = max(POLISH_MIN, POLISH_PER_PAIR * n * n) if informed else 0
-        partners = clique_partners(tables, gains) if informed else None
-        graft = GRAFT_EVERY if informed else 0
-        plan = SearchPlan(
-            strata, cdf, RELOCATE_EVERY if informed else 0, polish, deadline, os.getpid(), partners, graft, informed
-        )
+        plan = self._plan(tables, gains, strata, t_start)
         run = self._load_or_start(data, tables, n_chains, n_iter, strata, start_key, plan)
         if named_start == "climbed" and (climb_deadline is None or time.time() < climb_deadline):
             for state in run.chains:  # a completed climbed start is already swept
                 if state.iteration == 0:
                     state.polished_key = start_key
-        interrupted = self._run(data, run, n_iter, every, plan)
-        if informed and not interrupted:
-            self._recombine_chains(tables, run, strata)
-        self._set_results(scorer, tables, run, strata)
+        try:
+            interrupted = self._run(data, run, n_iter, every, plan)
+            polish_gain = 0.0
+            if informed and not interrupted:
+                self._recombine_chains(tables, run, strata)
+                polish_gain = self._final_polish(tables, run, plan, t_start)
+            self._set_results(data, scorer, run, strata)
+        finally:
+            release(data)
+        self.stop_reason_ = self._stop_reason(run, interrupted, plan)
         in_column_order(self, columns)
         self._set_causal_graph(self.model_, self.variables_, canonical_order(self.variables_))
         if interrupted:
@@ -525,8 +633,154 @@ list of edges, default="auto"
                 FitInterruptedWarning,
                 stacklevel=2,
             )
-        warn_if_unconverged(self.convergence_, stacklevel=2)
+        if not warn_if_unconverged(self.convergence_, stacklevel=2):
+            self._warn_unsettled(polish_gain)
         return self
+
+    def _fit_em(self, X: pd.DataFrame, weights) -> NonReversibleMCMC:
+        """Structural EM (see ``missing``): M-steps are fits of a copy of this estimator on completed tables."""
+        from pgmpy_sgm.causal_discovery._structural_em import structural_em
+
+        if self.checkpoint is not None:
+            raise ValueError("checkpoint is not available with missing='em'; pass checkpoint=None. "
+                             f"Got: {self.checkpoint!r}")  # fmt: skip
+        self._check_params()
+        variables = [c for c in X.columns if not (isinstance(weights, str) and c == weights)]
+        cells = missing_cells(X, variables)
+        table = IncompleteTable.from_frame(X, weights, self.state_names)
+        deadline = None if self.max_time is None else time.time() + float(self.max_time)
+        bar = self._em_bar(em_options(self.missing).max_iter)
+        try:
+            report = None if bar is None else functools.partial(_em_progress, bar)
+            m_step = functools.partial(self._m_step, table, deadline)
+            result = structural_em(table, m_step, em_options(self.missing), self.seed, report)
+        finally:
+            if bar is not None:
+                bar.close()
+        last = result.last.estimator
+        self.__dict__.update({k: v for k, v in vars(last).items() if k.endswith("_") and not k.startswith("_")})
+        self.em_history_ = result.history
+        self.n_completed_exactly_ = result.completed.n_exact
+        self.n_completed_by_draws_ = result.completed.n_drawn
+        self.missing_cells_ = cells
+        if not warn_if_unconverged(self.convergence_, stacklevel=3):
+            self._warn_unsettled(0.0)
+        return self
+
+    def _m_step(self, table, deadline, completed, previous):
+        """One M-step of structural EM: a fit of a copy of this estimator on a completed table."""
+        from sklearn.base import clone
+
+        from pgmpy_sgm.causal_discovery._structural_em import MStepResult
+        from pgmpy_sgm.models import StratifiedGraphicalModel
+        from pgmpy_sgm.models._sgm_parameters import log_probabilities
+
+        params = {"missing": "error", "weights": completed.counts, "state_names": table.state_names,
+                  "show_progress": False}  # fmt: skip
+        if previous is not None:
+            params["start"] = previous.estimator.model_
+        if deadline is not None:
+            params["max_time"] = max(deadline - time.time(), 1.0)
+        step = clone(self).set_params(**params)
+        with warnings.catch_warnings():  # the last step's convergence is reported once, by the caller
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            step.fit(completed.frame)
+        model = StratifiedGraphicalModel(step.model_).fit(
+            completed.frame, sample_weight=completed.counts, state_names=table.state_names
+        )
+        nodes = list(model.nodes())
+        order = [table.variables.index(v) for v in nodes]
+
+        def log_probability(codes):
+            return log_probabilities(model.clique_factors, codes[:, order], nodes, model.states)
+
+        return MStepResult(step, _structure(step.model_), float(step.best_score_), log_probability)
+
+    def _em_bar(self, total: int):
+        if not (self.show_progress and config.SHOW_PROGRESS):
+            return None
+        from tqdm.auto import tqdm
+
+        return tqdm(total=total, desc="NonReversibleMCMC (structural EM)")
+
+    def _plan(self, tables: ScoreEngine, gains, strata: bool, t_start: float) -> SearchPlan:
+        """What every chain does: proposals, polishes, grafts, when to settle, the deadline."""
+        informed = self.method == "informed"
+        auto = self.n_iter == "auto"
+        n = tables.n
+        max_time = DEFAULT_MAX_TIME if auto and self.max_time is None else self.max_time
+        return SearchPlan(
+            strata=strata,
+            pair_cdf=tuple(np.cumsum(pair_proposal_weights(gains)).tolist()) if informed else None,
+            relocate_every=RELOCATE_EVERY if informed else 0,
+            polish_every=max(POLISH_MIN, POLISH_PER_PAIR * n * n) if informed else 0,
+            deadline=None if max_time is None else t_start + float(max_time),
+            owner_pid=os.getpid(),
+            clique_partners=clique_partners(tables, gains) if informed else None,
+            graft_every=GRAFT_EVERY if informed else 0,
+            relocating_insertions=informed,
+            polish_after=max(POLISH_MIN, POLISH_AFTER_PER_NODE * n) if informed else 0,
+            settle_age=max(SETTLE_MIN, SETTLE_PER_NODE * n) if auto else 0,
+            settle_ratio=SETTLE_RATIO if auto else 0.0,
+        )
+
+    @staticmethod
+    def _next_settle_round(chains: list[ChainState], plan: SearchPlan) -> bool:
+        """When every chain has settled but their bests disagree, start another round (returns whether it did)."""
+        if not plan.settle_age or not all(state.settled for state in chains):
+            return False
+        bests = [state.best_score for state in chains]
+        if max(bests) - min(bests) <= SETTLE_SPREAD:
+            return False
+        for state in chains:
+            state.settled = False
+            state.settle_round += 1
+        return True
+
+    def _final_polish(self, tables: ScoreEngine, run: RunState, plan: SearchPlan, t_start: float) -> float:
+        """Polish the best visited graph if no chain did; returns the gain (the graphs found join the visited)."""
+        best_key = max(run.visited, key=run.visited.get)
+        if any(state.polished_key == best_key for state in run.chains):
+            return 0.0
+        now = time.time()
+        deadline = now + max(FINAL_POLISH_SECONDS, now - t_start)
+        if plan.deadline is not None:
+            deadline = min(deadline, max(plan.deadline, now + 1.0))
+        found: dict[int, float] = {}
+        start = DecomposableState(tables, best_key, plan.strata)
+        triples = functools.partial(tables.memo, "triple_partners", lambda: triple_partners(tables, pair_gains(tables)))
+        polished = polish(start, plan.clique_partners, deadline, found, triples)
+        for key, score in found.items():
+            if key not in run.visited:
+                run.visited[key] = score
+                run.seen_by[key] = 0
+        return max(0.0, polished.score - start.score)
+
+    def _stop_reason(self, run: RunState, interrupted: bool, plan: SearchPlan) -> str:
+        if interrupted:
+            return "interrupted"
+        if plan.settle_age and all(state.settled for state in run.chains):
+            return "settled"
+        if self.n_iter not in (None, "auto") and all(s.iteration >= self.n_iter for s in run.chains):
+            return "n_iter"
+        return "max_time"
+
+    def _warn_unsettled(self, polish_gain: float) -> None:
+        """A ConvergenceWarning when the search stopped before it had settled (and the spread did not warn)."""
+        if polish_gain > 1e-6:
+            message = (
+                f"A polish of the best graph the chains found raised it by {polish_gain:.2f} log-units: the chains "
+                "stopped before reaching a mode (best_score_ includes the polished graph). Give the search more "
+                'time (n_iter="auto", max_time or a larger n_iter).'
+            )
+        elif self.stop_reason_ == "max_time" and self.n_iter == "auto":
+            message = (
+                f"The search stopped at the time limit ({self.max_time or DEFAULT_MAX_TIME:g} s) before the chains "
+                "settled (their bests still improving or not yet polished). Give it more time (max_time)."
+            )
+        else:
+            return
+        warnings.warn(message, ConvergenceWarning, stacklevel=3)
 
     def _identity(self, data, n_chains, strata, start_key, plan: SearchPlan) -> dict:
         return {
@@ -627,17 +881,22 @@ list of edges, default="auto"
             bar = tqdm(total=total, initial=done, desc="NonReversibleMCMC")
         chain_best = [s.best_score if s.best_score is not None else -np.inf for s in chains]
 
+        improved_at = [time.monotonic(), max(chain_best)]
+
         def progress(chain, steps, best_score, rate):
             chain_best[chain] = max(chain_best[chain], best_score)
+            if max(chain_best) > improved_at[1]:
+                improved_at[:] = [time.monotonic(), max(chain_best)]
             bar.update(steps)
-            bests = " ".join(f"{b:.1f}" for b in chain_best)
-            bar.set_postfix_str(f"best={max(chain_best):.2f} chains=[{bests}] accept={rate:.3f}", refresh=False)
+            bar.set_postfix_str(_progress_text(chain_best, time.monotonic() - improved_at[0], rate), refresh=False)
 
         interrupted = False
         known: dict = {}  # clique labellings shared between worker processes (same data: same values)
         try:
             while not interrupted:
-                todo = [s for s in chains if self._remaining(s, n_iter) > 0]
+                todo = [s for s in chains if self._remaining(s, n_iter) > 0 and not s.settled]
+                if not todo and self._next_settle_round(chains, plan):
+                    continue
                 if not todo or (plan.deadline is not None and time.time() >= plan.deadline):
                     break
                 if sequential:
@@ -682,7 +941,7 @@ list of edges, default="auto"
                 known = {}  # labellings learned in this segment, passed on to every chain's next segment
                 for out in results:
                     known.update(out.learned)
-                    tables_for(data).absorb(out.learned)
+                    data.engine.absorb(out.learned)
                     state = out.state
                     before = chains[state.chain].iteration
                     run.merge(out)
@@ -724,13 +983,14 @@ list of edges, default="auto"
                 run.visited[key] = score
                 run.seen_by[key] = 0
 
-    def _set_results(self, scorer, tables, run, strata) -> None:
+    def _set_results(self, data: ChainData, scorer, run, strata) -> None:
         from pgmpy_sgm.models import StratifiedGraph
 
+        tables = scorer.engine
         chains = run.chains
         if not run.visited:  # interrupted before the first segment ended
             for state in chains:
-                out = run_segment(ChainData.from_scorer(scorer), state, 0, SearchPlan(strata))
+                out = run_segment(data, state, 0, SearchPlan(strata))
                 run.merge(out)
         frame, pair_prob = posterior_frame(tables, run.visited, strata=strata, n_strata_rows=POSTERIOR_STRATA_ROWS)
         length = max(len(t) for t in run.traces)
@@ -802,8 +1062,10 @@ list of edges, default="auto"
     def _score_data(self, X) -> float:
         """Log unnormalized posterior of ``model_`` on ``X`` (same columns and states as the fit): ``score(X)``.
 
-        Array ``weights`` apply to the fitted data only; a weight column named by
-        ``weights`` is used when ``X`` has it.
+        The strata are kept as fitted (see ``CausalDiscoveryMixin`` in
+        ``causal_discovery/_base.py`` for the meaning shared with ``LDAGSearch``). Array
+        ``weights`` apply to the fitted data only; a weight column named by ``weights`` is
+        used when ``X`` has it.
 
         Examples
         --------

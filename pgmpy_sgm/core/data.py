@@ -23,6 +23,7 @@ from pgmpy_sgm.core._count_kernels import count_cells, family_log_ml
 
 __all__ = [
     "EncodedData",
+    "ExpectedCounts",
     "check_column_names",
     "check_complete",
     "check_frame",
@@ -49,6 +50,25 @@ SCORE_RTOL = 1e-9
 
 #: Up to this many observations :data:`SCORE_RTOL` holds for any data (the per-variable check is skipped).
 _PRECISION_SAFE_N = 2**21
+
+
+class ExpectedCounts(np.ndarray):
+    """Fractional counts (the expected counts of an E-step), accepted as weights where counts must be whole.
+
+    Every score of the package is a function of counts through ``lgamma``, which is defined for
+    any non-negative count, so expected counts are scored exactly; counts typed in by users
+    are still required to be whole (fractional ones are usually a mistake).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> enc = EncodedData(pd.DataFrame({"a": [0, 1]}), weights=ExpectedCounts([0.25, 1.5]))
+    >>> enc.n
+    1.75
+    """
+
+    def __new__(cls, values):
+        return np.asarray(values, dtype=np.float64).view(cls)
 
 
 def _sorted_states(values: Iterable) -> list:
@@ -200,7 +220,7 @@ class EncodedData:
                 raise ValueError(f"{label} must be finite counts; found {n_infinite} infinite value(s)")
             if (numeric < 0).any():
                 raise ValueError(f"{label} must be non-negative; found {numeric[numeric < 0][:3].tolist()}")
-            if np.any(numeric != np.round(numeric)):
+            if np.any(numeric != np.round(numeric)) and not isinstance(weights, ExpectedCounts):
                 bad = numeric[numeric != np.round(numeric)][:3].tolist()
                 raise ValueError(f"{label} must be whole counts; found {bad}")
             values = numeric

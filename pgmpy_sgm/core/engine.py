@@ -176,10 +176,28 @@ class ScoreEngine:
         self._center_base = {}
         self._strata = {}
         self._fresh = []
+        self._memo: dict[str, object] = {}
+
+    def memo(self, name: str, compute):
+        """A derived table of this engine's data, computed by ``compute()`` on first use and kept.
+
+        For tables that searches need now and then (e.g. triple partners); they live and
+        die with the engine, like every other cache of it.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> engine = ScoreEngine(EncodedData(pd.DataFrame({"a": [0, 1]})))
+        >>> engine.memo("answer", lambda: 42), engine.memo("answer", lambda: 0)
+        (42, 42)
+        """
+        if name not in self._memo:
+            self._memo[name] = compute()
+        return self._memo[name]
 
     @property
     def fingerprint(self) -> str:
-        """SHA-1 of the data and settings: equal fingerprints score every graph alike.
+        """SHA-1 of the data, their state names and the settings: equal fingerprints give equal results.
 
         Examples
         --------
@@ -187,6 +205,9 @@ class ScoreEngine:
         >>> frame = pd.DataFrame({"a": [0, 1]})
         >>> ScoreEngine(EncodedData(frame)).fingerprint == ScoreEngine(EncodedData(frame)).fingerprint
         True
+        >>> recoded = pd.DataFrame({"a": ["no", "yes"]})  # same codes, other state names
+        >>> ScoreEngine(EncodedData(recoded)).fingerprint == ScoreEngine(EncodedData(frame)).fingerprint
+        False
         """
         if self._fingerprint is None:
             codes = np.ascontiguousarray(self.encoded.codes)
@@ -197,6 +218,8 @@ class ScoreEngine:
             digest.update(
                 repr((tuple(self.variables), tuple(self.cards), self.prior, self.max_labelled_clique)).encode()
             )
+            states = [(type(s).__name__, s) for v in self.variables for s in self.state_names[v]]
+            digest.update(repr(states).encode())
             self._fingerprint = digest.hexdigest()
         return self._fingerprint
 

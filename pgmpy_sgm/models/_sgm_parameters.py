@@ -38,6 +38,7 @@ __all__ = [
     "CliqueFactor",
     "plan_factors",
     "conditional_table",
+    "clique_pseudo_count",
     "pooled_group_values",
     "cell_count",
     "marginal",
@@ -256,6 +257,38 @@ def conditional_table(counts: np.ndarray, n_given: int, pseudo: float) -> np.nda
     with np.errstate(invalid="ignore", divide="ignore"):
         out = np.where(totals > 0, flat / np.where(totals > 0, totals, 1.0), 1.0 / flat.shape[1])
     return out.reshape(shape)
+
+
+def clique_pseudo_count(spec, n_cells: int) -> float:
+    """Pseudo-count per cell of a clique of ``n_cells`` cells under an estimator's settings.
+
+    ``spec`` is an :class:`~pgmpy_sgm.models._estimators.EstimatorSpec`: 0 for maximum
+    likelihood, 1 for ``"bayes"`` and K2, ``ESS / n_cells`` for BDeu, the number given for
+    a Dirichlet prior (0 without one).
+
+    Examples
+    --------
+    >>> from pgmpy_sgm.models._estimators import EstimatorSpec
+    >>> clique_pseudo_count(EstimatorSpec("bdeu", 8), 4), clique_pseudo_count(EstimatorSpec("k2"), 4)
+    (2.0, 1.0)
+    """
+    import numbers
+
+    if spec.kind == "mle":
+        return 0.0
+    if spec.kind in ("bayes", "k2"):
+        return 1.0
+    value, what = (
+        (spec.equivalent_sample_size, "equivalent_sample_size")
+        if spec.kind == "bdeu"
+        else (0 if spec.pseudo_counts is None else spec.pseudo_counts, "pseudo_counts")
+    )
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{what} of a StratifiedGraphicalModel's estimator must be one number (per-variable "
+                         f"values do not fit clique tables; fit to_bayesian_network() for those). Got: {value!r}")
+    if not (np.isfinite(value) and value >= 0):
+        raise ValueError(f"{what} must be a non-negative number. Got: {value!r}")
+    return float(value) / n_cells if spec.kind == "bdeu" else float(value)
 
 
 def pooled_group_values(counts2d: np.ndarray, group_ids, pseudo_per_config: float) -> np.ndarray:

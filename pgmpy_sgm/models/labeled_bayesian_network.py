@@ -12,10 +12,105 @@ from pgmpy.models import DiscreteBayesianNetwork
 from pgmpy_sgm.core.arguments import check_mapping, check_node, check_nodes, edge_pairs, state_list
 from pgmpy_sgm.core.data import EncodedData
 from pgmpy_sgm.core.lines import canonical_groups, groups_from_labels, is_regular, labels_from_groups
+from pgmpy_sgm.core.missing import (
+    IncompleteTable,
+    check_missing_option,
+    complete_rows,
+    em_options,
+    independent_log_probability,
+    marginal_log_probability,
+    missing_cells,
+    resolve_missing,
+)
 from pgmpy_sgm.factors import TreeCPD
+from pgmpy_sgm.models._estimators import (
+    EstimatorSpec,
+    merge_weights,
+    node_pseudo_counts,
+    pgmpy_parent_order,
+    pooled_distributions,
+    read_estimator,
+    reorder_columns,
+)
 from pgmpy_sgm.models._statements import ContextSpecificIndependence
 
 __all__ = ["LabeledBayesianNetwork"]
+
+_PGMPY_FILE_TYPES = ("bif", "uai", "xmlbif", "xdsl", "net")
+
+
+def _positive_number(value, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating) or not value >= 0:
+        raise ValueError(f"{what} must be a non-negative number. Got: {value!r}")
+    return float(value)
+
+
+def _fit_spec(estimator, equivalent_sample_size) -> EstimatorSpec:
+    """The estimator of :meth:`LabeledBayesianNetwork.fit`: maximum likelihood by default, "bayes" is BDeu."""
+    if equivalent_sample_size is not None:
+        ess = _positive_number(equivalent_sample_size, "equivalent_sample_size")
+        if not ess > 0:
+            raise ValueError(f"equivalent_sample_size must be a positive number, got {equivalent_sample_size!r}")
+    if estimator is None:
+        estimator = "mle" if equivalent_sample_size is None else "bayes"
+    spec = read_estimator(estimator)
+    if spec.kind == "bayes":
+        ess = 5.0 if equivalent_sample_size is None else float(equivalent_sample_size)
+        return EstimatorSpec("bdeu", ess, None, spec.state_names)
+    if equivalent_sample_size is not None:
+        raise ValueError("equivalent_sample_size goes with estimator='bayes' only; set it on the "
+                         "DiscreteBayesianEstimator instead")
+    return spec
+
+
+def _file_type(filename, filetype: str) -> str:
+    """pgmpy's rule: a known extension of ``filename`` wins over ``filetype``; "json" added."""
+    known = (*_PGMPY_FILE_TYPES, "json")
+    if filetype not in known:
+        raise ValueError(f"Unsupported file format: {filetype!r}; use one of {', '.join(known)}")
+    extension = str(filename).rsplit(".", 1)[-1].lower()
+    return extension if extension in known else filetype
+
+
+def labelled_network(network, classes: Mapping | None = None) -> LabeledBayesianNetwork:
+    """``network`` (a pgmpy ``DiscreteBayesianNetwork``) as a :class:`LabeledBayesianNetwork` with ``classes``.
+
+    The CPDs are shared, not copied; the states are taken from them.
+
+    Examples
+    --------
+    >>> from pgmpy.models import DiscreteBayesianNetwork
+    >>> labelled_network(DiscreteBayesianNetwork([("a", "b")])).labels()
+    {}
+    """
+    out = LabeledBayesianNetwork(latents=set(network.latents))
+    out.add_nodes_from(network.nodes())
+    out.add_edges_from(network.edges())
+    cpds = network.get_cpds()
+    if cpds:
+        out.add_cpds(*cpds)
+    for node, (parents, group_ids) in (classes or {}).items():
+        out.set_classes(node, parents, group_ids)
+    if cpds:
+        out.check_model()
+    return out
+
+
+def _save_with_pgmpy(model, filename, filetype: str, overwrite: bool) -> None:
+    """Write with pgmpy's writer into a scratch folder, then move the text into place atomically."""
+    import os
+    import tempfile
+
+    from pgmpy_sgm.readwrite.json_io import _atomic_write_text
+
+    if os.path.exists(filename) and not overwrite:
+        raise FileExistsError(f"{str(filename)!r} exists; pass overwrite=True to replace it")
+    with tempfile.TemporaryDirectory() as scratch:
+        path = os.path.join(scratch, f"network.{filetype}")
+        DiscreteBayesianNetwork.save(model, path, filetype=filetype)
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    _atomic_write_text(filename, text, overwrite)
 
 
 def _a_cycle(edges: list[tuple]) -> list | None:
@@ -36,7 +131,10 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
     Only maximal regular labellings are stored: every line inside one class is a label
     and no edge has all its lines labelled. :meth:`fit` gives every node a
     :class:`~pgmpy_sgm.factors.TreeCPD` whose tied leaves are the classes, so inference,
-    ``simulate`` and the BIF/XMLBIF writers of pgmpy take the model as it is.
+    ``simulate`` and the BIF/XMLBIF writers of pgmpy take the model as it is. :meth:`fit`,
+    :meth:`fit_update`, :meth:`save` and :meth:`load` take pgmpy's arguments: every pgmpy
+    estimator that can keep the ties is accepted, and ``save(..., filetype="json")`` keeps the
+    labels (pgmpy's file formats do not).
 
     Parameters
     ----------
@@ -276,73 +374,317 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         return out
 
     # -- parameters ------------------------------------------------------------------------
-    def fit(self, data, equivalent_sample_size: float = 5.0, weights=None, state_names=None):
-        """Bayesian estimates (BDeu prior) of one distribution per class, as TreeCPDs.
+    def fit(
+        self,
+        data,
+        estimator=None,
+        sample_weight=None,
+        *,
+        weights=None,
+        state_names: Mapping | None = None,
+        equivalent_sample_size: float | None = None,
+        missing="error",
+    ) -> LabeledBayesianNetwork:
+        r"""Estimate one distribution per class of every node, as TreeCPDs (pgmpy's ``fit`` signature).
 
-        The class ``c`` of node ``j`` gets the posterior mean
-        ``(n_ck + |c| a) / (n_c + r_j |c| a)`` with ``a = ESS / (q_j r_j)``: the BDeu
-        hyperparameters of its configurations summed, as in the score.
+        The configurations of a class share one distribution, so every estimator works on
+        pooled counts: the class :math:`c` of node :math:`j` (:math:`\lambda_c` parent
+        configurations :math:`\pi \in c`, :math:`r_j` states) gets
+
+        .. math::
+
+            P(x_j = k \mid c) = \frac{n_{ck} + \sum_{\pi \in c} \alpha_{\pi k}}
+            {n_c + \sum_{\pi \in c} \sum_{k'} \alpha_{\pi k'}},
+
+        :math:`n_{ck}` the (weighted) count of :math:`x_j = k` over the configurations of
+        :math:`c` and :math:`\alpha_{\pi k}` the pseudo-count pgmpy's estimator gives the cell
+        :math:`(\pi, k)` of an untied table, summed over the tied configurations:
+
+        * ``DiscreteMLE()``: :math:`\alpha = 0` (maximum likelihood under the ties); a class
+          without data gets the uniform distribution, as pgmpy gives an unobserved configuration;
+        * ``DiscreteBayesianEstimator(prior_type="BDeu", equivalent_sample_size=ESS)``:
+          :math:`\alpha = ESS / (q_j r_j)`, so class :math:`c` gets :math:`\lambda_c ESS / (q_j r_j)`
+          per state: the posterior mean under the prior of
+          :class:`~pgmpy_sgm.structure_score.LDAGScore`;
+        * ``prior_type="K2"``: :math:`\alpha = 1`, so :math:`\lambda_c` per state;
+        * ``prior_type="dirichlet"``: the estimator's ``pseudo_counts`` (one number, or per
+          node an array ``(r_j, q_j)`` whose columns follow pgmpy's sorted parent order).
+
+        Without labels every class is one configuration and the CPDs equal pgmpy's.
 
         Parameters
         ----------
         data : pandas.DataFrame
             Discrete data with a column per node (or a table of counts, see ``weights``).
-        equivalent_sample_size : float, default=5.0
+        estimator : pgmpy estimator or str, optional
+            A ``DiscreteMLE`` or ``DiscreteBayesianEstimator`` instance (or class, used with
+            its defaults); its ``state_names`` are used, ``n_jobs`` is not needed. The strings
+            ``"mle"``, and ``"bayes"`` or ``"bayesian"`` (BDeu with ``equivalent_sample_size``,
+            default 5) are kept as aliases. Default: maximum likelihood, as pgmpy's ``fit``,
+            unless ``equivalent_sample_size`` is given (then BDeu, as in earlier versions).
+            ``DiscreteEM`` is refused: it cannot keep the ties.
+        sample_weight : array-like of shape (n_samples,), optional
+            Per-row weights, as in pgmpy.
         weights : str or array-like, optional
-            Count column name or one count per row.
+            Count column name or one count per row (an alternative to ``sample_weight``).
         state_names : dict, optional
-            States of some variables; otherwise those recorded on the model, else observed.
+            States of some variables. Otherwise those of the estimator, then those recorded on
+            the model (or its CPDs), else the observed ones. Labels are read in the recorded
+            states, so states that change the number of a labelled node's parent
+            configurations are refused.
+        equivalent_sample_size : float, optional
+            Shorthand for ``DiscreteBayesianEstimator(prior_type="BDeu",
+            equivalent_sample_size=...)``; only without an estimator or with ``"bayes"``.
+        missing : {"error", "complete_cases", "em", "state"} or EMOptions, default="error"
+            Missing cells (NaN, None, ``pd.NA``, empty strings): refused with an error naming
+            every column with gaps; incomplete rows dropped (with a warning); EM (``"em"`` or an
+            :class:`~pgmpy_sgm.core.missing.EMOptions`): starting from the fit on the complete
+            cases (from independent variables when there are fewer than 30), each E-step
+            spreads every incomplete row over its completions by the current network's
+            posterior and each M-step fits ``estimator`` to the expected counts (the classes
+            stay tied), until the observed-data log-likelihood rises by less than ``tol``;
+            ``em_history_`` records it; with maximum likelihood it never falls. ``"state"``:
+            missing becomes a state named ``"missing"``.
 
         Returns
         -------
         LabeledBayesianNetwork
-            ``self``.
+            ``self``, every node with a :class:`~pgmpy_sgm.factors.TreeCPD`.
+
+        Raises
+        ------
+        TypeError, ValueError
+            For an estimator other than those above, bad pseudo-counts or weights.
 
         Examples
         --------
         >>> import pandas as pd
-        >>> m = LabeledBayesianNetwork([("a", "b")]).fit(pd.DataFrame({"a": [0, 1, 1], "b": [0, 0, 1]}))
-        >>> m.get_cpds("b").get_values().round(3).tolist()
-        [[0.643, 0.5], [0.357, 0.5]]
+        >>> from pgmpy.parameter_estimator import DiscreteBayesianEstimator
+        >>> df = pd.DataFrame({"a": [0, 0, 1, 1, 1], "b": [0, 1, 0, 1, 1], "y": [0, 1, 0, 0, 1]})
+        >>> m = LabeledBayesianNetwork([("a", "y"), ("b", "y")], classes={"y": (("a", "b"), [0, 1, 0, 2])},
+        ...                            state_names={"a": [0, 1], "b": [0, 1], "y": [0, 1]})
+        >>> m.fit(df).get_cpds("y").get_values()[0].tolist()  # class {(0,0), (1,0)}: 2 of 2 rows have y = 0
+        [1.0, 0.0, 1.0, 0.5]
+        >>> bdeu = DiscreteBayesianEstimator(prior_type="BDeu", equivalent_sample_size=8)
+        >>> m.fit(df, estimator=bdeu).get_cpds("y").get_values()[0].tolist()  # (2 + 2 * 1) / (2 + 2 * 2)
+        [0.6666666666666666, 0.3333333333333333, 0.6666666666666666, 0.5]
         """
-        if not (isinstance(equivalent_sample_size, int | float) and equivalent_sample_size > 0):
-            raise ValueError(f"equivalent_sample_size must be a positive number, got {equivalent_sample_size!r}")
-        names = dict(self._state_names)
+        spec = _fit_spec(estimator, equivalent_sample_size)
+        weights = merge_weights(weights, sample_weight)
+        names = {}
+        for v in self.nodes():  # the states the labels are read in: recorded, else the CPDs'
+            try:
+                names[v] = self.label_states(v)
+            except ValueError:
+                pass
+        names.update(spec.state_names or {})
         names.update(state_names or {})
         names = {k: v for k, v in names.items() if k in self.nodes()}
-        if not isinstance(data, pd.DataFrame):
+        if not hasattr(data, "columns"):
             raise TypeError(f"data must be a pandas DataFrame. Got: {type(data).__name__}")
-        missing = [v for v in self.nodes() if v not in data.columns]
-        if missing:
-            raise ValueError(f"The data have no column for node(s) {missing}")
+        absent = [v for v in self.nodes() if v not in data.columns]
+        if absent:
+            raise ValueError(f"The data have no column for node(s) {absent}")
         if isinstance(weights, str) and weights not in data.columns:
             raise ValueError(f"weights column {weights!r} is not a column of the data: {list(data.columns)}")
         cols = [v for v in self.nodes()] + ([weights] if isinstance(weights, str) else [])
-        enc = EncodedData(data[cols], weights=weights, state_names=names)
+        choice = check_missing_option(missing)
+        nodes = list(self.nodes())
+        if choice == "em" and not missing_cells(data, nodes).empty:
+            return self._fit_em(data[cols], weights, spec, names, em_options(missing))
+        frame, weights = resolve_missing(data[cols], weights, choice, nodes, stacklevel=3)
+        return self._fit_complete(frame, weights, spec, names)
+
+    def _fit_complete(self, data, weights, spec: EstimatorSpec, names: Mapping) -> LabeledBayesianNetwork:
+        """TreeCPDs from complete data (see :meth:`fit`)."""
+        enc = EncodedData(data, weights=weights, state_names=dict(names))
         for v in self.nodes():
             self._state_names[v] = list(enc.state_names[v])
-        cpds = []
-        for node in self.nodes():
-            parents, ids = self.get_classes(node)
-            r = enc.cardinality[node]
-            counts = np.asarray(enc.counts(tuple(parents) + (node,))).reshape(-1, r)
-            q = counts.shape[0]
-            a = float(equivalent_sample_size) / (q * r)
-            n_groups = int(ids.max()) + 1
-            pooled = np.zeros((n_groups, r))
-            np.add.at(pooled, ids, counts)
-            lam = np.bincount(ids, minlength=n_groups).astype(float)
-            post = pooled + a * lam[:, None]
-            values = (post / post.sum(axis=1, keepdims=True)).T
-            state = {v: list(enc.state_names[v]) for v in (node, *parents)}
-            cpds.append(
-                TreeCPD(node, r, list(parents), [enc.cardinality[p] for p in parents], ids, values, state_names=state)
-            )
+        cpds = [self._fitted_cpd(node, enc, spec) for node in self.nodes()]
         if self.cpds:
             self.remove_cpds(*self.cpds)
         self.add_cpds(*cpds)
         self.check_model()
         return self
+
+    def _fit_em(self, data, weights, spec: EstimatorSpec, names: Mapping, options) -> LabeledBayesianNetwork:
+        """EM for the TreeCPDs (see ``missing`` of :meth:`fit`); ``em_history_`` records each iteration."""
+        nodes = list(self.nodes())
+        table = IncompleteTable.from_frame(data, weights, names)
+        complete = table.complete_cases()
+        if complete.counts.sum() >= max(30, 2 * len(nodes)):
+            self._fit_complete(complete.frame, complete.counts, spec, table.state_names)
+            log_probability, start = self._log_probability_of_codes(table), "complete cases"
+        else:
+            log_probability, start = independent_log_probability(table), "independent variables (available cases)"
+        history, before = [], marginal_log_probability(table.codes, table.cards, log_probability) @ table.counts
+        rng = np.random.default_rng(0)
+        for iteration in range(1, options.max_iter + 1):
+            completed = complete_rows(table, log_probability, options.max_completions, options.n_draws, rng)
+            self._fit_complete(completed.frame, completed.counts, spec, table.state_names)
+            log_probability = self._log_probability_of_codes(table)
+            after = marginal_log_probability(table.codes, table.cards, log_probability) @ table.counts
+            history.append({"iteration": iteration, "log_likelihood": after, "gain": after - before})
+            if after - before < options.tol:
+                break
+            before = after
+        self.em_history_ = pd.DataFrame(history).set_index("iteration")
+        self.em_history_.attrs["start"] = start
+        return self
+
+    def _log_probability_of_codes(self, table: IncompleteTable):
+        """``log_probability(codes)`` of complete rows of codes in ``table``'s columns and states."""
+        terms = []
+        for cpd in self.get_cpds():
+            node, parents = cpd.variables[0], list(cpd.variables[1:])
+            recode = [[table.state_names[v].index(s) for s in cpd.state_names[v]] for v in (node, *parents)]
+            inverse = [np.argsort(r) for r in recode]  # table code -> the CPD's position
+            columns = [table.variables.index(v) for v in (node, *parents)]
+            with np.errstate(divide="ignore"):
+                logs = np.log(np.asarray(cpd.get_values(), dtype=np.float64))
+            terms.append((columns, inverse, list(cpd.cardinality[1:]), logs))
+
+        def log_probability(codes: np.ndarray) -> np.ndarray:
+            total = np.zeros(len(codes))
+            for columns, inverse, cards, logs in terms:
+                mapped = [inv[codes[:, c]] for c, inv in zip(columns, inverse, strict=True)]
+                config = np.ravel_multi_index(mapped[1:], cards) if cards else np.zeros(len(codes), dtype=np.int64)
+                total += logs[mapped[0], config]
+            return total
+
+        return log_probability
+
+    def _fitted_cpd(self, node, enc: EncodedData, spec: EstimatorSpec) -> TreeCPD:
+        parents, ids = self.get_classes(node)
+        parents = list(parents)
+        r = enc.cardinality[node]
+        cards = [enc.cardinality[p] for p in parents]
+        counts = np.asarray(enc.counts(tuple(parents) + (node,))).reshape(-1, r)
+        if ids.size != counts.shape[0]:
+            raise ValueError(f"The classes of {node!r} cover {ids.size} configurations of {parents}; their states "
+                             f"now make {counts.shape[0]}. Give the states the labels were set with.")
+        pseudo = node_pseudo_counts(spec, node, parents, cards, r, pgmpy_parent_order(parents))
+        values = pooled_distributions(counts, pseudo, ids)
+        state = {v: list(enc.state_names[v]) for v in (node, *parents)}
+        return TreeCPD(node, r, parents, cards, ids, values, state_names=state)
+
+    def fit_update(self, data, n_prev_samples: int | None = None, n_jobs: int = 1) -> None:
+        r"""Update the fitted CPDs with more data, keeping the ties (pgmpy's ``fit_update``).
+
+        As pgmpy does, the current CPDs times ``n_prev_samples`` serve as Dirichlet
+        pseudo-counts: every parent configuration gets ``n_prev_samples`` pseudo-rows spread
+        as its current distribution. Then, as in :meth:`fit`, each class pools the new counts
+        and the pseudo-counts of its configurations, so class :math:`c` of :math:`\lambda_c`
+        configurations weighs its current distribution by ``lambda_c * n_prev_samples``.
+
+        Parameters
+        ----------
+        data : pandas.DataFrame
+            New rows with a column per node.
+        n_prev_samples : int, optional
+            Rows the current CPDs were estimated from; default ``len(data)``, as in pgmpy.
+        n_jobs : int, default=1
+            Accepted for pgmpy's signature; the update runs in one process.
+
+        Raises
+        ------
+        ValueError
+            If the model has no CPDs yet (call :meth:`fit` first).
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> df = pd.DataFrame({"a": [0, 0, 1, 1], "b": [0, 1, 0, 1], "y": [0, 1, 0, 1]})
+        >>> m = LabeledBayesianNetwork([("a", "y"), ("b", "y")], classes={"y": (("a", "b"), [0, 1, 0, 2])},
+        ...                            state_names={"a": [0, 1], "b": [0, 1], "y": [0, 1]}).fit(df)
+        >>> m.fit_update(pd.DataFrame({"a": [1, 1], "b": [0, 0], "y": [1, 1]}), n_prev_samples=2)
+        >>> m.get_cpds("y").get_values()[0].tolist()  # class {(0,0), (1,0)}: (2 configurations * 2 * 1 + 0) / (4 + 2)
+        [0.6666666666666666, 0.0, 0.6666666666666666, 0.0]
+        """
+        from pgmpy.parameter_estimator import DiscreteBayesianEstimator
+
+        if not self.cpds:
+            raise ValueError("The model has no CPDs to update; call fit(data) first")
+        if n_prev_samples is None:
+            n_prev_samples = len(data)
+        n_prev = _positive_number(n_prev_samples, "n_prev_samples")
+        pseudo, names = {}, {}
+        for node in self.nodes():
+            cpd = self.get_cpds(node)
+            evidence = list(cpd.variables[1:])
+            values = np.asarray(cpd.get_values(), dtype=np.float64) * n_prev
+            pseudo[node] = reorder_columns(values, evidence, list(cpd.cardinality[1:]), pgmpy_parent_order(evidence))
+            names.update({v: list(s) for v, s in cpd.state_names.items()})
+        estimator = DiscreteBayesianEstimator(prior_type="dirichlet", pseudo_counts=pseudo, state_names=names)
+        self.fit(data, estimator=estimator)
+
+    # -- files ---------------------------------------------------------------------------------
+    def save(self, filename: str, filetype: str = "bif", overwrite: bool = False) -> None:
+        """Write the network to a file (pgmpy's ``save``, plus a lossless ``"json"``).
+
+        ``"json"`` (or a ``.json`` file name) writes :func:`~pgmpy_sgm.readwrite.write_ldag_json`:
+        edges, states, labels (classes) and TreeCPDs, read back by :meth:`load` as they were.
+        The other formats are pgmpy's (``bif``, ``uai``, ``xmlbif``, ``xdsl``, ``net``; the
+        file name's extension wins, as in pgmpy): they hold full tables, so the labels are
+        not saved, only their effect on the probabilities (and UAI keeps no variable names:
+        pgmpy reads them back as ``var_0``, ``var_1``, ...). Writes are atomic and an existing
+        file is kept unless ``overwrite=True``.
+
+        Raises
+        ------
+        FileExistsError
+            If ``filename`` exists and ``overwrite`` is False.
+        ValueError
+            For an unknown ``filetype``.
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> from pgmpy_sgm.models import LabeledBayesianNetwork
+        >>> m = LabeledBayesianNetwork([("a", "y"), ("b", "y")], classes={"y": (("a", "b"), [0, 1, 0, 2])},
+        ...                            state_names={"a": [0, 1], "b": [0, 1], "y": [0, 1]})
+        >>> path = os.path.join(tempfile.mkdtemp(), "ldag.json")
+        >>> m.save(path)
+        >>> LabeledBayesianNetwork.load(path).labels()
+        {('a', 'y'): [{'b': 0}]}
+        """
+        filetype = _file_type(filename, filetype)
+        if filetype == "json":
+            from pgmpy_sgm.readwrite import write_ldag_json
+
+            write_ldag_json(self, filename, overwrite=overwrite)
+            return
+        _save_with_pgmpy(self, filename, filetype, overwrite)
+
+    @staticmethod
+    def load(filename: str, filetype: str = "bif", **kwargs) -> LabeledBayesianNetwork:
+        """Read a network written by :meth:`save` (pgmpy's ``load``, plus ``"json"``).
+
+        A ``"json"`` file gives back the labels and TreeCPDs. The formats of pgmpy hold no
+        labels: the network read has the file's edges and TabularCPDs and no labels
+        (``labels() == {}``), whatever tied columns its tables show. ``kwargs`` go to pgmpy's
+        reader (e.g. ``state_name_type=int`` for BIF).
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> import pandas as pd
+        >>> from pgmpy_sgm.models import LabeledBayesianNetwork
+        >>> m = LabeledBayesianNetwork([("a", "y"), ("b", "y")], classes={"y": (("a", "b"), [0, 1, 0, 2])},
+        ...                            state_names={"a": [0, 1], "b": [0, 1], "y": [0, 1]})
+        >>> _ = m.fit(pd.DataFrame({"a": [0, 0, 1, 1], "b": [0, 1, 0, 1], "y": [0, 1, 0, 1]}))
+        >>> path = os.path.join(tempfile.mkdtemp(), "ldag.bif")
+        >>> m.save(path)
+        >>> back = LabeledBayesianNetwork.load(path, state_name_type=int)
+        >>> type(back).__name__, back.labels(), sorted(back.edges())
+        ('LabeledBayesianNetwork', {}, [('a', 'y'), ('b', 'y')])
+        """
+        filetype = _file_type(filename, filetype)
+        if filetype == "json":
+            from pgmpy_sgm.readwrite import read_ldag_json
+
+            return read_ldag_json(filename)
+        return labelled_network(DiscreteBayesianNetwork.load(filename, filetype=filetype, **kwargs))
 
     def n_free_parameters(self) -> int:
         """Free parameters: ``(r_j - 1)`` per class of every node.

@@ -10,13 +10,26 @@ import pandas as pd
 
 from pgmpy_sgm.convert import to_bayesian_network, to_junction_tree, to_markov_network
 from pgmpy_sgm.core.arguments import random_generator
+from pgmpy_sgm.core.missing import (
+    IncompleteTable,
+    check_missing_option,
+    complete_rows,
+    em_options,
+    encode_with_gaps,
+    independent_log_probability,
+    marginal_log_probability,
+    missing_cells,
+    resolve_missing,
+)
 from pgmpy_sgm.exceptions import StrataNotShownWarning
+from pgmpy_sgm.models._estimators import merge_weights, read_estimator
 from pgmpy_sgm.models._sgm_parameters import (
     CliqueFactor,
     broadcast,
     cell_count,
     check_distribution,
     clique_array,
+    clique_pseudo_count,
     conditional_table,
     factor_from_joint,
     forward_sample,
@@ -163,26 +176,54 @@ class StratifiedGraphicalModel(StratifiedGraph):
             )
 
     # -- parameters ---------------------------------------------------------------------
-    def fit(self, data: pd.DataFrame, estimator: str = "bayes", weights=None, state_names: Mapping | None = None):
+    def fit(
+        self,
+        data: pd.DataFrame,
+        estimator="bayes",
+        sample_weight=None,
+        *,
+        weights=None,
+        state_names: Mapping | None = None,
+        missing="error",
+    ):
         r"""Estimate the parameters from data; returns ``self``.
 
         Every clique :math:`C` of the perfect ordering with separator :math:`S` and new
-        variables :math:`N = C \setminus S` is estimated from the counts :math:`n(\cdot)` of
-        the data, with pseudo-counts ``a`` (``"bayes"``: posterior means under the priors of
-        :class:`~pgmpy_sgm.structure_score.SGMScore`; ``"mle"``: ``a = 0``):
+        variables :math:`N = C \setminus S` is estimated from the (weighted) counts
+        :math:`n(\cdot)` of the data plus a pseudo-count :math:`a_C` per cell of the clique:
 
         * clique without shown labels:
-          :math:`P(x_N \mid x_S) = (n(x_C) + a) / (n(x_S) + a |X_N|)` with ``a = 1``
-          (the Dirichlet with 1 per cell of the score);
+          :math:`P(x_N \mid x_S) = (n(x_C) + a_C) / (n(x_S) + a_C |X_N|)`;
         * labelled clique with center :math:`v` (:math:`k_v` states) not in :math:`S`:
-          :math:`P(x_{N \setminus v} \mid x_S) = (n(x_{C \setminus v}) + a k_v) /
-          (n(x_S) + a k_v |X_{N \setminus v}|)` (the score's :math:`k_v` per parent
-          configuration) and, for each group :math:`B` of :math:`\lambda_B` parent configurations,
-          :math:`P(v = i \mid B) = (n_{iB} + a \lambda_B) / (n_B + a k_v \lambda_B)` (the score's
-          :math:`\alpha_{iB} = \lambda_B`), both with ``a = 1``: counts are pooled within groups.
+          :math:`P(x_{N \setminus v} \mid x_S) = (n(x_{C \setminus v}) + a_C k_v) /
+          (n(x_S) + a_C k_v |X_{N \setminus v}|)` (the cells of :math:`v` summed) and, for each
+          group :math:`B` of :math:`\lambda_B` parent configurations,
+          :math:`P(v = i \mid B) = (n_{iB} + a_C \lambda_B) / (n_B + a_C k_v \lambda_B)`: the
+          counts of the tied configurations pooled, their pseudo-counts summed.
 
-        A root clique has :math:`S = \emptyset` and :math:`n(x_S) = n`. With ``"mle"``,
-        a conditioning configuration (or group) without data gets the uniform distribution.
+        A root clique has :math:`S = \emptyset` and :math:`n(x_S) = n`. The estimator sets
+        :math:`a_C`; pgmpy's per-variable priors are read per cell of the clique, the unit of
+        the parameters here:
+
+        * ``"bayes"`` or ``"bayesian"`` (the default), and
+          ``DiscreteBayesianEstimator(prior_type="K2")``: :math:`a_C = 1`, the prior of
+          :class:`~pgmpy_sgm.structure_score.SGMScore` (posterior means);
+        * ``"mle"`` and ``DiscreteMLE()``: :math:`a_C = 0` (maximum likelihood);
+        * ``DiscreteBayesianEstimator(prior_type="BDeu", equivalent_sample_size=ESS)``:
+          :math:`a_C = ESS / |X_C|` (:math:`|X_C|` the cells of the clique);
+        * ``DiscreteBayesianEstimator(prior_type="dirichlet", pseudo_counts=x)``: :math:`a_C = x`
+          (one number; 0 without ``pseudo_counts``).
+
+        With :math:`a_C = 0`, a conditioning configuration (or group) without data gets the
+        uniform distribution, as in pgmpy's ``DiscreteMLE``. Pseudo-counts given per variable
+        (a dict of ESS or of arrays) are refused: they do not fit clique tables; fit the
+        network of :meth:`to_bayesian_network` (a
+        :class:`~pgmpy_sgm.models.LabeledBayesianNetwork`, which keeps the ties) for those.
+
+        The default differs from pgmpy's ``DiscreteBayesianNetwork.fit`` (maximum likelihood):
+        the parameters are those of the Bayesian model the score learns (posterior means
+        under :class:`~pgmpy_sgm.structure_score.SGMScore`'s prior), and they give no clique
+        cell zero probability, so held-out data never get a log-likelihood of ``-inf``.
 
         Parameters
         ----------
@@ -190,17 +231,40 @@ class StratifiedGraphicalModel(StratifiedGraph):
             One column per variable of the model (other columns are ignored), one row per
             observation or counts in ``weights``. A Dask DataFrame is pooled into distinct
             rows with counts where its partitions live.
-        estimator : {"bayes", "mle"}, default="bayes"
+        estimator : str or pgmpy estimator, default="bayes"
+            See the list above; a pgmpy ``DiscreteMLE`` or ``DiscreteBayesianEstimator`` instance
+            or class (its ``state_names`` are used). ``DiscreteEM`` is refused.
+        sample_weight : array-like of shape (n_samples,), optional
+            Per-row weights, as in pgmpy.
         weights : str or array-like, optional
-            Name of a count column of ``data``, or one count per row.
+            Name of a count column of ``data``, or one count per row (an alternative to
+            ``sample_weight``).
         state_names : dict, optional
-            ``{variable: [states]}`` overriding the model's. Variables without declared
-            states keep the binary default ``(0, 1)`` when their values are the integers 0/1,
-            and otherwise take the sorted observed values.
+            ``{variable: [states]}`` overriding the model's (and the estimator's). Variables
+            without declared states keep the binary default ``(0, 1)`` when their values are
+            the integers 0/1, and otherwise take the sorted observed values.
+        missing : {"error", "complete_cases", "em", "state"} or EMOptions, default="error"
+            Missing cells (NaN, None, ``pd.NA``, empty strings) of the model's variables:
+            refused with an error naming every column with gaps; incomplete rows dropped
+            (with a warning); the parameters fitted by EM (``"em"`` or an
+            :class:`~pgmpy_sgm.core.missing.EMOptions`): starting from the fit on the complete
+            cases (from independent variables when there are fewer than 30), each E-step
+            spreads every incomplete row over its completions by the current parameters'
+            posterior, each M-step fits ``estimator`` to the expected counts (stratum-tied
+            parameters stay tied: they are fitted from pooled counts), until the observed-data
+            log-likelihood rises by less than ``tol``; ``em_history_`` records it per iteration.
+            With ``estimator="mle"`` this is EM for the likelihood, which never lowers it;
+            with pseudo-counts, EM for the corresponding posterior mode. ``"state"``: missing
+            becomes a state named ``"missing"`` (declare it in the model's state names).
 
         Returns
         -------
         StratifiedGraphicalModel
+
+        Raises
+        ------
+        TypeError, ValueError
+            For an estimator other than those above, per-variable pseudo-counts or bad weights.
 
         Warns
         -----
@@ -210,16 +274,19 @@ class StratifiedGraphicalModel(StratifiedGraph):
         Examples
         --------
         >>> import pandas as pd
+        >>> from pgmpy.parameter_estimator import DiscreteMLE
         >>> data = pd.DataFrame({"a": [0, 0, 1, 1], "b": ["x", "y", "y", "y"]})
         >>> model = StratifiedGraphicalModel([("a", "b")]).fit(data)
         >>> model.state_names
         {'a': (0, 1), 'b': ('x', 'y')}
         >>> model.clique_factors[0].table.round(3).tolist()  # (n(a, b) + 1) / (4 + 4)
         [[0.25, 0.25], [0.125, 0.375]]
+        >>> model.fit(data, estimator=DiscreteMLE()).clique_factors[0].table.tolist()
+        [[0.25, 0.25], [0.0, 0.5]]
         """
-        if estimator not in ("bayes", "mle"):
-            raise ValueError(f"estimator must be one of: bayes, mle. Got: {estimator!r}")
-        from pgmpy_sgm.core.data import EncodedData
+        spec = read_estimator(estimator)
+        weights = merge_weights(weights, sample_weight)
+        choice = check_missing_option(missing)
         from pgmpy_sgm.core.pooling import is_dask_frame, pool_data
 
         self.clique_factors, self._fingerprint = [], None
@@ -229,10 +296,20 @@ class StratifiedGraphicalModel(StratifiedGraph):
         if not isinstance(data, pd.DataFrame):
             raise TypeError(f"data must be a pandas DataFrame. Got: {type(data).__name__}")
         nodes = list(self.nodes())
-        missing = [v for v in nodes if v not in data.columns]
-        if missing:
-            raise ValueError(f"The data lack the model's variable(s) {missing}")
-        declared = {**self.graph.get("state_names", {}), **(state_names or {})}
+        absent = [v for v in nodes if v not in data.columns]
+        if absent:
+            raise ValueError(f"The data lack the model's variable(s) {absent}")
+        declared = {**self.graph.get("state_names", {}), **(spec.state_names or {}), **(state_names or {})}
+        if choice == "em" and not missing_cells(data, nodes).empty:
+            return self._fit_em(data, weights, spec, declared, em_options(missing))
+        data, weights = resolve_missing(data, weights, choice, nodes, stacklevel=3)
+        return self._fit_complete(data, weights, spec, declared)
+
+    def _fit_complete(self, data: pd.DataFrame, weights, spec, declared: Mapping) -> StratifiedGraphicalModel:
+        """Parameters from complete data (see :meth:`fit`)."""
+        from pgmpy_sgm.core.data import EncodedData
+
+        nodes = list(self.nodes())
         names = {}
         for v in nodes:
             if v in declared:
@@ -248,9 +325,9 @@ class StratifiedGraphicalModel(StratifiedGraph):
         if changed:
             self.set_state_names(changed)
         self.check_model()
-        pseudo = 1.0 if estimator == "bayes" else 0.0
         factors = []
         for step in self._plan():
+            pseudo = clique_pseudo_count(spec, cell_count(len(self.states(w)) for w in step.clique))
             if step.center is None:
                 table = conditional_table(encoded.counts(step.separator + step.new), len(step.separator), pseudo)
                 factors.append(step.with_values(table))
@@ -261,6 +338,43 @@ class StratifiedGraphicalModel(StratifiedGraph):
             factors.append(step.with_values(table, pooled_group_values(counts, step.group_ids, pseudo)))
         self._set_factors(factors)
         return self
+
+    def _fit_em(self, data: pd.DataFrame, weights, spec, declared: Mapping, options) -> StratifiedGraphicalModel:
+        """Parameter EM (see ``missing`` of :meth:`fit`); ``em_history_`` records each iteration."""
+        nodes = list(self.nodes())
+        columns = nodes + ([weights] if isinstance(weights, str) else [])
+        table = IncompleteTable.from_frame(data[columns], weights, {v: declared[v] for v in nodes if v in declared})
+        complete = table.complete_cases()
+        if complete.counts.sum() >= max(30, 2 * len(nodes)):
+            self._fit_complete(complete.frame, complete.counts, spec, table.state_names)
+            log_probability, start = self._log_probability_of_codes(table.variables), "complete cases"
+        else:
+            log_probability, start = independent_log_probability(table), "independent variables (available cases)"
+        history, before = [], marginal_log_probability(table.codes, table.cards, log_probability) @ table.counts
+        rng = np.random.default_rng(0)
+        for iteration in range(1, options.max_iter + 1):
+            completed = complete_rows(table, log_probability, options.max_completions, options.n_draws, rng)
+            self._fit_complete(completed.frame, completed.counts, spec, table.state_names)
+            log_probability = self._log_probability_of_codes(table.variables)
+            after = marginal_log_probability(table.codes, table.cards, log_probability) @ table.counts
+            history.append({"iteration": iteration, "log_likelihood": after, "gain": after - before})
+            if after - before < options.tol:
+                break
+            before = after
+        self.em_history_ = pd.DataFrame(history).set_index("iteration")
+        self.em_history_.attrs["start"] = start
+        return self
+
+    def _log_probability_of_codes(self, variables: list):
+        """``log_probability(codes)`` of complete rows of codes whose columns follow ``variables``."""
+        nodes = list(self.nodes())
+        order = [variables.index(v) for v in nodes]
+        factors = self.clique_factors
+
+        def log_probability(codes: np.ndarray) -> np.ndarray:
+            return log_probabilities(factors, codes[:, order], nodes, self.states)
+
+        return log_probability
 
     @classmethod
     def random(cls, graph, seed: int | None = None, concentration: float = 1.0) -> StratifiedGraphicalModel:
@@ -435,7 +549,9 @@ class StratifiedGraphicalModel(StratifiedGraph):
         Returns
         -------
         float or numpy.ndarray of shape (n_rows,)
-            ``-inf`` for rows of probability zero.
+            ``-inf`` for rows of probability zero. A row with missing cells (NaN, None,
+            ``pd.NA``, empty strings) gets the log probability of its observed part: its
+            completions' probabilities summed (exactly, up to 4096 completions per row).
 
         Raises
         ------
@@ -450,8 +566,15 @@ class StratifiedGraphicalModel(StratifiedGraph):
         [-1.0986, -1.7918]
         """
         self._require_parameters()
-        codes = self._encode(data)
-        total = log_probabilities(self.clique_factors, codes, list(self.nodes()), self.states)
+        nodes = list(self.nodes())
+        absent = [v for v in nodes if isinstance(data, pd.DataFrame) and v not in data.columns]
+        if isinstance(data, pd.DataFrame) and not absent and not missing_cells(data, nodes).empty:
+            codes, _ = encode_with_gaps(data[nodes], {v: list(self.states(v)) for v in nodes})
+            cards = [len(self.states(v)) for v in nodes]
+            total = marginal_log_probability(codes, cards, self._log_probability_of_codes(nodes))
+        else:
+            codes = self._encode(data)
+            total = log_probabilities(self.clique_factors, codes, nodes, self.states)
         return total if per_row else float(total.sum())
 
     def simulate(self, n_samples: int = 10, seed: int | None = None, *, n: int | None = None) -> pd.DataFrame:
@@ -517,6 +640,40 @@ class StratifiedGraphicalModel(StratifiedGraph):
             factors.append(DiscreteFactor(list(f.clique), values.shape, values, state_names=names))
         return factors
 
+    def get_cpds(self, node=None):
+        r"""The CPDs of the model's Bayesian network (:meth:`to_bayesian_network`), as pgmpy's ``get_cpds``.
+
+        The network is oriented along :attr:`ordering`; the shown centers get
+        :class:`~pgmpy_sgm.factors.TreeCPD`\ s (their groups as tied leaves), the other
+        variables ``TabularCPD``\ s. Their product is the model's joint distribution. The
+        CPDs are computed from the clique factors at each call (changing them does not
+        change the model).
+
+        Parameters
+        ----------
+        node : hashable, optional
+            Return the CPD of this variable only.
+
+        Returns
+        -------
+        list of TabularCPD, or TabularCPD
+
+        Examples
+        --------
+        >>> sg = StratifiedGraph([("a", "b"), ("a", "c"), ("b", "c")], strata={("b", "c"): [{"a": 1}]})
+        >>> model = StratifiedGraphicalModel.random(sg, seed=0)
+        >>> [type(cpd).__name__ for cpd in model.get_cpds()]
+        ['TabularCPD', 'TabularCPD', 'TreeCPD']
+        >>> model.get_cpds("c").variables
+        ['c', 'a', 'b']
+        """
+        if node is not None and node not in self.nodes():
+            raise ValueError(f"Node {node!r} is not in the model")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", StrataNotShownWarning)  # fit and strata_not_shown say so
+            network = to_bayesian_network(self)
+        return network.get_cpds(node) if node is not None else network.get_cpds()
+
     # -- summaries and conversion -----------------------------------------------------------
     def independencies(self) -> list[ContextSpecificIndependence]:
         """The context-specific independencies of the strata (see :meth:`StratifiedGraph.independencies`).
@@ -555,16 +712,34 @@ class StratifiedGraphicalModel(StratifiedGraph):
         return total
 
     def to_bayesian_network(self):
-        """The equivalent pgmpy ``DiscreteBayesianNetwork`` (see :func:`pgmpy_sgm.convert.to_bayesian_network`).
+        """The equivalent pgmpy ``DiscreteBayesianNetwork``, as a :class:`~pgmpy_sgm.models.LabeledBayesianNetwork`.
+
+        The network of :func:`pgmpy_sgm.convert.to_bayesian_network` (oriented along
+        :attr:`ordering`, TreeCPDs at the shown centers) whose centers carry their groups as
+        classes: :meth:`~pgmpy_sgm.models.LabeledBayesianNetwork.labels` gives the shown
+        strata as labels of the edges into each center, and its ``fit``/``fit_update`` keep
+        the ties. pgmpy's inference, sampling, ``do``, ``predict`` and writers take it as it is,
+        except that pgmpy's ``BeliefPropagation`` refuses a network of several connected
+        components (an isolated variable, say): use ``VariableElimination`` there, or
+        ``BeliefPropagation`` on :meth:`to_junction_tree`, which joins the components.
+
+        Warns
+        -----
+        StrataNotShownWarning
+            When :attr:`strata_not_shown` is not empty (those strata are no labels of the network).
 
         Examples
         --------
         >>> sg = StratifiedGraph([(1, 2), (1, 3), (2, 3)], strata={(2, 3): [{1: 1}]})
         >>> bn = StratifiedGraphicalModel.random(sg, seed=0).to_bayesian_network()
-        >>> type(bn.get_cpds(3)).__name__
-        'TreeCPD'
+        >>> type(bn.get_cpds(3)).__name__, bn.labels()
+        ('TreeCPD', {(2, 3): [{1: 1}]})
         """
-        return to_bayesian_network(self)
+        from pgmpy_sgm.models.labeled_bayesian_network import labelled_network
+
+        classes = {f.center: (f.parents, list(f.group_ids)) for f in self.clique_factors if f.center is not None}
+        network = to_bayesian_network(self)  # warns (here) when some strata are not shown
+        return labelled_network(network, classes)
 
     def to_markov_network(self):
         """The equivalent pgmpy ``DiscreteMarkovNetwork`` (see :func:`pgmpy_sgm.convert.to_markov_network`).

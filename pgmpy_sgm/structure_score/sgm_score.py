@@ -76,7 +76,8 @@ class SGMScore(LocalScoreCache, BaseStructureScore):
     >>> round(score.score(StratifiedGraph(edges)), 2)
     -6720.18
 
-    The score also serves pgmpy's searches over Bayesian networks through its family terms:
+    The score also serves pgmpy's searches over Bayesian networks through its family terms
+    (:meth:`score` of a DAG adds the same prior, see :meth:`structure_prior`):
 
     >>> from pgmpy.causal_discovery import HillClimbSearch
     >>> data = load_heart_disease()
@@ -241,9 +242,20 @@ class SGMScore(LocalScoreCache, BaseStructureScore):
         return float(self.engine.log_prior(state.f))
 
     def score(self, model) -> float:
-        """Log unnormalized posterior ``log p(X | G_L) + log P(G_L)``.
+        """Log unnormalized posterior ``log p(X | G_L) + log P(G_L)``, with the paper's prior.
 
-        A directed graph (a pgmpy DAG) is scored as pgmpy does, by its family terms.
+        A directed graph (a pgmpy DAG or ``DiscreteBayesianNetwork``) is scored as pgmpy
+        does, by its family terms plus :meth:`structure_prior`: the same marginal
+        likelihood (1 per cell) and the same prior :math:`2^{d - f}` with :math:`f` the
+        DAG's free parameters. A DAG whose skeleton is decomposable and that has no
+        v-structure (every network of
+        :meth:`StratifiedGraphicalModel.to_bayesian_network
+        <pgmpy_sgm.models.StratifiedGraphicalModel.to_bayesian_network>`) therefore gets
+        exactly the score of its skeleton as a stratified graph *without strata*: a DAG has
+        no strata, and labels or tied TreeCPDs of a network are not scored. Scores of a
+        stratified graph and of a DAG compare as models with and without the strata; to
+        score the strata, pass the :class:`~pgmpy_sgm.models.StratifiedGraph` (or the
+        fitted model) itself.
 
         Examples
         --------
@@ -251,6 +263,9 @@ class SGMScore(LocalScoreCache, BaseStructureScore):
         >>> score = SGMScore(pd.DataFrame({"a": [0, 1], "b": [0, 1]}))
         >>> round(score.score(StratifiedGraph(nodes=["a", "b"])), 6)
         -3.583519
+        >>> from pgmpy.base import DAG
+        >>> round(score.score(DAG([("a", "b")])), 6) == round(score.score(StratifiedGraph([("a", "b")])), 6)
+        True
         """
         if isinstance(model, nx.DiGraph):
             if not nx.is_directed_acyclic_graph(model):
@@ -266,16 +281,37 @@ class SGMScore(LocalScoreCache, BaseStructureScore):
         return self.encoded.family_log_ml(variable, tuple(parents))
 
     def structure_prior(self, model) -> float:
-        """Prior of a DAG: flat (the paper's prior is defined on undirected graphs).
+        r"""Log prior of a DAG: the paper's :math:`(d - f) \log 2` over the DAG's nodes (0 if ``prior="uniform"``).
+
+        :math:`d` is the number of the DAG's nodes and :math:`f = \sum_j (r_j - 1) q_j` its
+        free parameters. For a DAG Markov equivalent to a decomposable graph (chordal
+        skeleton, no v-structure) :math:`f` is the free parameters of that graph, so the
+        prior is the one :meth:`log_prior` gives the graph. pgmpy's searches
+        (``HillClimbSearch``) add only :meth:`structure_prior_ratio`, which pgmpy gives no
+        edge to and which is therefore 0: with this score they maximise the marginal
+        likelihood; :meth:`score` of their result includes the prior.
 
         Examples
         --------
         >>> import pandas as pd
         >>> from pgmpy.base import DAG
-        >>> SGMScore(pd.DataFrame({"a": [0, 1], "b": [1, 0]})).structure_prior(DAG([("a", "b")]))
-        0.0
+        >>> score = SGMScore(pd.DataFrame({"a": [0, 1], "b": [1, 0]}))
+        >>> round(score.structure_prior(DAG([("a", "b")])), 6)  # d = 2, f = 1 + 2: (2 - 3) log 2
+        -0.693147
         """
-        return 0.0
+        if self.prior == "uniform":
+            return 0.0
+        cards = self.encoded.cardinality
+        unknown = [v for v in model.nodes() if v not in cards]
+        if unknown:
+            raise ValueError(f"Variable(s) {unknown} are not columns of the data {self.variables}")
+        free = 0
+        for v in model.nodes():
+            q = 1
+            for parent in model.predecessors(v):
+                q *= int(cards[parent])
+            free += (int(cards[v]) - 1) * q
+        return float((model.number_of_nodes() - free) * self.engine.prior_weight)
 
     # -- labellings -------------------------------------------------------------------
     def forbidden_pairs(self, cliques) -> dict:

@@ -1,6 +1,7 @@
 """pgmpy's causal-discovery contract: causal_graph_, adjacency_matrix_, score with pgmpy's metrics."""
 
 import itertools
+import warnings
 
 import networkx as nx
 import numpy as np
@@ -8,8 +9,14 @@ import pandas as pd
 import pytest
 from pgmpy.base import DAG, PDAG
 
-from pgmpy_sgm.causal_discovery import NonReversibleMCMC
-from pgmpy_sgm.causal_discovery._base import equivalence_class, perfect_orientation
+from pgmpy_sgm.causal_discovery import LDAGSearch, NonReversibleMCMC
+from pgmpy_sgm.causal_discovery._base import (
+    CausalDiscoveryMixin,
+    check_return_type,
+    cpdag,
+    equivalence_class,
+    perfect_orientation,
+)
 from pgmpy_sgm.datasets import load_heart_disease, paper_synthetic_graph, simulate_paper_synthetic
 
 
@@ -107,13 +114,79 @@ def test_score_keeps_the_log_posterior_and_takes_pgmpy_metrics(fitted, heart):
 
 
 def test_return_type_is_checked_before_the_search(heart):
-    with pytest.raises(ValueError, match="return_type"):
-        NonReversibleMCMC(n_iter=10, return_type="cpdag", show_progress=False).fit(heart)
+    with pytest.raises(ValueError, match="return_type must be one of"):
+        NonReversibleMCMC(n_iter=10, return_type="graph", show_progress=False).fit(heart)
+    with pytest.raises(ValueError, match="Got: 3"):
+        check_return_type(3)
+    assert [check_return_type(v) for v in ("PDAG", "cpdag", "Dag")] == ["pdag", "cpdag", "dag"]
+
+
+def test_cpdag_return_type_is_the_pdag_of_a_decomposable_graph(fitted, heart):
+    # the perfect orientations have no immoralities: their CPDAG has every edge undirected
+    est = NonReversibleMCMC(n_iter=300, seed=0, show_progress=False, return_type="cpdag").fit(heart)
+    pdag = fitted["pdag"].causal_graph_
+    assert isinstance(est.causal_graph_, PDAG) and list(est.causal_graph_.nodes()) == list(pdag.nodes())
+    assert est.causal_graph_.undirected_edges == pdag.undirected_edges and not est.causal_graph_.directed_edges
+    pd.testing.assert_frame_equal(est.adjacency_matrix_, fitted["pdag"].adjacency_matrix_)
+    of_perfect = cpdag(fitted["dag"].causal_graph_)  # pgmpy's CPDAG of the perfect orientation
+    assert of_perfect.directed_edges == set()
+    assert {frozenset(e) for e in of_perfect.undirected_edges} == {frozenset(e) for e in pdag.undirected_edges}
+
+
+def _brute_force_cpdag(dag: nx.DiGraph) -> tuple[set, set]:
+    """Directed and undirected edges of the class: every orientation of the skeleton with the
+    same immoralities (Verma and Pearl) is a member; an edge is directed when all members agree."""
+    skeleton = [tuple(e) for e in dag.edges()]
+    target = set(_immoralities(dag))
+    members = []
+    for flips in itertools.product((False, True), repeat=len(skeleton)):
+        other = nx.DiGraph()
+        other.add_nodes_from(dag.nodes())
+        other.add_edges_from((v, u) if f else (u, v) for (u, v), f in zip(skeleton, flips, strict=True))
+        if nx.is_directed_acyclic_graph(other) and set(_immoralities(other)) == target:
+            members.append(set(other.edges()))
+    directed = set.intersection(*members)
+    undirected = {tuple(sorted(e)) for m in members for e in m} - {tuple(sorted(e)) for e in directed}
+    return directed, undirected
+
+
+def test_cpdag_agrees_with_the_class_enumerated_by_brute_force():
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        n = int(rng.integers(2, 7))
+        order = list(rng.permutation(n))
+        dag = DAG()
+        dag.add_nodes_from(order)
+        pairs = [(order[i], order[j]) for i in range(n) for j in range(i + 1, n)]
+        dag.add_edges_from(p for p in pairs if rng.random() < 0.45)
+        nodes = list(rng.permutation(n))
+        found = cpdag(dag, nodes)
+        directed, undirected = _brute_force_cpdag(dag)
+        assert list(found.nodes()) == nodes
+        assert found.directed_edges == directed
+        assert {tuple(sorted(e)) for e in found.undirected_edges} == undirected
+        position = {v: i for i, v in enumerate(nodes)}
+        assert all(position[u] < position[v] for u, v in found.undirected_edges)  # oriented by `nodes`
+
+
+def test_both_learners_score_data_by_their_own_log_posterior(heart):
+    # score(X) without a metric: the learner's log unnormalized posterior of its fitted model,
+    # so on the training data it is best_score_ for both learners (see CausalDiscoveryMixin)
+    mcmc = NonReversibleMCMC(n_iter=200, seed=0, show_progress=False).fit(heart)
+    ldag = LDAGSearch(n_restarts=1, seed=0, show_progress=False).fit(heart)
+    for est in (mcmc, ldag):
+        assert isinstance(est, CausalDiscoveryMixin)
+        assert est.score(heart) == pytest.approx(est.best_score_, abs=1e-8)
+        assert est.score(heart.head(400)) > est.score(heart)  # fewer rows, a smaller negative log-probability
+        assert est.score(X=heart, metric="correlation_score") == est.score(heart, None, None, "correlation_score")
 
 
 def test_numpy_input_gets_a_causal_graph_over_x_columns():
     X = simulate_paper_synthetic(300, seed=1).to_numpy()
     est = NonReversibleMCMC(n_iter=100, seed=0, show_progress=False).fit(X)
     assert list(est.causal_graph_.nodes()) == [f"x{i}" for i in range(7)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an array scored after a fit on an array has the fitted names
+        assert est.score(X) == pytest.approx(est.best_score_, abs=1e-8)
     assert isinstance(est.adjacency_matrix_, pd.DataFrame)
     assert paper_synthetic_graph().number_of_nodes() == 7

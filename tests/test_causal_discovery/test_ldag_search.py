@@ -1,16 +1,21 @@
 """LDAGSearch: contract, labels planted in simulated data, restarts never worse than one climb."""
 
 import itertools
+import math
 import os
+import warnings
 
 import networkx as nx
 import numpy as np
 import pandas as pd
 import pytest
-from pgmpy.base import DAG
+from pgmpy.base import DAG, PDAG
 from pgmpy.causal_discovery import HillClimbSearch
+from pgmpy.metrics import get_metrics
+from pgmpy.structure_score import BDeu
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from pgmpy_sgm.causal_discovery import LDAGSearch
+from pgmpy_sgm.causal_discovery import LDAGSearch, NonReversibleMCMC
 from pgmpy_sgm.causal_discovery.ldag_search import _perturb
 from pgmpy_sgm.models import LabeledBayesianNetwork
 from pgmpy_sgm.structure_score import LDAGScore
@@ -27,7 +32,7 @@ def _planted(n=4000, seed=0):
 
 @pytest.fixture(scope="module")
 def fitted():
-    return LDAGSearch(n_restarts=10, restart_budget=None, seed=0).fit(_planted())
+    return LDAGSearch(n_restarts=10, restart_budget=None, seed=0, show_progress=False).fit(_planted())
 
 
 def test_contract(fitted):
@@ -59,7 +64,7 @@ def test_search_reaches_the_planted_optimum(fitted):
 
 def test_best_score_matches_the_model_and_beats_each_climb(fitted):
     est = fitted
-    score = est.scoring_method_
+    score = est.scorer_
     total = 0.0
     for node in est.model_.nodes():
         parents, ids = est.model_.get_classes(node)
@@ -162,7 +167,8 @@ def test_mcmc_after_the_climbs_gives_a_posterior():
     assert est.best_score_ >= max(est.climb_scores_) - 1e-9
     # the best visited DAG is the model's DAG unless the climbs' DAG was better
     top = set(est.posterior_["edges"].iloc[0])
-    if est.chain_best_score_ > max(est.climb_scores_) + 1e-9:
+    assert est.chain_best_scores_.shape == (1,)
+    if est.chain_best_scores_[0] > max(est.climb_scores_) + 1e-9:
         assert top == set(est.causal_graph_.edges())
 
 
@@ -181,10 +187,10 @@ print(sorted(LDAGSearch(n_restarts=2, seed=0).fit(df).causal_graph_.edges()))
 """
 
 
-def test_ties_are_broken_by_column_order_not_by_the_hash_seed():
+def test_ties_are_broken_by_name_not_by_the_hash_seed():
     # six copies of one column: every addition (and both orientations of every edge) ties
-    # exactly, so pgmpy's set order alone would decide; the sorted order takes the earliest
-    # column pair first, which builds the complete DAG in column order whatever the hash seed
+    # exactly, so pgmpy's set order alone would decide; the sorted order takes the pair of
+    # earliest names first, which builds the complete DAG in name order whatever the hash seed
     import subprocess
     import sys
 
@@ -269,3 +275,200 @@ def test_kicks_grow_by_one_and_return_to_the_base_after_an_improvement(monkeypat
     est = LDAGSearch(n_restarts=8, restart_budget=None, perturbation=2, seed=0, start="empty").fit(_planted(300, 10))
     assert est.climb_scores_ == [0.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0, 3.0]
     assert kicks == [2, 2, 3, 4, 2, 3, 4, 5]
+
+
+# -- the learners' shared contract: numpy input, scikit-learn, return_type, score(X) ----------
+
+
+@parametrize_with_checks([LDAGSearch(n_restarts=1, seed=0, show_progress=False)])
+def test_sklearn_compatibility(estimator, check):
+    check(estimator)
+
+
+def test_numpy_input_learns_what_the_frame_with_x_columns_learns():
+    df = _planted(1000, 11)
+    array = LDAGSearch(n_restarts=1, seed=0, show_progress=False).fit(df.to_numpy())
+    named = LDAGSearch(n_restarts=1, seed=0, show_progress=False).fit(df.set_axis(["x0", "x1", "x2", "x3"], axis=1))
+    assert list(array.causal_graph_.nodes()) == list(array.feature_names_in_) == ["x0", "x1", "x2", "x3"]
+    assert sorted(array.causal_graph_.edges()) == sorted(named.causal_graph_.edges())
+    assert array.model_.labels() == named.model_.labels() and array.best_score_ == named.best_score_
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no warning about feature names either
+        assert array.score(df.to_numpy()) == pytest.approx(array.best_score_, abs=1e-8)
+    with pytest.raises(ValueError, match="names a column"):
+        LDAGSearch(weights="n", show_progress=False).fit(df.to_numpy())
+    gaps = df.to_numpy().astype(float)
+    gaps[[3, 5], 2] = np.nan
+    with pytest.raises(ValueError, match=r"Column 'x2' has 2 missing value\(s\)"):  # one line, naming the column
+        LDAGSearch(show_progress=False).fit(gaps)
+    named = LDAGSearch(n_restarts=1, seed=0, show_progress=False).fit(df)
+    with pytest.warns(UserWarning, match="feature names"):  # scikit-learn's warning; columns taken in fitted order
+        assert named.score(df.to_numpy()) == pytest.approx(named.score(df), abs=1e-8)
+
+
+def _brute_force_log_posterior(df: pd.DataFrame, model, state_names: dict, ess: float = 5.0, kappa: float = 0.2):
+    """Log marginal likelihood plus log prior of a labelled DAG with given classes, from the formula.
+
+    Per node: classes of the parent configurations (C order, last parent fastest) each
+    share one Dirichlet with alpha = |class| * ESS / (q r) per state; the prior costs
+    log(kappa) per free parameter the classes remove, (q - |classes|)(r - 1).
+    """
+    total = 0.0
+    for node in model.nodes():
+        parents, ids = model.get_classes(node)
+        ids = np.asarray(ids)
+        r = len(state_names[node])
+        cards = [len(state_names[p]) for p in parents]
+        q = math.prod(cards)
+        config = np.zeros(len(df), dtype=int)
+        for p, k in zip(parents, cards, strict=True):
+            config = config * k + df[p].map({s: i for i, s in enumerate(state_names[p])}).to_numpy()
+        state = df[node].map({s: i for i, s in enumerate(state_names[node])}).to_numpy()
+        n_classes = int(ids.max()) + 1
+        counts = np.zeros((n_classes, r))
+        np.add.at(counts, (ids[config], state), 1)
+        for c in range(n_classes):
+            alpha = np.count_nonzero(ids == c) * ess / (q * r)
+            total += math.lgamma(alpha * r) - math.lgamma(alpha * r + counts[c].sum())
+            total += sum(math.lgamma(alpha + n) - math.lgamma(alpha) for n in counts[c])
+        total += (q - n_classes) * (r - 1) * math.log(kappa)
+    return total
+
+
+def test_score_is_the_log_posterior_of_the_fitted_labelled_dag(fitted):
+    est = fitted
+    train, held_out = _planted(), _planted(700, 12)
+    names = {v: list(s) for v, s in est.scorer_.state_names.items()}
+    assert est.model_.labels()  # the labels are kept as fitted, not chosen anew on held_out
+    assert est.score(train) == pytest.approx(est.best_score_, abs=1e-8)
+    assert est.score(train) == pytest.approx(_brute_force_log_posterior(train, est.model_, names), abs=1e-6)
+    assert est.score(held_out) == pytest.approx(_brute_force_log_posterior(held_out, est.model_, names), abs=1e-6)
+    assert est.score(X=held_out) == est.score(held_out)
+    # pgmpy's metrics as before: on data by name, against a true graph, positionally
+    correlation = get_metrics(name="correlation_score")[0]().evaluate(held_out, est.causal_graph_)
+    assert est.score(held_out, metric="correlation_score") == correlation
+    assert est.score(true_graph=est.causal_graph_) == 0 and est.score(None, est.causal_graph_) == 0
+    with pytest.raises(ValueError, match="feature names"):
+        est.score(held_out[["c", "y", "b", "a"]])
+
+
+def test_score_on_weighted_data_counts_the_weights():
+    rows = _planted(800, 13)
+    table = rows.value_counts().rename("n").reset_index()
+    est = LDAGSearch(n_restarts=1, seed=0, weights="n", show_progress=False).fit(table)
+    assert est.score(table) == pytest.approx(est.best_score_, abs=1e-8)
+    names = {v: list(s) for v, s in est.scorer_.state_names.items()}
+    assert est.score(table) == pytest.approx(_brute_force_log_posterior(rows, est.model_, names), abs=1e-6)
+
+
+@pytest.mark.parametrize("return_type", ["cpdag", "pdag", "CPDAG"])
+def test_cpdag_is_the_equivalence_class_of_the_unlabelled_dag(fitted, return_type):
+    df = _planted()
+    est = LDAGSearch(n_restarts=10, restart_budget=None, seed=0, show_progress=False, return_type=return_type)
+    est = est.fit(df[["c", "y", "a", "b"]])
+    dag = fitted.causal_graph_
+    expected = dag.to_pdag()  # pgmpy's CPDAG of the DAG
+    graph = est.causal_graph_
+    assert isinstance(graph, PDAG) and list(graph.nodes()) == ["c", "y", "a", "b"]
+    assert set(graph.directed_edges) == set(expected.directed_edges) == {("a", "y"), ("b", "y"), ("y", "c")}
+    assert graph.undirected_edges == set()
+    assert est.model_.labels() == fitted.model_.labels() and sorted(est.model_.edges()) == sorted(dag.edges())
+    adjacency = est.adjacency_matrix_
+    assert list(adjacency.index) == list(adjacency.columns) == ["c", "y", "a", "b"]
+    assert int(adjacency.to_numpy().sum()) == 3
+    # a metric that takes only DAGs is evaluated on the learned DAG
+    expected = fitted.score(X=df, metric="structure_score")
+    assert est.score(X=df, metric="structure_score") == pytest.approx(expected, abs=1e-8)
+
+
+def _noisy_and(n: int = 20000, seed: int = 0) -> pd.DataFrame:
+    """a -> b, and y a noisy AND of a and b: y does not depend on a when b = 0, nor on b when a = 0."""
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 2, n)
+    b = np.where(rng.random(n) < 0.8, a, 1 - a)
+    y = (rng.random(n) < np.where((a == 1) & (b == 1), 0.9, 0.2)).astype(int)
+    return pd.DataFrame({"a": a, "b": b, "y": y})
+
+
+def test_labels_orient_edges_that_the_cpdag_leaves_undirected():
+    # the docstring's example: the six orientations of the triangle are Markov equivalent
+    # (pgmpy's BDeu scores them alike), but only the two with a -> y <- b can carry both
+    # labels of y, so they score higher; the CPDAG of the learned DAG shows none of this
+    df = _noisy_and()
+    bdeu, ldag = BDeu(df, equivalent_sample_size=5), LDAGScore(df, kappa=1.0)
+    by_order = {}
+    for order in itertools.permutations("aby"):
+        dag = DAG([(u, v) for i, u in enumerate(order) for v in order[i + 1 :]])
+        assert bdeu.score(dag) == pytest.approx(bdeu.score(DAG([("a", "b"), ("a", "y"), ("b", "y")])), abs=1e-6)
+        by_order[order] = ldag.score(dag)
+    y_last = [by_order[("a", "b", "y")], by_order[("b", "a", "y")]]
+    others = [v for order, v in by_order.items() if order[-1] != "y"]
+    assert y_last[0] == pytest.approx(y_last[1], abs=1e-6) and min(y_last) > max(others) + 1.0
+    dag = LDAGSearch(n_restarts=0, show_progress=False).fit(df)
+    cpdag = LDAGSearch(n_restarts=0, show_progress=False, return_type="cpdag").fit(df)
+    assert {("a", "y"), ("b", "y")} <= set(dag.causal_graph_.edges())
+    assert dag.model_.labels() == {("a", "y"): [{"b": 0}], ("b", "y"): [{"a": 0}]}
+    assert cpdag.causal_graph_.directed_edges == set() and len(cpdag.causal_graph_.undirected_edges) == 3
+
+
+def test_bad_return_type_is_named_before_the_search():
+    with pytest.raises(ValueError, match="return_type must be one of"):
+        LDAGSearch(return_type="graph", show_progress=False).fit(_planted(50, 4))
+
+
+# -- column order, defaults, deprecated names -------------------------------------------------
+
+
+def test_permuted_columns_give_the_identical_dag_and_labels():
+    data = _planted(1500, 14)
+    data["d"] = data["c"]  # a copy: both orientations of c - d tie exactly
+    permuted = ["d", "y", "c", "b", "a"]
+    settings = {"n_restarts": 3, "restart_budget": None, "n_mcmc": 300, "seed": 3, "show_progress": False}
+    a = LDAGSearch(**settings).fit(data)
+    b = LDAGSearch(**settings).fit(data[permuted])
+    assert set(a.causal_graph_.edges()) == set(b.causal_graph_.edges())  # the same DAG, every orientation
+    assert a.model_.labels() == b.model_.labels() and a.model_.labels()
+    assert a.best_score_ == b.best_score_ and a.climb_scores_ == b.climb_scores_
+    assert a.ges_steps_ == b.ges_steps_
+    pd.testing.assert_frame_equal(a.posterior_, b.posterior_)
+    for node in data.columns:
+        np.testing.assert_array_equal(a.model_.get_cpds(node).get_values(), b.model_.get_cpds(node).get_values())
+    assert list(b.causal_graph_.nodes()) == list(b.model_.nodes()) == b.variables_ == permuted
+    pd.testing.assert_frame_equal(a.adjacency_matrix_.loc[permuted, permuted], b.adjacency_matrix_)
+    assert list(b.feature_names_in_) == permuted
+
+
+def test_defaults_shared_with_the_other_learner_agree():
+    ours, theirs = LDAGSearch().get_params(), NonReversibleMCMC().get_params()
+    shared = sorted((set(ours) & set(theirs)) - {"start", "return_type"})  # start names other graphs
+    assert shared == ["max_time", "n_jobs", "seed", "show_progress", "state_names", "weights"]
+    assert {k: ours[k] for k in shared} == {k: theirs[k] for k in shared}
+    assert ours["seed"] is None and ours["show_progress"] is True
+    assert ours["return_type"] == "dag"  # the labels belong to the DAG's families (see the docstring)
+
+
+def test_deprecated_names_still_answer(fitted):
+    est = LDAGSearch(n_restarts=0, n_mcmc=200, seed=0, show_progress=False).fit(_planted(500, 15))
+    with pytest.warns(FutureWarning, match="chain_best_scores_"):
+        assert est.chain_best_score_ == est.chain_best_scores_[0]
+    with pytest.warns(FutureWarning, match="scorer_"):
+        assert est.scoring_method_ is est.scorer_
+    assert fitted.chain_best_scores_.shape == (0,)
+    with pytest.raises(AttributeError, match="n_mcmc"):
+        fitted.chain_best_score_  # noqa: B018
+    assert not hasattr(LDAGSearch(), "chain_best_score_")
+
+
+def test_top_level_exports():
+    import pgmpy_sgm
+
+    assert pgmpy_sgm.LDAGSearch is LDAGSearch and pgmpy_sgm.LDAGScore is LDAGScore
+    assert pgmpy_sgm.LabeledBayesianNetwork is LabeledBayesianNetwork
+    assert {"LDAGSearch", "LDAGScore", "LabeledBayesianNetwork"} <= set(pgmpy_sgm.__all__)
+
+
+def test_progress_bar_ends_full_when_the_budget_stops_the_restarts(capsys):
+    est = LDAGSearch(n_restarts=10, restart_budget=0, seed=0).fit(_planted(300, 16))  # show_progress by default
+    assert len(est.climb_scores_) == 2
+    final = capsys.readouterr().err.replace("\r", "\n").strip().splitlines()[-1]
+    assert "LDAG climbs" in final and "2/2" in final

@@ -405,3 +405,37 @@ def test_search_on_data_with_a_constant_column():
     assert set(est.model_.nodes()) == {"a", "b", "c", "const"}
     assert np.isfinite(est.best_score_)
     assert est.model_.is_maximal_regular()
+
+
+def test_recoded_data_get_their_own_states_in_one_process():
+    """Fits of the same codes under other state names never share caches: each reports its own states.
+
+    The paper's strata (lipoprotein_ratio = 1 for smoking - systolic_bp, smoking = 0 for
+    systolic_bp - lipoprotein_ratio) under three codings, fitted one after the other.
+    """
+    heart = load_heart_disease()
+    codings = {"yes/no": {0: "no", 1: "yes"}, "0/1": {0: 0, 1: 1}, "a/b": {0: "a", 1: "b"}}
+    for name, code in codings.items():
+        frame = heart.replace(code) if name != "0/1" else heart
+        est = NonReversibleMCMC(n_iter=300, seed=0, show_progress=False).fit(frame)
+        expected = {
+            ("smoking", "systolic_bp"): [{"lipoprotein_ratio": code[1]}],
+            ("systolic_bp", "lipoprotein_ratio"): [{"smoking": code[0]}],
+        }
+        assert est.model_.strata == expected, name
+        assert est.posterior_["strata"].iloc[0] == expected, name
+    array = heart.to_numpy()  # after fits of frames with the same codes
+    est = NonReversibleMCMC(n_iter=300, seed=0, show_progress=False).fit(array)
+    assert est.best_score_ == pytest.approx(-6715.90, abs=0.005)
+    assert {s for states in est.model_.state_names.values() for s in states} == {0, 1}
+
+
+def test_a_fit_leaves_nothing_that_changes_the_next():
+    """The same fit before and after fits of other data gives identical results."""
+    heart = load_heart_disease()
+    first = NonReversibleMCMC(n_iter=400, seed=3, show_progress=False).fit(heart)
+    other = heart.replace({0: "no", 1: "yes"})
+    NonReversibleMCMC(n_iter=400, seed=3, show_progress=False).fit(other)
+    again = NonReversibleMCMC(n_iter=400, seed=3, show_progress=False).fit(heart)
+    pd.testing.assert_frame_equal(first.posterior_, again.posterior_)
+    np.testing.assert_array_equal(first.trace_, again.trace_)

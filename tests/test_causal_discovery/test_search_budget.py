@@ -110,7 +110,6 @@ def test_grafting_keeps_every_visited_score_exact(monkeypatch):
     monkeypatch.setattr(_chain, "recombine", counting)
     scorer = SGMScore(data)
     chain_data = _chain.ChainData.from_scorer(scorer)
-    _chain.clear_tables()
     state = _chain.new_chain_state(0, np.random.SeedSequence(1), 0)
     out = _chain.run_segment(chain_data, state, 3000, _chain.SearchPlan(graft_every=20))
     assert calls["tried"] > 0 and calls["improved"] > 0

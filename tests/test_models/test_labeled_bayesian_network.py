@@ -148,3 +148,45 @@ def test_pgmpy_metrics_accept_the_model():
 
     m = _model().fit(_data())
     assert SHD().evaluate(true_causal_graph=DAG([("a", "y"), ("b", "y")]), est_causal_graph=m) == 0
+
+
+# -- incomplete data ------------------------------------------------------------------------
+def _labelled_network_and_data(rate, seed, n=3000):
+    """y depends on a and b except that y ⟂ a | b=0 (the classes {(0,0),(1,0)}, {(0,1)}, {(1,1)})."""
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    a, b = rng.integers(0, 2, n), rng.integers(0, 2, n)
+    p_y = np.array([0.2, 0.7, 0.2, 0.9])[2 * a + b]
+    frame = pd.DataFrame({"a": a, "b": b, "y": (rng.random(n) < p_y).astype(int)})
+    network = LabeledBayesianNetwork([("a", "y"), ("b", "y")], classes={"y": (("a", "b"), [0, 1, 0, 2])},
+                                     state_names={"a": [0, 1], "b": [0, 1], "y": [0, 1]})  # fmt: skip
+    return network, frame, frame.astype(object).mask(rng.random(frame.shape) < rate)
+
+
+@pytest.mark.parametrize("rate", [0.1, 0.4, 0.8])
+def test_em_keeps_the_classes_tied_and_never_lowers_the_observed_likelihood(rate):
+    from pgmpy_sgm.core.missing import EMOptions
+
+    network, _, masked = _labelled_network_and_data(rate, seed=1)
+    network.fit(masked, missing=EMOptions(max_iter=6, tol=0.0))
+    assert (network.em_history_["gain"] >= -1e-9).all()
+    values = network.get_cpds("y").get_values()
+    np.testing.assert_allclose(values[:, 0], values[:, 2])  # (a, b) = (0, 0) and (1, 0) share one distribution
+    # brute force: the observed-data log-likelihood from the fitted CPDs, row by row
+    cpds = {v: network.get_cpds(v) for v in ("a", "b", "y")}
+    total = 0.0
+    for row in masked.itertuples(index=False):
+        options = [[x] if x == x and x is not None else [0, 1] for x in row]
+        p = sum(cpds["a"].get_values()[a, 0] * cpds["b"].get_values()[b, 0] * values[y, 2 * a + b]
+                for a in options[0] for b in options[1] for y in options[2])  # fmt: skip
+        total += np.log(p)
+    assert network.em_history_["log_likelihood"].iloc[-1] == pytest.approx(total, abs=1e-6)
+
+
+def test_em_without_missing_cells_is_the_plain_fit():
+    network, frame, _ = _labelled_network_and_data(0.0, seed=2)
+    plain = network.copy().fit(frame).get_cpds("y").get_values()
+    em = network.copy().fit(frame, missing="em")
+    np.testing.assert_array_equal(plain, em.get_cpds("y").get_values())
+    assert not hasattr(em, "em_history_")

@@ -319,3 +319,64 @@ def test_get_factors_are_the_clique_conditionals(sg, seed, brute_sgm_joint):
         assert all(tuple(f.state_names[v]) == model.states(v) for v in f.variables)
     with pytest.raises(ValueError, match="no parameters"):
         StratifiedGraphicalModel([("a", "b")]).get_factors()
+
+
+# -- incomplete data ------------------------------------------------------------------------
+def _heart_sg_and_masked(rate, seed):
+    from pgmpy_sgm import load_heart_disease
+
+    data = load_heart_disease()
+    edges = [("mental_work", "physical_work"), ("physical_work", "lipoprotein_ratio"),
+             ("smoking", "lipoprotein_ratio"), ("smoking", "physical_work"), ("smoking", "systolic_bp"),
+             ("systolic_bp", "lipoprotein_ratio")]  # fmt: skip
+    strata = {("smoking", "systolic_bp"): [{"lipoprotein_ratio": 1}],
+              ("systolic_bp", "lipoprotein_ratio"): [{"smoking": 0}]}  # fmt: skip
+    masked = data.astype(object).mask(np.random.default_rng(seed).random(data.shape) < rate)
+    return edges, strata, list(data.columns), data, masked
+
+
+# at 60% too few complete cases are left: EM starts from independent variables
+@pytest.mark.parametrize("rate, seed", [(0.1, 0), (0.3, 1), (0.6, 2)])
+def test_parameter_em_never_lowers_the_observed_likelihood(rate, seed):
+    from pgmpy_sgm.core.missing import EMOptions
+
+    edges, strata, nodes, _, masked = _heart_sg_and_masked(rate, seed)
+    model = StratifiedGraphicalModel(edges, strata=strata, nodes=nodes)
+    model.fit(masked, estimator="mle", missing=EMOptions(max_iter=8, tol=0.0))
+    assert (model.em_history_["gain"] >= -1e-9).all()
+    assert model.em_history_["log_likelihood"].iloc[-1] == pytest.approx(model.log_likelihood(masked), abs=1e-6)
+    expected_start = "complete cases" if rate < 0.5 else "independent variables (available cases)"
+    assert model.em_history_.attrs["start"] == expected_start
+    # the strata stay exact independences: smoking and systolic_bp given lipoprotein_ratio = 1
+    joint = model.joint().marginalize(["mental_work", "physical_work", "family_history"], inplace=False)
+    table = joint.reduce([("lipoprotein_ratio", 1)], inplace=False)
+    values = table.values if table.variables == ["smoking", "systolic_bp"] else table.values.T
+    assert np.linalg.det(values / values.sum()) == pytest.approx(0.0, abs=1e-12)
+
+
+def test_log_likelihood_of_incomplete_rows_sums_out_the_missing_cells():
+    edges, strata, nodes, data, masked = _heart_sg_and_masked(0.3, 3)
+    model = StratifiedGraphicalModel(edges, strata=strata, nodes=nodes).fit(data)
+    joint = model.joint()
+    rows = masked.iloc[:40]
+    got = model.log_likelihood(rows, per_row=True)
+    for value, (_, row) in zip(got, rows.iterrows(), strict=True):
+        hidden = [v for v in nodes if pd.isna(row[v])]
+        factor = joint.marginalize(hidden, inplace=False) if hidden else joint
+        seen = [(v, int(row[v])) for v in nodes if v not in hidden]
+        expected = factor.reduce(seen, inplace=False).values if seen else factor.values.sum()
+        assert value == pytest.approx(np.log(float(np.sum(expected))), abs=1e-9)
+
+
+def test_em_without_missing_cells_is_the_plain_fit():
+    edges, strata, nodes, data, _ = _heart_sg_and_masked(0.1, 0)
+    plain = StratifiedGraphicalModel(edges, strata=strata, nodes=nodes).fit(data)
+    em = StratifiedGraphicalModel(edges, strata=strata, nodes=nodes).fit(data, missing="em")
+    assert plain.log_likelihood(data) == em.log_likelihood(data)
+    assert not hasattr(em, "em_history_")
+
+
+def test_missing_cells_are_refused_by_default_with_every_column_named():
+    edges, strata, nodes, _, masked = _heart_sg_and_masked(0.1, 0)
+    with pytest.raises(ValueError, match=r"'smoking' \(\d+ missing\).*'family_history' \(\d+ missing\)"):
+        StratifiedGraphicalModel(edges, strata=strata, nodes=nodes).fit(masked)

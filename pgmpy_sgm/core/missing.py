@@ -1,0 +1,569 @@
+"""Incomplete data: what ``missing=`` does, and the E-step of EM over pooled rows.
+
+============== ==================================================================
+term           meaning
+============== ==================================================================
+missing cell   NaN, None, ``pd.NA`` or an empty string in a variable's column
+pattern        the set of a row's missing columns
+completion     a complete row that agrees with an incomplete row where it is observed
+============== ==================================================================
+
+Every score of the package reads data only through a table of distinct complete rows with
+counts. The E-step (:func:`complete_rows`) turns a table of distinct incomplete rows
+(:class:`IncompleteTable`) into such a table: each incomplete row's count is spread over its
+completions in proportion to their probability under a model (the posterior of the missing
+entries given the observed ones), computed exactly by enumeration up to a stated number of
+completions and by Gibbs draws from the same posterior beyond it. Rows with the same
+observed values and the same pattern are one distinct row, so the work grows with the
+number of distinct (row, pattern) pairs, not with the number of rows.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from pgmpy_sgm.core.data import ExpectedCounts, _python_scalar, _sorted_states
+
+__all__ = [
+    "MISSING_CHOICES",
+    "MISSING_STATE",
+    "MAX_COMPLETIONS",
+    "N_DRAWS",
+    "MissingValuesWarning",
+    "EMOptions",
+    "IncompleteTable",
+    "CompletedTable",
+    "check_missing_option",
+    "em_options",
+    "missing_cells",
+    "missing_error",
+    "resolve_missing",
+    "complete_rows",
+    "independent_log_probability",
+    "encode_with_gaps",
+    "marginal_log_probability",
+]
+
+#: The choices of ``missing=``.
+MISSING_CHOICES = ("error", "complete_cases", "em", "state")
+
+#: The state that ``missing="state"`` gives to missing cells.
+MISSING_STATE = "missing"
+
+#: A row with at most this many completions is completed exactly (by enumeration).
+MAX_COMPLETIONS = 4096
+
+#: A row with more completions is completed by this many Gibbs draws from the same posterior.
+N_DRAWS = 200
+
+#: Gibbs sweeps discarded before the draws are kept.
+BURN_IN_SWEEPS = 20
+
+
+class MissingValuesWarning(UserWarning):
+    """Rows with missing values were dropped (``missing="complete_cases"``).
+
+    Examples
+    --------
+    >>> issubclass(MissingValuesWarning, UserWarning)
+    True
+    """
+
+
+@dataclass(frozen=True)
+class EMOptions:
+    """Settings of EM for ``missing=``: ``missing="em"`` is ``missing=EMOptions()``.
+
+    Parameters
+    ----------
+    max_iter : int, default=10
+        Most EM iterations (E-step, then M-step).
+    tol : float, default=0.1
+        EM stops when an iteration raises the expected score (structural EM) or the
+        observed-data log-likelihood (parameter EM) by less than this (and, for structural
+        EM, the structure did not change).
+    max_completions : int, default=4096
+        Incomplete rows with at most this many completions are completed exactly.
+    n_draws : int, default=200
+        Rows with more completions are completed by this many Gibbs draws from the same
+        posterior (after 20 sweeps of burn-in).
+
+    Examples
+    --------
+    >>> EMOptions(max_iter=5)
+    EMOptions(max_iter=5, tol=0.1, max_completions=4096, n_draws=200)
+    >>> EMOptions(tol=-1)
+    Traceback (most recent call last):
+        ...
+    ValueError: EMOptions tol must be a number >= 0. Got: -1
+    """
+
+    max_iter: int = 10
+    tol: float = 0.1
+    max_completions: int = MAX_COMPLETIONS
+    n_draws: int = N_DRAWS
+
+    def __post_init__(self):
+        for name, low in (("max_iter", 1), ("max_completions", 1), ("n_draws", 1)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
+                raise ValueError(f"EMOptions {name} must be an integer >= {low}. Got: {value!r}")
+        if isinstance(self.tol, bool) or not isinstance(self.tol, int | float) or not 0 <= self.tol < math.inf:
+            raise ValueError(f"EMOptions tol must be a number >= 0. Got: {self.tol!r}")
+
+
+def check_missing_option(missing) -> str:
+    """The choice ``missing`` names (an :class:`EMOptions` is ``"em"``), else a ``ValueError`` naming them.
+
+    Examples
+    --------
+    >>> check_missing_option("em"), check_missing_option(EMOptions(max_iter=3))
+    ('em', 'em')
+    >>> check_missing_option("drop")
+    Traceback (most recent call last):
+        ...
+    ValueError: missing must be one of ('error', 'complete_cases', 'em', 'state') or an EMOptions. Got: 'drop'
+    """
+    if isinstance(missing, EMOptions):
+        return "em"
+    if not isinstance(missing, str) or missing not in MISSING_CHOICES:
+        raise ValueError(f"missing must be one of {MISSING_CHOICES} or an EMOptions. Got: {missing!r}")
+    return missing
+
+
+def em_options(missing) -> EMOptions:
+    """The EM settings of a ``missing=`` value that means EM.
+
+    Examples
+    --------
+    >>> em_options("em").max_iter
+    10
+    """
+    return missing if isinstance(missing, EMOptions) else EMOptions()
+
+
+def _is_missing(column: pd.Series) -> np.ndarray:
+    """Missing cells of a column: NaN, None, ``pd.NA`` and empty (or blank) strings."""
+    gaps = column.isna().to_numpy().copy()
+    if column.dtype == object or isinstance(column.dtype, pd.StringDtype):
+        text = column.astype(object).to_numpy()
+        gaps |= np.array([isinstance(x, str) and not x.strip() for x in text], dtype=bool)
+    return gaps
+
+
+def missing_cells(frame: pd.DataFrame, columns: Sequence | None = None) -> pd.Series:
+    """The number of missing cells of every column that has any (in column order).
+
+    Examples
+    --------
+    >>> missing_cells(pd.DataFrame({"a": [0, None, 1], "b": ["x", "y", ""], "c": [1, 1, 1]})).to_dict()
+    {'a': 1, 'b': 1}
+    """
+    columns = list(frame.columns if columns is None else columns)
+    counts = {c: int(_is_missing(frame[c]).sum()) for c in columns}
+    return pd.Series({c: n for c, n in counts.items() if n}, dtype=np.int64)
+
+
+def _state_value(value):
+    """A cell as a state: a Python scalar, with whole floats as int (a column of integers with NaN is float).
+
+    Examples
+    --------
+    >>> _state_value(np.float64(1.0)), _state_value(2.5), _state_value("x")
+    (1, 2.5, 'x')
+    """
+    value = _python_scalar(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def encode_with_gaps(frame: pd.DataFrame, state_names: Mapping | None = None) -> tuple[np.ndarray, dict]:
+    """Codes of the rows of ``frame`` (every column a variable), ``-1`` where missing, and the state names used.
+
+    A variable's states are ``state_names[v]`` when given, else its sorted observed values.
+
+    Examples
+    --------
+    >>> codes, names = encode_with_gaps(pd.DataFrame({"a": [1.0, None, 0.0], "b": ["y", "x", ""]}))
+    >>> codes.tolist(), names
+    ([[1, 1], [-1, 0], [0, -1]], {'a': [0, 1], 'b': ['x', 'y']})
+    """
+    declared = dict(state_names or {})
+    names, columns = {}, []
+    for name in frame.columns:
+        gaps = _is_missing(frame[name])
+        values = [_state_value(x) for x in frame[name].astype(object).to_numpy()]
+        observed = [v for v, gap in zip(values, gaps, strict=True) if not gap]
+        states = [_state_value(x) for x in declared.get(name, _sorted_states(dict.fromkeys(observed)))]
+        if not states:
+            raise ValueError(f"Column {name!r} has no observed value: every cell is missing.")
+        lookup = {s: i for i, s in enumerate(states)}
+        unknown = list(dict.fromkeys(v for v in observed if v not in lookup))
+        if unknown:
+            raise ValueError(f"Column {name!r} has state(s) {unknown[:5]} not among its state names {states}")
+        coded = [-1 if gap else lookup[v] for v, gap in zip(values, gaps, strict=True)]
+        columns.append(np.array(coded, dtype=np.int64))
+        names[name] = states
+    codes = np.column_stack(columns) if columns else np.zeros((len(frame), 0), dtype=np.int64)
+    return codes, names
+
+
+def _incomplete_rows(frame: pd.DataFrame, columns: Sequence) -> np.ndarray:
+    gaps = np.zeros(len(frame), dtype=bool)
+    for c in columns:
+        gaps |= _is_missing(frame[c])
+    return gaps
+
+
+def missing_error(frame: pd.DataFrame, columns: Sequence | None = None) -> ValueError | None:
+    """The error for data with missing values (None when there are none): every column, its count, the choices.
+
+    Examples
+    --------
+    >>> print(missing_error(pd.DataFrame({"a": [0, None, None], "b": [None, "y", "x"]})))
+    3 of 3 rows have missing values (NaN, None or empty), in columns 'a' (2 missing) and 'b' (1 missing). \
+Pass missing= one of 'complete_cases' (drop those rows), 'em' (structural EM: fill them in by the model's \
+posterior) or 'state' (missing as a state of its own).
+    """
+    columns = list(frame.columns if columns is None else columns)
+    cells = missing_cells(frame, columns)
+    if cells.empty:
+        return None
+    parts = [f"{c!r} ({n} missing)" for c, n in cells.items()]
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + f" and {parts[-1]}"
+    n_rows = int(_incomplete_rows(frame, list(cells.index)).sum())
+    return ValueError(
+        f"{n_rows} of {len(frame)} rows have missing values (NaN, None or empty), "
+        f"in column{'s' if len(parts) > 1 else ''} {listed}. "
+        "Pass missing= one of 'complete_cases' (drop those rows), 'em' (structural EM: fill them in by the "
+        "model's posterior) or 'state' (missing as a state of its own)."
+    )
+
+
+def resolve_missing(frame: pd.DataFrame, weights=None, missing: str = "error", columns: Sequence | None = None,
+                    stacklevel: int = 3) -> tuple[pd.DataFrame, object]:  # fmt: skip
+    """``(frame, weights)`` with the missing cells of ``columns`` handled as ``missing`` says.
+
+    ``"error"`` raises :func:`missing_error`; ``"complete_cases"`` drops the incomplete rows
+    (and their weights) with a :class:`MissingValuesWarning`; ``"state"`` gives every missing
+    cell the state :data:`MISSING_STATE` (a column with gaps then holds strings: its other
+    values as ``str``); ``"em"`` returns the data unchanged (the learner completes them).
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"a": [0, None, 1], "b": ["x", "y", "y"]})
+    >>> resolve_missing(frame, missing="state")[0]["a"].tolist()
+    ['0', 'missing', '1']
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     kept, _ = resolve_missing(frame, missing="complete_cases")
+    >>> len(kept), str(caught[0].message)
+    (2, 'Dropped 1 of 3 rows with missing values (missing="complete_cases"); 2 complete rows are left.')
+    """
+    missing = check_missing_option(missing)
+    columns = frame.columns if columns is None else columns
+    columns = [c for c in columns if not isinstance(weights, str) or c != weights]
+    if missing == "em":
+        return frame, weights
+    if missing == "error":
+        error = missing_error(frame, columns)
+        if error is not None:
+            raise error
+        return frame, weights
+    if missing == "state":
+        frame = frame.copy()
+        for column in missing_cells(frame, columns).index:
+            gaps = _is_missing(frame[column])
+            text = frame[column].astype(object).map(lambda x: str(_state_value(x)))
+            frame[column] = text.where(~gaps, MISSING_STATE).astype(object)
+        return frame, weights
+    gaps = _incomplete_rows(frame, columns)
+    if not gaps.any():
+        return frame, weights
+    kept = frame.loc[~gaps]
+    if kept.empty:
+        raise ValueError(f"Every one of the {len(frame)} rows has a missing value: no complete case is left. "
+                         "Use missing='em' or missing='state'.")  # fmt: skip
+    warnings.warn(
+        f'Dropped {int(gaps.sum())} of {len(frame)} rows with missing values (missing="complete_cases"); '
+        f"{len(kept)} complete rows are left.",
+        MissingValuesWarning,
+        stacklevel=stacklevel,
+    )
+    if weights is not None and not isinstance(weights, str):
+        weights = np.asarray(weights)[~gaps]
+    return kept, weights
+
+
+@dataclass(frozen=True)
+class IncompleteTable:
+    """Distinct rows of incomplete discrete data, as codes with ``-1`` where missing, and their counts.
+
+    Attributes
+    ----------
+    variables : list of str
+    state_names : dict
+        ``{variable: [states]}``; a variable's states are the declared ones or its sorted
+        observed values.
+    codes : numpy.ndarray of shape (n_distinct, n_variables)
+        State indices, ``-1`` for a missing cell.
+    counts : numpy.ndarray of shape (n_distinct,)
+
+    Examples
+    --------
+    >>> table = IncompleteTable.from_frame(pd.DataFrame({"a": [0, 1, None, None], "b": ["x", "y", "y", "y"]}))
+    >>> table.codes.tolist(), table.counts.tolist()
+    ([[-1, 1], [0, 0], [1, 1]], [2.0, 1.0, 1.0])
+    >>> table.n_incomplete, table.n_rows
+    (2.0, 4.0)
+    """
+
+    variables: list
+    state_names: dict
+    codes: np.ndarray
+    counts: np.ndarray
+
+    @classmethod
+    def from_frame(cls, frame: pd.DataFrame, weights=None, state_names: Mapping | None = None) -> IncompleteTable:
+        """Pool the rows of ``frame`` (every column a variable, except a ``weights`` column)."""
+        if isinstance(weights, str):
+            counts = frame[weights].to_numpy(dtype=np.float64)
+            frame = frame.drop(columns=[weights])
+        elif weights is None:
+            counts = np.ones(len(frame))
+        else:
+            counts = np.asarray(weights, dtype=np.float64)
+        codes, names = encode_with_gaps(frame, state_names)
+        distinct, inverse = np.unique(codes, axis=0, return_inverse=True)
+        pooled = np.bincount(inverse.ravel(), weights=counts, minlength=len(distinct))
+        keep = pooled > 0
+        return cls(list(frame.columns), names, distinct[keep], pooled[keep])
+
+    def complete_cases(self) -> CompletedTable:
+        """The table's complete rows, with their counts, as a table the learners take.
+
+        Examples
+        --------
+        >>> table = IncompleteTable.from_frame(pd.DataFrame({"a": [0, 1, None], "b": ["x", "y", "y"]}))
+        >>> table.complete_cases().frame.to_dict("list")
+        {'a': [0, 1], 'b': ['x', 'y']}
+        """
+        keep = (self.codes >= 0).all(axis=1)
+        return CompletedTable(self._frame(self.codes[keep]), ExpectedCounts(self.counts[keep]), 0.0, 0.0)
+
+    def _frame(self, codes: np.ndarray) -> pd.DataFrame:
+        """Complete rows of codes as a frame of states."""
+        return pd.DataFrame(
+            {v: pd.Series([self.state_names[v][c] for c in codes[:, j]], dtype=object).infer_objects()
+             for j, v in enumerate(self.variables)}  # fmt: skip
+        )
+
+    @property
+    def cards(self) -> list[int]:
+        return [len(self.state_names[v]) for v in self.variables]
+
+    @property
+    def n_rows(self) -> float:
+        return float(self.counts.sum())
+
+    @property
+    def n_incomplete(self) -> float:
+        return float(self.counts[(self.codes < 0).any(axis=1)].sum())
+
+
+@dataclass(frozen=True)
+class CompletedTable:
+    """The E-step's result: distinct complete rows with expected (fractional) counts.
+
+    Attributes
+    ----------
+    frame : pandas.DataFrame
+        One row per distinct complete row, in the table's states.
+    counts : ExpectedCounts
+        Their expected counts (summing to the number of rows).
+    n_exact, n_drawn : float
+        Incomplete rows (counted with their weights) completed by enumeration and by draws.
+    """
+
+    frame: pd.DataFrame
+    counts: ExpectedCounts
+    n_exact: float
+    n_drawn: float
+
+
+def independent_log_probability(table: IncompleteTable, pseudo: float = 1.0) -> Callable[[np.ndarray], np.ndarray]:
+    """Log probability of complete code rows under independent variables, each from its available cases.
+
+    Every variable's distribution is its observed counts plus ``pseudo`` per state, normalised:
+    the model without edges, and the start of EM.
+
+    Examples
+    --------
+    >>> table = IncompleteTable.from_frame(pd.DataFrame({"a": [0, 0, 1, None]}))
+    >>> np.exp(independent_log_probability(table)(np.array([[0], [1]]))).round(3).tolist()  # (2+1)/5, (1+1)/5
+    [0.6, 0.4]
+    """
+    logs = []
+    for j, card in enumerate(table.cards):
+        seen = table.codes[:, j] >= 0
+        counts = np.bincount(table.codes[seen, j], weights=table.counts[seen], minlength=card) + pseudo
+        logs.append(np.log(counts / counts.sum()))
+
+    def log_probability(codes: np.ndarray) -> np.ndarray:
+        return sum(logs[j][codes[:, j]] for j in range(len(logs)))
+
+    return log_probability
+
+
+def _completion_grid(cards: Sequence[int]) -> np.ndarray:
+    """Every combination of states of variables with these cardinalities, one per row."""
+    grids = np.meshgrid(*[np.arange(k) for k in cards], indexing="ij")
+    return np.stack([g.ravel() for g in grids], axis=1) if cards else np.zeros((1, 0), dtype=np.int64)
+
+
+def _posterior_weights(log_p: np.ndarray) -> np.ndarray:
+    """Normalised ``exp(log_p)`` along the last axis; uniform where every entry is ``-inf``."""
+    top = log_p.max(axis=-1, keepdims=True)
+    dead = ~np.isfinite(top)
+    weights = np.exp(np.where(dead, 0.0, log_p - np.where(dead, 0.0, top)))
+    weights = np.where(dead, 1.0, weights)
+    return weights / weights.sum(axis=-1, keepdims=True)
+
+
+def _complete_exactly(rows: np.ndarray, counts: np.ndarray, hidden: list[int], cards: list[int], log_probability,
+                      chunk_cells: int = 2_000_000) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Every completion of rows sharing one pattern (missing columns ``hidden``), with its expected count."""
+    grid = _completion_grid([cards[j] for j in hidden])
+    per_chunk = max(1, chunk_cells // max(len(grid) * rows.shape[1], 1))
+    out_rows, out_counts = [], []
+    for start in range(0, len(rows), per_chunk):
+        block = np.repeat(rows[start : start + per_chunk], len(grid), axis=0)
+        block[:, hidden] = np.tile(grid, (len(block) // len(grid), 1))
+        weights = _posterior_weights(log_probability(block).reshape(-1, len(grid)))
+        out_rows.append(block)
+        out_counts.append((weights * counts[start : start + per_chunk, None]).ravel())
+    return np.concatenate(out_rows), np.concatenate(out_counts)
+
+
+def _complete_by_draws(row: np.ndarray, count: float, hidden: list[int], cards: list[int], log_probability,
+                       rng: np.random.Generator, n_draws: int) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """``n_draws`` Gibbs draws of a row's missing entries from the model's posterior, each with ``count / n_draws``."""
+    current = row.copy()
+    current[hidden] = [rng.integers(cards[j]) for j in hidden]
+    draws = []
+    for sweep in range(BURN_IN_SWEEPS + n_draws):
+        for j in hidden:
+            options = np.repeat(current[None, :], cards[j], axis=0)
+            options[:, j] = np.arange(cards[j])
+            current[j] = rng.choice(cards[j], p=_posterior_weights(log_probability(options)))
+        if sweep >= BURN_IN_SWEEPS:
+            draws.append(current.copy())
+    return np.array(draws), np.full(n_draws, count / n_draws)
+
+
+def marginal_log_probability(codes: np.ndarray, cards: Sequence[int], log_probability,
+                             max_completions: int = MAX_COMPLETIONS) -> np.ndarray:  # fmt: skip
+    """Log probability of the observed part of every row (``-1`` = missing): its completions' probabilities summed.
+
+    Raises
+    ------
+    ValueError
+        If a row has more than ``max_completions`` completions.
+
+    Examples
+    --------
+    >>> joint = np.log(np.array([[0.1, 0.2], [0.3, 0.4]]))
+    >>> log_p = lambda codes: joint[codes[:, 0], codes[:, 1]]
+    >>> np.exp(marginal_log_probability(np.array([[0, -1], [-1, 1], [1, 0]]), [2, 2], log_p)).round(3).tolist()
+    [0.3, 0.6, 0.3]
+    """
+    codes = np.asarray(codes, dtype=np.int64)
+    out = np.empty(len(codes))
+    hidden_mask = codes < 0
+    patterns, which = np.unique(hidden_mask, axis=0, return_inverse=True)
+    for p, pattern in enumerate(patterns):
+        hidden = [int(j) for j in np.flatnonzero(pattern)]
+        members = np.flatnonzero(which.ravel() == p)
+        n_completions = math.prod(cards[j] for j in hidden)
+        if n_completions > max_completions:
+            raise ValueError(f"{len(members)} row(s) miss {len(hidden)} values with {n_completions:,} completions, "
+                             f"more than max_completions={max_completions:,}")  # fmt: skip
+        grid = _completion_grid([cards[j] for j in hidden])
+        block = np.repeat(codes[members], len(grid), axis=0)
+        block[:, hidden] = np.tile(grid, (len(members), 1))
+        values = log_probability(block).reshape(len(members), len(grid))
+        top = values.max(axis=1)
+        safe = np.where(np.isfinite(top), top, 0.0)
+        with np.errstate(divide="ignore"):
+            out[members] = safe + np.log(np.exp(values - safe[:, None]).sum(axis=1))
+    return out
+
+
+def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray], np.ndarray],
+                  max_completions: int = MAX_COMPLETIONS, n_draws: int = N_DRAWS,
+                  seed: int | np.random.Generator | None = 0) -> CompletedTable:  # fmt: skip
+    """The E-step: every incomplete row spread over its completions by a model's posterior.
+
+    Parameters
+    ----------
+    table : IncompleteTable
+    log_probability : callable
+        ``log_probability(codes)``: the model's log probability of complete rows of codes
+        (shape ``(n, n_variables)``, columns in ``table.variables`` order); a joint up to a
+        constant is enough.
+    max_completions : int, default=4096
+        Rows with at most this many completions are completed exactly; others by draws.
+    n_draws : int, default=200
+        Gibbs draws (after 20 sweeps of burn-in) for each row beyond ``max_completions``.
+    seed : int or numpy.random.Generator, optional
+        For the draws.
+
+    Returns
+    -------
+    CompletedTable
+
+    Examples
+    --------
+    >>> table = IncompleteTable.from_frame(pd.DataFrame({"a": [0, 0, 1, None], "b": [0, 0, 1, 1]}))
+    >>> flat = lambda codes: np.zeros(len(codes))  # every completion equally likely
+    >>> done = complete_rows(table, flat)
+    >>> done.frame.assign(count=done.counts).to_dict("records")
+    [{'a': 0, 'b': 0, 'count': 2.0}, {'a': 0, 'b': 1, 'count': 0.5}, {'a': 1, 'b': 1, 'count': 1.5}]
+    """
+    rng = np.random.default_rng(seed)
+    cards = table.cards
+    hidden_mask = table.codes < 0
+    complete = ~hidden_mask.any(axis=1)
+    rows, counts = [table.codes[complete]], [table.counts[complete]]
+    n_exact = n_drawn = 0.0
+    patterns, which = np.unique(hidden_mask[~complete], axis=0, return_inverse=True)
+    incomplete_rows, incomplete_counts = table.codes[~complete], table.counts[~complete]
+    for p, pattern in enumerate(patterns):
+        hidden = [int(j) for j in np.flatnonzero(pattern)]
+        members = np.flatnonzero(which.ravel() == p)
+        if math.prod(cards[j] for j in hidden) <= max_completions:
+            done_rows, done_counts = _complete_exactly(
+                incomplete_rows[members], incomplete_counts[members], hidden, cards, log_probability
+            )
+            n_exact += float(incomplete_counts[members].sum())
+        else:
+            parts = [_complete_by_draws(incomplete_rows[i], incomplete_counts[i], hidden, cards, log_probability,
+                                        rng, n_draws) for i in members]  # fmt: skip
+            done_rows = np.concatenate([r for r, _ in parts])
+            done_counts = np.concatenate([c for _, c in parts])
+            n_drawn += float(incomplete_counts[members].sum())
+        rows.append(done_rows)
+        counts.append(done_counts)
+    codes = np.concatenate(rows)
+    distinct, inverse = np.unique(codes, axis=0, return_inverse=True)
+    pooled = np.bincount(inverse.ravel(), weights=np.concatenate(counts), minlength=len(distinct))
+    keep = pooled > 0
+    return CompletedTable(table._frame(distinct[keep]), ExpectedCounts(pooled[keep]), n_exact, n_drawn)

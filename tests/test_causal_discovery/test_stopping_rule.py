@@ -1,0 +1,111 @@
+"""The default stopping rule (``n_iter="auto"``): chains settle, disagreeing chains go on, honest warnings."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pgmpy_sgm import SGMScore, load_heart_disease
+from pgmpy_sgm.causal_discovery import ConvergenceWarning, NonReversibleMCMC, nonreversible_mcmc
+from pgmpy_sgm.causal_discovery._chain import ChainState, SearchPlan
+
+HEART_OPTIMUM = -6715.90  # the paper's best stratified graph
+
+
+@pytest.fixture(scope="module")
+def heart():
+    return load_heart_disease(as_counts=True)
+
+
+def _tree_data(n_vars=16, n=400, seed=0):
+    """Binary data from a random tree of noisy copies (many edges to find)."""
+    rng = np.random.default_rng(seed)
+    x = np.zeros((n, n_vars), dtype=np.int64)
+    x[:, 0] = rng.integers(0, 2, n)
+    for v in range(1, n_vars):
+        parent = x[:, rng.integers(v)]
+        x[:, v] = np.where(rng.random(n) < 0.85, parent, rng.integers(0, 2, n))
+    return pd.DataFrame(x, columns=[f"v{i:02d}" for i in range(n_vars)])
+
+
+def _fit_quietly(data, **params):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        est = NonReversibleMCMC(show_progress=False, **params).fit(data)
+    return est, [w for w in caught if issubclass(w.category, ConvergenceWarning)]
+
+
+def test_default_fit_settles_at_the_paper_optimum(heart):
+    for seed in range(4):
+        est, warned = _fit_quietly(heart, seed=seed, weights="count")
+        assert est.stop_reason_ == "settled", seed
+        assert est.best_score_ == pytest.approx(HEART_OPTIMUM, abs=0.005), seed
+        assert not warned, seed
+        d = heart.shape[1] - 1
+        need = max(nonreversible_mcmc.SETTLE_MIN, nonreversible_mcmc.SETTLE_PER_NODE * d)
+        stood = est.convergence_["n_iter"] - est.convergence_["best_iteration"]
+        assert (stood >= need).all(), seed  # every chain's best stood at least the stated while
+
+
+def test_settling_does_not_depend_on_segments_or_processes(heart):
+    one, _ = _fit_quietly(heart, seed=7, weights="count", n_chains=3)
+    two, _ = _fit_quietly(heart, seed=7, weights="count", n_chains=3, n_jobs=2, checkpoint_every=250)
+    np.testing.assert_array_equal(one.trace_, two.trace_)
+    pd.testing.assert_frame_equal(one.posterior_, two.posterior_)
+
+
+def test_a_settled_checkpoint_resumes_to_the_same_result(heart, tmp_path):
+    path = tmp_path / "run.jsonl"
+    first, _ = _fit_quietly(heart, seed=2, weights="count", checkpoint=path)
+    again, _ = _fit_quietly(heart, seed=2, weights="count", checkpoint=path, resume=True)
+    assert again.stop_reason_ == "settled"
+    np.testing.assert_array_equal(first.trace_, again.trace_)
+    pd.testing.assert_frame_equal(first.posterior_, again.posterior_)
+
+
+def _settled_state(chain: int, best: float) -> ChainState:
+    state = ChainState.new(chain, np.random.SeedSequence(chain), 0)
+    state.best_score, state.settled = best, True
+    return state
+
+
+def test_chains_that_disagree_start_another_round():
+    plan = SearchPlan(settle_age=100)
+    far = [_settled_state(0, -100.0), _settled_state(1, -103.0)]
+    assert nonreversible_mcmc.NonReversibleMCMC._next_settle_round(far, plan)
+    assert [(s.settled, s.settle_round) for s in far] == [(False, 1), (False, 1)]
+    close = [_settled_state(0, -100.0), _settled_state(1, -100.5)]
+    assert not nonreversible_mcmc.NonReversibleMCMC._next_settle_round(close, plan)
+    one_running = [_settled_state(0, -100.0), ChainState.new(1, np.random.SeedSequence(1), 0)]
+    assert not nonreversible_mcmc.NonReversibleMCMC._next_settle_round(one_running, plan)
+
+
+def test_time_limit_before_settling_warns(monkeypatch):
+    monkeypatch.setattr(nonreversible_mcmc, "SETTLE_MIN", 10**9)  # no chain can settle
+    est, warned = _fit_quietly(_tree_data(), seed=0, max_time=1.0)
+    assert est.stop_reason_ == "max_time"
+    assert any("time limit" in str(w.message) for w in warned)
+
+
+def test_chains_agreeing_below_a_mode_warn_after_the_final_polish():
+    """A chain stopped after 3 iterations has no other to disagree with, but a polish still climbs: a warning."""
+    data = _tree_data()
+    est, warned = _fit_quietly(data, seed=0, n_iter=3, n_chains=1, start="empty")
+    assert est.convergence_.attrs["spread"] <= 2.0  # the spread alone would not warn
+    assert est.best_score_ > est.chain_best_scores_.max() + 1.0
+    assert any("polish of the best graph" in str(w.message) for w in warned)
+    # the polished graph is scored exactly (from scratch, by another scorer)
+    assert SGMScore(data).score(est.model_) == pytest.approx(est.best_score_, abs=1e-6)
+
+
+def test_n_iter_keeps_its_meaning(heart):
+    est, _ = _fit_quietly(heart, seed=0, weights="count", n_iter=300)
+    assert est.stop_reason_ == "n_iter"
+    assert (est.convergence_["n_iter"] == 300).all()
+
+
+@pytest.mark.parametrize("value", ["forever", "AUTO", 0, -5, 2.5])
+def test_bad_n_iter(heart, value):
+    with pytest.raises((ValueError, TypeError), match="n_iter"):
+        NonReversibleMCMC(n_iter=value, weights="count", show_progress=False).fit(heart)

@@ -1,0 +1,91 @@
+"""NonReversibleMCMC(missing=...): structural EM and the other choices on incomplete data."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pgmpy_sgm import load_heart_disease
+from pgmpy_sgm.causal_discovery import NonReversibleMCMC
+from pgmpy_sgm.core.missing import EMOptions, MissingValuesWarning
+
+#: The paper's best stratified graph of the heart data (Nyman et al. 2014, Figure 3).
+PAPER_EDGES = {
+    frozenset(e)
+    for e in [("mental_work", "physical_work"), ("physical_work", "lipoprotein_ratio"),
+              ("smoking", "lipoprotein_ratio"), ("smoking", "physical_work"), ("smoking", "systolic_bp"),
+              ("systolic_bp", "lipoprotein_ratio")]  # fmt: skip
+}
+PAPER_STRATA = {("smoking", "systolic_bp"): [{"lipoprotein_ratio": 1}],
+                ("systolic_bp", "lipoprotein_ratio"): [{"smoking": 0}]}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def heart():
+    return load_heart_disease()
+
+
+def _masked(frame, rate, seed):
+    return frame.astype(object).mask(np.random.default_rng(seed).random(frame.shape) < rate)
+
+
+def _fit(data, **params):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return NonReversibleMCMC(seed=0, show_progress=False, n_iter=600, **params).fit(data)
+
+
+def test_every_choice_gives_the_complete_data_result_without_missing_cells(heart):
+    reference = _fit(heart)
+    for choice in ("complete_cases", "em", "state", EMOptions(max_iter=2)):
+        other = _fit(heart, missing=choice)
+        pd.testing.assert_frame_equal(reference.posterior_, other.posterior_)
+        assert not hasattr(other, "em_history_")
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_em_recovers_the_paper_graph_with_5_percent_of_cells_missing(heart, seed):
+    masked = _masked(heart, 0.05, seed)
+    est = NonReversibleMCMC(seed=0, missing="em", show_progress=False).fit(masked)
+    assert {frozenset(e) for e in est.model_.edges()} == PAPER_EDGES
+    assert est.model_.strata == PAPER_STRATA
+    incomplete = int(masked.isna().any(axis=1).sum())
+    assert est.n_completed_exactly_ == incomplete and est.n_completed_by_draws_ == 0
+    assert est.missing_cells_.sum() == int(masked.isna().sum().sum())
+    assert est.em_history_.attrs["start"] == "complete cases"
+    assert len(est.em_history_) >= 2
+
+
+def test_em_is_deterministic_for_a_seed_and_rows_beyond_the_limit_are_drawn(heart):
+    masked = _masked(heart, 0.2, 4)
+    options = EMOptions(max_iter=2, max_completions=4)  # rows with 3 or more missing cells are drawn
+    one = _fit(masked, missing=options)
+    two = _fit(masked, missing=options)
+    pd.testing.assert_frame_equal(one.posterior_, two.posterior_)
+    pd.testing.assert_frame_equal(one.em_history_.drop(columns="seconds"), two.em_history_.drop(columns="seconds"))
+    many = int((masked.isna().sum(axis=1) >= 3).sum())
+    assert one.n_completed_by_draws_ == many > 0
+    assert one.n_completed_exactly_ + one.n_completed_by_draws_ == int(masked.isna().any(axis=1).sum())
+
+
+def test_numpy_input_with_nan_and_complete_cases(heart):
+    masked = _masked(heart, 0.05, 0).astype(float).to_numpy()
+    with pytest.warns(MissingValuesWarning, match="Dropped"):
+        est = NonReversibleMCMC(seed=0, n_iter=200, missing="complete_cases", show_progress=False).fit(masked)
+    assert list(est.variables_) == [f"x{i}" for i in range(6)]
+
+
+def test_missing_state_is_named_in_the_result(heart):
+    est = _fit(_masked(heart, 0.05, 0), missing="state")
+    assert all("missing" in states for states in est.model_.state_names.values())
+
+
+def test_errors(heart, tmp_path):
+    masked = _masked(heart, 0.05, 0)
+    with pytest.raises(ValueError, match=r"rows have missing values .* in columns 'smoking' \(\d+ missing\)"):
+        _fit(masked)
+    with pytest.raises(ValueError, match="missing must be one of"):
+        _fit(masked, missing="impute")
+    with pytest.raises(ValueError, match="checkpoint is not available with missing='em'"):
+        _fit(masked, missing="em", checkpoint=tmp_path / "run.jsonl")

@@ -1,0 +1,119 @@
+"""Incomplete data: the missing= choices and the E-step, against brute force."""
+
+import itertools
+import math
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pgmpy_sgm import SGMScore
+from pgmpy_sgm.core.data import ExpectedCounts
+from pgmpy_sgm.core.missing import (
+    EMOptions,
+    IncompleteTable,
+    MissingValuesWarning,
+    complete_rows,
+    missing_error,
+    resolve_missing,
+)
+
+
+def _masked(n=60, seed=0, rate=0.3):
+    rng = np.random.default_rng(seed)
+    frame = pd.DataFrame({"a": rng.integers(0, 2, n), "b": rng.integers(0, 3, n), "c": rng.integers(0, 2, n)})
+    return frame.astype(object).mask(rng.random(frame.shape) < rate)
+
+
+def _random_joint(cards, seed=1):
+    rng = np.random.default_rng(seed)
+    joint = rng.random(cards)
+    return joint / joint.sum()
+
+
+def test_expected_counts_equal_a_brute_force_sum_over_completions():
+    frame = _masked()
+    table = IncompleteTable.from_frame(frame)
+    joint = _random_joint(table.cards)
+    done = complete_rows(table, lambda codes: np.log(joint[tuple(codes.T)]))
+    expected = np.zeros(table.cards)
+    for row in frame.itertuples(index=False):  # every row of the data, one at a time
+        cells = zip(frame.columns, row, strict=True)
+        observed = [None if pd.isna(x) else table.state_names[v].index(x) for v, x in cells]
+        options = [range(k) if o is None else [o] for o, k in zip(observed, table.cards, strict=True)]
+        completions = list(itertools.product(*options))
+        p = np.array([joint[c] for c in completions])
+        for c, w in zip(completions, p / p.sum(), strict=True):
+            expected[c] += w
+    got = np.zeros(table.cards)
+    for row, count in zip(done.frame.itertuples(index=False), done.counts, strict=True):
+        got[tuple(table.state_names[v].index(x) for v, x in zip(frame.columns, row, strict=True))] += count
+    np.testing.assert_allclose(got, expected, atol=1e-12)
+    assert done.n_exact == (frame.isna().any(axis=1)).sum() and done.n_drawn == 0
+
+
+def test_rows_beyond_the_limit_are_completed_by_draws_from_the_same_posterior():
+    frame = pd.DataFrame({"a": [None] * 5 + [0, 1], "b": [None] * 5 + [1, 0]}, dtype=object)
+    table = IncompleteTable.from_frame(frame)
+    joint = np.array([[0.1, 0.2], [0.3, 0.4]])
+    done = complete_rows(table, lambda codes: np.log(joint[tuple(codes.T)]), max_completions=1, n_draws=4000)
+    assert done.n_drawn == 5 and done.n_exact == 0
+    assert done.counts.sum() == pytest.approx(7.0)
+    cells = {(r.a, r.b): c for r, c in zip(done.frame.itertuples(index=False), done.counts, strict=True)}
+    for (a, b), p in np.ndenumerate(joint):  # 5 rows spread as the joint, plus the two complete rows
+        assert cells[(a, b)] - (1 if (a, b) in {(0, 1), (1, 0)} else 0) == pytest.approx(5 * p, abs=0.15)
+
+
+def test_fractional_counts_are_scored_exactly():
+    """The score of one variable from expected counts, against the Dirichlet formula written out here."""
+    frame = pd.DataFrame({"a": [0, 1, 0], "b": [0, 0, 1]})
+    counts = ExpectedCounts([0.25, 1.5, 2.75])
+    score = SGMScore(frame, weights=counts)
+    n0, n1, n = 0.25 + 2.75, 1.5, 4.5
+    expected = math.lgamma(2) - math.lgamma(2 + n) + math.lgamma(1 + n0) + math.lgamma(1 + n1)
+    assert score.local_score("a", ()) == pytest.approx(expected, abs=1e-9)
+
+
+def test_user_counts_must_still_be_whole():
+    with pytest.raises(ValueError, match="whole counts"):
+        SGMScore(pd.DataFrame({"a": [0, 1]}), weights=np.array([0.5, 1.0]))
+
+
+def test_the_error_names_every_column_with_its_count():
+    frame = pd.DataFrame({"a": [0, None, 1, 1], "b": ["x", "", "y", None], "c": [1, 1, 0, 0]})
+    message = str(missing_error(frame))
+    assert "'a' (1 missing)" in message and "'b' (2 missing)" in message and "'c'" not in message
+    assert message.startswith("2 of 4 rows")
+    with pytest.raises(ValueError, match="complete_cases"):
+        resolve_missing(frame)
+
+
+def test_complete_cases_and_state():
+    frame = pd.DataFrame({"a": [0, None, 1, 1.0], "b": ["x", "y", "y", "x"]})
+    with pytest.warns(MissingValuesWarning, match="Dropped 1 of 4 rows"):
+        kept, weights = resolve_missing(frame, np.array([1, 2, 3, 4]), "complete_cases")
+    assert len(kept) == 3 and weights.tolist() == [1, 3, 4]
+    state, _ = resolve_missing(frame, missing="state")
+    assert state["a"].tolist() == ["0", "missing", "1", "1"] and state["b"].tolist() == frame["b"].tolist()
+
+
+@pytest.mark.parametrize("bad", ["drop", None, 3, EMOptions])
+def test_bad_missing_option(bad):
+    with pytest.raises(ValueError, match="missing must be one of"):
+        resolve_missing(pd.DataFrame({"a": [0, 1]}), missing=bad)
+
+
+@pytest.mark.parametrize("field, value", [("max_iter", 0), ("tol", -0.5), ("n_draws", 1.5), ("max_completions", True)])
+def test_bad_em_options(field, value):
+    with pytest.raises(ValueError, match=field):
+        EMOptions(**{field: value})
+
+
+def test_no_missing_cell_leaves_the_data_alone():
+    frame = pd.DataFrame({"a": [0, 1], "b": ["x", "y"]})
+    for choice in ("error", "complete_cases", "state", "em"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            out, _ = resolve_missing(frame, missing=choice)
+        pd.testing.assert_frame_equal(out, frame)
