@@ -37,8 +37,13 @@ from pgmpy_sgm.core.data import EncodedData
 from pgmpy_sgm.core.pooling import pool_data
 from pgmpy_sgm.datasets import load_heart_disease, simulate_paper_synthetic
 from pgmpy_sgm.factors import TreeCPD
-from pgmpy_sgm.models import LabeledBayesianNetwork, StrataNotShownWarning, StratifiedGraphicalModel
-from pgmpy_sgm.plotting import graph_layout, plot_labeled_dag, save_figure
+from pgmpy_sgm.models import (
+    ContextSpecificIndependence,
+    LabeledBayesianNetwork,
+    StrataNotShownWarning,
+    StratifiedGraphicalModel,
+)
+from pgmpy_sgm.plotting import graph_layout, plot_labeled_dag, plot_stratified_graph, save_figure
 from pgmpy_sgm.readwrite import (
     from_json_dict,
     ldag_from_json_dict,
@@ -425,6 +430,11 @@ CASES = [
      r"^model must be a DAG .*Got: 5"),
     ("score-class-ids-not-integers", lambda tmp: LDAGScore(DF).family_score("a", ("b",), [0.5, 1]), ValueError,
      r"^group_ids must hold one integer class id per parent configuration \(2\)\. Got: \[0\.5, 1\]"),
+    ("score-labels-not-a-bool", lambda tmp: LDAGScore(DF, labels="x"), TypeError, r"^labels must be a bool\. Got: 'x'"),
+    ("graph-statement-context", lambda tmp: ContextSpecificIndependence("a", "b", 5), TypeError,
+     r"^context must be a tuple of \(variable, state\) pairs\. Got: 5"),
+    ("plot-strata-per-line", lambda tmp: plot_stratified_graph(StratifiedGraph([("a", "b")]), strata_per_line=0),
+     ValueError, r"^strata_per_line must be a positive integer or None\. Got: 0"),
     ("score-max-cells", lambda tmp: SGMScore(DF, max_cells="x"), ValueError,
      r"^max_cells must be a positive integer or None\. Got: 'x'"),
     ("mcmc-score-true-graph-type", lambda tmp: _mcmc_fitted().score(true_graph=5), TypeError,

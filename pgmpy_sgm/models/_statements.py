@@ -21,6 +21,11 @@ class ContextSpecificIndependence:
     v: object
     context: tuple
 
+    def __post_init__(self):
+        pairs = self.context
+        if not isinstance(pairs, tuple) or not all(isinstance(p, tuple) and len(p) == 2 for p in pairs):
+            raise TypeError(f"context must be a tuple of (variable, state) pairs. Got: {pairs!r}")
+
     def __str__(self) -> str:
         given = ", ".join(f"{w}={s}" for w, s in self.context)
         return f"{self.u} ⟂ {self.v} | {given}"

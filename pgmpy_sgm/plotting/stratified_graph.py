@@ -339,6 +339,9 @@ def plot_stratified_graph(
         raise TypeError(f"ax must be a matplotlib Axes. Got: {type(ax).__name__}")
     fig = ax.figure
     strata = sg.strata
+    if strata_per_line is not None and (isinstance(strata_per_line, bool) or not isinstance(strata_per_line, int)
+                                        or strata_per_line < 1):
+        raise ValueError(f"strata_per_line must be a positive integer or None. Got: {strata_per_line!r}")
     per_line = strata_per_line if strata_per_line is not None else (4 if label_style == "compact" else 1)
 
     # edges: unlabelled first so that red lines lie on top where they cross

@@ -137,6 +137,8 @@ class LDAGScore(LocalScoreCache, BaseStructureScore):
             raise ValueError(f"equivalent_sample_size must be a positive number. Got: {ess!r}")
         if isinstance(kappa, bool) or not isinstance(kappa, int | float | np.number) or not (0 < kappa <= 1):
             raise ValueError(f"kappa must be a number in (0, 1]. Got: {kappa!r}")
+        if not isinstance(labels, bool | np.bool_):
+            raise TypeError(f"labels must be a bool. Got: {labels!r}")
         if method not in ("auto", "exact", "heuristic"):
             raise ValueError(f"method must be 'auto', 'exact' or 'heuristic'. Got: {method!r}")
         if max_labelled_configs is not None and (
