@@ -555,8 +555,8 @@ def _learn_ldag(args) -> int:
     model = est.model_
     firsts = [f"from {_START_NAMES.get(where, where)} {value:.2f}"
               for where, value in zip(est.climb_starts_, est.climb_scores_, strict=True) if where != "restart"]
-    print(f"Search: tabu hill climbing, seed {args.seed}; first climbs {', '.join(firsts)}; "
-          f"{_restart_summary(est, args)}; best {est.best_score_:.2f}")
+    print(f"Search: tabu hill climbing, seed {args.seed}; first climbs {', '.join(firsts)}; best {est.best_score_:.2f}")
+    print(f"Restarts: {_restart_summary(est, args)}")
     print()
     score_name = _LDAG_SCORE.format(kappa=est.kappa)
     print(f"Best labelled DAG: {score_name} {est.best_score_:.2f}")
@@ -582,10 +582,10 @@ def _restart_summary(est, args) -> str:
     """How many restarts ran, and why no more did."""
     done = est.climb_starts_.count("restart")
     if est.restarts_stopped_by_ == "n_restarts":
-        return f"{done} restart(s), all of --restarts {args.restarts}"
+        return f"{done}, all of --restarts {args.restarts}"
     if est.restarts_stopped_by_ == "max_time":
-        return f"{done} of at most {args.restarts} restart(s): --max-time {args.max_time:g} s was reached"
-    return (f"{done} of at most {args.restarts} restart(s): the restart budget was spent (restarts may score "
+        return f"{done} of at most {args.restarts}: stopped when --max-time {args.max_time:g} s was reached"
+    return (f"{done} of at most {args.restarts}: stopped when the restart budget was spent (restarts may score "
             f"{est.restart_budget:g} x the candidate moves of the longest first climb; raise --restart-budget, or "
             f"pass --restart-budget none to run all {args.restarts})")
 

@@ -65,10 +65,13 @@ def test_learn_ldag_prints_the_data_line_once_even_quiet(heart_csv, capsys):
 def test_restart_message_says_why_the_restarts_stopped(heart_csv, capsys):
     assert _learn(heart_csv, "--restarts", "10", "--quiet") == 0  # the default budget allows 1 restart here
     out = capsys.readouterr().out
-    assert "1 of at most 10 restart(s): the restart budget was spent" in out
+    assert "Restarts: 1 of at most 10: stopped when the restart budget was spent" in out
     assert "--restart-budget none to run all 10" in out
     assert _learn(heart_csv, "--restarts", "2", "--restart-budget", "none", "--quiet") == 0
-    assert "2 restart(s), all of --restarts 2" in capsys.readouterr().out
+    assert "Restarts: 2, all of --restarts 2" in capsys.readouterr().out
+    # the first climbs take longer than a microsecond, so no restart starts
+    assert _learn(heart_csv, "--restarts", "2", "--max-time", "1e-6", "--quiet") == 0
+    assert "Restarts: 0 of at most 2: stopped when --max-time 1e-06 s was reached" in capsys.readouterr().out
 
 
 def test_progress_bar_ends_at_the_climbs_run(heart_csv, capsys):
