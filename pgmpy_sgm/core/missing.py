@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from pgmpy_sgm.core.data import ExpectedCounts, _python_scalar, _sorted_states
+from pgmpy_sgm.core.data import ExpectedCounts, python_scalar, sorted_states
 
 __all__ = [
     "MISSING_CHOICES",
@@ -47,6 +47,7 @@ __all__ = [
     "complete_rows",
     "independent_log_probability",
     "encode_with_gaps",
+    "state_value",
     "marginal_log_probability",
 ]
 
@@ -170,15 +171,15 @@ def missing_cells(frame: pd.DataFrame, columns: Sequence | None = None) -> pd.Se
     return pd.Series({c: n for c, n in counts.items() if n}, dtype=np.int64)
 
 
-def _state_value(value):
+def state_value(value):
     """A cell as a state: a Python scalar, with whole floats as int (a column of integers with NaN is float).
 
     Examples
     --------
-    >>> _state_value(np.float64(1.0)), _state_value(2.5), _state_value("x")
+    >>> state_value(np.float64(1.0)), state_value(2.5), state_value("x")
     (1, 2.5, 'x')
     """
-    value = _python_scalar(value)
+    value = python_scalar(value)
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value
@@ -199,9 +200,9 @@ def encode_with_gaps(frame: pd.DataFrame, state_names: Mapping | None = None) ->
     names, columns = {}, []
     for name in frame.columns:
         gaps = _is_missing(frame[name])
-        values = [_state_value(x) for x in frame[name].astype(object).to_numpy()]
+        values = [state_value(x) for x in frame[name].astype(object).to_numpy()]
         observed = [v for v, gap in zip(values, gaps, strict=True) if not gap]
-        states = [_state_value(x) for x in declared.get(name, _sorted_states(dict.fromkeys(observed)))]
+        states = [state_value(x) for x in declared.get(name, sorted_states(dict.fromkeys(observed)))]
         if not states:
             raise ValueError(f"Column {name!r} has no observed value: every cell is missing.")
         lookup = {s: i for i, s in enumerate(states)}
@@ -282,7 +283,7 @@ def resolve_missing(frame: pd.DataFrame, weights=None, missing: str = "error", c
         frame = frame.copy()
         for column in missing_cells(frame, columns).index:
             gaps = _is_missing(frame[column])
-            text = frame[column].astype(object).map(lambda x: str(_state_value(x)))
+            text = frame[column].astype(object).map(lambda x: str(state_value(x)))
             frame[column] = text.where(~gaps, MISSING_STATE).astype(object)
         return frame, weights
     gaps = _incomplete_rows(frame, columns)
