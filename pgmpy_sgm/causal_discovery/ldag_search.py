@@ -25,8 +25,8 @@ from pgmpy_sgm.causal_discovery._equivalence_search import _bits, greedy_equival
 from pgmpy_sgm.causal_discovery._order import canonical_order
 from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_fitted, missing_input, structural_em
 from pgmpy_sgm.core.data import ExpectedCounts
-from pgmpy_sgm.core.missing import IncompleteTable, em_options, missing_cells
-from pgmpy_sgm.core.pooling import is_dask_frame, pool_data
+from pgmpy_sgm.core.missing import IncompleteTable, check_missing_option, em_options, missing_cells
+from pgmpy_sgm.core.pooling import is_dask_frame, pool_data, pooled_input
 from pgmpy_sgm.models import LabeledBayesianNetwork
 from pgmpy_sgm.structure_score.ldag_score import DEFAULT_KAPPA, LDAGScore
 
@@ -482,7 +482,9 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         [('x0', 'x1')]
         """
         self._check_params()
-        X, weights, needs_em = missing_input(X, self.weights, self.missing)
+        keep_missing = check_missing_option(self.missing) != "error"
+        X, weights = pooled_input(X, self.weights, keep_missing)  # a Dask DataFrame is pooled where it lives
+        X, weights, needs_em = missing_input(X, weights, self.missing)
         if needs_em:
             return self._fit_em(X, weights)
         X, counts = self._fit_data(X, weights)

@@ -35,7 +35,7 @@ from pgmpy_sgm.causal_discovery._run_state import RunState
 from pgmpy_sgm.causal_discovery._structural_em import adopt_fitted, missing_input
 from pgmpy_sgm.core.data import check_frame
 from pgmpy_sgm.core.engine import ScoreEngine
-from pgmpy_sgm.core.missing import IncompleteTable, em_options, missing_cells
+from pgmpy_sgm.core.missing import IncompleteTable, check_missing_option, em_options, missing_cells
 from pgmpy_sgm.core.moves import DecomposableState, chordal_families
 from pgmpy_sgm.core.pooling import pooled_input
 from pgmpy_sgm.core.search import (
@@ -577,7 +577,8 @@ list of edges, default="auto"
         """
         from pgmpy_sgm.structure_score import SGMScore
 
-        X, weights = pooled_input(X, self.weights)  # a Dask DataFrame is pooled where it lives
+        keep_missing = check_missing_option(self.missing) != "error"
+        X, weights = pooled_input(X, self.weights, keep_missing)  # a Dask DataFrame is pooled where it lives
         X, weights, needs_em = missing_input(X, weights, self.missing)
         if needs_em:
             return self._fit_em(X, weights)

@@ -292,7 +292,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
         self.clique_factors, self._fingerprint = [], None
         if is_dask_frame(data):  # pool the model's columns where the partitions live
             keep = [c for c in data.columns if c in set(self.nodes()) or (isinstance(weights, str) and c == weights)]
-            data, weights = pool_data(data[keep], weights)
+            data, weights = pool_data(data[keep], weights, keep_missing=choice != "error")
         if not isinstance(data, pd.DataFrame):
             raise TypeError(f"data must be a pandas DataFrame. Got: {type(data).__name__}")
         nodes = list(self.nodes())

@@ -129,3 +129,26 @@ def test_ldag_missing_errors(heart):
         _ldag(masked)
     with pytest.raises(ValueError, match="missing must be one of"):
         _ldag(masked, missing=True)
+
+
+def test_dask_and_count_tables_with_missing_cells_give_the_pandas_result(heart, dask_client):
+    import dask.dataframe as dd
+
+    masked = _masked(heart, 0.05, 0).astype(float)  # Dask would turn object columns into strings
+    local = _fit(masked, missing="em")
+    on_dask = _fit(dd.from_pandas(masked, npartitions=3), missing="em")
+    pd.testing.assert_frame_equal(local.posterior_, on_dask.posterior_)
+    counts = masked.fillna(-1).value_counts().reset_index(name="n").replace(-1, np.nan)  # a count table with gaps
+    as_counts = _fit(counts, missing="em", weights="n")
+    assert as_counts.best_score_ == pytest.approx(local.best_score_, abs=1e-6)
+    assert as_counts.n_completed_exactly_ == local.n_completed_exactly_
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=":0")
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()
