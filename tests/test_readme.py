@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 
 import matplotlib
-import pytest
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 FENCE = re.compile(r"^```python\n(.*?)^```", flags=re.S | re.M)
@@ -24,8 +23,7 @@ def test_python_blocks_are_found():
     assert blocks == ["a = 1\n", "b = a\n"]
 
 
-@pytest.fixture(scope="module")
-def tour_output():
+def test_readme_python_blocks_run_in_order_and_print_what_their_comments_say():
     matplotlib.use("Agg")
     blocks = python_blocks(README.read_text(encoding="utf-8"))
     assert blocks, "the README has no python block"
@@ -33,19 +31,12 @@ def tour_output():
     with contextlib.redirect_stdout(out):
         for number, block in enumerate(blocks, 1):
             exec(compile(block, f"README.md python block {number}", "exec"), namespace)
-    return out.getvalue()
-
-
-def test_readme_python_blocks_run_in_order(tour_output):
-    assert tour_output  # the tour prints its results
-
-
-def test_readme_tour_prints_what_its_comments_say(tour_output):
-    lines = tour_output.splitlines()
+    lines = out.getvalue().splitlines()
     assert "-6715.90" in lines  # "the paper's optimum"
     assert "systolic_bp ⟂ lipoprotein_ratio | smoking=0" in lines
     assert "smoking ⟂ systolic_bp | lipoprotein_ratio=1" in lines
     assert "    lipoprotein_ratio = 1 -> leaf A (tied)" in lines
+    assert "systolic_bp ⟂ smoking | lipoprotein_ratio=1" in lines  # the labelled DAG's statement
 
 
 def test_readme_links_to_files_that_exist():
