@@ -245,9 +245,9 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         Wall-clock budget in seconds for the whole fit (all chains): chains stop when it
         is spent, even before ``n_iter`` (600 seconds with ``n_iter="auto"`` when not
         given). Results depend on the machine's speed when it is reached.
-    start : {"auto", "climbed", "best_forest", "empty", "best_gm"}, networkx.Graph, StratifiedGraph or \
-list of edges, default="auto"
-        Start of every chain: ``"auto"`` is ``"best_forest"`` for ``method="informed"`` and
+    start : str, networkx.Graph, StratifiedGraph or list of edges, default="auto"
+        Start of every chain (``"auto"``, ``"climbed"``, ``"best_forest"``, ``"empty"``,
+        ``"best_gm"`` or a graph): ``"auto"`` is ``"best_forest"`` for ``method="informed"`` and
         ``"empty"`` for ``method="paper"``; the best forest climbed greedily with strata on
         and swept (:func:`~pgmpy_sgm.core.search.climbed_start_key`: every chain then starts
         at one local optimum, fast but without the diversity of the chains' own paths; with
@@ -335,7 +335,7 @@ list of edges, default="auto"
         1000 rows) and are None/<NA> below.
     edge_probabilities_ : pandas.DataFrame of shape (n_variables, n_variables)
         Posterior probability of each edge (symmetric, diagonal 0).
-    trace_ : numpy.ndarray of shape (n_chains, n_iter_ + 1)
+    trace_ : numpy.ndarray of shape (n_chains, ``n_iter_`` + 1)
         Log unnormalized posterior of the current state, from the start state on (NaN
         after the last iteration of a chain that stopped before the longest one: it
         settled, or was interrupted).
