@@ -568,3 +568,35 @@ def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray]
     pooled = np.bincount(inverse.ravel(), weights=np.concatenate(counts), minlength=len(distinct))
     keep = pooled > 0
     return CompletedTable(table._frame(distinct[keep]), ExpectedCounts(pooled[keep]), n_exact, n_drawn)
+
+
+def mask_cells(data: pd.DataFrame, rate: float, seed: int | None = None, given: str | None = None) -> pd.DataFrame:
+    """A copy of ``data`` with cells removed (set to NaN), for checking how a method copes with gaps.
+
+    Completely at random (MCAR) by default: every cell independently with probability
+    ``rate``. With ``given`` (a column, never masked itself), at random given that column
+    (MAR): a cell is removed with probability ``1.6 * rate`` in rows where ``given`` holds its
+    first (sorted) state and ``0.4 * rate`` elsewhere.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"a": [0, 1] * 500, "b": [1, 0] * 500})
+    >>> masked = mask_cells(frame, 0.2, seed=0)
+    >>> round(float(masked.isna().to_numpy().mean()), 2)  # 2000 cells, each gone with probability 0.2
+    0.21
+    >>> mask_cells(frame, 0.2, seed=0, given="a")["a"].isna().sum()
+    np.int64(0)
+    """
+    if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0 <= rate <= 0.625:
+        raise ValueError(f"rate must be a number from 0 to 0.625 (1.6 * rate is a probability). Got: {rate!r}")
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(f"data must be a pandas DataFrame. Got: {type(data).__name__}")
+    rng = np.random.default_rng(seed)
+    p = np.full(data.shape, float(rate))
+    if given is not None:
+        if given not in data.columns:
+            raise ValueError(f"given={given!r} is not a column of the data: {list(data.columns)}")
+        first = (data[given] == sorted_states(data[given].dropna().unique())[0]).to_numpy()
+        p = np.where(first[:, None], 1.6 * rate, 0.4 * rate) * np.ones((1, data.shape[1]))
+        p[:, list(data.columns).index(given)] = 0.0
+    return data.astype(object).mask(rng.random(data.shape) < p)
