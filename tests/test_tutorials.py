@@ -2,7 +2,7 @@
 
 The notebooks tell a story and carry no ``assert`` cells; the numbers their text relies on are
 checked here, with the notebooks' own settings (seeds, iterations, data sizes). The suite also
-executes every notebook (``--nbmake``).
+executes every notebook and compares its outputs with the stored ones (``tests/test_notebooks.py``).
 """
 
 from pathlib import Path

@@ -30,11 +30,15 @@ from pgmpy_sgm.core.missing import (
     CompletedTable,
     EMOptions,
     IncompleteTable,
+    check_missing_option,
     complete_rows,
-    independent_log_probability,  # fmt: skip
+    independent_log_probability,
+    missing_cells,
+    resolve_missing,
 )
+from pgmpy_sgm.core.pooling import is_dask_frame
 
-__all__ = ["MStepResult", "EMResult", "structural_em", "MIN_COMPLETE_CASES"]
+__all__ = ["MStepResult", "EMResult", "structural_em", "MIN_COMPLETE_CASES", "missing_input", "adopt_fitted"]
 
 #: EM starts from the learner's model of the complete cases when there are at least this many.
 MIN_COMPLETE_CASES = 30
@@ -149,3 +153,45 @@ def _start(table: IncompleteTable, m_step) -> tuple[MStepResult | None, str]:
     if complete.counts.sum() >= max(MIN_COMPLETE_CASES, 2 * len(table.variables)):
         return m_step(complete, None), "complete cases"
     return None, "independent variables (available cases)"
+
+
+def missing_input(X, weights, missing, stacklevel: int = 4) -> tuple[object, object, bool]:
+    """``(X, weights, needs_em)``: a learner's input with its missing cells handled as ``missing`` says.
+
+    A DataFrame goes through :func:`~pgmpy_sgm.core.missing.resolve_missing` (with
+    ``"error"``, the error naming every column with gaps); an array is made a DataFrame
+    (columns ``x0, x1, ...``) unless ``missing="error"``; ``needs_em`` is true when
+    ``missing`` means EM and there are missing cells (the data are then returned as they are).
+
+    Examples
+    --------
+    >>> X, weights, needs_em = missing_input(np.array([[0, 1], [np.nan, 0]]), None, "em")
+    >>> list(X.columns), needs_em
+    (['x0', 'x1'], True)
+    """
+    choice = check_missing_option(missing)
+    if is_dask_frame(X) or (choice == "error" and not isinstance(X, pd.DataFrame)):
+        return X, weights, False
+    if not isinstance(X, pd.DataFrame):
+        X = pd.DataFrame(np.asarray(X), columns=[f"x{i}" for i in range(np.shape(X)[1])])
+    variables = [c for c in X.columns if not (isinstance(weights, str) and c == weights)]
+    if choice == "em" and not missing_cells(X, variables).empty:
+        return X, weights, True
+    X, weights = resolve_missing(X, weights, choice, variables, stacklevel=stacklevel)
+    return X, weights, False
+
+
+def adopt_fitted(target, source) -> None:
+    """Copy the fitted attributes (public names ending in ``_``) of one learner to another.
+
+    Examples
+    --------
+    >>> class Learner:
+    ...     pass
+    >>> a, b = Learner(), Learner()
+    >>> b.model_, b._cache, b.seed = 1, 2, 3
+    >>> adopt_fitted(a, b)
+    >>> vars(a)
+    {'model_': 1}
+    """
+    target.__dict__.update({k: v for k, v in vars(source).items() if k.endswith("_") and not k.startswith("_")})

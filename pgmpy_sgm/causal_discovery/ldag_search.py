@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 import warnings
@@ -14,7 +15,7 @@ import pandas as pd
 from pgmpy import config
 from pgmpy.base import DAG
 from pgmpy.causal_discovery import HillClimbSearch
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import validate_data
 from tqdm.auto import tqdm
 
@@ -22,7 +23,10 @@ from pgmpy_sgm.causal_discovery._base import CausalDiscoveryMixin
 from pgmpy_sgm.causal_discovery._dag_chain import dag_chain, visited_posterior
 from pgmpy_sgm.causal_discovery._equivalence_search import _bits, greedy_equivalence_search
 from pgmpy_sgm.causal_discovery._order import canonical_order
-from pgmpy_sgm.core.pooling import is_dask_frame, pool_data
+from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_fitted, missing_input, structural_em
+from pgmpy_sgm.core.data import ExpectedCounts
+from pgmpy_sgm.core.missing import IncompleteTable, check_missing_option, em_options, missing_cells
+from pgmpy_sgm.core.pooling import is_dask_frame, pool_data, pooled_input
 from pgmpy_sgm.models import LabeledBayesianNetwork
 from pgmpy_sgm.structure_score.ldag_score import DEFAULT_KAPPA, LDAGScore
 
@@ -207,6 +211,19 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         climb needs only the columns, and the score and parameters only the counts.
     return_type : {"dag", "cpdag", "pdag"}, default="dag"
         Form of ``causal_graph_``: the learned DAG, or its CPDAG (see above).
+    missing : {"error", "complete_cases", "em", "state"} or EMOptions, default="error"
+        Missing cells (NaN, None, ``pd.NA``, empty strings): refused with an error naming
+        every column with gaps; incomplete rows dropped (with a warning); structural EM
+        (``"em"`` or an :class:`~pgmpy_sgm.core.missing.EMOptions`), as in
+        :class:`NonReversibleMCMC`: from the model of the complete cases (independent
+        variables when there are fewer than 30), each E-step completes the incomplete rows
+        by the current labelled network's posterior, each M-step is this search on the
+        expected counts, warm-started from the current DAG, with the network's parameters
+        (``em_history_``, ``n_completed_exactly_``, ``n_completed_by_draws_`` and
+        ``missing_cells_`` record it; the other fitted attributes refer to the last
+        completed table, and ``max_time`` bounds the whole fit); or missing as a state
+        named ``"missing"``. Data without missing cells give the same result under every
+        choice.
 
     Attributes
     ----------
@@ -307,6 +324,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         labels: bool = True,
         weights: str | np.ndarray | None = None,
         return_type: str = "dag",
+        missing="error",
     ):
         self.equivalent_sample_size = equivalent_sample_size
         self.kappa = kappa
@@ -327,6 +345,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         self.labels = labels
         self.weights = weights
         self.return_type = return_type
+        self.missing = missing
 
     # -- deprecated names ---------------------------------------------------------------
     @property
@@ -383,19 +402,19 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
             raise TypeError(f"state_names must be a dict {{variable: [states]}}. Got: {self.state_names!r}")
         self._check_return_type()
 
-    def _fit_data(self, X) -> tuple[pd.DataFrame, np.ndarray | None]:
+    def _fit_data(self, X, weights) -> tuple[pd.DataFrame, np.ndarray | None]:
         """The variables (an array gets columns ``x0, x1, ...``) and the counts of their rows, or None.
 
         Rows are kept as given, or pooled into distinct rows with counts for weighted data
         and Dask DataFrames.
         """
         if is_dask_frame(X):  # pooled where its partitions live
-            frame, counts = pool_data(X, self.weights)
+            frame, counts = pool_data(X, weights)
             return self._validated_frame(frame, counts), counts
-        variables = self._validated_frame(X, self.weights)
-        if self.weights is None:
-            return variables, None
-        return pool_data(X if isinstance(X, pd.DataFrame) else variables, self.weights)
+        variables = self._validated_frame(X, weights)
+        if weights is None or isinstance(weights, ExpectedCounts):  # expected counts come pooled from an E-step
+            return variables, weights
+        return pool_data(X if isinstance(X, pd.DataFrame) else variables, weights)
 
     # -- starts -------------------------------------------------------------------------
     def _start_dags(self, score, columns: list) -> list[tuple[str, DAG]]:
@@ -468,7 +487,12 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         [('x0', 'x1')]
         """
         self._check_params()
-        X, counts = self._fit_data(X)
+        keep_missing = check_missing_option(self.missing) != "error"
+        X, weights = pooled_input(X, self.weights, keep_missing)  # a Dask DataFrame is pooled where it lives
+        X, weights, needs_em = missing_input(X, weights, self.missing)
+        if needs_em:
+            return self._fit_em(X, weights)
+        X, counts = self._fit_data(X, weights)
         columns = list(X.columns)
         X = X[canonical_order(columns)]  # search in name order, report in column order (see the class notes)
         start_time = time.perf_counter()
@@ -500,6 +524,47 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         self.model_ = self._labelled_model(score, best, X, counts, columns)
         self.fit_time_ = time.perf_counter() - start_time
         return self
+
+    def _fit_em(self, X: pd.DataFrame, weights) -> LDAGSearch:
+        """Structural EM (see ``missing``): M-steps are fits of a copy of this learner on completed tables."""
+        variables = [c for c in X.columns if not (isinstance(weights, str) and c == weights)]
+        cells = missing_cells(X, variables)
+        table = IncompleteTable.from_frame(X, weights, self.state_names)
+        deadline = None if self.max_time is None else time.perf_counter() + float(self.max_time)
+        options = em_options(self.missing)
+        with tqdm(total=options.max_iter, disable=not (self.show_progress and config.SHOW_PROGRESS),
+                  desc="LDAGSearch (structural EM)") as bar:  # fmt: skip
+
+            def report(row):
+                bar.update(1)
+                bar.set_postfix_str(f"expected score={row['expected_score']:.2f}", refresh=False)
+
+            result = structural_em(table, functools.partial(self._m_step, table, deadline), options, self.seed, report)
+        adopt_fitted(self, result.last.estimator)
+        self.em_history_ = result.history
+        self.n_completed_exactly_ = result.completed.n_exact
+        self.n_completed_by_draws_ = result.completed.n_drawn
+        self.missing_cells_ = cells
+        return self
+
+    def _m_step(self, table: IncompleteTable, deadline, completed, previous) -> MStepResult:
+        """One M-step of structural EM: a fit of a copy of this learner on a completed table."""
+        params = {"missing": "error", "weights": completed.counts, "state_names": table.state_names,
+                  "show_progress": False}  # fmt: skip
+        if previous is not None:
+            dag = DAG(previous.estimator.model_.edges())
+            dag.add_nodes_from(table.variables)
+            params["start"] = dag
+        if deadline is not None:
+            params["max_time"] = max(deadline - time.perf_counter(), 1.0)
+        step = clone(self).set_params(**params).fit(completed.frame)
+        model = step.model_
+        structure = {("edge", u, v) for u, v in model.edges()}
+        for node in model.labelled_nodes():
+            parents, ids = model.get_classes(node)
+            structure.add(("classes", node, tuple(parents), tuple(int(i) for i in ids)))
+        return MStepResult(step, frozenset(structure), float(step.best_score_),
+                           model.log_probability_function(table.variables, table.state_names))  # fmt: skip
 
     def _record(self, start: str, result: tuple) -> None:
         _, value, seconds, n_new, moves = result

@@ -32,9 +32,10 @@ from pgmpy_sgm.causal_discovery._convergence import ConvergenceWarning, converge
 from pgmpy_sgm.causal_discovery._order import canonical_order, in_column_order
 from pgmpy_sgm.causal_discovery._posterior import edge_probability_frame, pair_probabilities, posterior_frame
 from pgmpy_sgm.causal_discovery._run_state import RunState
+from pgmpy_sgm.causal_discovery._structural_em import adopt_fitted, missing_input
 from pgmpy_sgm.core.data import check_frame
 from pgmpy_sgm.core.engine import ScoreEngine
-from pgmpy_sgm.core.missing import IncompleteTable, check_missing_option, em_options, missing_cells, resolve_missing
+from pgmpy_sgm.core.missing import IncompleteTable, check_missing_option, em_options, missing_cells
 from pgmpy_sgm.core.moves import DecomposableState, chordal_families
 from pgmpy_sgm.core.pooling import pooled_input
 from pgmpy_sgm.core.search import (
@@ -244,9 +245,9 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         Wall-clock budget in seconds for the whole fit (all chains): chains stop when it
         is spent, even before ``n_iter`` (600 seconds with ``n_iter="auto"`` when not
         given). Results depend on the machine's speed when it is reached.
-    start : {"auto", "climbed", "best_forest", "empty", "best_gm"}, networkx.Graph, StratifiedGraph or \
-list of edges, default="auto"
-        Start of every chain: ``"auto"`` is ``"best_forest"`` for ``method="informed"`` and
+    start : str, networkx.Graph, StratifiedGraph or list of edges, default="auto"
+        Start of every chain (``"auto"``, ``"climbed"``, ``"best_forest"``, ``"empty"``,
+        ``"best_gm"`` or a graph): ``"auto"`` is ``"best_forest"`` for ``method="informed"`` and
         ``"empty"`` for ``method="paper"``; the best forest climbed greedily with strata on
         and swept (:func:`~pgmpy_sgm.core.search.climbed_start_key`: every chain then starts
         at one local optimum, fast but without the diversity of the chains' own paths; with
@@ -334,7 +335,7 @@ list of edges, default="auto"
         1000 rows) and are None/<NA> below.
     edge_probabilities_ : pandas.DataFrame of shape (n_variables, n_variables)
         Posterior probability of each edge (symmetric, diagonal 0).
-    trace_ : numpy.ndarray of shape (n_chains, n_iter_ + 1)
+    trace_ : numpy.ndarray of shape (n_chains, ``n_iter_`` + 1)
         Log unnormalized posterior of the current state, from the start state on (NaN
         after the last iteration of a chain that stopped before the longest one: it
         settled, or was interrupted).
@@ -576,15 +577,11 @@ list of edges, default="auto"
         """
         from pgmpy_sgm.structure_score import SGMScore
 
-        X, weights = pooled_input(X, self.weights)  # a Dask DataFrame is pooled where it lives
-        missing = check_missing_option(self.missing)
-        if missing != "error" and not isinstance(X, pd.DataFrame):
-            X = pd.DataFrame(np.asarray(X), columns=[f"x{i}" for i in range(np.shape(X)[1])])
-        if isinstance(X, pd.DataFrame):
-            variables = [c for c in X.columns if not (isinstance(weights, str) and c == weights)]
-            if missing == "em" and not missing_cells(X, variables).empty:
-                return self._fit_em(X, weights)
-            X, weights = resolve_missing(X, weights, missing, variables, stacklevel=3)
+        keep_missing = check_missing_option(self.missing) != "error"
+        X, weights = pooled_input(X, self.weights, keep_missing)  # a Dask DataFrame is pooled where it lives
+        X, weights, needs_em = missing_input(X, weights, self.missing)
+        if needs_em:
+            return self._fit_em(X, weights)
         X = self._check_fit_data(X)
         columns = list(X.columns)
         X = X[canonical_order(columns)]  # fit in the canonical order, report in column order (see class notes)
@@ -657,8 +654,7 @@ list of edges, default="auto"
         finally:
             if bar is not None:
                 bar.close()
-        last = result.last.estimator
-        self.__dict__.update({k: v for k, v in vars(last).items() if k.endswith("_") and not k.startswith("_")})
+        adopt_fitted(self, result.last.estimator)
         self.em_history_ = result.history
         self.n_completed_exactly_ = result.completed.n_exact
         self.n_completed_by_draws_ = result.completed.n_drawn
@@ -673,7 +669,6 @@ list of edges, default="auto"
 
         from pgmpy_sgm.causal_discovery._structural_em import MStepResult
         from pgmpy_sgm.models import StratifiedGraphicalModel
-        from pgmpy_sgm.models._sgm_parameters import log_probabilities
 
         params = {"missing": "error", "weights": completed.counts, "state_names": table.state_names,
                   "show_progress": False}  # fmt: skip
@@ -688,12 +683,7 @@ list of edges, default="auto"
         model = StratifiedGraphicalModel(step.model_).fit(
             completed.frame, sample_weight=completed.counts, state_names=table.state_names
         )
-        nodes = list(model.nodes())
-        order = [table.variables.index(v) for v in nodes]
-
-        def log_probability(codes):
-            return log_probabilities(model.clique_factors, codes[:, order], nodes, model.states)
-
+        log_probability = model.log_probability_function(table.variables, table.state_names)
         return MStepResult(step, _structure(step.model_), float(step.best_score_), log_probability)
 
     def _em_bar(self, total: int):

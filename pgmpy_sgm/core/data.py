@@ -29,6 +29,8 @@ __all__ = [
     "check_frame",
     "encode_frame",
     "pool_codes",
+    "python_scalar",
+    "sorted_states",
     "DEFAULT_MAX_CELLS",
 ]
 
@@ -71,7 +73,14 @@ class ExpectedCounts(np.ndarray):
         return np.asarray(values, dtype=np.float64).view(cls)
 
 
-def _sorted_states(values: Iterable) -> list:
+def sorted_states(values: Iterable) -> list:
+    """Values sorted as state names: naturally, or by type name and text when they do not compare.
+
+    Examples
+    --------
+    >>> sorted_states([2, 1]), sorted_states(["b", 1, "a"])
+    ([1, 2], [1, 'a', 'b'])
+    """
     values = list(values)
     try:
         return sorted(values)
@@ -79,8 +88,14 @@ def _sorted_states(values: Iterable) -> list:
         return sorted(values, key=lambda v: (type(v).__name__, str(v)))
 
 
-def _python_scalar(value):
-    """numpy scalars -> plain Python values, so state names are JSON friendly."""
+def python_scalar(value):
+    """numpy scalars -> plain Python values, so state names are JSON friendly.
+
+    Examples
+    --------
+    >>> type(python_scalar(np.int64(3))).__name__, python_scalar("x")
+    ('int', 'x')
+    """
     return value.item() if isinstance(value, np.generic) else value
 
 
@@ -341,7 +356,7 @@ class EncodedData:
         is_categorical = isinstance(column.dtype, pd.CategoricalDtype)
         try:
             uniques = column.unique() if is_categorical else pd.unique(column.to_numpy())
-            uniques = [_python_scalar(u) for u in uniques]
+            uniques = [python_scalar(u) for u in uniques]
             if not all(isinstance(u, Hashable) for u in uniques):
                 raise TypeError
         except TypeError:
@@ -355,16 +370,16 @@ class EncodedData:
         if given_states is not None:
             if isinstance(given_states, str | bytes) or not isinstance(given_states, Sequence | np.ndarray):
                 raise TypeError(f"state_names[{name!r}] must be a list of states. Got: {given_states!r}")
-            states = [_python_scalar(s) for s in given_states]
+            states = [python_scalar(s) for s in given_states]
             if len(set(states)) != len(states):
                 raise ValueError(f"state_names[{name!r}] lists a state twice: {states}")
             missing = [u for u in uniques if u not in set(states)]
             if missing:
                 raise ValueError(f"Column {name!r} has values {missing[:5]} that are not in state_names[{name!r}]")
         elif is_categorical:
-            states = [_python_scalar(c) for c in column.cat.categories]
+            states = [python_scalar(c) for c in column.cat.categories]
         else:
-            states = _sorted_states(uniques)
+            states = sorted_states(uniques)
         if len(states) > 2**32 - 1:
             raise ValueError(f"Column {name!r} has {len(states)} states; at most 2**32 - 1 are supported.")
         self.state_names[name] = states
@@ -373,7 +388,7 @@ class EncodedData:
         codes = pd.Categorical(values, categories=categories).codes  # the narrowest signed integers
         if (codes < 0).any():  # values equal to a state under == but not under hashing (rare mixed types)
             lookup = {s: i for i, s in enumerate(states)}
-            codes = np.array([lookup[_python_scalar(x)] for x in values.to_numpy(dtype=object)], dtype=np.int64)
+            codes = np.array([lookup[python_scalar(x)] for x in values.to_numpy(dtype=object)], dtype=np.int64)
         return codes
 
     def _pool_rows(self, codes: np.ndarray, weights: np.ndarray | None):
@@ -707,12 +722,12 @@ def encode_frame(frame, state_names: dict) -> np.ndarray:
     out = np.empty((len(frame), len(state_names)), dtype=np.int64)
     for j, (name, states) in enumerate(state_names.items()):
         column = frame[name]
-        states = [_python_scalar(x) for x in states]
+        states = [python_scalar(x) for x in states]
         values = column.astype(object) if isinstance(column.dtype, pd.CategoricalDtype) else column
         codes = pd.Index(states, dtype=object).get_indexer(values.to_numpy(dtype=object)).astype(np.int64)
         if (codes < 0).any():  # unknown states, or values equal to a state under == but not under hashing
             lookup = {s: i for i, s in enumerate(states)}
-            raw = [_python_scalar(x) for x in values.to_numpy(dtype=object)]
+            raw = [python_scalar(x) for x in values.to_numpy(dtype=object)]
             unknown = list(dict.fromkeys(x for x in raw if x not in lookup))
             if unknown:
                 raise ValueError(f"Column {name!r} has state(s) {unknown[:5]} unknown to the model; known: {states}")

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from pgmpy_sgm.core.data import ExpectedCounts, _python_scalar, _sorted_states
+from pgmpy_sgm.core.data import ExpectedCounts, python_scalar, sorted_states
 
 __all__ = [
     "MISSING_CHOICES",
@@ -47,6 +47,7 @@ __all__ = [
     "complete_rows",
     "independent_log_probability",
     "encode_with_gaps",
+    "state_value",
     "marginal_log_probability",
 ]
 
@@ -170,15 +171,15 @@ def missing_cells(frame: pd.DataFrame, columns: Sequence | None = None) -> pd.Se
     return pd.Series({c: n for c, n in counts.items() if n}, dtype=np.int64)
 
 
-def _state_value(value):
+def state_value(value):
     """A cell as a state: a Python scalar, with whole floats as int (a column of integers with NaN is float).
 
     Examples
     --------
-    >>> _state_value(np.float64(1.0)), _state_value(2.5), _state_value("x")
+    >>> state_value(np.float64(1.0)), state_value(2.5), state_value("x")
     (1, 2.5, 'x')
     """
-    value = _python_scalar(value)
+    value = python_scalar(value)
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value
@@ -199,9 +200,9 @@ def encode_with_gaps(frame: pd.DataFrame, state_names: Mapping | None = None) ->
     names, columns = {}, []
     for name in frame.columns:
         gaps = _is_missing(frame[name])
-        values = [_state_value(x) for x in frame[name].astype(object).to_numpy()]
+        values = [state_value(x) for x in frame[name].astype(object).to_numpy()]
         observed = [v for v, gap in zip(values, gaps, strict=True) if not gap]
-        states = [_state_value(x) for x in declared.get(name, _sorted_states(dict.fromkeys(observed)))]
+        states = [state_value(x) for x in declared.get(name, sorted_states(dict.fromkeys(observed)))]
         if not states:
             raise ValueError(f"Column {name!r} has no observed value: every cell is missing.")
         lookup = {s: i for i, s in enumerate(states)}
@@ -282,7 +283,7 @@ def resolve_missing(frame: pd.DataFrame, weights=None, missing: str = "error", c
         frame = frame.copy()
         for column in missing_cells(frame, columns).index:
             gaps = _is_missing(frame[column])
-            text = frame[column].astype(object).map(lambda x: str(_state_value(x)))
+            text = frame[column].astype(object).map(lambda x: str(state_value(x)))
             frame[column] = text.where(~gaps, MISSING_STATE).astype(object)
         return frame, weights
     gaps = _incomplete_rows(frame, columns)
@@ -567,3 +568,35 @@ def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray]
     pooled = np.bincount(inverse.ravel(), weights=np.concatenate(counts), minlength=len(distinct))
     keep = pooled > 0
     return CompletedTable(table._frame(distinct[keep]), ExpectedCounts(pooled[keep]), n_exact, n_drawn)
+
+
+def mask_cells(data: pd.DataFrame, rate: float, seed: int | None = None, given: str | None = None) -> pd.DataFrame:
+    """A copy of ``data`` with cells removed (set to NaN), for checking how a method copes with gaps.
+
+    Completely at random (MCAR) by default: every cell independently with probability
+    ``rate``. With ``given`` (a column, never masked itself), at random given that column
+    (MAR): a cell is removed with probability ``1.6 * rate`` in rows where ``given`` holds its
+    first (sorted) state and ``0.4 * rate`` elsewhere.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"a": [0, 1] * 500, "b": [1, 0] * 500})
+    >>> masked = mask_cells(frame, 0.2, seed=0)
+    >>> round(float(masked.isna().to_numpy().mean()), 2)  # 2000 cells, each gone with probability 0.2
+    0.21
+    >>> mask_cells(frame, 0.2, seed=0, given="a")["a"].isna().sum()
+    np.int64(0)
+    """
+    if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0 <= rate <= 0.625:
+        raise ValueError(f"rate must be a number from 0 to 0.625 (1.6 * rate is a probability). Got: {rate!r}")
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(f"data must be a pandas DataFrame. Got: {type(data).__name__}")
+    rng = np.random.default_rng(seed)
+    p = np.full(data.shape, float(rate))
+    if given is not None:
+        if given not in data.columns:
+            raise ValueError(f"given={given!r} is not a column of the data: {list(data.columns)}")
+        first = (data[given] == sorted_states(data[given].dropna().unique())[0]).to_numpy()
+        p = np.where(first[:, None], 1.6 * rate, 0.4 * rate) * np.ones((1, data.shape[1]))
+        p[:, list(data.columns).index(given)] = 0.0
+    return data.astype(object).mask(rng.random(data.shape) < p)

@@ -84,6 +84,7 @@ def is_dask_frame(data) -> bool:
 class _Limits:
     max_distinct_rows: int
     max_states: int
+    keep_missing: bool = False  # pool missing cells (NaN) as values instead of dropping their rows
 
 
 @dataclass
@@ -103,11 +104,14 @@ class PooledData:
     n_rows : int
         Rows read (a table of counts counts its rows, not its observations).
     missing, infinite : numpy.ndarray of int64, shape (n_columns,)
-        Rows with a missing (NaN) or infinite value in each column; such rows are not pooled.
+        Rows with a missing (NaN) or infinite value in each column; such rows are not pooled
+        (rows with missing values are, as values of their own, when ``keep_missing``).
     weighted : bool
         Whether the input had a weights column.
+    keep_missing : bool
+        Missing cells were pooled as values (for ``missing=`` other than ``"error"``).
     n_incomplete : int
-        Rows with a missing or infinite value in any column.
+        Rows with a missing or infinite value in any column (infinite only, with ``keep_missing``).
 
     Examples
     --------
@@ -125,6 +129,7 @@ class PooledData:
     missing: np.ndarray
     infinite: np.ndarray
     weighted: bool
+    keep_missing: bool = False
     n_incomplete: int = 0
     cards: list = field(init=False)
 
@@ -177,12 +182,13 @@ first (e.g. DataFrame.dropna()); stratified graphical models need complete discr
         """
         frame = self.to_frame()
         n_observations = float(self.counts.sum())
-        check_complete(dict(zip(self.columns, self.missing.tolist(), strict=True)),
+        missing = [0 if self.keep_missing else int(n) for n in self.missing.tolist()]
+        check_complete(dict(zip(self.columns, missing, strict=True)),
                        dict(zip(self.columns, self.infinite.tolist(), strict=True)), self.n_incomplete, self.n_rows)
         if self.n_rows == 0:
             raise ValueError("The data have no rows.")
         for j, name in enumerate(self.columns):  # in the order EncodedData checks each column
-            EncodedData._check_discrete(frame[name], name, n_observations)
+            EncodedData._check_discrete(frame[name].dropna(), name, n_observations)
             EncodedData._check_row_id(self.cards[j], self.n_rows, name, not self.weighted)
         return frame
 
@@ -247,14 +253,14 @@ def _pool_chunk(chunk: pd.DataFrame, weights: str | None, limits: _Limits, colum
     for j, name in enumerate(names):
         column = frame[name]
         try:
-            col_codes, col_uniques = pd.factorize(column, sort=False, use_na_sentinel=True)
+            col_codes, col_uniques = pd.factorize(column, sort=False, use_na_sentinel=not limits.keep_missing)
         except TypeError:
             raise TypeError(
                 f"Column {name!r} holds unhashable values (e.g. lists or dicts); every argument must be a hashable "
                 "state such as a string or a number."
             ) from None
         na = col_codes < 0
-        missing[j] = int(na.sum())
+        missing[j] = int(column.isna().sum()) if limits.keep_missing else int(na.sum())
         if pd.api.types.is_float_dtype(column.dtype):
             inf = np.isinf(column.to_numpy(dtype=np.float64, na_value=np.nan))
             infinite[j] = int(inf.sum())
@@ -276,7 +282,8 @@ def _pool_chunk(chunk: pd.DataFrame, weights: str | None, limits: _Limits, colum
             uniques[j] = uniques[j].take(values_kept)
     cards = [len(u) for u in uniques]
     pooled, counts, _ = pool_codes(matrix.astype(_code_dtype(cards)), cards, w)
-    part = PooledData(names, uniques, pooled, counts, n, missing, infinite, weighted, int(bad.sum()))
+    part = PooledData(names, uniques, pooled, counts, n, missing, infinite, weighted, limits.keep_missing,
+                      int(bad.sum()))
     _check_limits(part, limits)
     return part
 
@@ -314,6 +321,7 @@ def _combine(parts: list[PooledData], limits: _Limits) -> PooledData:
         np.sum([p.missing for p in everything], axis=0),
         np.sum([p.infinite for p in everything], axis=0),
         any(p.weighted for p in everything),
+        any(p.keep_missing for p in everything),
         sum(p.n_incomplete for p in everything),
     )
     _check_limits(part, limits)
@@ -363,6 +371,7 @@ def pool_data(
     max_distinct_rows: int = DEFAULT_MAX_DISTINCT_ROWS,
     max_states: int = DEFAULT_MAX_STATES,
     finish: bool = True,
+    keep_missing: bool = False,
 ):
     """Pool data into one table of distinct rows with counts.
 
@@ -385,6 +394,9 @@ def pool_data(
         Check the pooled data as :class:`~pgmpy_sgm.core.data.EncodedData` checks the whole
         data, and return the distinct rows and counts; with False, return the
         :class:`PooledData` unchecked.
+    keep_missing : bool, default=False
+        Pool rows with missing cells too (a missing cell is NaN in the pooled table), for the
+        learners' ``missing=`` choices other than ``"error"``; otherwise they are an error.
 
     Returns
     -------
@@ -411,7 +423,7 @@ def pool_data(
     for name, value in (("max_distinct_rows", max_distinct_rows), ("max_states", max_states)):
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
             raise ValueError(f"{name} must be a positive integer. Got: {value!r}")
-    limits = _Limits(int(max_distinct_rows), int(max_states))
+    limits = _Limits(int(max_distinct_rows), int(max_states), bool(keep_missing))
     if is_dask_frame(data):
         pooled = _pool_dask(data, weights, limits)
     elif isinstance(data, pd.DataFrame):
@@ -441,7 +453,7 @@ def _with_weights_column(data: pd.DataFrame, weights) -> tuple[pd.DataFrame, str
     return data.assign(**{name: values}), name
 
 
-def pooled_input(data, weights=None) -> tuple:
+def pooled_input(data, weights=None, keep_missing: bool = False) -> tuple:
     """``(data, weights)`` as the estimators use them: a Dask DataFrame is pooled, anything else is kept.
 
     The pooled counts are returned as the weights, or, when ``weights`` names a column,
@@ -456,7 +468,7 @@ def pooled_input(data, weights=None) -> tuple:
     """
     if not is_dask_frame(data):
         return data, weights
-    frame, counts = pool_data(data, weights)
+    frame, counts = pool_data(data, weights, keep_missing=keep_missing)
     if isinstance(weights, str):
         frame[weights] = counts
         return frame, weights

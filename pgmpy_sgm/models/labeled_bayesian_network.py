@@ -10,7 +10,7 @@ import pandas as pd
 from pgmpy.models import DiscreteBayesianNetwork
 
 from pgmpy_sgm.core.arguments import check_mapping, check_node, check_nodes, edge_pairs, state_list
-from pgmpy_sgm.core.data import EncodedData
+from pgmpy_sgm.core.data import EncodedData, python_scalar
 from pgmpy_sgm.core.lines import canonical_groups, groups_from_labels, is_regular, labels_from_groups
 from pgmpy_sgm.core.missing import (
     IncompleteTable,
@@ -514,7 +514,7 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         complete = table.complete_cases()
         if complete.counts.sum() >= max(30, 2 * len(nodes)):
             self._fit_complete(complete.frame, complete.counts, spec, table.state_names)
-            log_probability, start = self._log_probability_of_codes(table), "complete cases"
+            log_probability, start = self.log_probability_function(table.variables, table.state_names), "complete cases"
         else:
             log_probability, start = independent_log_probability(table), "independent variables (available cases)"
         history, before = [], marginal_log_probability(table.codes, table.cards, log_probability) @ table.counts
@@ -522,7 +522,7 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         for iteration in range(1, options.max_iter + 1):
             completed = complete_rows(table, log_probability, options.max_completions, options.n_draws, rng)
             self._fit_complete(completed.frame, completed.counts, spec, table.state_names)
-            log_probability = self._log_probability_of_codes(table)
+            log_probability = self.log_probability_function(table.variables, table.state_names)
             after = marginal_log_probability(table.codes, table.cards, log_probability) @ table.counts
             history.append({"iteration": iteration, "log_likelihood": after, "gain": after - before})
             if after - before < options.tol:
@@ -532,22 +532,36 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         self.em_history_.attrs["start"] = start
         return self
 
-    def _log_probability_of_codes(self, table: IncompleteTable):
-        """``log_probability(codes)`` of complete rows of codes in ``table``'s columns and states."""
+    def log_probability_function(self, variables: list, state_names: Mapping):
+        """``f(codes)``: the log probability of complete rows given as state indices.
+
+        Column ``j`` of ``codes`` holds positions in ``state_names[variables[j]]`` (any order of
+        the network's states); used for the E-step of EM and for scoring many rows at once.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> net = LabeledBayesianNetwork([("a", "b")]).fit(pd.DataFrame({"a": [0, 0, 1, 1], "b": [0, 1, 1, 1]}))
+        >>> f = net.log_probability_function(["b", "a"], {"a": [0, 1], "b": [1, 0]})
+        >>> np.exp(f(np.array([[0, 1], [1, 0]]))).tolist()  # P(a=1, b=1), P(a=0, b=0)
+        [0.5, 0.25]
+        """
         terms = []
         for cpd in self.get_cpds():
             node, parents = cpd.variables[0], list(cpd.variables[1:])
-            recode = [[table.state_names[v].index(s) for s in cpd.state_names[v]] for v in (node, *parents)]
-            inverse = [np.argsort(r) for r in recode]  # table code -> the CPD's position
-            columns = [table.variables.index(v) for v in (node, *parents)]
+            to_cpd = []  # the given position -> the CPD's position of the same state
+            for v in (node, *parents):
+                own = [python_scalar(x) for x in cpd.state_names[v]]
+                to_cpd.append(np.array([own.index(python_scalar(x)) for x in state_names[v]], dtype=np.int64))
+            columns = [variables.index(v) for v in (node, *parents)]
             with np.errstate(divide="ignore"):
                 logs = np.log(np.asarray(cpd.get_values(), dtype=np.float64))
-            terms.append((columns, inverse, list(cpd.cardinality[1:]), logs))
+            terms.append((columns, to_cpd, list(cpd.cardinality[1:]), logs))
 
         def log_probability(codes: np.ndarray) -> np.ndarray:
             total = np.zeros(len(codes))
-            for columns, inverse, cards, logs in terms:
-                mapped = [inv[codes[:, c]] for c, inv in zip(columns, inverse, strict=True)]
+            for columns, to_cpd, cards, logs in terms:
+                mapped = [m[codes[:, c]] for c, m in zip(columns, to_cpd, strict=True)]
                 config = np.ravel_multi_index(mapped[1:], cards) if cards else np.zeros(len(codes), dtype=np.int64)
                 total += logs[mapped[0], config]
             return total

@@ -20,6 +20,7 @@ from pgmpy_sgm.core.missing import (
     marginal_log_probability,
     missing_cells,
     resolve_missing,
+    state_value,
 )
 from pgmpy_sgm.exceptions import StrataNotShownWarning
 from pgmpy_sgm.models._estimators import merge_weights, read_estimator
@@ -292,7 +293,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
         self.clique_factors, self._fingerprint = [], None
         if is_dask_frame(data):  # pool the model's columns where the partitions live
             keep = [c for c in data.columns if c in set(self.nodes()) or (isinstance(weights, str) and c == weights)]
-            data, weights = pool_data(data[keep], weights)
+            data, weights = pool_data(data[keep], weights, keep_missing=choice != "error")
         if not isinstance(data, pd.DataFrame):
             raise TypeError(f"data must be a pandas DataFrame. Got: {type(data).__name__}")
         nodes = list(self.nodes())
@@ -347,7 +348,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
         complete = table.complete_cases()
         if complete.counts.sum() >= max(30, 2 * len(nodes)):
             self._fit_complete(complete.frame, complete.counts, spec, table.state_names)
-            log_probability, start = self._log_probability_of_codes(table.variables), "complete cases"
+            log_probability, start = self.log_probability_function(table.variables, table.state_names), "complete cases"
         else:
             log_probability, start = independent_log_probability(table), "independent variables (available cases)"
         history, before = [], marginal_log_probability(table.codes, table.cards, log_probability) @ table.counts
@@ -355,7 +356,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
         for iteration in range(1, options.max_iter + 1):
             completed = complete_rows(table, log_probability, options.max_completions, options.n_draws, rng)
             self._fit_complete(completed.frame, completed.counts, spec, table.state_names)
-            log_probability = self._log_probability_of_codes(table.variables)
+            log_probability = self.log_probability_function(table.variables, table.state_names)
             after = marginal_log_probability(table.codes, table.cards, log_probability) @ table.counts
             history.append({"iteration": iteration, "log_likelihood": after, "gain": after - before})
             if after - before < options.tol:
@@ -365,14 +366,31 @@ class StratifiedGraphicalModel(StratifiedGraph):
         self.em_history_.attrs["start"] = start
         return self
 
-    def _log_probability_of_codes(self, variables: list):
-        """``log_probability(codes)`` of complete rows of codes whose columns follow ``variables``."""
+    def log_probability_function(self, variables: list, state_names: Mapping | None = None):
+        """``f(codes)``: the log probability of complete rows given as state indices.
+
+        Column ``j`` of ``codes`` holds positions in ``state_names[variables[j]]`` (default: the
+        model's states); used for the E-step of EM and for scoring many rows at once.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> model = StratifiedGraphicalModel([("a", "b")]).fit(pd.DataFrame({"a": [0, 1], "b": [0, 1]}))
+        >>> f = model.log_probability_function(["b", "a"])
+        >>> f(np.array([[0, 0], [1, 0]])).round(4).tolist()  # (1 + 1) / 6 and 1 / 6
+        [-1.0986, -1.7918]
+        """
         nodes = list(self.nodes())
         order = [variables.index(v) for v in nodes]
+        to_model = [None if state_names is None else np.array(
+            [[state_value(x) for x in self.states(v)].index(state_value(x)) for x in state_names[v]], dtype=np.int64)
+            for v in nodes]  # fmt: skip
         factors = self.clique_factors
 
         def log_probability(codes: np.ndarray) -> np.ndarray:
-            return log_probabilities(factors, codes[:, order], nodes, self.states)
+            own = np.column_stack([codes[:, j] if m is None else m[codes[:, j]] for j, m in zip(order, to_model,
+                                                                                                strict=True)])
+            return log_probabilities(factors, own, nodes, self.states)
 
         return log_probability
 
@@ -571,7 +589,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
         if isinstance(data, pd.DataFrame) and not absent and not missing_cells(data, nodes).empty:
             codes, _ = encode_with_gaps(data[nodes], {v: list(self.states(v)) for v in nodes})
             cards = [len(self.states(v)) for v in nodes]
-            total = marginal_log_probability(codes, cards, self._log_probability_of_codes(nodes))
+            total = marginal_log_probability(codes, cards, self.log_probability_function(nodes))
         else:
             codes = self._encode(data)
             total = log_probabilities(self.clique_factors, codes, nodes, self.states)

@@ -231,7 +231,7 @@ def _node_ref(value, known: set, field: str):
     return value
 
 
-def _state_value(value, field: str):
+def state_value(value, field: str):
     if not isinstance(value, str | int | float):
         raise TypeError(f"Field {field!r} must be a state (str, int, bool or float); got {type(value).__name__}")
     if isinstance(value, float) and not math.isfinite(value):
@@ -270,7 +270,7 @@ def _read_graph(data: dict, max_cells: int) -> tuple[list, dict]:
         if not isinstance(entry, list) or len(entry) != 2:
             raise TypeError(f"Field {field!r} must be a pair [node, [states]]")
         v = _node_ref(entry[0], known, f"{field}[0]")
-        states = [_state_value(s, f"{field}[1][{j}]") for j, s in enumerate(_list(entry[1], f"{field}[1]"))]
+        states = [state_value(s, f"{field}[1][{j}]") for j, s in enumerate(_list(entry[1], f"{field}[1]"))]
         if v in names:
             raise ValueError(f"Field {field!r} repeats the states of {v!r}")
         if not states or len({(type(s), s) for s in states}) != len(states) or len(set(states)) != len(states):
@@ -314,7 +314,7 @@ def _read_graph(data: dict, max_cells: int) -> tuple[list, dict]:
             for pair in _list(context, cfield):
                 if not isinstance(pair, list) or len(pair) != 2:
                     raise TypeError(f"Field {cfield!r} must hold [node, state] pairs")
-                pairs[_node_ref(pair[0], known, cfield)] = _state_value(pair[1], cfield)
+                pairs[_node_ref(pair[0], known, cfield)] = state_value(pair[1], cfield)
             contexts.append(pairs)
         strata[(u, v)] = contexts
     try:

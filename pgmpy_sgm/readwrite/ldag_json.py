@@ -33,8 +33,8 @@ from pgmpy_sgm.readwrite.json_io import (
     _list,
     _node_ref,
     _probabilities,
-    _state_value,
     load_json_document,
+    state_value,
 )
 
 __all__ = ["ldag_to_json_dict", "ldag_from_json_dict", "write_ldag_json", "read_ldag_json"]
@@ -140,7 +140,7 @@ def ldag_from_json_dict(data: dict) -> LabeledBayesianNetwork:
         if not isinstance(entry, list) or len(entry) != 2:
             raise TypeError(f"Field 'state_names[{i}]' must be [node, [states]]")
         v = _node_ref(entry[0], known, f"state_names[{i}]")
-        names[v] = [_state_value(s, f"state_names of {v!r}") for s in _list(entry[1], f"state_names of {v!r}")]
+        names[v] = [state_value(s, f"state_names of {v!r}") for s in _list(entry[1], f"state_names of {v!r}")]
     model = LabeledBayesianNetwork(state_names=names)
     model.add_nodes_from(nodes)
     for i, edge in enumerate(_list(data["edges"], "edges")):

@@ -441,7 +441,7 @@ def test_permuted_columns_give_the_identical_dag_and_labels():
 def test_defaults_shared_with_the_other_learner_agree():
     ours, theirs = LDAGSearch().get_params(), NonReversibleMCMC().get_params()
     shared = sorted((set(ours) & set(theirs)) - {"start", "return_type"})  # start names other graphs
-    assert shared == ["max_time", "n_jobs", "seed", "show_progress", "state_names", "weights"]
+    assert shared == ["max_time", "missing", "n_jobs", "seed", "show_progress", "state_names", "weights"]
     assert {k: ours[k] for k in shared} == {k: theirs[k] for k in shared}
     assert ours["seed"] is None and ours["show_progress"] is True
     assert ours["return_type"] == "dag"  # the labels belong to the DAG's families (see the docstring)

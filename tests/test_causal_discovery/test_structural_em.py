@@ -89,3 +89,66 @@ def test_errors(heart, tmp_path):
         _fit(masked, missing="impute")
     with pytest.raises(ValueError, match="checkpoint is not available with missing='em'"):
         _fit(masked, missing="em", checkpoint=tmp_path / "run.jsonl")
+
+
+# -- LDAGSearch ------------------------------------------------------------------------------
+def _ldag(data, **params):
+    from pgmpy_sgm import LDAGSearch
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return LDAGSearch(seed=0, n_restarts=2, show_progress=False, **params).fit(data)
+
+
+def test_ldag_every_choice_gives_the_complete_data_result_without_missing_cells(heart):
+    reference = _ldag(heart)
+    for choice in ("complete_cases", "em", "state"):
+        other = _ldag(heart, missing=choice)
+        assert sorted(other.model_.edges()) == sorted(reference.model_.edges())
+        assert other.best_score_ == reference.best_score_
+        assert not hasattr(other, "em_history_")
+
+
+def test_ldag_structural_em(heart):
+    masked = _masked(heart, 0.05, 0)
+    one = _ldag(masked, missing="em")
+    two = _ldag(masked, missing="em")
+    assert sorted(one.model_.edges()) == sorted(two.model_.edges()) and one.best_score_ == two.best_score_
+    assert one.n_completed_exactly_ == int(masked.isna().any(axis=1).sum())
+    assert one.em_history_.attrs["start"] == "complete cases" and len(one.em_history_) >= 2
+    # the network fits the expected counts of the last completed table; it scores incomplete rows too
+    assert np.isfinite(one.model_.log_probability_function(list(heart.columns), {v: [0, 1] for v in heart})(
+        heart.to_numpy()).sum())  # fmt: skip
+    assert one.model_.labels() == {("lipoprotein_ratio", "systolic_bp"): [{"smoking": 0}],
+                                   ("smoking", "systolic_bp"): [{"lipoprotein_ratio": 1}]}  # fmt: skip
+
+
+def test_ldag_missing_errors(heart):
+    masked = _masked(heart, 0.05, 0)
+    with pytest.raises(ValueError, match=r"rows have missing values .* 'family_history' \(\d+ missing\)"):
+        _ldag(masked)
+    with pytest.raises(ValueError, match="missing must be one of"):
+        _ldag(masked, missing=True)
+
+
+def test_dask_and_count_tables_with_missing_cells_give_the_pandas_result(heart, dask_client):
+    import dask.dataframe as dd
+
+    masked = _masked(heart, 0.05, 0).astype(float)  # Dask would turn object columns into strings
+    local = _fit(masked, missing="em")
+    on_dask = _fit(dd.from_pandas(masked, npartitions=3), missing="em")
+    pd.testing.assert_frame_equal(local.posterior_, on_dask.posterior_)
+    counts = masked.fillna(-1).value_counts().reset_index(name="n").replace(-1, np.nan)  # a count table with gaps
+    as_counts = _fit(counts, missing="em", weights="n")
+    assert as_counts.best_score_ == pytest.approx(local.best_score_, abs=1e-6)
+    assert as_counts.n_completed_exactly_ == local.n_completed_exactly_
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=":0")
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()
