@@ -699,7 +699,12 @@ def _convert(args) -> int:
     model = _read_model(args.model)
     if isinstance(model, LabeledBayesianNetwork):
         if not model.get_cpds():
-            raise CommandLineError(f"{args.model} holds a labelled DAG without parameters; save it after fitting")
+            if args.data is None:
+                raise CommandLineError(f"{args.model} holds a labelled DAG without parameters; give --data DATA.csv "
+                                       "to fit them")
+            frame, weights, _ = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings,
+                                          dask=args.dask)
+            model.fit(frame, equivalent_sample_size=5.0, weights=weights)  # as learn --ldag fits them
         _write_pgmpy_network(model, args.bif, args.xmlbif)
         return 0
     if not getattr(model, "has_parameters", False):

@@ -108,3 +108,22 @@ def test_score_and_convert_read_a_saved_labelled_dag(heart_csv, tmp_path, capsys
     bif = tmp_path / "m.bif"
     assert main(["convert", str(out_json), "--bif", str(bif)]) == 0
     assert sorted(BIFReader(str(bif)).get_model().edges()) == sorted(model.edges())
+
+
+def test_convert_fits_a_labelled_dag_saved_without_parameters(heart_csv, tmp_path, capsys):
+    from pgmpy_sgm.models import LabeledBayesianNetwork
+    from pgmpy_sgm.readwrite import write_ldag_json
+
+    names = {v: [0, 1] for v in ("smoking", "systolic_bp", "lipoprotein_ratio")}
+    edges = [("smoking", "systolic_bp"), ("lipoprotein_ratio", "systolic_bp")]
+    graph = LabeledBayesianNetwork(edges, state_names=names)
+    graph.set_classes("systolic_bp", ("smoking", "lipoprotein_ratio"), [0, 1, 2, 1])  # smoking irrelevant if lr=1
+    write_ldag_json(graph, tmp_path / "g.json")
+    assert main(["convert", str(tmp_path / "g.json"), "--bif", str(tmp_path / "x.bif")]) == 2
+    assert "without parameters; give --data DATA.csv" in capsys.readouterr().err
+    bif = tmp_path / "g.bif"
+    assert main(["convert", str(tmp_path / "g.json"), "--bif", str(bif), "--data", str(heart_csv),
+                 "--counts-column", "count"]) == 0
+    cpd = BIFReader(str(bif)).get_model().get_cpds("systolic_bp")
+    values = cpd.get_values()  # columns: (smoking, lipoprotein_ratio) = 00, 01, 10, 11
+    assert values[:, 1].tolist() == pytest.approx(values[:, 3].tolist())  # the tie of the label is kept
