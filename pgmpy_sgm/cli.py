@@ -24,9 +24,11 @@ from pathlib import Path
 
 import pandas as pd
 
+from pgmpy_sgm.core.missing import MISSING_CHOICES
+
 __all__ = ["main", "build_parser"]
 
-_DEFAULT_ITERATIONS = 2000
+_DEFAULT_ITERATIONS = "auto"  # NonReversibleMCMC's default: until the search settles
 _DEFAULT_CHAINS = 2
 _DEFAULT_RESTARTS = 10
 _DEFAULT_RESTART_BUDGET = 0.25  # LDAGSearch's default
@@ -76,7 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
     learn.add_argument("--counts-column", metavar="COL", help="column holding the count of each row")
     _add_csv_arguments(learn)
     learn.add_argument("--iterations", type=_positive_int, default=None, metavar="N",
-                       help=f"MCMC iterations per chain (default {_DEFAULT_ITERATIONS}; not with --ldag)")
+                       help="MCMC iterations per chain (default: until the search settles, within 600 s or "
+                       "--max-time; not with --ldag)")
     learn.add_argument("--chains", type=_positive_int, default=None, metavar="K",
                        help=f"independent chains (default {_DEFAULT_CHAINS}; not with --ldag)")
     learn.add_argument("--jobs", type=_jobs, default=1, metavar="J",
@@ -93,6 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
     learn.add_argument("--plot", metavar="OUT.png", help="draw the learned stratified graph")
     learn.add_argument("--bif", metavar="OUT.bif", help="fit parameters and save the Bayesian network as BIF")
     learn.add_argument("--quiet", action="store_true", help="no progress bar")
+    learn.add_argument("--missing", choices=MISSING_CHOICES, default="error",
+                       help="missing cells: error (default), complete_cases (drop incomplete rows), em (structural "
+                       "EM: fill them in by the model's posterior), state (missing as a state of its own)")
     learn.add_argument("--ldag", action="store_true",
                        help="learn a labelled DAG (context-specific Bayesian network) by tabu hill climbing with "
                             "restarts instead of a stratified graph")
@@ -178,7 +184,8 @@ def _non_negative_int(text: str) -> int:
 
 
 def read_data(path: str | None, counts_column: str | None, sep: str = ",", keep_na_strings: bool = False,
-              show_progress: bool = False, dask: str | None = None) -> tuple[pd.DataFrame, object, str]:
+              show_progress: bool = False, dask: str | None = None,
+              keep_missing: bool = False) -> tuple[pd.DataFrame, object, str]:
     """Read a CSV or Parquet file (or the bundled heart data when ``path`` is None) as a table of counts.
 
     The file is read in chunks (CSV) or record batches (Parquet, by its ``.parquet``/``.pq``
@@ -191,6 +198,8 @@ def read_data(path: str | None, counts_column: str | None, sep: str = ",", keep_
     naming a column twice or leaving one unnamed (the index written by ``DataFrame.to_csv()``),
     a file read as one column because of another separator, and counts that are not
     finite numbers. Warns when a column looks like counts but ``counts_column`` is not given.
+    Missing cells are an error unless ``keep_missing`` (then they are pooled as NaN, for the
+    learners' ``missing=``).
 
     Examples
     --------
@@ -222,15 +231,16 @@ def read_data(path: str | None, counts_column: str | None, sep: str = ",", keep_
         chunks = _checked_chunks(chunks, header, path, sep, counts_column)
     try:
         if dask is None or dask == "local":
-            pooled = pool_data(chunks, counts_column, finish=False)
+            pooled = pool_data(chunks, counts_column, finish=False, keep_missing=keep_missing)
         else:
             with _dask_client(dask):
-                pooled = pool_data(chunks, counts_column, finish=False)
+                pooled = pool_data(chunks, counts_column, finish=False, keep_missing=keep_missing)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as err:
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         raise CommandLineError(f"cannot read {path} as CSV: {first}") from None
-    if pooled.missing.any():
-        raise CommandLineError(_missing_message(file, path, sep, na, pooled, parquet))
+    if pooled.missing.any() and not keep_missing:
+        raise CommandLineError(_missing_message(file, path, sep, na, pooled, parquet) + " Or pass --missing "
+                               "complete_cases, em or state.")
     frame = pooled.check()
     n = float(pooled.counts.sum())
     description = f"{path} ({n:,.0f} observations, {frame.shape[1]} variables)"
@@ -501,16 +511,20 @@ def _learn(args) -> int:
         return _learn_ldag(args)
     _check_outputs({"--json": args.json, "--plot": args.plot, "--bif": args.bif}, [args.data])
     frame, weights, description = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings,
-                                            show_progress=not args.quiet, dask=args.dask)
+                                            show_progress=not args.quiet, dask=args.dask,
+                                            keep_missing=args.missing != "error")
     common = dict(n_iter=args.iterations, n_chains=args.chains, seed=args.seed, n_jobs=args.jobs,
-                  weights=weights, show_progress=not args.quiet, max_time=args.max_time, method=args.method)
+                  weights=weights, show_progress=not args.quiet, max_time=args.max_time, method=args.method,
+                  missing=args.missing)
     print(f"Data: {description}", flush=True)
     with warnings.catch_warnings():  # the spread is reported below, in words
         warnings.simplefilter("ignore", ConvergenceWarning)
         est = NonReversibleMCMC(strata=not args.no_strata, **common).fit(frame)
     sg = est.model_
-    print(f"Search: {args.chains} chain(s) x {est.n_iter_} iterations, seed {args.seed}; "
+    print(f"Search: {args.chains} chain(s) x {est.n_iter_} iterations, seed {args.seed}, stopped: "
+          f"{_STOP_REASONS.get(est.stop_reason_, est.stop_reason_)}; "
           f"{est.n_visited_} distinct models visited, acceptance rate {est.acceptance_rate_:.2f}")
+    _print_em(est)
     spread = est.convergence_.attrs["spread"]
     verdict = "they agree" if spread <= SPREAD_WARNING else "they disagree: run longer (--iterations, --max-time)"
     print(f"Chains' best scores spread over {spread:.2f} log-units ({verdict})")
@@ -546,17 +560,19 @@ def _learn_ldag(args) -> int:
         raise CommandLineError("--plot is not available with --ldag; save --json and draw the model in Python")
     _check_outputs({"--json": args.json, "--bif": args.bif}, [args.data])
     frame, weights, description = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings,
-                                            show_progress=not args.quiet, dask=args.dask)
+                                            show_progress=not args.quiet, dask=args.dask,
+                                            keep_missing=args.missing != "error")
     print(f"Data: {description}", flush=True)
     budget = {} if args.restart_budget is None else {
         "restart_budget": None if args.restart_budget == "none" else args.restart_budget}
     est = LDAGSearch(n_restarts=args.restarts, seed=args.seed, n_jobs=args.jobs, show_progress=not args.quiet,
-                     max_time=args.max_time, weights=weights, **budget).fit(frame)
+                     max_time=args.max_time, weights=weights, missing=args.missing, **budget).fit(frame)
     model = est.model_
     firsts = [f"from {_START_NAMES.get(where, where)} {value:.2f}"
               for where, value in zip(est.climb_starts_, est.climb_scores_, strict=True) if where != "restart"]
     print(f"Search: tabu hill climbing, seed {args.seed}; first climbs {', '.join(firsts)}; best {est.best_score_:.2f}")
     print(f"Restarts: {_restart_summary(est, args)}")
+    _print_em(est)
     print()
     score_name = _LDAG_SCORE.format(kappa=est.kappa)
     print(f"Best labelled DAG: {score_name} {est.best_score_:.2f}")
@@ -590,6 +606,28 @@ def _restart_summary(est, args) -> str:
             f"pass --restart-budget none to run all {args.restarts})")
 
 
+_STOP_REASONS = {
+    "settled": "settled (every chain's best polished and unchanged for a while, the chains agree)",
+    "n_iter": "ran --iterations",
+    "max_time": "time limit reached before the chains settled",
+    "interrupted": "interrupted",
+}
+
+
+def _print_em(est) -> None:
+    """The structural EM lines of a report (nothing when the data had no missing cells or EM was not asked)."""
+    history = getattr(est, "em_history_", None)
+    if history is None:
+        return
+    gaps = ", ".join(f"{c!r} ({n})" for c, n in est.missing_cells_.items())
+    print(f"Missing cells: {gaps}; structural EM from the {history.attrs['start']}, {len(history)} iteration(s), "
+          f"{est.n_completed_exactly_:,.0f} incomplete rows completed exactly, "
+          f"{est.n_completed_by_draws_:,.0f} by draws")
+    for iteration, row in history.iterrows():
+        print(f"  EM iteration {iteration}: expected score {row['expected_score']:.2f}, "
+              f"+{row['added']} -{row['removed']} structure elements")
+
+
 def _write_outputs(args, est, frame, weights) -> None:
     if args.json:
         from pgmpy_sgm.readwrite import write_json
@@ -611,13 +649,13 @@ def _write_outputs(args, est, frame, weights) -> None:
         plt.close(fig)
         print(f"Saved the drawing to {args.plot}")
     if args.bif:
-        _write_network(_fit_model(est.model_, frame, weights), args.bif, None)
+        _write_network(_fit_model(est.model_, frame, weights, args.missing), args.bif, None)
 
 
-def _fit_model(sg, frame, weights):
+def _fit_model(sg, frame, weights, missing="error"):
     from pgmpy_sgm.models import StratifiedGraphicalModel
 
-    return StratifiedGraphicalModel(sg).fit(frame, weights=weights)
+    return StratifiedGraphicalModel(sg).fit(frame, weights=weights, missing=missing)
 
 
 def _write_network(model, bif: str | None, xmlbif: str | None) -> None:

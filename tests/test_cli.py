@@ -319,3 +319,25 @@ def test_score_warns_about_counts_written_as_floats(tmp_path, capsys):
     assert "warning: column 'count'" in err and "(integers 2..7)" in err and "--counts-column count" in err
     assert main(["learn", str(data), "--ldag", "--restarts", "0", "--quiet"]) == 0
     assert "warning: column 'count'" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def gappy_csv(tmp_path_factory):
+    data = load_heart_disease().astype(object).mask(np.random.default_rng(0).random((1841, 6)) < 0.05)
+    path = tmp_path_factory.mktemp("gaps") / "heart_gaps.csv"
+    data.to_csv(path, index=False)
+    return path
+
+
+def test_learn_with_missing_cells(gappy_csv, tmp_path, capsys):
+    assert main(["learn", str(gappy_csv), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "'smoking' (" in err and "'family_history' (" in err and "--missing" in err
+    bif = tmp_path / "em.bif"
+    assert main(["learn", str(gappy_csv), "--quiet", "--missing", "em", "--bif", str(bif)]) == 0
+    out = capsys.readouterr().out
+    assert "structural EM from the complete cases" in out and "EM iteration 2:" in out
+    assert "lipoprotein_ratio" in out and bif.exists()
+    assert main(["learn", str(gappy_csv), "--quiet", "--missing", "em", "--ldag"]) == 0
+    assert "EM iteration 1:" in capsys.readouterr().out
+    assert main(["learn", str(gappy_csv), "--quiet", "--missing", "complete_cases", "--iterations", "300"]) == 0

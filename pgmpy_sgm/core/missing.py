@@ -293,8 +293,12 @@ def resolve_missing(frame: pd.DataFrame, weights=None, missing: str = "error", c
     if kept.empty:
         raise ValueError(f"Every one of the {len(frame)} rows has a missing value: no complete case is left. "
                          "Use missing='em' or missing='state'.")  # fmt: skip
+    counted = ""
+    if weights is not None:
+        values = frame[weights].to_numpy(dtype=float) if isinstance(weights, str) else np.asarray(weights, float)
+        counted = f" ({values[gaps].sum():,.0f} of {values.sum():,.0f} observations)"
     warnings.warn(
-        f'Dropped {int(gaps.sum())} of {len(frame)} rows with missing values (missing="complete_cases"); '
+        f'Dropped {int(gaps.sum())} of {len(frame)} rows{counted} with missing values (missing="complete_cases"); '
         f"{len(kept)} complete rows are left.",
         MissingValuesWarning,
         stacklevel=stacklevel,
