@@ -59,7 +59,7 @@ def test_em_recovers_the_paper_graph_with_5_percent_of_cells_missing(heart, seed
 
 def test_em_is_deterministic_for_a_seed_and_rows_beyond_the_limit_are_drawn(heart):
     masked = _masked(heart, 0.2, 4)
-    options = EMOptions(max_iter=2, max_completions=4)  # rows with 3 or more missing cells are drawn
+    options = EMOptions(max_iter=2, max_completions=4, n_draws=20)  # rows with 3 or more missing cells are drawn
     one = _fit(masked, missing=options)
     two = _fit(masked, missing=options)
     pd.testing.assert_frame_equal(one.posterior_, two.posterior_)
