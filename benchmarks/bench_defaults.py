@@ -93,7 +93,8 @@ def run_old(source: str, name: str, seed: int) -> dict:
     code = f"import sys; sys.path.insert(0, {str(HERE)!r}); import bench_defaults as b, json; " \
            f"print(json.dumps(b.fit_one({name!r}, {seed})))"  # fmt: skip
     env = dict(os.environ, PYTHONPATH=source, PYTHONHASHSEED="0")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True,
+                         cwd=source)  # not this checkout: "-c" puts the working folder first on sys.path
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
