@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from pgmpy_sgm.core.missing import (
+    MIN_COMPLETE_CASES,
     CompletedTable,
     EMOptions,
     IncompleteTable,
@@ -40,8 +41,6 @@ from pgmpy_sgm.core.pooling import is_dask_frame
 
 __all__ = ["MStepResult", "EMResult", "structural_em", "MIN_COMPLETE_CASES", "missing_input", "adopt_fitted"]
 
-#: EM starts from the learner's model of the complete cases when there are at least this many.
-MIN_COMPLETE_CASES = 30
 
 
 @dataclass(frozen=True)

@@ -63,6 +63,9 @@ MAX_COMPLETIONS = 4096
 #: A row with more completions is completed by this many Gibbs draws from the same posterior.
 N_DRAWS = 200
 
+#: EM starts from the model of the complete cases when there are at least this many (and twice the variables).
+MIN_COMPLETE_CASES = 30
+
 #: Gibbs sweeps discarded before the draws are kept.
 BURN_IN_SWEEPS = 20
 
@@ -475,13 +478,16 @@ def _complete_by_draws(row: np.ndarray, count: float, hidden: list[int], cards: 
 
 
 def marginal_log_probability(codes: np.ndarray, cards: Sequence[int], log_probability,
-                             max_completions: int = MAX_COMPLETIONS) -> np.ndarray:  # fmt: skip
+                             max_completions: int = MAX_COMPLETIONS, beyond: str = "raise") -> np.ndarray:  # fmt: skip
     """Log probability of the observed part of every row (``-1`` = missing): its completions' probabilities summed.
+
+    Rows with more than ``max_completions`` completions raise (``beyond="raise"``) or get NaN
+    (``beyond="nan"``).
 
     Raises
     ------
     ValueError
-        If a row has more than ``max_completions`` completions.
+        If a row has more than ``max_completions`` completions and ``beyond="raise"``.
 
     Examples
     --------
@@ -498,6 +504,9 @@ def marginal_log_probability(codes: np.ndarray, cards: Sequence[int], log_probab
         hidden = [int(j) for j in np.flatnonzero(pattern)]
         members = np.flatnonzero(which.ravel() == p)
         n_completions = math.prod(cards[j] for j in hidden)
+        if n_completions > max_completions and beyond == "nan":
+            out[members] = np.nan
+            continue
         if n_completions > max_completions:
             raise ValueError(f"{len(members)} row(s) miss {len(hidden)} values with {n_completions:,} completions, "
                              f"more than max_completions={max_completions:,}")  # fmt: skip
@@ -604,3 +613,54 @@ def mask_cells(data: pd.DataFrame, rate: float, seed: int | None = None, given: 
         p = np.where(first[:, None], 1.6 * rate, 0.4 * rate) * np.ones((1, data.shape[1]))
         p[:, list(data.columns).index(given)] = 0.0
     return data.astype(object).mask(rng.random(data.shape) < p)
+
+
+def _observed_log_likelihood(table: IncompleteTable, log_probability, max_completions: int) -> float:
+    """The observed-data log-likelihood EM monitors: over the rows with at most ``max_completions`` completions."""
+    values = marginal_log_probability(table.codes, table.cards, log_probability, max_completions, "nan")
+    return float(np.nansum(values * table.counts))
+
+
+def parameter_em(table: IncompleteTable, fit: Callable[[CompletedTable], Callable], options: EMOptions,
+                 seed: int | None = 0) -> pd.DataFrame:  # fmt: skip
+    """EM for the parameters of a fixed structure; ``fit(completed)`` fits them and returns the row log-probability.
+
+    Starts from ``fit`` on the complete cases when there are at least
+    :data:`MIN_COMPLETE_CASES` of them (and twice the variables), else from independent
+    variables (:func:`independent_log_probability`); then alternates the E-step
+    (:func:`complete_rows`) and ``fit`` until the observed-data log-likelihood (over the rows
+    completed exactly) rises by less than ``options.tol``. With maximum-likelihood fits it
+    never falls.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per iteration: ``log_likelihood`` and ``gain``; ``attrs["start"]`` names the start.
+
+    Examples
+    --------
+    >>> table = IncompleteTable.from_frame(pd.DataFrame({"a": [0, 0, 1, None]}))
+    >>> def fit(completed):  # maximum likelihood of one variable
+    ...     p = np.bincount(completed.frame["a"], weights=completed.counts, minlength=2) / completed.counts.sum()
+    ...     return lambda codes: np.log(p[codes[:, 0]])
+    >>> parameter_em(table, fit, EMOptions(tol=1e-9))["log_likelihood"].round(4).tolist()[-1]  # 3 log(2/3) + log(1/3)
+    -1.9095
+    """
+    complete = table.complete_cases()
+    if complete.counts.sum() >= max(MIN_COMPLETE_CASES, 2 * len(table.variables)):
+        log_probability, start = fit(complete), "complete cases"
+    else:
+        log_probability, start = independent_log_probability(table), "independent variables (available cases)"
+    rng = np.random.default_rng(seed)
+    history, before = [], _observed_log_likelihood(table, log_probability, options.max_completions)
+    for iteration in range(1, options.max_iter + 1):
+        completed = complete_rows(table, log_probability, options.max_completions, options.n_draws, rng)
+        log_probability = fit(completed)
+        after = _observed_log_likelihood(table, log_probability, options.max_completions)
+        history.append({"iteration": iteration, "log_likelihood": after, "gain": after - before})
+        if after - before < options.tol:
+            break
+        before = after
+    frame = pd.DataFrame(history).set_index("iteration")
+    frame.attrs["start"] = start
+    return frame

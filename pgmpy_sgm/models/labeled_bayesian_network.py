@@ -6,7 +6,6 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 import networkx as nx
 import numpy as np
-import pandas as pd
 from pgmpy.models import DiscreteBayesianNetwork
 
 from pgmpy_sgm.core.arguments import check_mapping, check_node, check_nodes, edge_pairs, state_list
@@ -15,11 +14,9 @@ from pgmpy_sgm.core.lines import canonical_groups, groups_from_labels, is_regula
 from pgmpy_sgm.core.missing import (
     IncompleteTable,
     check_missing_option,
-    complete_rows,
     em_options,
-    independent_log_probability,
-    marginal_log_probability,
     missing_cells,
+    parameter_em,
     resolve_missing,
 )
 from pgmpy_sgm.factors import TreeCPD
@@ -509,27 +506,13 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
 
     def _fit_em(self, data, weights, spec: EstimatorSpec, names: Mapping, options) -> LabeledBayesianNetwork:
         """EM for the TreeCPDs (see ``missing`` of :meth:`fit`); ``em_history_`` records each iteration."""
-        nodes = list(self.nodes())
         table = IncompleteTable.from_frame(data, weights, names)
-        complete = table.complete_cases()
-        if complete.counts.sum() >= max(30, 2 * len(nodes)):
-            self._fit_complete(complete.frame, complete.counts, spec, table.state_names)
-            log_probability, start = self.log_probability_function(table.variables, table.state_names), "complete cases"
-        else:
-            log_probability, start = independent_log_probability(table), "independent variables (available cases)"
-        history, before = [], marginal_log_probability(table.codes, table.cards, log_probability) @ table.counts
-        rng = np.random.default_rng(0)
-        for iteration in range(1, options.max_iter + 1):
-            completed = complete_rows(table, log_probability, options.max_completions, options.n_draws, rng)
+
+        def fit(completed):
             self._fit_complete(completed.frame, completed.counts, spec, table.state_names)
-            log_probability = self.log_probability_function(table.variables, table.state_names)
-            after = marginal_log_probability(table.codes, table.cards, log_probability) @ table.counts
-            history.append({"iteration": iteration, "log_likelihood": after, "gain": after - before})
-            if after - before < options.tol:
-                break
-            before = after
-        self.em_history_ = pd.DataFrame(history).set_index("iteration")
-        self.em_history_.attrs["start"] = start
+            return self.log_probability_function(table.variables, table.state_names)
+
+        self.em_history_ = parameter_em(table, fit, options)
         return self
 
     def log_probability_function(self, variables: list, state_names: Mapping):

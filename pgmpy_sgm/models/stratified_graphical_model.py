@@ -13,12 +13,11 @@ from pgmpy_sgm.core.arguments import random_generator
 from pgmpy_sgm.core.missing import (
     IncompleteTable,
     check_missing_option,
-    complete_rows,
     em_options,
     encode_with_gaps,
-    independent_log_probability,
     marginal_log_probability,
     missing_cells,
+    parameter_em,
     resolve_missing,
     state_value,
 )
@@ -345,25 +344,12 @@ class StratifiedGraphicalModel(StratifiedGraph):
         nodes = list(self.nodes())
         columns = nodes + ([weights] if isinstance(weights, str) else [])
         table = IncompleteTable.from_frame(data[columns], weights, {v: declared[v] for v in nodes if v in declared})
-        complete = table.complete_cases()
-        if complete.counts.sum() >= max(30, 2 * len(nodes)):
-            self._fit_complete(complete.frame, complete.counts, spec, table.state_names)
-            log_probability, start = self.log_probability_function(table.variables, table.state_names), "complete cases"
-        else:
-            log_probability, start = independent_log_probability(table), "independent variables (available cases)"
-        history, before = [], marginal_log_probability(table.codes, table.cards, log_probability) @ table.counts
-        rng = np.random.default_rng(0)
-        for iteration in range(1, options.max_iter + 1):
-            completed = complete_rows(table, log_probability, options.max_completions, options.n_draws, rng)
+
+        def fit(completed):
             self._fit_complete(completed.frame, completed.counts, spec, table.state_names)
-            log_probability = self.log_probability_function(table.variables, table.state_names)
-            after = marginal_log_probability(table.codes, table.cards, log_probability) @ table.counts
-            history.append({"iteration": iteration, "log_likelihood": after, "gain": after - before})
-            if after - before < options.tol:
-                break
-            before = after
-        self.em_history_ = pd.DataFrame(history).set_index("iteration")
-        self.em_history_.attrs["start"] = start
+            return self.log_probability_function(table.variables, table.state_names)
+
+        self.em_history_ = parameter_em(table, fit, options)
         return self
 
     def log_probability_function(self, variables: list, state_names: Mapping | None = None):
