@@ -33,6 +33,7 @@ __all__ = [
     "atom_blocks",
     "atom_problem",
     "solve_atom_dp",
+    "solve_atom_dp_listed",
     "best_atom_partition",
     "regions",
     "bounded_lns",
@@ -263,7 +264,59 @@ def solve_atom_dp(n_atoms, valid, cleak, weight, n_masks, tol):
     return chosen, value
 
 
-def best_atom_partition(space, counts: np.ndarray, atoms: list[int], need: int, tol: float):
+@njit(cache=True)
+def solve_atom_dp_listed(n_atoms, by_low_ptr, by_low, cleak, weight, n_masks, tol):
+    """:func:`solve_atom_dp` with the valid unions listed by their lowest atom
+    (``by_low[by_low_ptr[a]:by_low_ptr[a + 1]]``, each list in decreasing order, the order in
+    which :func:`solve_atom_dp` meets them), so that a state scans only the valid unions holding
+    its lowest atom: the same result, cheaper when valid unions are few."""
+    n_sets = 1 << n_atoms
+    full_mask = n_masks - 1
+    val = np.full((n_sets, n_masks), -np.inf)
+    cnt = np.zeros((n_sets, n_masks), np.int64)
+    arg = np.zeros((n_sets, n_masks), np.int64)
+    val[0, 0] = 0.0
+    for s in range(1, n_sets):
+        low = _lowest_bit(s)
+        for j in range(by_low_ptr[low], by_low_ptr[low + 1]):
+            b = by_low[j]
+            if b & ~s == 0:
+                relax(val, cnt, arg, s, s ^ b, weight[b], full_mask & ~cleak[b], b, n_masks, tol)
+    s = n_sets - 1
+    m = full_mask
+    value = val[s, m]
+    chosen = np.empty(cnt[s, m] if value > -np.inf else 0, np.int64)
+    i = 0
+    while s != 0 and value > -np.inf:
+        b = arg[s, m]
+        chosen[i] = b
+        i += 1
+        m = m & ~cleak[b]
+        s = s ^ b
+    return chosen, value
+
+
+def _listed_unions(n_atoms: int, valid: np.ndarray):
+    """Valid unions grouped by lowest atom (decreasing within a group), and the transitions each
+    form of the dynamic programme scans: ``(ptr, unions, listed_work, dense_work)``."""
+    unions = np.flatnonzero(valid)
+    low = np.zeros(unions.size, dtype=np.int64)
+    rest = unions.copy()
+    while True:  # lowest set bit of every union
+        even = (rest & 1) == 0
+        if not even.any():
+            break
+        low[even] += 1
+        rest[even] >>= 1
+    order = np.lexsort((-unions, low))
+    unions, low = unions[order], low[order]
+    ptr = np.searchsorted(low, np.arange(n_atoms + 1)).astype(np.int64)
+    per_low = np.diff(ptr)
+    listed = int(np.sum(per_low * (2 ** (n_atoms - 1 - np.arange(n_atoms, dtype=np.int64)))))
+    return ptr, unions.astype(np.int64), listed, 3**n_atoms
+
+
+def best_atom_partition(space, counts: np.ndarray, atoms: list[int], need: int, tol: float, work: list | None = None):
     """Exact best re-partition of the union of ``atoms`` given the groups outside it.
 
     Parameters
@@ -278,6 +331,10 @@ def best_atom_partition(space, counts: np.ndarray, atoms: list[int], need: int, 
         Direction mask that the new groups must leak in (the directions the fixed groups miss).
     tol : float
         Tie tolerance.
+    work : list of one int, optional
+        Incremented by the transitions the dynamic programme scans (per direction mask): the
+        states times the valid unions holding their lowest atom, or ``3 ** n_atoms`` when
+        every subset is scanned (whichever form is cheaper is used).
 
     Returns
     -------
@@ -294,6 +351,7 @@ def best_atom_partition(space, counts: np.ndarray, atoms: list[int], need: int, 
     >>> sorted(groups)  # configurations 0 and 2 merged
     [2, 5, 8]
     """
+    work = [0] if work is None else work
     n_atoms = len(atoms)
     atom_of = [-1] * space.n_configs
     for t, a in enumerate(atoms):
@@ -310,12 +368,18 @@ def best_atom_partition(space, counts: np.ndarray, atoms: list[int], need: int, 
         dir_forb,
     )
     valid, leak, weight = atom_blocks(n_atoms, *problem)
+    ptr, unions, listed_work, dense_work = _listed_unions(n_atoms, valid)
     constrained: list[int] = []
     while True:
         cleak = np.zeros_like(leak)
         for j, d in enumerate(constrained):
             cleak |= ((leak >> d) & 1) << j
-        chosen, value = solve_atom_dp(n_atoms, valid, cleak, weight, 1 << len(constrained), tol)
+        n_masks = 1 << len(constrained)
+        if listed_work < dense_work:
+            chosen, value = solve_atom_dp_listed(n_atoms, ptr, unions, cleak, weight, n_masks, tol)
+        else:
+            chosen, value = solve_atom_dp(n_atoms, valid, cleak, weight, n_masks, tol)
+        work[0] += min(listed_work, dense_work) * n_masks
         if value == -np.inf:
             return None
         acc = 0
@@ -424,7 +488,9 @@ def bounded_lns(
     Each sub-problem (at most ``max_atoms`` atoms, default :data:`BOUNDED_MAX_ATOMS`) is
     solved exactly by :func:`best_atom_partition`, with validity, forbidden directions
     and regularity checked on the whole partition. Each sub-problem solved is
-    charged ``3 ** n_atoms`` work units (the transitions of its dynamic programme) plus
+    charged, once solved, the transitions its dynamic programme scanned (at most
+    ``3 ** n_atoms`` per direction mask, see :func:`best_atom_partition`), ``2 ** n_atoms``
+    units per atom for its valid unions, plus
     :data:`~pgmpy_sgm.core._agglomerate.PY_UNIT` per line it meets, each neighbourhood
     visited ``PY_UNIT`` per configuration and group it touches, to ``budget``
     (:class:`~pgmpy_sgm.core._agglomerate.WorkBudget`). Stops at a round without gain
@@ -513,8 +579,9 @@ def bounded_lns(
             key = (tuple(sorted(atoms)), need)
             if key not in memo:
                 n_cells = sum(a.bit_count() for a in atoms) * (n_dirs + counts.shape[1])
-                budget.spend(SOLVE_UNITS + 3 ** len(atoms) + 2 ** len(atoms) * len(atoms) + PY_UNIT * n_cells)
-                memo[key] = best_atom_partition(space, counts, atoms, need, tol)
+                work = [0]
+                memo[key] = best_atom_partition(space, counts, atoms, need, tol, work)
+                budget.spend(SOLVE_UNITS + work[0] + 2 ** len(atoms) * len(atoms) + PY_UNIT * n_cells)
             res = memo[key]
             if res is None:
                 continue

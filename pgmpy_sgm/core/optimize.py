@@ -96,7 +96,7 @@ MCMC_CHAIN_LENGTH = 1000
 DEFAULT_BOUNDED_RESTARTS = 4
 
 #: Work units one center's ``method="heuristic"`` may spend (a fraction of a second on one core).
-DEFAULT_MAX_WORK = 50_000_000
+DEFAULT_MAX_WORK = 200_000_000
 
 _METHODS = ("auto", "exact", "heuristic", "mcmc")
 
