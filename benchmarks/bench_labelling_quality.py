@@ -21,6 +21,9 @@ as ``pgmpy_sgm_old`` (its imports renamed), so both run on the same tables in th
   restarts and no work cap. Skipped when ``--votes CSV`` is not given.
 * Time per whole clique of this code's default on random 3- and 4-state cliques of 4 and 5
   variables (every center beyond the exact search).
+* Where the exact search ends: valid blocks, transitions and build time of the structure of
+  parent spaces of 18 and 24 configurations, and the time of whole cliques whose centers are
+  partly within it (``--only-exact-bound`` runs this section alone).
 """
 
 from __future__ import annotations
@@ -204,14 +207,51 @@ def timing() -> None:
         )
 
 
+def exact_bound() -> None:
+    """Where the exact search ends: structure sizes and build times, and whole cliques by default."""
+    from pgmpy_sgm.core.optimize import _exact_structure, exact_search_fits
+
+    print("\nexact search: parent spaces (structure built once per space and cached)")
+    for cards in ((3, 3, 2), (2, 2, 2, 2), (3, 4, 2)):
+        t = time.perf_counter()
+        st = _exact_structure(cards, (False,) * len(cards))
+        built = time.perf_counter() - t
+        default = exact_search_fits(cards, (False,) * len(cards))
+        print(
+            f"  {cards}: {st.blocks.size} valid blocks, {st.t_block.size} transitions, "
+            f"built in {built:.2f} s; default exact: {default}"
+        )
+    rng = np.random.default_rng(1)
+    print("whole cliques with the default (random counts, n = 3000): first call, then median of two")
+    for cards in ((3, 3, 2, 2), (4, 2, 2, 2), (4, 3, 2, 2), (3, 2, 2, 2, 2), (3, 3, 3, 3)):
+        n_exact = sum(
+            exact_search_fits(tuple(k for i, k in enumerate(cards) if i != c), (False,) * (len(cards) - 1))
+            for c in range(len(cards))
+        )
+        times = []
+        for _ in range(3):
+            table = rng.multinomial(3000, rng.dirichlet(np.ones(int(np.prod(cards))))).reshape(cards)
+            t = time.perf_counter()
+            optimal_clique_labelling(table)
+            times.append(time.perf_counter() - t)
+        print(
+            f"  {cards}: {n_exact} of {len(cards)} centers exact; {times[0]:.2f} s first, "
+            f"{np.median(times[1:]):.3f} s after"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--old-commit", default="a9e3579")
     parser.add_argument("--tables", type=int, default=24, help="tables per parent space")
     parser.add_argument("--votes", help="CSV of mlbench HouseVotes84 (Class, V1..V16; missing cells empty)")
     parser.add_argument("--vote-cliques", type=int, default=8)
+    parser.add_argument("--only-exact-bound", action="store_true", help="run only the exact-search section")
     args = parser.parse_args()
     print(f"load average {os.getloadavg()}")
+    if args.only_exact_bound:
+        exact_bound()
+        return
     with tempfile.TemporaryDirectory() as tmp:
         old = import_old(args.old_commit, Path(tmp))
         housing(old)
@@ -219,6 +259,7 @@ def main() -> None:
             votes(old, args.votes, args.vote_cliques)
         random_centers(old, args.tables)
         timing()
+    exact_bound()
     print(f"load average {os.getloadavg()}")
 
 
