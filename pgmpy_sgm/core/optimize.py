@@ -95,7 +95,7 @@ MCMC_CHAIN_LENGTH = 1000
 #: Random restarts of ``method="heuristic"`` (within its work cap) after the first search.
 DEFAULT_BOUNDED_RESTARTS = 4
 
-#: Work units one center's ``method="heuristic"`` may spend (a fraction of a second on one core).
+#: Work units one center's ``method="heuristic"`` may spend (up to about a second on one core).
 DEFAULT_MAX_WORK = 200_000_000
 
 _METHODS = ("auto", "exact", "heuristic", "mcmc")
