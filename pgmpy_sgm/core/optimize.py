@@ -381,8 +381,9 @@ def optimal_groups(
         ``"heuristic"``: best-first merging along lines (the merge of the groups met by one
         line that gains most and keeps the partition valid and regular, until none gains),
         then large-neighbourhood search that re-solves exactly (by a dynamic programme) one
-        sub-grid of at most 8 configurations, two adjacent groups, or the merging of all
-        groups at a time (sub-problems of at most 10 atoms), with validity and regularity
+        sub-grid of at most 8 configurations, two adjacent groups, the merging of all
+        groups, or a large group cut along one parent's values at a time (sub-problems of
+        at most 14 atoms), with validity and regularity
         checked on the whole partition; then random restarts (groups grown at random from
         a few configurations), all within ``max_work`` work units. (``"lns"``, the earlier
         unbounded heuristic, was removed: asking for it raises ValueError.)
