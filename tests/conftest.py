@@ -4,6 +4,7 @@ import itertools
 
 import matplotlib
 import numpy as np
+import pandas as pd
 import pytest
 
 matplotlib.use("Agg")
@@ -97,3 +98,20 @@ def _brute_sgm_joint(model) -> np.ndarray:
 def brute_sgm_joint():
     """The function computing a fitted SGM's joint by brute force, independently of the package."""
     return _brute_sgm_joint
+
+
+def _noisy_tree_data(n_vars: int = 12, n: int = 300, seed: int = 0, keep: float = 0.8) -> pd.DataFrame:
+    """Binary data: each variable a noisy copy (kept with probability ``keep``) of an earlier random one."""
+    rng = np.random.default_rng(seed)
+    x = np.zeros((n, n_vars), dtype=np.int64)
+    x[:, 0] = rng.integers(0, 2, n)
+    for v in range(1, n_vars):
+        parent = x[:, rng.integers(v)]
+        x[:, v] = np.where(rng.random(n) < keep, parent, rng.integers(0, 2, n))
+    return pd.DataFrame(x, columns=[f"v{i}" for i in range(n_vars)])
+
+
+@pytest.fixture(scope="session")
+def noisy_tree_data():
+    """The function simulating binary data from a random tree of noisy copies."""
+    return _noisy_tree_data

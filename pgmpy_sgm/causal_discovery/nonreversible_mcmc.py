@@ -432,14 +432,6 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         self.return_type = return_type
         self.missing = missing
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.categorical = True
-        tags.input_tags.allow_nan = False
-        tags.input_tags.positive_only = False
-        tags.target_tags.required = False
-        return tags
-
     # -- validation ------------------------------------------------------------------
     def _check_fit_data(self, X):
         if isinstance(X, pd.DataFrame):  # clear messages naming the column before sklearn's generic ones

@@ -19,16 +19,6 @@ def heart():
     return load_heart_disease(as_counts=True)
 
 
-def _random_data(n_vars=12, n=300, seed=0):
-    rng = np.random.default_rng(seed)
-    x = np.zeros((n, n_vars), dtype=np.int64)
-    x[:, 0] = rng.integers(0, 2, n)
-    for v in range(1, n_vars):
-        parent = x[:, rng.integers(v)]
-        x[:, v] = np.where(rng.random(n) < 0.8, parent, rng.integers(0, 2, n))
-    return pd.DataFrame(x, columns=[f"v{i}" for i in range(n_vars)])
-
-
 @pytest.mark.parametrize("method", ["informed", "paper"])
 def test_heart_optimum_from_every_seed(heart, method):
     for seed in range(8):
@@ -45,8 +35,8 @@ def test_informed_search_records_relocations(heart):
         assert scorer.score(scorer.optimal_strata(list(edges) or [])) == pytest.approx(value, abs=1e-9) or not edges
 
 
-def test_max_time_stops_every_chain():
-    data = _random_data(n_vars=14, n=400)
+def test_max_time_stops_every_chain(noisy_tree_data):
+    data = noisy_tree_data(n_vars=14, n=400)
     for n_jobs in (1, 2):
         tic = time.perf_counter()
         est = NonReversibleMCMC(n_iter=None, max_time=2.0, n_chains=2, n_jobs=n_jobs, seed=0,
@@ -57,11 +47,11 @@ def test_max_time_stops_every_chain():
         assert (est.convergence_["n_iter"] > 0).all()  # every chain got a share of the time
 
 
-def test_n_iter_none_needs_max_time():
+def test_n_iter_none_needs_max_time(noisy_tree_data):
     with pytest.raises(ValueError, match=r"^n_iter=None needs a time budget.*max_time=None"):
-        NonReversibleMCMC(n_iter=None).fit(_random_data())
+        NonReversibleMCMC(n_iter=None).fit(noisy_tree_data())
     with pytest.raises(ValueError, match=r"^max_time must be a positive number.*Got: -1"):
-        NonReversibleMCMC(max_time=-1).fit(_random_data())
+        NonReversibleMCMC(max_time=-1).fit(noisy_tree_data())
 
 
 def test_convergence_summary_of_a_fit(heart):
@@ -74,8 +64,8 @@ def test_convergence_summary_of_a_fit(heart):
     assert 0.0 <= summary.attrs["max_edge_probability_difference"] <= 1.0
 
 
-def test_disagreeing_chains_warn_with_the_spread():
-    data = _random_data(n_vars=16, n=500, seed=1)
+def test_disagreeing_chains_warn_with_the_spread(noisy_tree_data):
+    data = noisy_tree_data(n_vars=16, n=500, seed=1)
     with pytest.warns(ConvergenceWarning, match=r"spread over \d+\.\d\d log-units.*more time"):
         est = NonReversibleMCMC(n_iter=15, n_chains=3, method="paper", seed=0, show_progress=False).fit(data)
     assert est.convergence_.attrs["spread"] > 2.0
@@ -91,13 +81,13 @@ def test_agreeing_chains_do_not_warn():
     np.testing.assert_allclose(frame["max_edge_probability_difference"], [0.05, 0.05])
 
 
-def test_grafting_keeps_every_visited_score_exact(monkeypatch):
+def test_grafting_keeps_every_visited_score_exact(monkeypatch, noisy_tree_data):
     """A chain that grafts the better parts of its current graph into its best one, scored from scratch."""
     from pgmpy_sgm import SGMScore
     from pgmpy_sgm.causal_discovery import _chain
     from pgmpy_sgm.core.moves import DecomposableState
 
-    data = _random_data(n_vars=14, n=200, seed=1)
+    data = noisy_tree_data(n_vars=14, n=200, seed=1)
     calls = {"tried": 0, "improved": 0}
     original = _chain.recombine
 

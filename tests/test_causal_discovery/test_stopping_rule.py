@@ -18,17 +18,6 @@ def heart():
     return load_heart_disease(as_counts=True)
 
 
-def _tree_data(n_vars=16, n=400, seed=0):
-    """Binary data from a random tree of noisy copies (many edges to find)."""
-    rng = np.random.default_rng(seed)
-    x = np.zeros((n, n_vars), dtype=np.int64)
-    x[:, 0] = rng.integers(0, 2, n)
-    for v in range(1, n_vars):
-        parent = x[:, rng.integers(v)]
-        x[:, v] = np.where(rng.random(n) < 0.85, parent, rng.integers(0, 2, n))
-    return pd.DataFrame(x, columns=[f"v{i:02d}" for i in range(n_vars)])
-
-
 def _fit_quietly(data, **params):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -81,16 +70,16 @@ def test_chains_that_disagree_start_another_round():
     assert not nonreversible_mcmc.NonReversibleMCMC._next_settle_round(one_running, plan)
 
 
-def test_time_limit_before_settling_warns(monkeypatch):
+def test_time_limit_before_settling_warns(monkeypatch, noisy_tree_data):
     monkeypatch.setattr(nonreversible_mcmc, "SETTLE_MIN", 10**9)  # no chain can settle
-    est, warned = _fit_quietly(_tree_data(), seed=0, max_time=1.0)
+    est, warned = _fit_quietly(noisy_tree_data(16, 400, keep=0.85), seed=0, max_time=1.0)
     assert est.stop_reason_ == "max_time"
     assert any("time limit" in str(w.message) for w in warned)
 
 
-def test_chains_agreeing_below_a_mode_warn_after_the_final_polish():
+def test_chains_agreeing_below_a_mode_warn_after_the_final_polish(noisy_tree_data):
     """A chain stopped after 3 iterations has no other to disagree with, but a polish still climbs: a warning."""
-    data = _tree_data()
+    data = noisy_tree_data(16, 400, keep=0.85)
     est, warned = _fit_quietly(data, seed=0, n_iter=3, n_chains=1, start="empty")
     assert est.convergence_.attrs["spread"] <= 2.0  # the spread alone would not warn
     assert est.best_score_ > est.chain_best_scores_.max() + 1.0
