@@ -461,20 +461,31 @@ def _complete_exactly(rows: np.ndarray, counts: np.ndarray, hidden: list[int], c
     return np.concatenate(out_rows), np.concatenate(out_counts)
 
 
-def _complete_by_draws(row: np.ndarray, count: float, hidden: list[int], cards: list[int], log_probability,
+def _complete_by_draws(rows: np.ndarray, counts: np.ndarray, cards: list[int], log_probability,
                        rng: np.random.Generator, n_draws: int) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
-    """``n_draws`` Gibbs draws of a row's missing entries from the model's posterior, each with ``count / n_draws``."""
-    current = row.copy()
-    current[hidden] = [rng.integers(cards[j]) for j in hidden]
+    """``n_draws`` Gibbs draws of the rows' missing entries (``-1``) from the posterior, each ``count / n_draws``.
+
+    All rows are updated together: a sweep resamples each variable in the rows where it is
+    missing, from its conditional given the row's other (current) values.
+    """
+    hidden = rows < 0
+    current = rows.copy()
+    for j in range(rows.shape[1]):
+        current[hidden[:, j], j] = rng.integers(cards[j], size=int(hidden[:, j].sum()))
     draws = []
     for sweep in range(BURN_IN_SWEEPS + n_draws):
-        for j in hidden:
-            options = np.repeat(current[None, :], cards[j], axis=0)
-            options[:, j] = np.arange(cards[j])
-            current[j] = rng.choice(cards[j], p=_posterior_weights(log_probability(options)))
+        for j in range(rows.shape[1]):
+            who = np.flatnonzero(hidden[:, j])
+            if not who.size:
+                continue
+            options = np.repeat(current[who], cards[j], axis=0)
+            options[:, j] = np.tile(np.arange(cards[j]), len(who))
+            weights = _posterior_weights(log_probability(options).reshape(len(who), cards[j]))
+            u = rng.random(len(who))[:, None]
+            current[who, j] = np.minimum((weights.cumsum(axis=1) < u).sum(axis=1), cards[j] - 1)
         if sweep >= BURN_IN_SWEEPS:
             draws.append(current.copy())
-    return np.array(draws), np.full(n_draws, count / n_draws)
+    return np.concatenate(draws), np.tile(counts / n_draws, n_draws)
 
 
 def marginal_log_probability(codes: np.ndarray, cards: Sequence[int], log_probability,
@@ -560,20 +571,23 @@ def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray]
     n_exact = n_drawn = 0.0
     patterns, which = np.unique(hidden_mask[~complete], axis=0, return_inverse=True)
     incomplete_rows, incomplete_counts = table.codes[~complete], table.counts[~complete]
+    drawn = np.zeros(len(incomplete_rows), dtype=bool)
     for p, pattern in enumerate(patterns):
         hidden = [int(j) for j in np.flatnonzero(pattern)]
         members = np.flatnonzero(which.ravel() == p)
-        if math.prod(cards[j] for j in hidden) <= max_completions:
-            done_rows, done_counts = _complete_exactly(
-                incomplete_rows[members], incomplete_counts[members], hidden, cards, log_probability
-            )
-            n_exact += float(incomplete_counts[members].sum())
-        else:
-            parts = [_complete_by_draws(incomplete_rows[i], incomplete_counts[i], hidden, cards, log_probability,
-                                        rng, n_draws) for i in members]  # fmt: skip
-            done_rows = np.concatenate([r for r, _ in parts])
-            done_counts = np.concatenate([c for _, c in parts])
-            n_drawn += float(incomplete_counts[members].sum())
+        if math.prod(cards[j] for j in hidden) > max_completions:
+            drawn[members] = True
+            continue
+        done_rows, done_counts = _complete_exactly(
+            incomplete_rows[members], incomplete_counts[members], hidden, cards, log_probability
+        )
+        n_exact += float(incomplete_counts[members].sum())
+        rows.append(done_rows)
+        counts.append(done_counts)
+    if drawn.any():
+        done_rows, done_counts = _complete_by_draws(incomplete_rows[drawn], incomplete_counts[drawn], cards,
+                                                    log_probability, rng, n_draws)  # fmt: skip
+        n_drawn = float(incomplete_counts[drawn].sum())
         rows.append(done_rows)
         counts.append(done_counts)
     codes = np.concatenate(rows)
