@@ -115,6 +115,29 @@ def hill_climb(train: pd.DataFrame, states: dict):
     return model, model.n_free_parameters(), time.perf_counter() - tic
 
 
+def summarise(rows: pd.DataFrame) -> None:
+    """Per network, learner, masking and rate: held out against the full-data fit, EM against complete cases."""
+    full = rows[rows["method"] == "full"].set_index(["network", "n", "seed", "learner"])
+    print("| network | learner | masking | rate | EM - full | CC - full | EM - CC (seeds EM ahead) | "
+          "HC on CC - full | params EM / CC / full | EM time / full time |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    masked = rows[rows["method"] != "full"]
+    for (name, n, learner, masking, rate), group in masked[masked["learner"] != "hc-bdeu"].groupby(
+        ["network", "n", "learner", "masking", "rate"]
+    ):
+        em = group[group["method"] == "em"].set_index("seed")
+        cc = group[group["method"] == "complete_cases"].set_index("seed")
+        ref = full.xs((name, n, learner), level=("network", "n", "learner"))
+        hc = rows[(rows["learner"] == "hc-bdeu") & (rows["network"] == name) & (rows["n"] == n)
+                  & (rows["masking"] == masking) & (rows["rate"] == rate)].set_index("seed")  # fmt: skip
+        d_em, d_cc = em["loglik"] - ref["loglik"], cc["loglik"] - ref["loglik"]
+        ahead = int(((em["loglik"] - cc["loglik"]) > 0).sum())
+        print(f"| {name} {n} | {learner} | {masking} | {rate:.0%} | {d_em.mean():+.4f} | {d_cc.mean():+.4f} | "
+              f"{(em['loglik'] - cc['loglik']).mean():+.4f} ({ahead}/{len(em)}) | "
+              f"{(hc['loglik'] - ref['loglik']).mean():+.4f} | {em['params'].mean():.0f} / {cc['params'].mean():.0f} / "
+              f"{ref['params'].mean():.0f} | {(em['seconds'] / ref['seconds']).mean():.1f}x |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--networks", default="asia,child")
@@ -124,7 +147,11 @@ def main() -> None:
     parser.add_argument("--mar", action="store_true", help="also the missing-at-random variant")
     parser.add_argument("--learners", default="ldag,sgm")
     parser.add_argument("--out", help="CSV file for the raw rows")
+    parser.add_argument("--summary", help="only summarise the raw rows of this CSV file")
     args = parser.parse_args()
+    if args.summary:
+        summarise(pd.read_csv(args.summary))
+        return
     from bench_mcmc import machine
 
     print(machine())
