@@ -20,7 +20,7 @@ The loop is written once, for a learner given as one callable (:class:`MStep`):
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -83,12 +83,21 @@ def _changes(before: frozenset | None, after: frozenset) -> tuple[int, int]:
 
 def structural_em(
     table: IncompleteTable,
-    m_step: Callable[[CompletedTable, Hashable | None, MStepResult | None], MStepResult],
+    m_step: Callable[[CompletedTable, MStepResult | None], MStepResult],
     options: EMOptions,
     seed: int | None = 0,
     report: Callable[[dict], None] | None = None,
+    parameter_step: Callable[[CompletedTable, MStepResult], MStepResult] | None = None,
 ) -> EMResult:
-    """Run structural EM; ``m_step(completed, start, previous)`` learns from one completed table.
+    """Run structural EM; ``m_step(completed, previous)`` learns from one completed table.
+
+    Every iteration is an E-step and then either a *structure* step (``m_step``: the
+    learner's search) or, with ``parameter_step``, a *parameter* step (the previous
+    structure's parameters and score on the new table: cheap). After a structure step the
+    iterations are parameter steps until the expected score moves by less than
+    ``options.tol``; then a structure step again. EM stops after a structure step that kept
+    the structure with the expected score moved by less than ``tol`` (or at ``max_iter``,
+    whose last iteration is a structure step), so the result is always a structure step's.
 
     Parameters
     ----------
@@ -101,14 +110,18 @@ def structural_em(
         Seed of the Gibbs draws of rows completed by draws.
     report : callable, optional
         Called with each iteration's history row.
+    parameter_step : callable, optional
+        ``parameter_step(completed, previous)``: ``previous``'s structure with its
+        parameters and score on ``completed``. Without it every step is a structure step.
 
     Returns
     -------
     EMResult
-        ``history`` has one row per iteration: ``expected_score``, ``gain`` (over the
-        previous iteration), ``added`` and ``removed`` (structure elements, against the
-        previous model, the start's included), ``seconds``; ``history.attrs["start"]`` says
-        which start was used.
+        ``history`` has one row per iteration: ``step`` ("structure" or "parameters"),
+        ``expected_score``, ``gain`` (over the previous iteration), ``added`` and ``removed``
+        (structure elements, against the previous model, the start's included),
+        ``seconds``; ``history.attrs["start"]`` says which start was used. ``completed`` is
+        the table of the last structure step.
 
     Examples
     --------
@@ -123,27 +136,32 @@ def structural_em(
     rng = np.random.default_rng(seed)
     previous, start = _start(table, m_step)
     log_probability = independent_log_probability(table) if previous is None else previous.log_probability
-    rows = []
-    completed = None
-    last_score = np.nan
+    rows, structure_table, last_score = [], None, np.nan
+    structure_next = True
     for iteration in range(1, options.max_iter + 1):
         tic = time.perf_counter()
         completed = complete_rows(table, log_probability, options.max_completions, options.n_draws, rng)
-        result = m_step(completed, previous)
+        structural = structure_next or parameter_step is None or previous is None or iteration == options.max_iter
+        result = m_step(completed, previous) if structural else parameter_step(completed, previous)
+        if structural:
+            structure_table = completed
         added, removed = _changes(None if previous is None else previous.structure, result.structure)
         gain, last_score = result.score - last_score, result.score
-        row = {"iteration": iteration, "expected_score": result.score, "gain": gain, "added": added,
-               "removed": removed, "seconds": time.perf_counter() - tic}  # fmt: skip
+        row = {"iteration": iteration, "step": "structure" if structural else "parameters",
+               "expected_score": result.score, "gain": gain, "added": added, "removed": removed,
+               "seconds": time.perf_counter() - tic}  # fmt: skip
         rows.append(row)
         if report is not None:
             report(row)
-        settled = iteration > 1 and abs(gain) < options.tol and result.structure == previous.structure
+        small = iteration > 1 and abs(gain) < options.tol
+        kept = previous is not None and result.structure == previous.structure
         previous, log_probability = result, result.log_probability
-        if settled:
+        if structural and small and kept:
             break
+        structure_next = not structural and small
     history = pd.DataFrame(rows).set_index("iteration")
     history.attrs["start"] = start
-    return EMResult(previous, completed, history)
+    return EMResult(previous, structure_table, history)
 
 
 def _start(table: IncompleteTable, m_step) -> tuple[MStepResult | None, str]:

@@ -539,13 +539,33 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
                 bar.update(1)
                 bar.set_postfix_str(f"expected score={row['expected_score']:.2f}", refresh=False)
 
-            result = structural_em(table, functools.partial(self._m_step, table, deadline), options, self.seed, report)
+            m_step = functools.partial(self._m_step, table, deadline)
+            refit = functools.partial(self._parameter_step, table)
+            result = structural_em(table, m_step, options, self.seed, report, refit)
         adopt_fitted(self, result.last.estimator)
         self.em_history_ = result.history
         self.n_completed_exactly_ = result.completed.n_exact
         self.n_completed_by_draws_ = result.completed.n_drawn
         self.missing_cells_ = cells
         return self
+
+    def _parameter_step(self, table: IncompleteTable, completed, previous: MStepResult) -> MStepResult:
+        """A parameter step of structural EM: the previous labelled DAG, scored and fitted on ``completed``."""
+        model = previous.estimator.model_.copy()
+        model.fit(completed.frame, equivalent_sample_size=self.equivalent_sample_size, weights=completed.counts,
+                  state_names=table.state_names)  # fmt: skip
+        score = LDAGScore(
+            completed.frame[table.variables],
+            weights=completed.counts,
+            equivalent_sample_size=self.equivalent_sample_size,
+            kappa=self.kappa,
+            state_names=table.state_names,
+            max_labelled_configs=self.max_labelled_configs,
+            labels=self.labels,
+        )
+        value = math.fsum(score.family_score(node, *model.get_classes(node)) for node in model.nodes())
+        return MStepResult(previous.estimator, previous.structure, float(value),
+                           model.log_probability_function(table.variables, table.state_names))  # fmt: skip
 
     def _m_step(self, table: IncompleteTable, deadline, completed, previous) -> MStepResult:
         """One M-step of structural EM: a fit of a copy of this learner on a completed table."""

@@ -642,7 +642,8 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         try:
             report = None if bar is None else functools.partial(_em_progress, bar)
             m_step = functools.partial(self._m_step, table, deadline)
-            result = structural_em(table, m_step, em_options(self.missing), self.seed, report)
+            refit = functools.partial(self._parameter_step, table)
+            result = structural_em(table, m_step, em_options(self.missing), self.seed, report, refit)
         finally:
             if bar is not None:
                 bar.close()
@@ -677,6 +678,20 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         )
         log_probability = model.log_probability_function(table.variables, table.state_names)
         return MStepResult(step, _structure(step.model_), float(step.best_score_), log_probability)
+
+    def _parameter_step(self, table, completed, previous):
+        """A parameter step of structural EM: the previous graph and strata, scored and fitted on ``completed``."""
+        from pgmpy_sgm.causal_discovery._structural_em import MStepResult
+        from pgmpy_sgm.models import StratifiedGraphicalModel
+        from pgmpy_sgm.structure_score import SGMScore
+
+        sg = previous.estimator.model_
+        scorer = SGMScore(completed.frame, weights=completed.counts, state_names=table.state_names,
+                          prior=self.prior, max_labelled_clique=int(self.max_labelled_clique))  # fmt: skip
+        model = StratifiedGraphicalModel(sg).fit(completed.frame, sample_weight=completed.counts,
+                                                 state_names=table.state_names)  # fmt: skip
+        log_probability = model.log_probability_function(table.variables, table.state_names)
+        return MStepResult(previous.estimator, previous.structure, float(scorer.score(sg)), log_probability)
 
     def _em_bar(self, total: int):
         if not (self.show_progress and config.SHOW_PROGRESS):

@@ -86,12 +86,14 @@ class EMOptions:
 
     Parameters
     ----------
-    max_iter : int, default=10
-        Most EM iterations (E-step, then M-step).
+    max_iter : int, default=20
+        Most EM iterations (an E-step, then a structure search or, in structural EM between
+        searches, a cheap re-fit of the parameters).
     tol : float, default=0.1
-        EM stops when an iteration raises the expected score (structural EM) or the
-        observed-data log-likelihood (parameter EM) by less than this (and, for structural
-        EM, the structure did not change).
+        Parameter EM stops when an iteration raises the observed-data log-likelihood by less
+        than this; structural EM searches the structure again when a parameter step moves the
+        expected score by less than this, and stops when a search kept the structure and moved
+        it by less than this.
     max_completions : int, default=4096
         Incomplete rows with at most this many completions are completed exactly.
     n_draws : int, default=200
@@ -102,13 +104,15 @@ class EMOptions:
     --------
     >>> EMOptions(max_iter=5)
     EMOptions(max_iter=5, tol=0.1, max_completions=4096, n_draws=200)
+    >>> EMOptions().max_iter
+    20
     >>> EMOptions(tol=-1)
     Traceback (most recent call last):
         ...
     ValueError: EMOptions tol must be a number >= 0. Got: -1
     """
 
-    max_iter: int = 10
+    max_iter: int = 20
     tol: float = 0.1
     max_completions: int = MAX_COMPLETIONS
     n_draws: int = N_DRAWS
@@ -147,7 +151,7 @@ def em_options(missing) -> EMOptions:
     Examples
     --------
     >>> em_options("em").max_iter
-    10
+    20
     """
     return missing if isinstance(missing, EMOptions) else EMOptions()
 
