@@ -314,6 +314,8 @@ class ModelAverage:
         ----------
         X : pandas.DataFrame
             A column per variable (other columns are ignored); values must be states of the models.
+            Missing cells (NaN, None, empty) are summed out: a row with gaps gets the
+            probability of its observed part.
         per_row : bool, default=False
             Return one value per row instead of the total.
 

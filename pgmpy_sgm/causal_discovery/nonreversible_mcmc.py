@@ -1037,7 +1037,8 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         Parameters
         ----------
         X : pandas.DataFrame
-            Rows over the fitted variables (e.g. held-out data).
+            Rows over the fitted variables (e.g. held-out data); missing cells of a row are
+            summed out (the probability of its observed part).
         per_row : bool, default=True
             Return one value per row; otherwise their sum.
 
