@@ -190,3 +190,16 @@ def test_em_without_missing_cells_is_the_plain_fit():
     em = network.copy().fit(frame, missing="em")
     np.testing.assert_array_equal(plain, em.get_cpds("y").get_values())
     assert not hasattr(em, "em_history_")
+
+
+def test_log_likelihood_of_rows_with_gaps_sums_out_the_missing_cells():
+    network, frame, masked = _labelled_network_and_data(0.3, seed=3, n=400)
+    network.fit(frame)
+    cpds = {v: network.get_cpds(v).get_values() for v in ("a", "b", "y")}
+    got = network.log_likelihood(masked.head(30), per_row=True)
+    for value, row in zip(got, masked.head(30).itertuples(index=False), strict=True):
+        options = [[x] if x == x and x is not None else [0, 1] for x in row]
+        p = sum(cpds["a"][a, 0] * cpds["b"][b, 0] * cpds["y"][y, 2 * a + b]
+                for a in options[0] for b in options[1] for y in options[2])  # fmt: skip
+        assert value == pytest.approx(np.log(p), abs=1e-9)
+    assert network.log_likelihood(frame) == pytest.approx(network.log_likelihood(frame, per_row=True).sum())
