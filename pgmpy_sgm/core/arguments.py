@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from numbers import Integral
 
+import networkx as nx
 import numpy as np
 
 __all__ = ["check_node", "check_nodes", "edge_pairs", "state_list", "check_mapping", "random_generator"]
@@ -61,12 +62,16 @@ def edge_pairs(edges, name: str = "edges") -> list[tuple]:
     --------
     >>> edge_pairs([("a", "b"), ["b", "c", {"w": 1}]])
     [('a', 'b'), ('b', 'c')]
+    >>> edge_pairs(nx.DiGraph([("a", "b")]).edges())
+    [('a', 'b')]
     >>> edge_pairs(5)
     Traceback (most recent call last):
         ...
     TypeError: edges must be a list of (u, v) pairs. Got: 5
     """
-    if isinstance(edges, str | bytes | Mapping) or not isinstance(edges, Iterable):
+    is_edge_view = isinstance(edges, nx.classes.reportviews.OutEdgeView)  # graph.edges(): a Mapping of edges
+    if isinstance(edges, str | bytes) or (isinstance(edges, Mapping) and not is_edge_view) or not isinstance(
+            edges, Iterable):
         raise TypeError(f"{name} must be a list of (u, v) pairs. Got: {edges!r}")
     out = []
     for edge in edges:

@@ -203,3 +203,14 @@ def test_log_likelihood_of_rows_with_gaps_sums_out_the_missing_cells():
                 for a in options[0] for b in options[1] for y in options[2])  # fmt: skip
         assert value == pytest.approx(np.log(p), abs=1e-9)
     assert network.log_likelihood(frame) == pytest.approx(network.log_likelihood(frame, per_row=True).sum())
+
+
+def test_edge_views_of_networkx_graphs_are_edges():
+    """pgmpy's habit: a model built from another graph's ``edges()`` view (a Mapping in networkx)."""
+    import networkx as nx
+
+    from pgmpy_sgm import StratifiedGraph
+
+    dag = nx.DiGraph([("a", "y"), ("b", "y")])
+    assert sorted(LabeledBayesianNetwork(dag.edges()).edges()) == [("a", "y"), ("b", "y")]
+    assert sorted(StratifiedGraph(nx.Graph([("a", "b")]).edges()).edges()) == [("a", "b")]
