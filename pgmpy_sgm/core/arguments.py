@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Set
 from numbers import Integral
 
 import networkx as nx
 import numpy as np
+
+from pgmpy_sgm.core.data import python_scalar
 
 __all__ = ["check_node", "check_nodes", "edge_pairs", "state_list", "check_mapping", "random_generator"]
 
@@ -50,7 +52,8 @@ def check_nodes(nodes, name: str = "nodes") -> list:
     if isinstance(nodes, str | bytes):
         raise TypeError(f"{label} must be a list of nodes, not the string {nodes!r} (which would be split into "
                         "characters)")
-    if isinstance(nodes, Mapping) or not isinstance(nodes, Iterable):
+    if (isinstance(nodes, Mapping) and not isinstance(nodes, nx.classes.reportviews.NodeView)) or not isinstance(
+            nodes, Iterable):  # graph.nodes() is a Mapping of nodes
         raise TypeError(f"{label} must be a list of nodes. Got: {nodes!r}")
     return [check_node(v, f"{name}") for v in nodes]
 
@@ -92,8 +95,9 @@ def state_list(states, variable) -> list:
 
     Examples
     --------
-    >>> state_list(("lo", "hi"), "a")
-    ['lo', 'hi']
+    >>> import pandas as pd
+    >>> state_list(("lo", "hi"), "a"), state_list(pd.Index([0, 1]), "b")
+    (['lo', 'hi'], [0, 1])
     >>> state_list("01", "a")
     Traceback (most recent call last):
         ...
@@ -102,9 +106,9 @@ def state_list(states, variable) -> list:
     if isinstance(states, str | bytes):
         raise TypeError(f"The states of {variable!r} must be a list such as {list(states)!r}, not the string "
                         f"{states!r}")
-    if not isinstance(states, Sequence | np.ndarray):
+    if isinstance(states, Set | Mapping) or not isinstance(states, Iterable):  # ordered iterables (Index, ...)
         raise TypeError(f"The states of {variable!r} must be a list (ordered). Got: {states!r}")
-    states = list(states)
+    states = [python_scalar(x) for x in states]
     for state in states:
         if not isinstance(state, Hashable):
             raise TypeError(f"The states of {variable!r} must be hashable (str, int, ...); got {state!r}")

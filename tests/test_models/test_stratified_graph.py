@@ -206,3 +206,13 @@ def test_labels_whose_closure_removes_an_edge_are_refused():
     del strata[("b", "d")][1]  # without the last join the closure leaves (a, d) a context
     assert StratifiedGraph(list(itertools.combinations("abcd", 2)), strata=strata,
                            state_names={v: [0, 1] for v in "abcd"}).check_model()
+
+
+def test_networkx_views_and_pandas_indexes_are_accepted_where_pgmpy_takes_them():
+    import networkx as nx
+    import pandas as pd
+
+    graph = nx.Graph([("a", "b")])
+    graph.add_node("c")
+    sg = StratifiedGraph(graph.edges(), nodes=graph.nodes(), state_names={"a": pd.Index(["lo", "hi"])})
+    assert sorted(sg.nodes()) == ["a", "b", "c"] and sg.states("a") == ("lo", "hi")
