@@ -299,9 +299,11 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         starts from the model of the complete cases (from independent variables fitted to
         the available cases when there are fewer than 30); each E-step completes every
         incomplete row by the current model's posterior (exactly by enumeration up to 4096
-        completions, by Gibbs draws beyond), giving a table of expected counts; each M-step
+        completions, by Gibbs draws beyond), giving a table of expected counts; an M-step
         runs the chains on it, warm-started from the current graph, and re-estimates the
-        parameters (Bayesian, as :meth:`~pgmpy_sgm.models.StratifiedGraphicalModel.fit`).
+        parameters (Bayesian, as :meth:`~pgmpy_sgm.models.StratifiedGraphicalModel.fit`), or,
+        between such searches, only re-estimates the current graph's parameters, until the
+        expected score settles (``em_history_["step"]``).
         With ``"em"``, ``max_time`` bounds the whole fit, the fitted attributes
         (``posterior_``, ``edge_probabilities_``, ``convergence_``, ...) refer to the last EM
         iteration's completed table, and ``checkpoint`` is not available. Data without
