@@ -217,12 +217,12 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         (``"em"`` or an :class:`~pgmpy_sgm.core.missing.EMOptions`), as in
         :class:`NonReversibleMCMC`: from the model of the complete cases (independent
         variables when there are fewer than 30), each E-step completes the incomplete rows
-        by the current labelled network's posterior, an M-step is this search on the
-        expected counts, warm-started from the current DAG, with the network's parameters (or,
-        between searches, only the current network's parameters re-fitted)
-        (``em_history_``, ``n_completed_exactly_``, ``n_completed_by_draws_`` and
-        ``missing_cells_`` record it; the other fitted attributes refer to the last
-        completed table, and ``max_time`` bounds the whole fit); or missing as a state
+        by the current labelled network's posterior, and an M-step is this search on the
+        expected counts, warm-started from the current DAG, with the network's parameters
+        (between searches, only the current network's parameters are re-fitted). The EM is
+        recorded in ``em_history_``, ``n_completed_exactly_``, ``n_completed_by_draws_`` and
+        ``missing_cells_``; the other fitted attributes refer to the last search's completed
+        table, and ``max_time`` bounds the whole fit. Or missing as a state
         named ``"missing"``. Data without missing cells give the same result under every
         choice.
 
