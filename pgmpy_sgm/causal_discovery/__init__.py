@@ -3,8 +3,8 @@
 from pgmpy_sgm.causal_discovery._convergence import ConvergenceWarning
 from pgmpy_sgm.causal_discovery.exhaustive import exhaustive_posterior
 from pgmpy_sgm.causal_discovery.ldag_search import LDAGSearch
-from pgmpy_sgm.causal_discovery.model_average import ModelAverage
 from pgmpy_sgm.causal_discovery.nonreversible_mcmc import CheckpointWarning, FitInterruptedWarning, NonReversibleMCMC
+from pgmpy_sgm.models.model_average import ModelAverage as ModelAverage  # a model; still importable from here
 
 __all__ = [
     "NonReversibleMCMC",
@@ -12,6 +12,5 @@ __all__ = [
     "FitInterruptedWarning",
     "CheckpointWarning",
     "ConvergenceWarning",
-    "ModelAverage",
     "LDAGSearch",
 ]

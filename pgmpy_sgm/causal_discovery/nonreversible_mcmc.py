@@ -1034,7 +1034,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         The models are the top graphs of ``posterior_`` holding ``mass`` of the estimated
         posterior (at most ``max_models``), with renormalized weights, each with its optimal
         strata and Bayesian parameters fitted on the training data (kept, pooled, in
-        ``scorer_``); see :class:`~pgmpy_sgm.causal_discovery.ModelAverage`.
+        ``scorer_``); see :class:`~pgmpy_sgm.models.ModelAverage`.
 
         Parameters
         ----------
@@ -1052,7 +1052,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         >>> round(float(est.predict_log_likelihood(data).mean()), 3)
         -3.625
         """
-        from pgmpy_sgm.causal_discovery.model_average import ModelAverage
+        from pgmpy_sgm.models import ModelAverage
 
         check_is_fitted(self, "posterior_")
         frame, counts = self.scorer_.encoded.to_frame()

@@ -3,6 +3,7 @@
 from pgmpy_sgm.core.labelling import CliqueLabelling
 from pgmpy_sgm.models._statements import ContextSpecificIndependence
 from pgmpy_sgm.models.labeled_bayesian_network import LabeledBayesianNetwork
+from pgmpy_sgm.models.model_average import ModelAverage
 from pgmpy_sgm.models.stratified_graph import StratifiedGraph
 from pgmpy_sgm.models.stratified_graphical_model import CliqueFactor, StrataNotShownWarning, StratifiedGraphicalModel
 
@@ -14,4 +15,5 @@ __all__ = [
     "CliqueFactor",
     "StrataNotShownWarning",
     "LabeledBayesianNetwork",
+    "ModelAverage",
 ]

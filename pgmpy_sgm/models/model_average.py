@@ -9,7 +9,8 @@ import numpy as np
 import pandas as pd
 from scipy.special import logsumexp
 
-from pgmpy_sgm.models import StratifiedGraph, StratifiedGraphicalModel
+from pgmpy_sgm.models.stratified_graph import StratifiedGraph
+from pgmpy_sgm.models.stratified_graphical_model import StratifiedGraphicalModel
 
 __all__ = ["ModelAverage"]
 
