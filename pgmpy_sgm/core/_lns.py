@@ -469,6 +469,7 @@ def bounded_lns(
     budget,
     max_atoms: int | None = None,
     max_region: int = MAX_REGION,
+    memo: dict | None = None,
 ) -> list[int]:
     """Improve a valid regular partition by exact re-solving of parts of it, within a work budget.
 
@@ -495,7 +496,9 @@ def bounded_lns(
     visited ``PY_UNIT`` per configuration and group it touches, to ``budget``
     (:class:`~pgmpy_sgm.core._agglomerate.WorkBudget`). Stops at a round without gain
     or when the budget is exhausted, and returns the best partition reached (every
-    partition visited is valid and regular, and the value never decreases).
+    partition visited is valid and regular, and the value never decreases). ``memo`` caches
+    solved sub-problems (their solution does not depend on the current grouping): pass the
+    same dict to runs on the same counts and space; a sub-problem found there is not charged.
 
     Examples
     --------
@@ -514,7 +517,7 @@ def bounded_lns(
     neighbours = _config_neighbours(space)
     tol = 1e-12 * max(1.0, float(np.sum(counts)))
     n_dirs = space.n_dirs
-    memo: dict = {}
+    memo = {} if memo is None else memo
     adjacency: dict[int, set[int]] = {}  # group -> groups met by a line through it (current partition)
 
     def adjacent(g: int) -> set[int]:
@@ -645,7 +648,8 @@ def bounded_heuristic(
     (:func:`~pgmpy_sgm.core._label_search.grow_parts`; the closure of a random label set,
     :func:`~pgmpy_sgm.core._label_search.random_start`, when those groups are not regular
     or hold a forbidden line), each followed by greedy merging and
-    :func:`bounded_lns`. All runs share ``budget``; the best partition found is returned
+    :func:`bounded_lns`. All runs share ``budget`` and the solved sub-problems; the best
+    partition found is returned
     (valid and regular), also when the budget runs out.
 
     Examples
@@ -666,7 +670,8 @@ def bounded_heuristic(
     best = greedy_merge(space, scorer, budget)
     if len(best) == space.n_configs:
         return best  # screen: no line gains by merging its configurations
-    best = bounded_lns(space, scorer, counts, best, budget, max_region=max_region)
+    memo: dict = {}
+    best = bounded_lns(space, scorer, counts, best, budget, max_region=max_region, memo=memo)
     best_value = sum(scorer(b) for b in best)
     for _ in range(max_restarts):
         if budget.exhausted:
@@ -677,8 +682,10 @@ def bounded_heuristic(
         if not (space.regular(start) and all(space.allowed_block(b) for b in start)):
             start = random_start(space, rng)
         start = greedy_merge(space, scorer, budget, start)
-        cand = bounded_lns(space, scorer, counts, start, budget, max_region=max_region)
+        cand = bounded_lns(space, scorer, counts, start, budget, max_region=max_region, memo=memo)
         value = sum(scorer(b) for b in cand)
         if value > best_value + _LNS_GAIN:
             best, best_value = cand, value
+        elif value > best_value - _LNS_GAIN:
+            break  # a restart from elsewhere ended at the best value again
     return best
