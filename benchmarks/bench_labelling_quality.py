@@ -212,6 +212,8 @@ def exact_bound() -> None:
     from pgmpy_sgm.core.optimize import _exact_structure, exact_search_fits
 
     print("\nexact search: parent spaces (structure built once per space and cached)")
+    _exact_structure.cache_clear()
+    exact_search_fits.cache_clear()
     for cards in ((3, 3, 2), (2, 2, 2, 2), (3, 4, 2)):
         t = time.perf_counter()
         st = _exact_structure(cards, (False,) * len(cards))
