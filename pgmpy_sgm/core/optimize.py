@@ -19,8 +19,8 @@ that grows with the number of valid blocks. The default (``method="auto"``) is t
 exact when the space has at most :data:`MAX_EXACT_CONFIGS` configurations and at most
 :data:`MAX_EXACT_BLOCKS` valid blocks (counted with an early stop); this covers every
 space of at most 18 configurations, e.g. four binary parents (37,293 blocks) or parents
-with 3, 3 and 2 states (21,480), but not 3, 4 and 2 states (323,740 blocks, seconds to
-build) nor 2, 2, 2 and 3 states (4,670,228). ``method="exact"`` accepts up to
+with 3, 3 and 2 states (21,480), but not 3, 4 and 2 states (323,740 blocks) nor 2, 2, 2
+and 3 states (4,670,228). ``method="exact"`` accepts up to
 :data:`MAX_EXACT_BLOCKS_ON_REQUEST` valid blocks (and :data:`MAX_EXACT_CONFIGS`
 configurations). Spaces with three 3-state parents or more configurations than
 :data:`MAX_EXACT_CONFIGS` (every center of a 4-variable clique of 3-state variables, of a
@@ -95,7 +95,8 @@ MCMC_CHAIN_LENGTH = 1000
 #: Random restarts of ``method="heuristic"`` (within its work cap) after the first search.
 DEFAULT_BOUNDED_RESTARTS = 4
 
-#: Work units one center's ``method="heuristic"`` may spend (up to about a second on one core).
+#: Work units one center's ``method="heuristic"`` may spend (a unit is about one transition of a
+#: sub-problem's compiled dynamic programme, see ``_agglomerate.WorkBudget``).
 DEFAULT_MAX_WORK = 200_000_000
 
 _METHODS = ("auto", "exact", "heuristic", "mcmc")
@@ -377,7 +378,7 @@ def optimal_groups(
         ``"auto"`` is exact when the space has at most :data:`MAX_EXACT_CONFIGS`
         configurations and :data:`MAX_EXACT_BLOCKS` valid blocks
         (:func:`exact_search_fits`), heuristic beyond. ``"exact"`` accepts spaces of up to
-        :data:`MAX_EXACT_BLOCKS_ON_REQUEST` valid blocks (seconds to build for the largest).
+        :data:`MAX_EXACT_BLOCKS_ON_REQUEST` valid blocks (a structure ten times larger to build).
         ``"heuristic"``: best-first merging along lines (the merge of the groups met by one
         line that gains most and keeps the partition valid and regular, until none gains),
         then large-neighbourhood search that re-solves exactly (by a dynamic programme) one
