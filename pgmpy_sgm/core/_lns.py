@@ -637,6 +637,7 @@ def bounded_heuristic(
     budget,
     rng: np.random.Generator,
     max_restarts: int = 4,
+    max_atoms: int | None = None,
 ) -> list[int]:
     """Best-first agglomeration, then :func:`bounded_lns`, then restarts while the budget lasts.
 
@@ -648,7 +649,8 @@ def bounded_heuristic(
     (:func:`~pgmpy_sgm.core._label_search.grow_parts`; the closure of a random label set,
     :func:`~pgmpy_sgm.core._label_search.random_start`, when those groups are not regular
     or hold a forbidden line), each followed by greedy merging and
-    :func:`bounded_lns`. All runs share ``budget`` and the solved sub-problems; the best
+    :func:`bounded_lns` (sub-problems of at most ``max_atoms`` atoms, default
+    :data:`BOUNDED_MAX_ATOMS`). All runs share ``budget`` and the solved sub-problems; the best
     partition found is returned
     (valid and regular), also when the budget runs out.
 
@@ -671,7 +673,7 @@ def bounded_heuristic(
     if len(best) == space.n_configs:
         return best  # screen: no line gains by merging its configurations
     memo: dict = {}
-    best = bounded_lns(space, scorer, counts, best, budget, max_region=max_region, memo=memo)
+    best = bounded_lns(space, scorer, counts, best, budget, max_atoms=max_atoms, max_region=max_region, memo=memo)
     best_value = sum(scorer(b) for b in best)
     for _ in range(max_restarts):
         if budget.exhausted:
@@ -682,7 +684,7 @@ def bounded_heuristic(
         if not (space.regular(start) and all(space.allowed_block(b) for b in start)):
             start = random_start(space, rng)
         start = greedy_merge(space, scorer, budget, start)
-        cand = bounded_lns(space, scorer, counts, start, budget, max_region=max_region, memo=memo)
+        cand = bounded_lns(space, scorer, counts, start, budget, max_atoms=max_atoms, max_region=max_region, memo=memo)
         value = sum(scorer(b) for b in cand)
         if value > best_value + _LNS_GAIN:
             best, best_value = cand, value

@@ -71,6 +71,10 @@ __all__ = [
     "MAX_EXACT_BLOCKS",
     "MAX_EXACT_BLOCKS_ON_REQUEST",
     "DEFAULT_MAX_WORK",
+    "FAST_EXACT_CONFIGS",
+    "FAST_EXACT_BLOCKS",
+    "FAST_MAX_WORK",
+    "FAST_MAX_ATOMS",
     "partition_space",
     "exact_search_fits",
     "best_partition_by_block",
@@ -95,11 +99,25 @@ MCMC_CHAIN_LENGTH = 1000
 #: Random restarts of ``method="heuristic"`` (within its work cap) after the first search.
 DEFAULT_BOUNDED_RESTARTS = 4
 
+#: ``method="fast"``: exact up to this many parent configurations, heuristic beyond (but see
+#: :data:`FAST_EXACT_BLOCKS`).
+FAST_EXACT_CONFIGS = 16
+
+#: ``method="fast"``: exact also for spaces of 17 or 18 configurations with at most this many valid
+#: blocks (two parents, e.g. 3 and 6 states: 400 blocks; not 3, 3 and 2 states: 21,480).
+FAST_EXACT_BLOCKS = 2_000
+
+#: ``method="fast"``: work units per center of its heuristic (no restarts).
+FAST_MAX_WORK = 10_000_000
+
+#: ``method="fast"``: largest number of atoms of one sub-problem of its heuristic.
+FAST_MAX_ATOMS = 10
+
 #: Work units one center's ``method="heuristic"`` may spend (a unit is about one transition of a
 #: sub-problem's compiled dynamic programme, see ``_agglomerate.WorkBudget``).
 DEFAULT_MAX_WORK = 200_000_000
 
-_METHODS = ("auto", "exact", "heuristic", "mcmc")
+_METHODS = ("auto", "fast", "exact", "heuristic", "mcmc")
 
 #: Methods that were removed, with what to use instead.
 _REMOVED_METHODS = {
@@ -374,11 +392,18 @@ def optimal_groups(
         Parent cardinalities (each >= 1; a parent with one state has no lines).
     forbidden : sequence of bool, or iterable of int, optional
         Per-direction flags, or the indices of the directions whose lines may not be labels.
-    method : {"auto", "exact", "heuristic", "mcmc"}
+    method : {"auto", "fast", "exact", "heuristic", "mcmc"}
         ``"auto"`` is exact when the space has at most :data:`MAX_EXACT_CONFIGS`
         configurations and :data:`MAX_EXACT_BLOCKS` valid blocks
-        (:func:`exact_search_fits`), heuristic beyond. ``"exact"`` accepts spaces of up to
-        :data:`MAX_EXACT_BLOCKS_ON_REQUEST` valid blocks (a structure ten times larger to build).
+        (:func:`exact_search_fits`), heuristic beyond. ``"fast"`` is the cheaper schedule that
+        structure searches use for the many cliques they try: exact up to
+        :data:`FAST_EXACT_CONFIGS` configurations (18 with at most :data:`FAST_EXACT_BLOCKS`
+        valid blocks), beyond it the heuristic with sub-problems
+        of at most :data:`FAST_MAX_ATOMS` atoms, no restarts and at most
+        :data:`FAST_MAX_WORK` work units (or ``max_work`` if smaller); its value never
+        exceeds the optimum, and is often below ``"auto"``'s beyond 16 configurations.
+        ``"exact"`` accepts spaces of up to :data:`MAX_EXACT_BLOCKS_ON_REQUEST` valid blocks
+        (a structure ten times larger to build).
         ``"heuristic"``: best-first merging along lines (the merge of the groups met by one
         line that gains most and keeps the partition valid and regular, until none gains),
         then large-neighbourhood search that re-solves exactly (by a dynamic programme) one
@@ -438,6 +463,14 @@ def optimal_groups(
             f"method='exact' handles at most {MAX_EXACT_CONFIGS} parent configurations and "
             f"{MAX_EXACT_BLOCKS_ON_REQUEST} valid blocks; parents with cards {cards} (P={n_configs}) have more"
         )
+    max_atoms = None
+    if method == "fast":
+        few_blocks = n_configs <= 18 and exact_search_fits(cards, flags, FAST_EXACT_BLOCKS)
+        small = n_configs <= FAST_EXACT_CONFIGS or few_blocks
+        method = "exact" if trivial or small else "heuristic"
+        if method == "heuristic":
+            n_iter, max_atoms = 0, FAST_MAX_ATOMS
+            max_work = FAST_MAX_WORK if max_work is None else min(int(max_work), FAST_MAX_WORK)
     if method == "auto":
         method = "exact" if trivial or exact_search_fits(cards, flags) else "heuristic"
     if n_iter is not None and (not isinstance(n_iter, int | np.integer) or n_iter < 0):
@@ -457,7 +490,7 @@ def optimal_groups(
         if method == "heuristic":
             restarts = DEFAULT_BOUNDED_RESTARTS if n_iter is None else int(n_iter)
             budget = WorkBudget(None if max_work is None else int(max_work), scorer)
-            blocks = bounded_heuristic(space, scorer, counts, budget, rng, restarts)
+            blocks = bounded_heuristic(space, scorer, counts, budget, rng, restarts, max_atoms)
             capped = budget.exhausted
         else:
             n_total = DEFAULT_MCMC_ITER if n_iter is None else int(n_iter)

@@ -921,3 +921,23 @@ def test_listed_and_dense_atom_programmes_agree():
             listed = solve_atom_dp_listed(n, ptr, unions, cleak, weight, n_masks, 1e-9)
             assert dense[1] == listed[1]
             assert dense[0].tolist() == listed[0].tolist()
+
+
+# ----------------------------------------------------------------------------- the search's fast schedule
+
+
+@pytest.mark.parametrize("cards", [(2, 2, 2, 2), (4, 4), (3, 6), (3, 3, 2), (2, 3, 3)])
+def test_fast_schedule_is_exact_on_small_spaces_and_never_above_the_optimum(cards):
+    rng = np.random.default_rng(11)
+    p = int(np.prod(cards))
+    for _ in range(4):
+        counts = rng.multinomial(800, rng.dirichlet(np.full(p * 3, 0.5))).reshape(p, 3).astype(float)
+        fast = optimal_groups(counts, cards, method="fast")
+        best = optimal_groups(counts, cards, method="exact")
+        groups = [np.flatnonzero(fast.group_ids == g).tolist() for g in np.unique(fast.group_ids)]
+        assert fast.value == pytest.approx(sum(ref_weight(counts, b) for b in groups), abs=1e-9)
+        check_result(fast, counts, cards, None)
+        if p <= 16 or len(cards) == 2:  # 16 configurations, or 18 with 400 valid blocks: exact
+            assert fast.method == "exact" and fast.value == pytest.approx(best.value, abs=1e-9)
+        else:  # 18 configurations with 21,480 valid blocks: the heuristic
+            assert fast.method == "heuristic" and fast.value <= best.value + 1e-9
