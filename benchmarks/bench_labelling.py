@@ -15,10 +15,8 @@ Multi-state section (``multistate()``):
 
 * 5-variable cliques of 3- and 4-state variables, counts simulated from random conditional
   tables (n = 5000): time per whole clique (every center) of the default labelling
-  (``method="auto"``: bounded heuristic with its work cap) and of the earlier unbounded
-  heuristic (``method="lns"``), and the gain each finds;
-* centers with 16 configurations of multi-state parents, where the exact optimum is
-  computable: hit rate and time of both heuristics;
+  (``method="auto"``: bounded heuristic with its work cap); hit rates and gaps against
+  brute force, with the earlier code in the same run, are in ``bench_labelling_quality.py``;
 * the first NonReversibleMCMC fit (2 chains, 2000 iterations) on ``child`` simulated at
   n = 5000 (seed 0) in a fresh process, strata on and off; with ``--baseline-python`` the
   same fits with another interpreter (one whose ``pgmpy_sgm`` is the earlier code);
@@ -133,58 +131,18 @@ def multistate(baseline_python: str | None, fits: bool = True) -> None:
     rng = np.random.default_rng(7)
     optimal_groups(np.ones((81, 3)), (3, 3, 3, 3))  # warm-up: compiled kernels
     print("5-variable cliques from random CPTs, n=5000: seconds per whole clique (5 centers)")
-    for k, n_cliques, n_lns in ((3, 6, 3), (4, 4, 0)):
-        new_t, new_gain, old_t, old_gain, capped = [], [], [], [], 0
-        for i in range(n_cliques):
+    for k, n_cliques in ((3, 6), (4, 4)):
+        new_t, capped = [], 0
+        for _ in range(n_cliques):
             table = random_cpt_clique(rng, (k,) * 5, 5000)
             t = time.perf_counter()
-            lab = optimal_clique_labelling(table)
+            capped += optimal_clique_labelling(table).capped
             new_t.append(time.perf_counter() - t)
-            new_gain.append(lab.gain)
-            capped += lab.capped
-            if i < n_lns:
-                t = time.perf_counter()
-                old = optimal_clique_labelling(table, method="lns")
-                old_t.append(time.perf_counter() - t)
-                old_gain.append(old.gain)
-        if k == 4:  # the earlier heuristic takes minutes per center here: one center only
-            counts2d = np.moveaxis(table, 0, -1).reshape(-1, k)
-            t = time.perf_counter()
-            old = optimal_groups(counts2d, (k,) * 4, method="lns")
-            t_old = time.perf_counter() - t
-            new = optimal_groups(counts2d, (k,) * 4)
-            print(
-                f"  {k} states: default median {np.median(new_t):.2f} s, max {np.max(new_t):.2f} s "
-                f"({n_cliques} cliques, {capped} stopped by the work cap); lns on one center (center 0 of the "
-                f"last clique): {t_old:.1f} s, value default - lns {new.value - old.value:+.2f}"
-            )
-            continue
-        diff = np.array(new_gain[:n_lns]) - np.array(old_gain)
         print(
             f"  {k} states: default median {np.median(new_t):.2f} s, max {np.max(new_t):.2f} s "
-            f"({n_cliques} cliques, {capped} stopped by the work cap); "
-            f"lns median {np.median(old_t):.1f} s, max {np.max(old_t):.1f} s ({n_lns} cliques); "
-            f"gain default - lns: {', '.join(f'{d:+.2f}' for d in diff)}"
+            f"({n_cliques} cliques, {capped} stopped by the work cap)"
         )
-
-    print("\ncenters with 16 configurations, 3-state center, random CPTs (n 300..5000): hit rate of the exact optimum")
-    for cards in ((4, 4), (2, 2, 4), (2, 8)):
-        stats = {"heuristic": [0, []], "lns": [0, []]}
-        t_exact = []
-        for t in range(30):
-            counts = random_cpt_clique(rng, cards + (3,), int(rng.integers(300, 5001))).reshape(-1, 3)
-            t0 = time.perf_counter()
-            exact = optimal_groups(counts, cards, method="exact").value
-            t_exact.append(time.perf_counter() - t0)
-            for method, st in stats.items():
-                t0 = time.perf_counter()
-                value = optimal_groups(counts, cards, method=method, seed=t).value
-                st[1].append(time.perf_counter() - t0)
-                st[0] += value >= exact - 1e-9
-        print(
-            f"  parents {cards}: exact {1000 * np.median(t_exact):.1f} ms; "
-            + "; ".join(f"{m} hit {st[0]}/30, {1000 * np.median(st[1]):.1f} ms" for m, st in stats.items())
-        )
+    print("\nhit rates against brute force, old and new code in one run: bench_labelling_quality.py")
 
     if not fits:
         return

@@ -55,6 +55,10 @@ __all__ = ["NonReversibleMCMC", "FitInterruptedWarning", "CheckpointWarning", "C
 #: holding 99.9% of the estimated posterior mass, but at least 100 and at most 1000 rows.
 POSTERIOR_STRATA_ROWS = (100, 0.999, 1000)
 
+#: Labelling schedule of the chains' moves (:func:`~pgmpy_sgm.core.optimize.optimal_groups`);
+#: the visited graphs are re-scored with ``"auto"`` before the results are formed.
+SEARCH_LABEL_METHOD = "fast"
+
 #: Target duration of a segment of parallel chains run without a checkpoint.
 SEGMENT_SECONDS = 2.0
 
@@ -334,13 +338,21 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         :attr:`StratifiedGraph.strata`), ``log_posterior``, ``probability`` (normalized
         over the visited graphs), ``n_edges``, ``n_labels``. ``strata`` and ``n_labels``
         are filled for the top rows holding 99.9% of the mass (at least 100, at most
-        1000 rows) and are None/<NA> below.
+        1000 rows) and are None/<NA> below. Scores (here, in ``best_score_`` and
+        ``chain_best_scores_``) are :meth:`SGMScore.score
+        <pgmpy_sgm.structure_score.SGMScore.score>` of the graph with its
+        :meth:`~pgmpy_sgm.structure_score.SGMScore.optimal_strata`: the chains move on the
+        cheaper labellings of ``optimal_groups(method="fast")`` (equal to the default ones
+        up to 16 parent configurations, at most those beyond), and every visited graph is
+        re-scored with the default labellings before the results are formed.
     edge_probabilities_ : pandas.DataFrame of shape (n_variables, n_variables)
         Posterior probability of each edge (symmetric, diagonal 0).
     trace_ : numpy.ndarray of shape (n_chains, ``n_iter_`` + 1)
         Log unnormalized posterior of the current state, from the start state on (NaN
         after the last iteration of a chain that stopped before the longest one: it
-        settled, or was interrupted).
+        settled, or was interrupted), with the chains' labellings (``method="fast"``, see
+        ``posterior_``): below the reported score where a clique's center has more than 16
+        parent configurations and the fast labelling falls short.
     chain_best_scores_ : numpy.ndarray of shape (n_chains,)
     chain_best_iterations_ : numpy.ndarray of shape (n_chains,)
         Iteration at which each chain first reached its best graph.
@@ -589,8 +601,9 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             prior=self.prior,
             max_labelled_clique=int(self.max_labelled_clique),
         )
-        data = ChainData.from_scorer(scorer)
         tables = scorer.engine
+        tables.label_method = SEARCH_LABEL_METHOD  # the chains move on the cheaper labellings
+        data = ChainData.from_scorer(scorer)
         informed = self.method == "informed"
         named_start = self.start if isinstance(self.start, str) else None
         if named_start == "auto":
@@ -613,6 +626,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
                 polish_gain = self._final_polish(tables, run, plan, t_start)
             self._set_results(data, scorer, run, strata)
         finally:
+            tables.label_method = "auto"
             release(data)
         self.stop_reason_ = self._stop_reason(run, interrupted, plan)
         in_column_order(self, columns)
@@ -982,6 +996,19 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
                 run.visited[key] = score
                 run.seen_by[key] = 0
 
+    @staticmethod
+    def _rescore_visited(tables: ScoreEngine, run: RunState) -> None:
+        """Score every visited graph with the package's labellings (``label_method="auto"``).
+
+        The chains move on the cheaper labellings of :data:`SEARCH_LABEL_METHOD`; the
+        reported scores (``posterior_``, ``best_score_``, ``chain_best_scores_``) are those
+        of ``"auto"``, :meth:`SGMScore.score <pgmpy_sgm.structure_score.SGMScore.score>`'s
+        labellings, computed here for the visited graphs only.
+        """
+        tables.label_method = "auto"
+        for key in run.visited:
+            run.visited[key] = DecomposableState(tables, key, True).score
+
     def _set_results(self, data: ChainData, scorer, run, strata) -> None:
         from pgmpy_sgm.models import StratifiedGraph
 
@@ -991,6 +1018,8 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             for state in chains:
                 out = run_segment(data, state, 0, SearchPlan(strata))
                 run.merge(out)
+        if strata:
+            self._rescore_visited(tables, run)
         frame, pair_prob = posterior_frame(tables, run.visited, strata=strata, n_strata_rows=POSTERIOR_STRATA_ROWS)
         length = max(len(t) for t in run.traces)
         trace = np.full((len(chains), length), np.nan)
@@ -1013,7 +1042,9 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         self.best_score_ = float(frame["log_posterior"].iloc[0])
         self.edge_probabilities_ = edge_probability_frame(tables, pair_prob)
         self.trace_ = trace
-        self.chain_best_scores_ = np.array([s.best_score for s in chains], dtype=np.float64)
+        self.chain_best_scores_ = np.array(
+            [run.visited.get(s.best_key, s.best_score) for s in chains], dtype=np.float64
+        )
         self.chain_best_iterations_ = np.array([s.best_iteration for s in chains], dtype=np.int64)
         self.n_visited_ = len(run.visited)
         iterations = sum(s.iteration for s in chains)

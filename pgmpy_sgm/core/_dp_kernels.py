@@ -1,7 +1,8 @@
 """Numba kernels of the exact clique-labelling optimizer (:mod:`pgmpy_sgm.core.optimize`).
 
 Sets of parent configurations are bitmasks (bit ``c`` = configuration ``c``), so
-these kernels handle at most 16 configurations (state arrays of ``2**16`` entries).
+these kernels handle at most :data:`~pgmpy_sgm.core.optimize.MAX_EXACT_CONFIGS`
+configurations (a reachability table of ``2**P`` entries).
 
 The dynamic programme partitions a *remaining set* ``S`` by choosing the block that
 contains the lowest configuration of ``S``. A state is a remaining set reachable from

@@ -12,8 +12,8 @@ The dynamic programme is the one of :mod:`pgmpy_sgm.core._dp_kernels` on atom se
 the block holding the lowest atom of the remaining set is chosen, and a direction mask
 carries the regularity directions the fixed groups do not already supply.
 
-:func:`lns_heuristic` runs :func:`large_neighbourhood_search` from the local search of
-:mod:`pgmpy_sgm.core._label_search` and from a few random restarts.
+:func:`bounded_lns` improves a partition by such sub-problems within a work budget;
+:func:`bounded_heuristic` runs it from greedy merging and from a few random restarts.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from pgmpy_sgm.core._dp_kernels import _lowest_bit, relax
-from pgmpy_sgm.core._label_search import BlockScorer, PartitionSpace, bits, grow_parts, local_search, random_start
+from pgmpy_sgm.core._label_search import BlockScorer, PartitionSpace, bits, grow_parts, random_start
 
 __all__ = [
     "MAX_ATOMS",
@@ -33,10 +33,11 @@ __all__ = [
     "atom_blocks",
     "atom_problem",
     "solve_atom_dp",
+    "solve_atom_dp_listed",
     "best_atom_partition",
     "regions",
-    "large_neighbourhood_search",
-    "lns_heuristic",
+    "bounded_lns",
+    "bounded_heuristic",
 ]
 
 #: Largest number of atoms of one sub-problem (state tables of ``2**MAX_ATOMS`` entries).
@@ -45,14 +46,14 @@ MAX_ATOMS = 14
 #: Smallest gain that counts as an improvement of a sub-problem.
 _LNS_GAIN = 1e-9
 
-#: Largest number of atoms of one sub-problem of :func:`bounded_lns`.
-BOUNDED_MAX_ATOMS = 10
+#: Largest number of atoms of one sub-problem of :func:`bounded_lns` (the default).
+BOUNDED_MAX_ATOMS = MAX_ATOMS
 
 #: Work units charged for the fixed cost of one sub-problem of :func:`bounded_lns`
 #: (compiled-kernel calls and the Python set-up of the atoms).
 SOLVE_UNITS = 20_000
 
-#: Largest sub-grid re-solved by :func:`large_neighbourhood_search` (also at most half the space).
+#: Largest sub-grid re-solved by :func:`bounded_lns` (also at most half the space).
 MAX_REGION = 8
 
 
@@ -263,7 +264,59 @@ def solve_atom_dp(n_atoms, valid, cleak, weight, n_masks, tol):
     return chosen, value
 
 
-def best_atom_partition(space, counts: np.ndarray, atoms: list[int], need: int, tol: float):
+@njit(cache=True)
+def solve_atom_dp_listed(n_atoms, by_low_ptr, by_low, cleak, weight, n_masks, tol):
+    """:func:`solve_atom_dp` with the valid unions listed by their lowest atom
+    (``by_low[by_low_ptr[a]:by_low_ptr[a + 1]]``, each list in decreasing order, the order in
+    which :func:`solve_atom_dp` meets them), so that a state scans only the valid unions holding
+    its lowest atom: the same result, cheaper when valid unions are few."""
+    n_sets = 1 << n_atoms
+    full_mask = n_masks - 1
+    val = np.full((n_sets, n_masks), -np.inf)
+    cnt = np.zeros((n_sets, n_masks), np.int64)
+    arg = np.zeros((n_sets, n_masks), np.int64)
+    val[0, 0] = 0.0
+    for s in range(1, n_sets):
+        low = _lowest_bit(s)
+        for j in range(by_low_ptr[low], by_low_ptr[low + 1]):
+            b = by_low[j]
+            if b & ~s == 0:
+                relax(val, cnt, arg, s, s ^ b, weight[b], full_mask & ~cleak[b], b, n_masks, tol)
+    s = n_sets - 1
+    m = full_mask
+    value = val[s, m]
+    chosen = np.empty(cnt[s, m] if value > -np.inf else 0, np.int64)
+    i = 0
+    while s != 0 and value > -np.inf:
+        b = arg[s, m]
+        chosen[i] = b
+        i += 1
+        m = m & ~cleak[b]
+        s = s ^ b
+    return chosen, value
+
+
+def _listed_unions(n_atoms: int, valid: np.ndarray):
+    """Valid unions grouped by lowest atom (decreasing within a group), and the transitions each
+    form of the dynamic programme scans: ``(ptr, unions, listed_work, dense_work)``."""
+    unions = np.flatnonzero(valid)
+    low = np.zeros(unions.size, dtype=np.int64)
+    rest = unions.copy()
+    while True:  # lowest set bit of every union
+        even = (rest & 1) == 0
+        if not even.any():
+            break
+        low[even] += 1
+        rest[even] >>= 1
+    order = np.lexsort((-unions, low))
+    unions, low = unions[order], low[order]
+    ptr = np.searchsorted(low, np.arange(n_atoms + 1)).astype(np.int64)
+    per_low = np.diff(ptr)
+    listed = int(np.sum(per_low * (2 ** (n_atoms - 1 - np.arange(n_atoms, dtype=np.int64)))))
+    return ptr, unions.astype(np.int64), listed, 3**n_atoms
+
+
+def best_atom_partition(space, counts: np.ndarray, atoms: list[int], need: int, tol: float, work: list | None = None):
     """Exact best re-partition of the union of ``atoms`` given the groups outside it.
 
     Parameters
@@ -278,6 +331,10 @@ def best_atom_partition(space, counts: np.ndarray, atoms: list[int], need: int, 
         Direction mask that the new groups must leak in (the directions the fixed groups miss).
     tol : float
         Tie tolerance.
+    work : list of one int, optional
+        Incremented by the transitions the dynamic programme scans (per direction mask): the
+        states times the valid unions holding their lowest atom, or ``3 ** n_atoms`` when
+        every subset is scanned (whichever form is cheaper is used).
 
     Returns
     -------
@@ -294,6 +351,7 @@ def best_atom_partition(space, counts: np.ndarray, atoms: list[int], need: int, 
     >>> sorted(groups)  # configurations 0 and 2 merged
     [2, 5, 8]
     """
+    work = [0] if work is None else work
     n_atoms = len(atoms)
     atom_of = [-1] * space.n_configs
     for t, a in enumerate(atoms):
@@ -310,12 +368,18 @@ def best_atom_partition(space, counts: np.ndarray, atoms: list[int], need: int, 
         dir_forb,
     )
     valid, leak, weight = atom_blocks(n_atoms, *problem)
+    ptr, unions, listed_work, dense_work = _listed_unions(n_atoms, valid)
     constrained: list[int] = []
     while True:
         cleak = np.zeros_like(leak)
         for j, d in enumerate(constrained):
             cleak |= ((leak >> d) & 1) << j
-        chosen, value = solve_atom_dp(n_atoms, valid, cleak, weight, 1 << len(constrained), tol)
+        n_masks = 1 << len(constrained)
+        if listed_work < dense_work:
+            chosen, value = solve_atom_dp_listed(n_atoms, ptr, unions, cleak, weight, n_masks, tol)
+        else:
+            chosen, value = solve_atom_dp(n_atoms, valid, cleak, weight, n_masks, tol)
+        work[0] += min(listed_work, dense_work) * n_masks
         if value == -np.inf:
             return None
         acc = 0
@@ -371,34 +435,6 @@ def regions(space: PartitionSpace, max_size: int) -> list[int]:
     return out
 
 
-def _region_atoms(space: PartitionSpace, blocks: list[int], region: int):
-    """Atoms of re-solving ``region``: its configurations, and the pieces outside it of the groups
-    meeting it; also the indices of those groups."""
-    touched = [g for g, b in enumerate(blocks) if b & region]
-    atoms = [1 << c for c in bits(region)]
-    for g in touched:
-        outside = blocks[g] & ~region
-        if outside:
-            atoms.extend(space.components(outside))
-    return atoms, touched
-
-
-def _group_atoms(space: PartitionSpace, blocks: list[int], pair: tuple[int, int], max_region: int):
-    """Atoms of re-solving two groups joined by a line: their configurations, and every group
-    joined to them by a line as a whole; None when too large."""
-    g, h = pair
-    region = blocks[g] | blocks[h]
-    if region.bit_count() > max_region:
-        return None
-    atoms = [1 << c for c in bits(region)]
-    touched = [g, h]
-    for f, b in enumerate(blocks):
-        if f not in pair and any(m & region and m & b for m in space.line_masks):
-            atoms.append(b)
-            touched.append(f)
-    return atoms, touched
-
-
 def _adjacent_pairs(space: PartitionSpace, blocks: list[int]) -> list[tuple[int, int]]:
     owner = _owner_list(space, blocks)
     pairs = set()
@@ -412,137 +448,6 @@ def _adjacent_pairs(space: PartitionSpace, blocks: list[int]) -> list[tuple[int,
 
 def _lowest(mask: int) -> int:
     return (mask & -mask).bit_length() - 1
-
-
-def _resolve(space, scorer, counts, blocks, touched, atoms, tol, memo):
-    """Exact re-partition of the groups ``touched``; the improved partition or None.
-
-    ``memo`` maps (atoms, needed directions) to the sub-problem's solution, which does not
-    depend on how the atoms are currently grouped."""
-    if len(atoms) > MAX_ATOMS or len(atoms) < 2:
-        return None
-    fixed = [b for g, b in enumerate(blocks) if g not in touched]
-    acc = 0
-    for b in fixed:
-        acc |= space.leak(b)
-    need = space.full_dirs & ~acc
-    key = (tuple(sorted(atoms)), need)
-    if key not in memo:
-        memo[key] = best_atom_partition(space, counts, atoms, need, tol)
-    res = memo[key]
-    if res is None:
-        return None
-    groups, _ = res
-    old = sum(scorer(blocks[g]) for g in touched)
-    if sum(scorer(b) for b in groups) <= old + _LNS_GAIN:
-        return None
-    return fixed + groups
-
-
-def large_neighbourhood_search(
-    space: PartitionSpace,
-    scorer: BlockScorer,
-    counts: np.ndarray,
-    blocks: list[int],
-    max_region: int,
-    pairs: bool = True,
-    memo: dict | None = None,
-) -> list[int]:
-    """Improve a valid regular partition by exact re-solving of parts of it, until no part improves.
-
-    Three neighbourhoods, visited in a fixed order until a whole round finds no gain:
-
-    * every sub-grid of :func:`regions` (at most ``max_region`` configurations): its
-      configurations are re-partitioned freely, and may join the pieces outside it of
-      the groups that meet it;
-    * all current groups as atoms (when there are at most :data:`MAX_ATOMS`): the best
-      merging of whole groups;
-    * with ``pairs``, every two groups joined by a line and holding at most ``max_region``
-      configurations together: their configurations are re-partitioned freely and may
-      join any group joined to them by a line (kept whole).
-
-    Each step is the exact optimum of its sub-problem (:func:`best_atom_partition`),
-    with validity, forbidden directions and regularity checked on the whole partition,
-    so the value never decreases. ``memo`` caches solved sub-problems (pass the same
-    dict to runs on the same counts).
-
-    Examples
-    --------
-    >>> space = PartitionSpace((2, 2), (False, False))
-    >>> counts = np.array([[50, 0], [0, 50], [50, 0], [25, 25]])
-    >>> start = [1 << c for c in range(4)]
-    >>> sorted(large_neighbourhood_search(space, BlockScorer(counts), counts, start, 2))
-    [2, 5, 8]
-    """
-    blocks = list(blocks)
-    subgrids = regions(space, max_region)
-    tol = 1e-12 * max(1.0, float(np.sum(counts)))
-    memo = {} if memo is None else memo
-    improved = True
-    while improved:
-        improved = False
-        problems: list = [("grid", r) for r in subgrids] + [("all", None)]
-        if pairs:  # named by one configuration of each group, as group indices change
-            problems += [("pair", (bits(blocks[g])[0], bits(blocks[h])[0])) for g, h in _adjacent_pairs(space, blocks)]
-        for kind, arg in problems:
-            if kind == "grid":
-                atoms, touched = _region_atoms(space, blocks, arg)
-            elif kind == "all":
-                atoms, touched = list(blocks), list(range(len(blocks)))
-            else:
-                g, h = (next(i for i, b in enumerate(blocks) if b >> c & 1) for c in arg)
-                if g == h:
-                    continue
-                found = _group_atoms(space, blocks, (g, h), max_region)
-                if found is None:
-                    continue
-                atoms, touched = found
-            nxt = _resolve(space, scorer, counts, blocks, set(touched), atoms, tol, memo)
-            if nxt is not None:
-                blocks, improved = nxt, True
-    return sorted(blocks)
-
-
-def lns_heuristic(
-    space: PartitionSpace, scorer: BlockScorer, counts: np.ndarray, n_restarts: int, rng: np.random.Generator
-) -> list[int]:
-    """Best of :func:`large_neighbourhood_search` runs from several starting partitions.
-
-    The first run starts from :func:`~pgmpy_sgm.core._label_search.local_search` of the
-    singletons; each of the ``n_restarts`` others directly from 2 to 4 connected groups
-    grown at random from random configurations
-    (:func:`~pgmpy_sgm.core._label_search.grow_parts`), or from the closure of a random label
-    set (:func:`~pgmpy_sgm.core._label_search.random_start`) when those groups are not
-    regular or hold a forbidden line. Sub-grids have
-    at most ``min(MAX_REGION, n_configs // 2)`` configurations, so the search never solves
-    the whole space at once. Solved sub-problems are shared between the runs.
-
-    Examples
-    --------
-    >>> space = PartitionSpace((2, 2, 2), (False, False, False))
-    >>> counts = np.array([[50, 0], [0, 50], [50, 0], [25, 25], [49, 1], [0, 50], [50, 0], [25, 25]])
-    >>> blocks = lns_heuristic(space, BlockScorer(counts), counts, 2, np.random.default_rng(0))
-    >>> from pgmpy_sgm.core.lines import group_weights
-    >>> from pgmpy_sgm.core.optimize import optimal_groups
-    >>> value = group_weights(counts, space.group_ids(blocks))
-    >>> space.regular(blocks), bool(np.isclose(value, optimal_groups(counts, (2, 2, 2)).value))
-    (True, True)
-    """
-    counts = np.asarray(counts, dtype=np.float64)
-    max_region = min(MAX_REGION, space.n_configs // 2)
-    memo: dict = {}
-    best = large_neighbourhood_search(space, scorer, counts, local_search(space, scorer), max_region, memo=memo)
-    best_value = sum(scorer(b) for b in best)
-    for _ in range(n_restarts):
-        seeds = rng.choice(space.n_configs, size=int(rng.integers(2, 5)), replace=False).tolist()
-        start = grow_parts(space, (1 << space.n_configs) - 1, seeds, rng)
-        if not (space.regular(start) and all(space.allowed_block(b) for b in start)):
-            start = random_start(space, rng)
-        cand = large_neighbourhood_search(space, scorer, counts, start, max_region, memo=memo)
-        value = sum(scorer(b) for b in cand)
-        if value > best_value + _LNS_GAIN:
-            best, best_value = cand, value
-    return best
 
 
 def _config_neighbours(space: PartitionSpace) -> list[int]:
@@ -564,17 +469,36 @@ def bounded_lns(
     budget,
     max_atoms: int | None = None,
     max_region: int = MAX_REGION,
+    memo: dict | None = None,
 ) -> list[int]:
-    """:func:`large_neighbourhood_search` within a work budget, with smaller sub-problems.
+    """Improve a valid regular partition by exact re-solving of parts of it, within a work budget.
 
-    The same three neighbourhoods (sub-grids, all groups, pairs of groups joined by a
-    line), each sub-problem of at most ``max_atoms`` atoms. Each sub-problem solved is
-    charged ``3 ** n_atoms`` work units (the transitions of its dynamic programme) plus
+    Four neighbourhoods, visited in a fixed order until a whole round finds no gain:
+
+    * every sub-grid of :func:`regions` (at most ``max_region`` configurations): its
+      configurations are re-partitioned freely, and may join the pieces outside it of
+      the groups that meet it;
+    * all current groups as atoms: the best merging of whole groups;
+    * every two groups joined by a line and holding at most ``max_region``
+      configurations together: their configurations are re-partitioned freely and may
+      join any group joined to them by a line (kept whole);
+    * every group of more than ``max_region`` configurations cut by the values of one
+      parent: its connected pieces in each slice are re-grouped, and may join groups
+      joined to it by a line (kept whole), so a large group can be split in two.
+
+    Each sub-problem (at most ``max_atoms`` atoms, default :data:`BOUNDED_MAX_ATOMS`) is
+    solved exactly by :func:`best_atom_partition`, with validity, forbidden directions
+    and regularity checked on the whole partition. Each sub-problem solved is
+    charged, once solved, the transitions its dynamic programme scanned (at most
+    ``3 ** n_atoms`` per direction mask, see :func:`best_atom_partition`), ``2 ** n_atoms``
+    units per atom for its valid unions, plus
     :data:`~pgmpy_sgm.core._agglomerate.PY_UNIT` per line it meets, each neighbourhood
     visited ``PY_UNIT`` per configuration and group it touches, to ``budget``
     (:class:`~pgmpy_sgm.core._agglomerate.WorkBudget`). Stops at a round without gain
     or when the budget is exhausted, and returns the best partition reached (every
-    partition visited is valid and regular, and the value never decreases).
+    partition visited is valid and regular, and the value never decreases). ``memo`` caches
+    solved sub-problems (their solution does not depend on the current grouping): pass the
+    same dict to runs on the same counts and space; a sub-problem found there is not charged.
 
     Examples
     --------
@@ -593,7 +517,7 @@ def bounded_lns(
     neighbours = _config_neighbours(space)
     tol = 1e-12 * max(1.0, float(np.sum(counts)))
     n_dirs = space.n_dirs
-    memo: dict = {}
+    memo = {} if memo is None else memo
     adjacency: dict[int, set[int]] = {}  # group -> groups met by a line through it (current partition)
 
     def adjacent(g: int) -> set[int]:
@@ -614,6 +538,7 @@ def bounded_lns(
         leak_count = [sum((lk >> d) & 1 for lk in leaks) for d in range(n_dirs)]
         problems: list = [("grid", r) for r in subgrids] + [("all", None)]
         problems += [("pair", (_lowest(blocks[g]), _lowest(blocks[h]))) for g, h in _adjacent_pairs(space, blocks)]
+        problems += [("cut", (_lowest(b), d)) for b in blocks if b.bit_count() > max_region for d in range(n_dirs)]
         budget.spend(PY_UNIT * (len(space.line_masks) + len(blocks)))
         for kind, arg in problems:
             if budget.exhausted:
@@ -629,6 +554,12 @@ def bounded_lns(
                         atoms.extend(space.components(outside))
             elif kind == "all":
                 atoms, touched = list(blocks), list(range(len(blocks)))
+            elif kind == "cut":
+                g = owner[arg[0]]
+                if blocks[g].bit_count() <= max_region:
+                    continue
+                atoms, touched = _cut_atoms(space, blocks, g, arg[1], sorted(adjacent(g)), max_atoms)
+                budget.spend(PY_UNIT * (blocks[g].bit_count() + len(touched)))
             else:
                 g, h = owner[arg[0]], owner[arg[1]]
                 if g == h:
@@ -651,8 +582,9 @@ def bounded_lns(
             key = (tuple(sorted(atoms)), need)
             if key not in memo:
                 n_cells = sum(a.bit_count() for a in atoms) * (n_dirs + counts.shape[1])
-                budget.spend(SOLVE_UNITS + 3 ** len(atoms) + 2 ** len(atoms) * len(atoms) + PY_UNIT * n_cells)
-                memo[key] = best_atom_partition(space, counts, atoms, need, tol)
+                work = [0]
+                memo[key] = best_atom_partition(space, counts, atoms, need, tol, work)
+                budget.spend(SOLVE_UNITS + work[0] + 2 ** len(atoms) * len(atoms) + PY_UNIT * n_cells)
             res = memo[key]
             if res is None:
                 continue
@@ -670,6 +602,26 @@ def bounded_lns(
     return sorted(blocks)
 
 
+def _cut_atoms(space: PartitionSpace, blocks: list[int], g: int, direction: int, near: list[int], max_atoms: int):
+    """Atoms of re-solving a large group cut by the values of one parent: the connected pieces
+    of the group in every slice ``x_direction = v``, and the groups met by its lines (whole) while
+    the atoms number at most ``max_atoms``; also the indices of those groups."""
+    k = space.cards[direction]
+    first = sum(space.cards[:direction])
+    atoms = []
+    for half in space.slices[first : first + k]:
+        inside = blocks[g] & half
+        if inside:
+            atoms.extend(space.components(inside))
+    touched = [g]
+    for f in near:
+        if len(atoms) >= max_atoms:
+            break
+        atoms.append(blocks[f])
+        touched.append(f)
+    return atoms, touched
+
+
 def _owner_list(space: PartitionSpace, blocks: list[int]) -> list[int]:
     owner = [0] * space.n_configs
     for g, b in enumerate(blocks):
@@ -685,15 +637,21 @@ def bounded_heuristic(
     budget,
     rng: np.random.Generator,
     max_restarts: int = 4,
+    max_atoms: int | None = None,
 ) -> list[int]:
     """Best-first agglomeration, then :func:`bounded_lns`, then restarts while the budget lasts.
 
     The first run starts from :func:`~pgmpy_sgm.core._agglomerate.greedy_merge` of the
     singletons. When that merges nothing (no line gains by merging its configurations),
     the singletons are returned at once: a screen, not a proof, since a union of several
-    lines could still gain. Otherwise up to ``max_restarts`` others start from 2 to 4 connected groups grown at
-    random (as in :func:`lns_heuristic`), each followed by greedy merging and
-    :func:`bounded_lns`. All runs share ``budget``; the best partition found is returned
+    lines could still gain. Otherwise up to ``max_restarts`` others start from 2 to 4
+    connected groups grown at random from random configurations
+    (:func:`~pgmpy_sgm.core._label_search.grow_parts`; the closure of a random label set,
+    :func:`~pgmpy_sgm.core._label_search.random_start`, when those groups are not regular
+    or hold a forbidden line), each followed by greedy merging and
+    :func:`bounded_lns` (sub-problems of at most ``max_atoms`` atoms, default
+    :data:`BOUNDED_MAX_ATOMS`). All runs share ``budget`` and the solved sub-problems; the best
+    partition found is returned
     (valid and regular), also when the budget runs out.
 
     Examples
@@ -714,7 +672,8 @@ def bounded_heuristic(
     best = greedy_merge(space, scorer, budget)
     if len(best) == space.n_configs:
         return best  # screen: no line gains by merging its configurations
-    best = bounded_lns(space, scorer, counts, best, budget, max_region=max_region)
+    memo: dict = {}
+    best = bounded_lns(space, scorer, counts, best, budget, max_atoms=max_atoms, max_region=max_region, memo=memo)
     best_value = sum(scorer(b) for b in best)
     for _ in range(max_restarts):
         if budget.exhausted:
@@ -725,8 +684,10 @@ def bounded_heuristic(
         if not (space.regular(start) and all(space.allowed_block(b) for b in start)):
             start = random_start(space, rng)
         start = greedy_merge(space, scorer, budget, start)
-        cand = bounded_lns(space, scorer, counts, start, budget, max_region=max_region)
+        cand = bounded_lns(space, scorer, counts, start, budget, max_atoms=max_atoms, max_region=max_region, memo=memo)
         value = sum(scorer(b) for b in cand)
         if value > best_value + _LNS_GAIN:
             best, best_value = cand, value
+        elif value > best_value - _LNS_GAIN:
+            break  # a restart from elsewhere ended at the best value again
     return best

@@ -12,8 +12,8 @@ pools ``lam * a`` per state, and contributes
 to the node's log score; the last term is the structure prior's charge for the
 ``(lam - 1)(r - 1)`` free parameters the class removes. The score is a sum of block weights,
 so the partition search of :mod:`pgmpy_sgm.core.optimize` applies with these weights: its
-valid blocks, regularity masks and dynamic programme (up to
-:data:`~pgmpy_sgm.core.optimize.MAX_EXACT_CONFIGS` configurations) are reused as they are;
+valid blocks, regularity masks and dynamic programme (up to :data:`MAX_EXACT_CONFIGS`
+configurations) are reused as they are;
 above that, its greedy line merges and local moves (``_label_search.local_search``) run
 on these weights. A DAG has no separators, so no direction is forbidden.
 """
@@ -28,7 +28,6 @@ from scipy.special import gammaln
 from pgmpy_sgm.core._label_search import local_search
 from pgmpy_sgm.core.lines import canonical_groups
 from pgmpy_sgm.core.optimize import (
-    MAX_EXACT_CONFIGS,
     GroupsResult,
     best_partition_by_block,
     partition_space,
@@ -37,6 +36,9 @@ from pgmpy_sgm.core.optimize import (
 __all__ = ["bdeu_class_weights", "optimal_bdeu_groups"]
 
 _METHODS = ("auto", "exact", "heuristic")
+
+#: Largest number of parent configurations whose classes are found exactly.
+MAX_EXACT_CONFIGS = 16
 
 
 def bdeu_class_weights(counts2d, group_ids, ess: float = 1.0, log_kappa: float = 0.0) -> float:
@@ -131,7 +133,7 @@ def optimal_bdeu_groups(
         Log structure-prior factor per removed free parameter (``<= 0``; 0 is a flat prior).
     method : {"auto", "exact", "heuristic"}
         ``"exact"``: dynamic programme over all valid classes (at most
-        :data:`~pgmpy_sgm.core.optimize.MAX_EXACT_CONFIGS` configurations); ``"heuristic"``:
+        :data:`MAX_EXACT_CONFIGS` configurations); ``"heuristic"``:
         greedy merges along lines, then best-improvement merges, detachments and splits,
         keeping every partition maximal and regular; ``"auto"``: exact when allowed.
 

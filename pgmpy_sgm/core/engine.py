@@ -102,6 +102,12 @@ class ScoreEngine:
         ``pair_index[i][j]`` is the index of the pair ``{i, j}`` (-1 on the diagonal).
     prior_weight : float
         ``log 2`` or 0.
+    label_method : str
+        The labelling schedule of :meth:`gain` and :meth:`clique_strata`: ``"auto"`` (the
+        default, the score of the package) or ``"fast"`` (the cheaper schedule a structure
+        search may set while it moves, see
+        :func:`~pgmpy_sgm.core.optimize.optimal_groups`); its gains never exceed the
+        optimum.
 
     Notes
     -----
@@ -143,14 +149,21 @@ class ScoreEngine:
         self._center_base: dict[tuple, float]
         self._strata: dict[tuple, tuple[dict, int]]
         self._fresh: list[tuple]
+        self.label_method = "auto"
         self.clear()
         self._fingerprint: str | None = None
 
     def __getstate__(self) -> dict:
-        return {"encoded": self.encoded, "prior": self.prior, "max_labelled_clique": self.max_labelled_clique}
+        return {
+            "encoded": self.encoded,
+            "prior": self.prior,
+            "max_labelled_clique": self.max_labelled_clique,
+            "label_method": self.label_method,
+        }
 
     def __setstate__(self, state: dict) -> None:
         self.__init__(state["encoded"], state["prior"], state["max_labelled_clique"])
+        self.label_method = state.get("label_method", "auto")
 
     def __repr__(self) -> str:
         settings = f"prior={self.prior!r}, max_labelled_clique={self.max_labelled_clique}"
@@ -430,6 +443,8 @@ class ScoreEngine:
     def gain(self, clique: int, forbidden: int) -> float:
         """Gain of the best labelling over the unlabelled clique (0 for cliques that cannot be labelled).
 
+        The labelling is searched with :attr:`label_method`.
+
         Examples
         --------
         >>> from pgmpy_sgm.datasets import load_heart_disease
@@ -439,7 +454,7 @@ class ScoreEngine:
         """
         if not self.labelable(clique):
             return 0.0
-        return self.labelling(clique, forbidden).gain
+        return self.labelling(clique, forbidden, self.label_method).gain
 
     def take_fresh(self) -> dict:
         """Per-center optima computed since the last call (to share with other processes).
@@ -489,10 +504,10 @@ class ScoreEngine:
         >>> n_labels
         2
         """
-        key = (clique, forbidden)
+        key = (clique, forbidden, self.label_method)
         hit = self._strata.get(key)
         if hit is None:
-            labelling = self.labelling(clique, forbidden)
+            labelling = self.labelling(clique, forbidden, self.label_method)
             strata: dict = {}
             if labelling.center is not None:
                 nodes = list(iter_bits(clique))

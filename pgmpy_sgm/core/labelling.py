@@ -69,7 +69,7 @@ class CliqueLabelling:
     exact : bool
         True when the labelling is proven optimal (or was given, not searched).
     method : str
-        What produced it: ``"exact"``, ``"heuristic"``, ``"lns"``, ``"mcmc"``, ``"unlabelled"``
+        What produced it: ``"exact"``, ``"heuristic"``, ``"mcmc"``, ``"unlabelled"``
         (a clique too small or too large to label) or ``"given"`` (read from strata).
     capped : bool
         True when the work cap stopped the search of some center.

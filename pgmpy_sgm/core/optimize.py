@@ -10,17 +10,28 @@ of a maximal regular labelling that avoids forbidden directions (terminology in
 * no line of a forbidden direction lies inside a group;
 * every direction has a line that is not inside one group (regularity).
 
-Up to 16 configurations the optimum is found exactly by a dynamic programme over
-sets of configurations (``_dp_kernels``) that carries regularity as a direction mask.
-Structure depending only on ``(cards, forbidden)`` -- the valid blocks, their leak
-masks and the DP transitions -- is built once and cached. Larger spaces use a
-large-neighbourhood search whose moves re-solve parts of the partition exactly
-(``_lns``), or the paper's stochastic search with our split deletions (``_label_search``).
+The optimum is found exactly by a dynamic programme over sets of configurations
+(``_dp_kernels``) that carries regularity as a direction mask. Its size is set by the
+*valid blocks* of the parents' space (unions of lines that connect them; every group of
+a labelling is one): structure depending only on ``(cards, forbidden)`` -- the valid
+blocks, their leak masks and the DP transitions -- is built once and cached, at a cost
+that grows with the number of valid blocks. The default (``method="auto"``) is therefore
+exact when the space has at most :data:`MAX_EXACT_CONFIGS` configurations and at most
+:data:`MAX_EXACT_BLOCKS` valid blocks (counted with an early stop); this covers every
+space of at most 18 configurations, e.g. four binary parents (37,293 blocks) or parents
+with 3, 3 and 2 states (21,480), but not 3, 4 and 2 states (323,740 blocks) nor 2, 2, 2
+and 3 states (4,670,228). ``method="exact"`` accepts up to
+:data:`MAX_EXACT_BLOCKS_ON_REQUEST` valid blocks (and :data:`MAX_EXACT_CONFIGS`
+configurations). Spaces with three 3-state parents or more configurations than
+:data:`MAX_EXACT_CONFIGS` (every center of a 4-variable clique of 3-state variables, of a
+5-variable clique of multi-state variables) are beyond the exact search.
 
-Beyond 16 configurations the default heuristic has a deterministic *work cap*
-(:data:`DEFAULT_MAX_WORK` work units per center, see ``_agglomerate.WorkBudget``):
-best-first merging along lines, then large-neighbourhood search with exact sub-problems
-of at most 10 atoms, until no move gains or the cap is reached.
+Beyond it the default heuristic has a deterministic *work cap* (:data:`DEFAULT_MAX_WORK`
+work units per center, see ``_agglomerate.WorkBudget``): best-first merging along lines,
+then large-neighbourhood search with exact sub-problems of at most 14 atoms (sub-grids,
+pairs of groups, all groups, and large groups cut along one parent), then random
+restarts, until no move gains or the cap is reached. The paper's stochastic search with
+our split deletions (``_label_search``) is available as ``method="mcmc"``.
 The result is the best valid regular partition found; ``GroupsResult.capped`` records
 that the cap stopped the search. The cost of one center is thus bounded whatever its
 size and state counts, and the result does not depend on the machine's load.
@@ -46,7 +57,7 @@ from scipy.special import gammaln
 from pgmpy_sgm.core._agglomerate import WorkBudget
 from pgmpy_sgm.core._dp_kernels import reachable_states, solve_partition_dp
 from pgmpy_sgm.core._label_search import BlockScorer, PartitionSpace, label_mcmc
-from pgmpy_sgm.core._lns import bounded_heuristic, lns_heuristic
+from pgmpy_sgm.core._lns import bounded_heuristic
 from pgmpy_sgm.core.labelling import CliqueLabelling
 from pgmpy_sgm.core.lines import canonical_groups, group_weights
 
@@ -57,13 +68,26 @@ __all__ = [
     "optimal_clique_labelling",
     "combine_centers",
     "MAX_EXACT_CONFIGS",
+    "MAX_EXACT_BLOCKS",
+    "MAX_EXACT_BLOCKS_ON_REQUEST",
     "DEFAULT_MAX_WORK",
+    "FAST_EXACT_CONFIGS",
+    "FAST_EXACT_BLOCKS",
+    "FAST_MAX_WORK",
+    "FAST_MAX_ATOMS",
     "partition_space",
+    "exact_search_fits",
     "best_partition_by_block",
 ]
 
-#: Largest number of parent configurations solved exactly.
-MAX_EXACT_CONFIGS = 16
+#: Largest number of parent configurations solved exactly (the DP's tables have ``2**P`` entries).
+MAX_EXACT_CONFIGS = 24
+
+#: Largest number of valid blocks of a space that ``method="auto"`` solves exactly.
+MAX_EXACT_BLOCKS = 40_000
+
+#: Largest number of valid blocks of a space that ``method="exact"`` accepts.
+MAX_EXACT_BLOCKS_ON_REQUEST = 400_000
 
 #: Default number of iterations of ``method="mcmc"`` (Algorithm 1 of Nyman et al.).
 DEFAULT_MCMC_ITER = 4000
@@ -72,16 +96,34 @@ DEFAULT_MCMC_ITER = 4000
 #: the others from the closure of a random label set).
 MCMC_CHAIN_LENGTH = 1000
 
-#: Random restarts of ``method="lns"`` after the first large-neighbourhood search.
-DEFAULT_HEURISTIC_RESTARTS = 4
-
 #: Random restarts of ``method="heuristic"`` (within its work cap) after the first search.
-DEFAULT_BOUNDED_RESTARTS = 0
+DEFAULT_BOUNDED_RESTARTS = 4
 
-#: Work units one center's ``method="heuristic"`` may spend (about 0.1 s on one core).
-DEFAULT_MAX_WORK = 10_000_000
+#: ``method="fast"``: exact up to this many parent configurations, heuristic beyond (but see
+#: :data:`FAST_EXACT_BLOCKS`).
+FAST_EXACT_CONFIGS = 16
 
-_METHODS = ("auto", "exact", "heuristic", "lns", "mcmc")
+#: ``method="fast"``: exact also for spaces of 17 or 18 configurations with at most this many valid
+#: blocks (two parents, e.g. 3 and 6 states: 400 blocks; not 3, 3 and 2 states: 21,480).
+FAST_EXACT_BLOCKS = 2_000
+
+#: ``method="fast"``: work units per center of its heuristic (no restarts).
+FAST_MAX_WORK = 10_000_000
+
+#: ``method="fast"``: largest number of atoms of one sub-problem of its heuristic.
+FAST_MAX_ATOMS = 10
+
+#: Work units one center's ``method="heuristic"`` may spend (a unit is about one transition of a
+#: sub-problem's compiled dynamic programme, see ``_agglomerate.WorkBudget``).
+DEFAULT_MAX_WORK = 200_000_000
+
+_METHODS = ("auto", "fast", "exact", "heuristic", "mcmc")
+
+#: Methods that were removed, with what to use instead.
+_REMOVED_METHODS = {
+    "lns": "method='lns' (the earlier unbounded heuristic) was removed; method='heuristic' "
+    "searches the same neighbourhoods with restarts under a work cap",
+}
 _GAIN_TOL = 1e-9
 
 
@@ -98,7 +140,7 @@ class GroupsResult:
     exact : bool
         True when the groups are proven optimal.
     method : str
-        ``"exact"``, ``"heuristic"``, ``"lns"`` or ``"mcmc"``.
+        ``"exact"``, ``"heuristic"`` or ``"mcmc"``.
     capped : bool
         True when the work cap of ``"heuristic"`` stopped the search before it had
         converged: the groups are the best found by then.
@@ -118,6 +160,13 @@ class GroupsResult:
 
 
 # ----------------------------------------------------------------------------- input checks
+
+
+def _check_method(method) -> None:
+    if method in _REMOVED_METHODS:
+        raise ValueError(_REMOVED_METHODS[method])
+    if method not in _METHODS:
+        raise ValueError(f"method must be one of {_METHODS}, got {method!r}")
 
 
 def _check_cards(cards) -> tuple[int, ...]:
@@ -182,8 +231,9 @@ class _ExactStructure:
     n_masks: int
 
 
-def _valid_blocks(space: PartitionSpace) -> list[int]:
-    """Singletons, and the unions of allowed lines that are connected and contain no forbidden line."""
+def _valid_blocks(space: PartitionSpace, limit: int | None = None) -> list[int] | None:
+    """Singletons, and the unions of allowed lines that are connected and contain no forbidden line;
+    None as soon as more than ``limit`` unions of lines are found."""
     lines = [space.line_masks[i] for i in space.allowed]
     seen = set(lines)
     frontier = list(lines)
@@ -196,9 +246,40 @@ def _valid_blocks(space: PartitionSpace) -> list[int]:
                     if union not in seen:
                         seen.add(union)
                         grown.append(union)
+            if limit is not None and len(seen) > limit:
+                return None
         frontier = grown
     valid = [b for b in seen if space.allowed_block(b)]
     return valid + [1 << c for c in range(space.n_configs)]
+
+
+@lru_cache(maxsize=512)
+def exact_search_fits(cards: tuple[int, ...], forbidden: tuple[bool, ...], max_blocks: int = MAX_EXACT_BLOCKS) -> bool:
+    """Whether the exact search handles a space: at most :data:`MAX_EXACT_CONFIGS` configurations
+    and at most ``max_blocks`` connected unions of lines (counted with an early stop, so the
+    check costs at most about ``max_blocks`` unions).
+
+    Parameters
+    ----------
+    cards : tuple of int
+        Parent cardinalities (each >= 2).
+    forbidden : tuple of bool
+        One flag per direction.
+    max_blocks : int
+        Bound on the number of valid blocks.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> exact_search_fits((3, 3, 2), (False,) * 3), exact_search_fits((3, 3, 3), (False,) * 3)
+    (True, False)
+    """
+    if int(np.prod(cards, dtype=np.int64)) > MAX_EXACT_CONFIGS:
+        return False
+    return _valid_blocks(_space(cards, forbidden), max_blocks) is not None
 
 
 @lru_cache(maxsize=64)
@@ -311,29 +392,37 @@ def optimal_groups(
         Parent cardinalities (each >= 1; a parent with one state has no lines).
     forbidden : sequence of bool, or iterable of int, optional
         Per-direction flags, or the indices of the directions whose lines may not be labels.
-    method : {"auto", "exact", "heuristic", "lns", "mcmc"}
-        ``"auto"`` is exact up to :data:`MAX_EXACT_CONFIGS` configurations, heuristic above.
+    method : {"auto", "fast", "exact", "heuristic", "mcmc"}
+        ``"auto"`` is exact when the space has at most :data:`MAX_EXACT_CONFIGS`
+        configurations and :data:`MAX_EXACT_BLOCKS` valid blocks
+        (:func:`exact_search_fits`), heuristic beyond. ``"fast"`` is the cheaper schedule that
+        structure searches use for the many cliques they try: exact up to
+        :data:`FAST_EXACT_CONFIGS` configurations (18 with at most :data:`FAST_EXACT_BLOCKS`
+        valid blocks), beyond it the heuristic with sub-problems
+        of at most :data:`FAST_MAX_ATOMS` atoms, no restarts and at most
+        :data:`FAST_MAX_WORK` work units (or ``max_work`` if smaller); its value never
+        exceeds the optimum, and is often below ``"auto"``'s beyond 16 configurations.
+        ``"exact"`` accepts spaces of up to :data:`MAX_EXACT_BLOCKS_ON_REQUEST` valid blocks
+        (a structure ten times larger to build).
         ``"heuristic"``: best-first merging along lines (the merge of the groups met by one
         line that gains most and keeps the partition valid and regular, until none gains),
         then large-neighbourhood search that re-solves exactly (by a dynamic programme) one
-        sub-grid of at most 8 configurations, two adjacent groups, or the merging of all
-        groups at a time (sub-problems of at most 10 atoms), with validity and regularity
+        sub-grid of at most 8 configurations, two adjacent groups, the merging of all
+        groups, or a large group cut along one parent's values at a time (sub-problems of
+        at most 14 atoms), with validity and regularity
         checked on the whole partition; then random restarts (groups grown at random from
-        a few configurations), all within ``max_work`` work units.
-        ``"lns"``: the earlier unbounded heuristic (greedy merging and local moves, then
-        large-neighbourhood search with sub-problems of up to 14 atoms, and restarts); its
-        cost grows quickly with the number of configurations.
+        a few configurations), all within ``max_work`` work units. (``"lns"``, the earlier
+        unbounded heuristic, was removed: asking for it raises ValueError.)
         ``"mcmc"``: the stochastic search of Nyman et al.
         (Algorithm 1) with two additions of ours: a deletion that the closure would undo
         proposes deleting the set of labels that splits the group through the chosen
         line, and the iterations are split into restarted chains of
         :data:`MCMC_CHAIN_LENGTH` (see ``_label_search.label_mcmc``).
     seed : int or None
-        Seed of the random choices of ``"heuristic"``, ``"lns"`` and ``"mcmc"``.
+        Seed of the random choices of ``"heuristic"`` and ``"mcmc"``.
     n_iter : int, optional
         Iterations of ``"mcmc"`` (default :data:`DEFAULT_MCMC_ITER`), random restarts of
-        ``"heuristic"`` (default :data:`DEFAULT_BOUNDED_RESTARTS`) or of ``"lns"`` (default
-        :data:`DEFAULT_HEURISTIC_RESTARTS`).
+        ``"heuristic"`` (default :data:`DEFAULT_BOUNDED_RESTARTS`).
     max_work : int or None
         Work cap of ``"heuristic"`` (default :data:`DEFAULT_MAX_WORK`; None for no cap).
         Deterministic: the same input gives the same groups on any machine and load.
@@ -346,7 +435,8 @@ def optimal_groups(
     ------
     ValueError
         If the shape of ``counts2d`` does not match ``cards``, a count is negative, the
-        method is unknown, or ``method="exact"`` is asked for more than 16 configurations.
+        method is unknown or removed (``"lns"``), or ``method="exact"`` is asked for a space
+        beyond the exact search (see :func:`exact_search_fits`).
 
     Examples
     --------
@@ -357,8 +447,7 @@ def optimal_groups(
     >>> optimal_groups(counts, (2, 2), forbidden=[True, False]).group_ids.tolist()
     [0, 0, 1, 2]
     """
-    if method not in _METHODS:
-        raise ValueError(f"method must be one of {_METHODS}, got {method!r}")
+    _check_method(method)
     if max_work is not None and (not isinstance(max_work, int | np.integer) or max_work < 0):
         raise ValueError(f"max_work must be a non-negative integer or None, got {max_work!r}")
     cards = _check_cards(cards)
@@ -368,15 +457,27 @@ def optimal_groups(
     flags = tuple(f for f, k in zip(flags, cards, strict=True) if k > 1)
     cards = tuple(k for k in cards if k > 1)
     n_configs = counts.shape[0]
-    if method == "exact" and n_configs > MAX_EXACT_CONFIGS:
-        raise ValueError(f"method='exact' handles at most {MAX_EXACT_CONFIGS} parent configurations, got P={n_configs}")
+    trivial = n_configs == 1 or counts.shape[1] == 1
+    if method == "exact" and not trivial and not exact_search_fits(cards, flags, MAX_EXACT_BLOCKS_ON_REQUEST):
+        raise ValueError(
+            f"method='exact' handles at most {MAX_EXACT_CONFIGS} parent configurations and "
+            f"{MAX_EXACT_BLOCKS_ON_REQUEST} valid blocks; parents with cards {cards} (P={n_configs}) have more"
+        )
+    max_atoms = None
+    if method == "fast":
+        few_blocks = n_configs <= 18 and exact_search_fits(cards, flags, FAST_EXACT_BLOCKS)
+        small = n_configs <= FAST_EXACT_CONFIGS or few_blocks
+        method = "exact" if trivial or small else "heuristic"
+        if method == "heuristic":
+            n_iter, max_atoms = 0, FAST_MAX_ATOMS
+            max_work = FAST_MAX_WORK if max_work is None else min(int(max_work), FAST_MAX_WORK)
     if method == "auto":
-        method = "exact" if n_configs <= MAX_EXACT_CONFIGS else "heuristic"
+        method = "exact" if trivial or exact_search_fits(cards, flags) else "heuristic"
     if n_iter is not None and (not isinstance(n_iter, int | np.integer) or n_iter < 0):
         raise ValueError(f"n_iter must be a non-negative integer, got {n_iter!r}")
 
     capped = False
-    if n_configs == 1 or counts.shape[1] == 1:
+    if trivial:
         # nothing to label: one configuration, or a one-state center (every partition scores 0)
         group_ids = np.arange(n_configs, dtype=np.int64)
         method = "exact"
@@ -389,11 +490,8 @@ def optimal_groups(
         if method == "heuristic":
             restarts = DEFAULT_BOUNDED_RESTARTS if n_iter is None else int(n_iter)
             budget = WorkBudget(None if max_work is None else int(max_work), scorer)
-            blocks = bounded_heuristic(space, scorer, counts, budget, rng, restarts)
+            blocks = bounded_heuristic(space, scorer, counts, budget, rng, restarts, max_atoms)
             capped = budget.exhausted
-        elif method == "lns":
-            restarts = DEFAULT_HEURISTIC_RESTARTS if n_iter is None else int(n_iter)
-            blocks = lns_heuristic(space, scorer, counts, restarts, rng)
         else:
             n_total = DEFAULT_MCMC_ITER if n_iter is None else int(n_iter)
             blocks = label_mcmc(space, scorer, n_total, rng, MCMC_CHAIN_LENGTH)
@@ -445,7 +543,8 @@ def optimal_clique_labelling(
     Raises
     ------
     ValueError
-        If ``counts`` has a negative entry, an empty axis, or a bad pair.
+        If ``counts`` has a negative entry, an empty axis, or a bad pair, or the method is
+        unknown or removed.
 
     Examples
     --------
@@ -460,8 +559,7 @@ def optimal_clique_labelling(
         raise ValueError(f"every axis of counts must have length >= 1, got shape {arr.shape}")
     if not np.all(np.isfinite(arr)) or np.any(arr < 0):
         raise ValueError("counts must hold finite non-negative counts")
-    if method not in _METHODS:
-        raise ValueError(f"method must be one of {_METHODS}, got {method!r}")
+    _check_method(method)
     n_vars = arr.ndim
     pairs = _check_pairs(forbidden_pairs, n_vars)
     if n_vars < 3:
@@ -555,7 +653,8 @@ def best_partition_by_block(cards, forbidden, counts, block_weight) -> np.ndarra
     Parameters
     ----------
     cards : sequence of int
-        Cardinalities (at most :data:`MAX_EXACT_CONFIGS` configurations in all).
+        Cardinalities (a space for which :func:`exact_search_fits` holds with
+        :data:`MAX_EXACT_BLOCKS_ON_REQUEST`).
     forbidden : sequence of bool
         One flag per direction.
     counts : numpy.ndarray, shape (prod(cards), r)

@@ -61,7 +61,9 @@ class SGMScore(LocalScoreCache, BaseStructureScore):
         Structure prior.
     max_labelled_clique : int, default=5
         Cliques with more variables are scored unlabelled by :meth:`optimal_strata`
-        (exact optimal labellings are computed up to 16 parent configurations).
+        (exact optimal labellings are computed where the exact search fits, see
+        :func:`~pgmpy_sgm.core.optimize.exact_search_fits`: every space of at most 18 parent
+        configurations).
     max_cells : int, optional
         Refuse contingency tables larger than this (default 50 million cells).
 
@@ -357,8 +359,9 @@ class SGMScore(LocalScoreCache, BaseStructureScore):
         """The maximal regular stratified graph with the highest score for an underlying graph.
 
         Each clique gets its best labelling given the edges that lie in separators.
-        Exact whenever the center's parents have at most 16 configurations (every
-        binary clique of up to 5 variables); larger cliques use a heuristic
+        Exact whenever the center's parents' space is within the exact search
+        (:func:`~pgmpy_sgm.core.optimize.exact_search_fits`: every space of at most 18
+        configurations, so every binary clique of up to 5 variables); larger cliques use a heuristic
         (``method="heuristic"``) and cliques beyond ``max_labelled_clique`` stay
         unlabelled. ``graph.graph["approximate_cliques"]`` lists cliques whose
         labelling is not proven optimal.
