@@ -225,6 +225,21 @@ def atom_problem(n_atoms, atom_of, counts, line_ptr, line_cfg, line_dir, dir_for
 
 
 @njit(cache=True)
+def _chosen_unions(val, cnt, arg, cleak, s, m):
+    """Walk the dynamic programme's choices back from state ``(s, m)``: the unions chosen and the value."""
+    value = val[s, m]
+    chosen = np.empty(cnt[s, m] if value > -np.inf else 0, np.int64)
+    i = 0
+    while s != 0 and value > -np.inf:
+        b = arg[s, m]
+        chosen[i] = b
+        i += 1
+        m = m & ~cleak[b]
+        s = s ^ b
+    return chosen, value
+
+
+@njit(cache=True)
 def solve_atom_dp(n_atoms, valid, cleak, weight, n_masks, tol):
     """Best partition of all atoms into valid unions whose leaks cover every constrained direction.
 
@@ -250,18 +265,7 @@ def solve_atom_dp(n_atoms, valid, cleak, weight, n_masks, tol):
             if t == 0:
                 break
             t = (t - 1) & rest
-    s = n_sets - 1
-    m = full_mask
-    value = val[s, m]
-    chosen = np.empty(cnt[s, m] if value > -np.inf else 0, np.int64)
-    i = 0
-    while s != 0 and value > -np.inf:
-        b = arg[s, m]
-        chosen[i] = b
-        i += 1
-        m = m & ~cleak[b]
-        s = s ^ b
-    return chosen, value
+    return _chosen_unions(val, cnt, arg, cleak, n_sets - 1, full_mask)
 
 
 @njit(cache=True)
@@ -282,18 +286,7 @@ def solve_atom_dp_listed(n_atoms, by_low_ptr, by_low, cleak, weight, n_masks, to
             b = by_low[j]
             if b & ~s == 0:
                 relax(val, cnt, arg, s, s ^ b, weight[b], full_mask & ~cleak[b], b, n_masks, tol)
-    s = n_sets - 1
-    m = full_mask
-    value = val[s, m]
-    chosen = np.empty(cnt[s, m] if value > -np.inf else 0, np.int64)
-    i = 0
-    while s != 0 and value > -np.inf:
-        b = arg[s, m]
-        chosen[i] = b
-        i += 1
-        m = m & ~cleak[b]
-        s = s ^ b
-    return chosen, value
+    return _chosen_unions(val, cnt, arg, cleak, n_sets - 1, full_mask)
 
 
 def _listed_unions(n_atoms: int, valid: np.ndarray):
