@@ -95,9 +95,10 @@ def structural_em(
     learner's search) or, with ``parameter_step``, a *parameter* step (the previous
     structure's parameters and score on the new table: cheap). After a structure step the
     iterations are parameter steps until the expected score moves by less than
-    ``options.tol``; then a structure step again. EM stops after a structure step that kept
-    the structure with the expected score moved by less than ``tol`` (or at ``max_iter``,
-    whose last iteration is a structure step), so the result is always a structure step's.
+    ``options.tol``; then a structure step again. EM stops after a structure step that moved
+    the expected score by less than ``tol`` and either kept the structure or followed another
+    such structure step (structures of equal score may alternate), or at ``max_iter`` (whose
+    last iteration is a structure step), so the result is always a structure step's.
 
     Parameters
     ----------
@@ -137,7 +138,7 @@ def structural_em(
     previous, start = _start(table, m_step)
     log_probability = independent_log_probability(table) if previous is None else previous.log_probability
     rows, structure_table, last_score = [], None, np.nan
-    structure_next = True
+    structure_next, calm_search = True, False
     for iteration in range(1, options.max_iter + 1):
         tic = time.perf_counter()
         completed = complete_rows(table, log_probability, options.max_completions, options.n_draws, rng)
@@ -156,8 +157,10 @@ def structural_em(
         small = iteration > 1 and abs(gain) < options.tol
         kept = previous is not None and result.structure == previous.structure
         previous, log_probability = result, result.log_probability
-        if structural and small and kept:
+        if structural and small and (kept or calm_search):  # the structure, or at least the score, has settled
             break
+        if structural:
+            calm_search = small
         structure_next = not structural and small
     history = pd.DataFrame(rows).set_index("iteration")
     history.attrs["start"] = start

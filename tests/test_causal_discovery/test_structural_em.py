@@ -170,3 +170,24 @@ def test_held_out_rows_with_gaps_get_the_probability_of_their_observed_part(hear
             completions.append(full.astype(int))
         scored = est.predict_log_likelihood(pd.DataFrame(completions))
         assert value == pytest.approx(np.logaddexp.reduce(scored), abs=1e-9)
+
+
+def test_em_stops_when_equally_good_structures_alternate():
+    """Two structures of the same expected score, one per search: EM stops after two calm searches."""
+    from pgmpy_sgm.causal_discovery._structural_em import MStepResult, structural_em
+    from pgmpy_sgm.core.missing import IncompleteTable, independent_log_probability
+
+    table = IncompleteTable.from_frame(pd.DataFrame({"a": [0, 1] * 20 + [None] * 4, "b": [0, 1] * 22}))
+    searches = []
+
+    def m_step(completed, previous):
+        searches.append(len(searches))
+        log_p = independent_log_probability(IncompleteTable.from_frame(completed.frame, completed.counts))
+        return MStepResult(None, frozenset({len(searches) % 2}), 10.0, log_p)
+
+    def parameter_step(completed, previous):
+        return MStepResult(None, previous.structure, 10.0, previous.log_probability)
+
+    result = structural_em(table, m_step, EMOptions(max_iter=20), parameter_step=parameter_step)
+    assert len(result.history) < 20
+    assert list(result.history["step"]) == ["structure", "parameters", "structure", "parameters", "structure"]
