@@ -68,7 +68,17 @@ class MStepResult:
 
 @dataclass(frozen=True)
 class EMResult:
-    """The last M-step, the table it was fitted on, and the history of the iterations."""
+    """The last structure step, the table it was fitted on, and the history of the iterations.
+
+    Examples
+    --------
+    >>> table = IncompleteTable.from_frame(pd.DataFrame({"a": [0, 1, None]}))
+    >>> def m_step(completed, previous):
+    ...     return MStepResult(None, frozenset(), 0.0, lambda codes: np.zeros(len(codes)))
+    >>> result = structural_em(table, m_step, EMOptions())
+    >>> type(result.last).__name__, result.completed.counts.tolist(), list(result.history.columns)
+    ('MStepResult', [1.5, 1.5], ['step', 'expected_score', 'gain', 'added', 'removed', 'seconds'])
+    """
 
     last: MStepResult
     completed: CompletedTable
@@ -169,9 +179,8 @@ def structural_em(
 
 def _start(table: IncompleteTable, m_step) -> tuple[MStepResult | None, str]:
     """The model the first E-step uses: the learner's on the complete cases, or None (independence)."""
-    complete = table.complete_cases()
-    if complete.counts.sum() >= max(MIN_COMPLETE_CASES, 2 * len(table.variables)):
-        return m_step(complete, None), "complete cases"
+    if table.enough_complete_cases():
+        return m_step(table.complete_cases(), None), "complete cases"
     return None, "independent variables (available cases)"
 
 

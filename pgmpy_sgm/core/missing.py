@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from pgmpy_sgm.core.data import ExpectedCounts, python_scalar, sorted_states
+from pgmpy_sgm.core.data import ExpectedCounts, pool_codes, python_scalar, sorted_states
 
 __all__ = [
     "MISSING_CHOICES",
@@ -160,8 +160,9 @@ def _is_missing(column: pd.Series) -> np.ndarray:
     """Missing cells of a column: NaN, None, ``pd.NA`` and empty (or blank) strings."""
     gaps = column.isna().to_numpy().copy()
     if column.dtype == object or isinstance(column.dtype, pd.StringDtype):
-        text = column.astype(object).to_numpy()
-        gaps |= np.array([isinstance(x, str) and not x.strip() for x in text], dtype=bool)
+        codes, uniques = pd.factorize(column.astype(object).to_numpy())  # blank strings checked once per value
+        blank = np.array([isinstance(x, str) and not x.strip() for x in uniques] + [False], dtype=bool)
+        gaps |= blank[codes]  # code -1 (NaN) points at the final False
     return gaps
 
 
@@ -207,20 +208,82 @@ def encode_with_gaps(frame: pd.DataFrame, state_names: Mapping | None = None) ->
     names, columns = {}, []
     for name in frame.columns:
         gaps = _is_missing(frame[name])
-        values = [state_value(x) for x in frame[name].astype(object).to_numpy()]
-        observed = [v for v, gap in zip(values, gaps, strict=True) if not gap]
-        states = [state_value(x) for x in declared.get(name, sorted_states(dict.fromkeys(observed)))]
+        raw_codes, raw_values = pd.factorize(frame[name].astype(object).to_numpy()[~gaps])  # one lookup per value
+        values = [state_value(x) for x in raw_values]
+        states = [state_value(x) for x in declared.get(name, sorted_states(dict.fromkeys(values)))]
         if not states:
             raise ValueError(f"Column {name!r} has no observed value: every cell is missing.")
         lookup = {s: i for i, s in enumerate(states)}
-        unknown = list(dict.fromkeys(v for v in observed if v not in lookup))
+        unknown = [v for v in values if v not in lookup]
         if unknown:
             raise ValueError(f"Column {name!r} has state(s) {unknown[:5]} not among its state names {states}")
-        coded = [-1 if gap else lookup[v] for v, gap in zip(values, gaps, strict=True)]
-        columns.append(np.array(coded, dtype=np.int64))
+        coded = np.full(len(frame), -1, dtype=np.int64)
+        coded[~gaps] = np.array([lookup[v] for v in values], dtype=np.int64)[raw_codes]
+        columns.append(coded)
         names[name] = states
     codes = np.column_stack(columns) if columns else np.zeros((len(frame), 0), dtype=np.int64)
     return codes, names
+
+
+def _pooled_with_gaps(codes: np.ndarray, cards: Sequence[int], counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct rows of codes with ``-1`` for gaps and their summed counts (rows of count zero dropped).
+
+    :func:`~pgmpy_sgm.core.data.pool_codes` with a gap as one more code per column.
+
+    Examples
+    --------
+    >>> rows, counts = _pooled_with_gaps(np.array([[0, -1], [1, 0], [0, -1]]), [2, 2], np.array([1.0, 0.0, 2.0]))
+    >>> rows.tolist(), counts.tolist()
+    ([[0, -1]], [3.0])
+    """
+    shifted, pooled, _ = pool_codes(np.asarray(codes, dtype=np.int64) + 1, [k + 1 for k in cards], counts)
+    keep = pooled > 0
+    return shifted[keep] - 1, pooled[keep]
+
+
+def recoding(given: Sequence, own: Sequence, variable) -> np.ndarray:
+    """Positions in ``own`` of the states ``given`` (position ``i`` of ``given`` maps to ``out[i]``).
+
+    Raises
+    ------
+    ValueError
+        Naming ``variable`` and the given states that ``own`` lacks.
+
+    Examples
+    --------
+    >>> recoding(["hi", "lo"], ["lo", "hi"], "a").tolist()
+    [1, 0]
+    >>> recoding([0, 2], [0, 1], "a")
+    Traceback (most recent call last):
+        ...
+    ValueError: State(s) [2] of 'a' are not states of the model, whose states are [0, 1]
+    """
+    lookup = {state_value(x): i for i, x in enumerate(own)}
+    given = [state_value(x) for x in given]
+    unknown = [x for x in given if x not in lookup]
+    if unknown:
+        raise ValueError(f"State(s) {unknown} of {variable!r} are not states of the model, whose states are "
+                         f"{[state_value(x) for x in own]}")  # fmt: skip
+    return np.array([lookup[x] for x in given], dtype=np.int64)
+
+
+def columns_of(needed: Sequence, variables: Sequence, what: str = "columns") -> list[int]:
+    """The positions in ``variables`` of the ``needed`` ones, or a ``ValueError`` naming those absent.
+
+    Examples
+    --------
+    >>> columns_of(["b"], ["a", "b"])
+    [1]
+    >>> columns_of(["c", "a"], ["a", "b"])
+    Traceback (most recent call last):
+        ...
+    ValueError: The columns ['a', 'b'] lack the model's variable(s) ['c']
+    """
+    variables = list(variables)
+    absent = [v for v in needed if v not in variables]
+    if absent:
+        raise ValueError(f"The {what} {variables} lack the model's variable(s) {absent}")
+    return [variables.index(v) for v in needed]
 
 
 def _incomplete_rows(frame: pd.DataFrame, columns: Sequence) -> np.ndarray:
@@ -354,10 +417,19 @@ class IncompleteTable:
         else:
             counts = np.asarray(weights, dtype=np.float64)
         codes, names = encode_with_gaps(frame, state_names)
-        distinct, inverse = np.unique(codes, axis=0, return_inverse=True)
-        pooled = np.bincount(inverse.ravel(), weights=counts, minlength=len(distinct))
-        keep = pooled > 0
-        return cls(list(frame.columns), names, distinct[keep], pooled[keep])
+        distinct, pooled = _pooled_with_gaps(codes, [len(names[v]) for v in frame.columns], counts)
+        return cls(list(frame.columns), names, distinct, pooled)
+
+    def enough_complete_cases(self) -> bool:
+        """Whether EM starts from a model of the complete cases: at least :data:`MIN_COMPLETE_CASES`
+        of them, and at least twice as many as variables.
+
+        Examples
+        --------
+        >>> IncompleteTable.from_frame(pd.DataFrame({"a": [0, 1, None]})).enough_complete_cases()
+        False
+        """
+        return float(self.complete_cases().counts.sum()) >= max(MIN_COMPLETE_CASES, 2 * len(self.variables))
 
     def complete_cases(self) -> CompletedTable:
         """The table's complete rows, with their counts, as a table the learners take.
@@ -373,10 +445,12 @@ class IncompleteTable:
 
     def _frame(self, codes: np.ndarray) -> pd.DataFrame:
         """Complete rows of codes as a frame of states."""
-        return pd.DataFrame(
-            {v: pd.Series([self.state_names[v][c] for c in codes[:, j]], dtype=object).infer_objects()
-             for j, v in enumerate(self.variables)}  # fmt: skip
-        )
+        columns = {}
+        for j, v in enumerate(self.variables):
+            states = np.empty(len(self.state_names[v]), dtype=object)
+            states[:] = self.state_names[v]
+            columns[v] = pd.Series(states[codes[:, j]], dtype=object).infer_objects()
+        return pd.DataFrame(columns, columns=self.variables)
 
     @property
     def cards(self) -> list[int]:
@@ -394,6 +468,13 @@ class IncompleteTable:
 @dataclass(frozen=True)
 class CompletedTable:
     """The E-step's result: distinct complete rows with expected (fractional) counts.
+
+    Examples
+    --------
+    >>> table = IncompleteTable.from_frame(pd.DataFrame({"a": [0, 1, None]}))
+    >>> done = complete_rows(table, lambda codes: np.zeros(len(codes)))
+    >>> done.frame["a"].tolist(), done.counts.tolist(), done.n_exact, done.n_drawn
+    ([0, 1], [1.5, 1.5], 1.0, 0.0)
 
     Attributes
     ----------
@@ -511,6 +592,8 @@ def marginal_log_probability(codes: np.ndarray, cards: Sequence[int], log_probab
     >>> np.exp(marginal_log_probability(np.array([[0, -1], [-1, 1], [1, 0]]), [2, 2], log_p)).round(3).tolist()
     [0.3, 0.6, 0.3]
     """
+    if beyond not in ("raise", "nan"):
+        raise ValueError(f"beyond must be 'raise' or 'nan'. Got: {beyond!r}")
     codes = np.asarray(codes, dtype=np.int64)
     out = np.empty(len(codes))
     hidden_mask = codes < 0
@@ -594,11 +677,8 @@ def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray]
         n_drawn = float(incomplete_counts[drawn].sum())
         rows.append(done_rows)
         counts.append(done_counts)
-    codes = np.concatenate(rows)
-    distinct, inverse = np.unique(codes, axis=0, return_inverse=True)
-    pooled = np.bincount(inverse.ravel(), weights=np.concatenate(counts), minlength=len(distinct))
-    keep = pooled > 0
-    return CompletedTable(table._frame(distinct[keep]), ExpectedCounts(pooled[keep]), n_exact, n_drawn)
+    distinct, pooled = _pooled_with_gaps(np.concatenate(rows), cards, np.concatenate(counts))
+    return CompletedTable(table._frame(distinct), ExpectedCounts(pooled), n_exact, n_drawn)
 
 
 def mask_cells(data: pd.DataFrame, rate: float, seed: int | None = None, given: str | None = None) -> pd.DataFrame:
@@ -664,9 +744,8 @@ def parameter_em(table: IncompleteTable, fit: Callable[[CompletedTable], Callabl
     >>> parameter_em(table, fit, EMOptions(tol=1e-9))["log_likelihood"].round(4).tolist()[-1]  # 3 log(2/3) + log(1/3)
     -1.9095
     """
-    complete = table.complete_cases()
-    if complete.counts.sum() >= max(MIN_COMPLETE_CASES, 2 * len(table.variables)):
-        log_probability, start = fit(complete), "complete cases"
+    if table.enough_complete_cases():
+        log_probability, start = fit(table.complete_cases()), "complete cases"
     else:
         log_probability, start = independent_log_probability(table), "independent variables (available cases)"
     rng = np.random.default_rng(seed)

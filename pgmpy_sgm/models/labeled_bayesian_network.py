@@ -10,16 +10,18 @@ import pandas as pd
 from pgmpy.models import DiscreteBayesianNetwork
 
 from pgmpy_sgm.core.arguments import check_mapping, check_node, check_nodes, edge_pairs, state_list
-from pgmpy_sgm.core.data import EncodedData, python_scalar
+from pgmpy_sgm.core.data import EncodedData
 from pgmpy_sgm.core.lines import canonical_groups, groups_from_labels, is_regular, labels_from_groups
 from pgmpy_sgm.core.missing import (
     IncompleteTable,
     check_missing_option,
+    columns_of,
     em_options,
     encode_with_gaps,
     marginal_log_probability,
     missing_cells,
     parameter_em,
+    recoding,
     resolve_missing,
 )
 from pgmpy_sgm.factors import TreeCPD
@@ -532,14 +534,12 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         >>> np.exp(f(np.array([[0, 1], [1, 0]]))).tolist()  # P(a=1, b=1), P(a=0, b=0)
         [0.5, 0.25]
         """
+        columns_of(list(self.nodes()), list(state_names), "state names of")
         terms = []
         for cpd in self.get_cpds():
             node, parents = cpd.variables[0], list(cpd.variables[1:])
-            to_cpd = []  # the given position -> the CPD's position of the same state
-            for v in (node, *parents):
-                own = [python_scalar(x) for x in cpd.state_names[v]]
-                to_cpd.append(np.array([own.index(python_scalar(x)) for x in state_names[v]], dtype=np.int64))
-            columns = [variables.index(v) for v in (node, *parents)]
+            to_cpd = [recoding(state_names[v], cpd.state_names[v], v) for v in (node, *parents)]
+            columns = columns_of((node, *parents), variables)
             with np.errstate(divide="ignore"):
                 logs = np.log(np.asarray(cpd.get_values(), dtype=np.float64))
             terms.append((columns, to_cpd, list(cpd.cardinality[1:]), logs))

@@ -13,13 +13,14 @@ from pgmpy_sgm.core.arguments import random_generator
 from pgmpy_sgm.core.missing import (
     IncompleteTable,
     check_missing_option,
+    columns_of,
     em_options,
     encode_with_gaps,
     marginal_log_probability,
     missing_cells,
     parameter_em,
+    recoding,
     resolve_missing,
-    state_value,
 )
 from pgmpy_sgm.exceptions import StrataNotShownWarning
 from pgmpy_sgm.models._estimators import merge_weights, read_estimator
@@ -367,10 +368,10 @@ class StratifiedGraphicalModel(StratifiedGraph):
         [-1.0986, -1.7918]
         """
         nodes = list(self.nodes())
-        order = [variables.index(v) for v in nodes]
-        to_model = [None if state_names is None else np.array(
-            [[state_value(x) for x in self.states(v)].index(state_value(x)) for x in state_names[v]], dtype=np.int64)
-            for v in nodes]  # fmt: skip
+        order = columns_of(nodes, variables)
+        if state_names is not None:
+            columns_of(nodes, list(state_names), "state names of")
+        to_model = [None if state_names is None else recoding(state_names[v], self.states(v), v) for v in nodes]
         factors = self.clique_factors
 
         def log_probability(codes: np.ndarray) -> np.ndarray:

@@ -117,3 +117,20 @@ def test_no_missing_cell_leaves_the_data_alone():
             warnings.simplefilter("error")
             out, _ = resolve_missing(frame, missing=choice)
         pd.testing.assert_frame_equal(out, frame)
+
+
+def test_row_log_probabilities_refuse_columns_and_states_the_model_lacks():
+    from pgmpy_sgm import LabeledBayesianNetwork
+    from pgmpy_sgm.core.missing import marginal_log_probability
+    from pgmpy_sgm.models import StratifiedGraphicalModel
+
+    data = pd.DataFrame({"a": [0, 0, 1, 1], "b": [0, 1, 1, 1]})
+    for model in (LabeledBayesianNetwork([("a", "b")]).fit(data), StratifiedGraphicalModel([("a", "b")]).fit(data)):
+        with pytest.raises(ValueError, match=r"columns \['a'\] lack the model's variable\(s\) \['b'\]"):
+            model.log_probability_function(["a"], {"a": [0, 1], "b": [0, 1]})
+        with pytest.raises(ValueError, match=r"State\(s\) \[5\] of 'b' are not states of the model"):
+            model.log_probability_function(["a", "b"], {"a": [0, 1], "b": [0, 5]})
+        with pytest.raises(ValueError, match=r"state names of \['a'\] lack"):
+            model.log_probability_function(["a", "b"], {"a": [0, 1]})
+    with pytest.raises(ValueError, match="beyond must be"):
+        marginal_log_probability(np.array([[0]]), [2], lambda c: np.zeros(len(c)), beyond="skip")
