@@ -30,6 +30,7 @@ import numpy as np
 from pgmpy.models import DiscreteMarkovNetwork
 
 from pgmpy_sgm.core.arguments import check_mapping, check_node, check_nodes, edge_pairs, state_list
+from pgmpy_sgm.models._cmn_methods import ParameterMethods
 from pgmpy_sgm.models._cmn_structure import common_neighbours, implied_contexts, log_linear_dimension
 from pgmpy_sgm.models._statements import ContextSpecificIndependence
 
@@ -38,7 +39,7 @@ __all__ = ["ContextualMarkovNetwork"]
 _BINARY = (0, 1)
 
 
-class ContextualMarkovNetwork(DiscreteMarkovNetwork):
+class ContextualMarkovNetwork(ParameterMethods, DiscreteMarkovNetwork):
     """A Markov network whose edges may carry contexts of context-specific independence.
 
     Representation: the graph is a pgmpy ``DiscreteMarkovNetwork``; the contexts of edge
