@@ -31,7 +31,7 @@ import networkx as nx
 import numpy as np
 
 from pgmpy_sgm.core.unionfind import DisjointSets
-from pgmpy_sgm.models._cmn_inference import JunctionTreeEngine, align
+from pgmpy_sgm.models._cmn_inference import JunctionTreeEngine, Propagation, align
 
 __all__ = ["Block", "plan_blocks", "cyclical_projection", "FitResult"]
 
@@ -206,7 +206,11 @@ def cyclical_projection(graph: nx.Graph, cards: dict, contexts: dict, counts, ps
     """
     blocks = plan_blocks(graph, cards, contexts)
     engine = JunctionTreeEngine(graph, cards, cover=[b.variables for b in blocks])
+    homes = [engine.home(b.variables) for b in blocks]
+    visit = {i: k for k, i in enumerate(engine.downward)}
+    order = sorted(range(len(blocks)), key=lambda k: visit[homes[k]])  # neighbours in the tree come together
     log_potentials = {c: np.zeros([cards[v] for v in c]) for b in blocks for c in b.cliques}
+    propagation = Propagation(engine, [])
     targets = []
     for b in blocks:
         table = np.asarray(counts(b.variables), dtype=float)
@@ -215,20 +219,23 @@ def cyclical_projection(graph: nx.Graph, cards: dict, contexts: dict, counts, ps
     n_iter, gap = 0, np.inf
     for n_iter in range(1, max_iter + 1):  # noqa: B007 (n_iter is reported)
         gap = 0.0
-        for block, target in zip(blocks, targets, strict=True):
-            _, beliefs = engine.calibrate(list(log_potentials.items()))
-            model = engine.marginal(beliefs, block.variables)
+        for k in order:
+            block, target = blocks[k], targets[k]
+            model = propagation.marginal(block.variables)
             if block.functions is None:
                 (clique,) = block.cliques
                 gap = max(gap, float(np.abs(model - target).max()))
                 with np.errstate(divide="ignore", invalid="ignore"):
                     step = np.where(target > 0, np.log(target) - np.log(model), -np.inf)
                 log_potentials[clique] = log_potentials[clique] + step
+                propagation.add(clique, step)
                 continue
             z, first_gap = _newton(block.functions, model.ravel(), target.ravel(), tol / 10)
             gap = max(gap, first_gap)
             for clique, piece in zip(block.cliques, block.pieces, strict=True):
-                log_potentials[clique] = log_potentials[clique] + piece @ z
+                step = piece @ z
+                log_potentials[clique] = log_potentials[clique] + step
+                propagation.add(clique, step)
         if gap < tol:
             break
     log_z, _ = engine.calibrate(list(log_potentials.items()))
