@@ -53,7 +53,8 @@ class ContextualMarkovNetwork(ParameterMethods, DiscreteMarkovNetwork):
     Parameters
     ----------
     ebunch : iterable of (u, v), or networkx.Graph, optional
-        The edges.
+        The edges. A :class:`ContextualMarkovNetwork` or a
+        :class:`~pgmpy_sgm.models.StratifiedGraph` also gives its contexts (strata) and states.
     contexts : dict, optional
         ``{(u, v): [context, ...]}``, each context a dict ``{w: state}`` over the common
         neighbours of ``u`` and ``v``; either edge orientation is accepted.
@@ -93,6 +94,9 @@ class ContextualMarkovNetwork(ParameterMethods, DiscreteMarkovNetwork):
             if isinstance(ebunch, ContextualMarkovNetwork):
                 self.graph["state_names"] = dict(ebunch.graph["state_names"])
                 contexts = {**ebunch.contexts, **(contexts or {})}
+            elif isinstance(getattr(ebunch, "strata", None), dict):  # a StratifiedGraph: its strata are contexts
+                self.graph["state_names"] = dict(ebunch.graph.get("state_names", {}))
+                contexts = {**ebunch.strata, **(contexts or {})}
             ebunch = list(ebunch.edges())
         elif ebunch is not None:
             ebunch = edge_pairs(ebunch, "ebunch")

@@ -90,6 +90,11 @@ class TestConstruction:
         other.remove_contexts("a", "c")
         assert other != cmn and other.contexts == {}
 
+    def test_from_a_stratified_graph(self):
+        sg = StratifiedGraph([(1, 2), (1, 3), (2, 3)], strata={(3, 2): [{1: "y"}]}, state_names={1: ["x", "y"]})
+        cmn = ContextualMarkovNetwork(sg)
+        assert cmn.contexts == sg.strata and cmn.state_names == sg.state_names
+
     def test_independencies_are_readable(self):
         cmn = ContextualMarkovNetwork(CHORDED_CYCLE, contexts={("a", "c"): [{"b": 0, "d": 1}]})
         assert [str(s) for s in cmn.independencies()] == ["a ⟂ c | b=0, d=1"]

@@ -267,3 +267,18 @@ def test_slow_convergence_warns():
     with pytest.warns(ConvergenceWarning, match="max_iter=1 sweeps"):
         cmn.fit(_random_data(cmn, 100, seed=8), max_iter=1, tol=1e-12)
     assert not cmn.converged_
+
+
+@pytest.mark.parametrize("which", ["best", "second", "gm"])
+def test_decomposable_case_equals_the_closed_form_of_stratified_graphical_models(which, heart_reference_models,
+                                                                                heart_counts):
+    """On the heart data's stratified graphs the maximum likelihood has a closed form (an independent code path)."""
+    from pgmpy_sgm.models import StratifiedGraphicalModel
+
+    sg, _ = heart_reference_models[which]
+    sgm = StratifiedGraphicalModel(sg).fit(heart_counts, estimator="mle", weights="count")
+    cmn = ContextualMarkovNetwork(list(sg.edges()), contexts=sg.strata, nodes=list(sg.nodes()))
+    cmn.fit(heart_counts, weights="count", pseudo_count=0, tol=1e-11)
+    rows = heart_counts[list(sg.nodes())]
+    assert cmn.log_likelihood(rows, per_row=True) == pytest.approx(sgm.log_likelihood(rows, per_row=True), abs=1e-8)
+    assert cmn.n_free_parameters() == sg.n_free_parameters()
