@@ -116,7 +116,7 @@ class ParameterMethods:
         self.set_state_names(changed)
         self.factors = []
         try:
-            self.check_model()
+            self._check_contexts()
         except ValueError:
             self.graph["state_names"] = before
             raise

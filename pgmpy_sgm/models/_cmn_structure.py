@@ -17,8 +17,6 @@ from itertools import combinations, product
 import networkx as nx
 import numpy as np
 
-from pgmpy_sgm.core.unionfind import DisjointSets
-
 __all__ = ["common_neighbours", "implied_contexts", "log_linear_dimension"]
 
 
@@ -34,41 +32,66 @@ def common_neighbours(graph: nx.Graph, u, v) -> list:
     return [w for w in graph.nodes() if w in shared]
 
 
-def _lines(grid: np.ndarray, blanket: list, cards: dict, axis: int):
-    """The lines of the configuration grid in direction ``blanket[axis]``, each with its other coordinates."""
-    rest = [w for i, w in enumerate(blanket) if i != axis]
-    lines = np.moveaxis(grid, axis, -1).reshape(-1, cards[blanket[axis]])
-    for line, config in zip(lines, product(*(range(cards[w]) for w in rest)), strict=True):
-        yield line, dict(zip(rest, config, strict=True))
+def _complete_sets(graph: nx.Graph) -> list[tuple]:
+    order = {w: i for i, w in enumerate(graph.nodes())}
+    return [tuple(sorted(s, key=order.__getitem__)) for s in nx.enumerate_all_cliques(graph)]
 
 
-def _node_groups(node, blanket: list, cards: dict, contexts: dict) -> tuple[DisjointSets, np.ndarray]:
-    """Merge the configurations of ``node``'s blanket that its edges' contexts make equivalent.
+class _Constraints:
+    """The contexts' constraints as rows over the reference-coded log-linear parameters.
 
-    Configurations are numbered in C order over ``blanket`` (indices into each variable's states).
+    A parameter is named by the frozenset of its ``(variable, state index)`` cells; a row is the
+    list of the parameters it sums (every coefficient is 1).
     """
-    shape = tuple(cards[w] for w in blanket)
-    grid = np.arange(int(np.prod(shape, dtype=np.int64)), dtype=np.int64).reshape(shape)
-    sets = DisjointSets(grid.size)
-    for axis, other in enumerate(blanket):
-        found = [dict(c) for c in contexts.get(frozenset((node, other)), ())]
-        if not found:
-            continue
-        for line, config in _lines(grid, blanket, cards, axis):
-            if any(all(config[w] == s for w, s in c.items()) for c in found):
-                for cell in line[1:]:
-                    sets.union(int(line[0]), int(cell))
-    return sets, grid
+
+    def __init__(self, graph: nx.Graph, cards: dict):
+        self.order = {w: i for i, w in enumerate(graph.nodes())}
+        self.cards = cards
+        self.complete = _complete_sets(graph)
+        self.is_complete = {frozenset(c) for c in self.complete}
+
+    def rows(self, edge, context) -> list[list[frozenset]]:
+        """The ``(k_u - 1)(k_v - 1)`` rows of one context (``context``: ``(variable, state index)`` pairs)."""
+        u, v = sorted(edge, key=self.order.__getitem__)
+        given = dict(context)
+        active = [w for w, s in given.items() if s != 0]
+        subsets = [b for r in range(len(active) + 1) for b in combinations(active, r)
+                   if frozenset((u, v, *b)) in self.is_complete]
+        return [[frozenset({(u, su), (v, sv), *((w, given[w]) for w in b)}) for b in subsets]
+                for su, sv in product(range(1, self.cards[u]), range(1, self.cards[v]))]
+
+    def n_parameters(self) -> int:
+        return sum(int(np.prod([self.cards[w] - 1 for w in c])) for c in self.complete)
+
+
+def _row_spaces(rows: list) -> list[tuple[dict, np.ndarray]]:
+    """Per connected group of rows sharing parameters: ``({parameter: column}, orthonormal row-space basis)``."""
+    links = nx.Graph()
+    for i, row in enumerate(rows):
+        links.add_node(("row", i))
+        links.add_edges_from((("row", i), ("col", c)) for c in row)
+    spaces = []
+    for part in nx.connected_components(links):
+        row_ids = [i for kind, i in part if kind == "row"]
+        columns = {c: k for k, c in enumerate(c for kind, c in part if kind == "col")}
+        matrix = np.zeros((len(row_ids), len(columns)))
+        for r, i in enumerate(row_ids):
+            for c in rows[i]:
+                matrix[r, columns[c]] = 1.0
+        _, singular, vt = np.linalg.svd(matrix, full_matrices=False)
+        rank = int((singular > 1e-9 * max(1.0, singular.max(initial=0.0))).sum())
+        spaces.append((columns, vt[:rank]))
+    return spaces
 
 
 def implied_contexts(graph: nx.Graph, cards: dict, contexts: dict) -> dict:
     """The closure of the edge contexts: every context they imply, as state indices.
 
-    Within the Markov blanket of a node ``v``, a context of an edge ``{u, v}`` ties the
-    conditional distributions of ``X_v`` along every line in direction ``u`` whose common
-    neighbours agree with the context; the tied configurations form groups. A whole line in
-    direction ``u`` inside one group states ``X_u ⟂ X_v`` there, hence (see the module) in its
-    context of the common neighbours. Repeated over the nodes until nothing is added.
+    A context of edge ``{u, v}`` is implied when its constraints (see
+    :func:`log_linear_dimension`) are linear combinations of those of the given contexts: then
+    ``X_u ⟂ X_v`` holds in that context in every positive distribution of the model. Only an
+    edge with contexts can gain some (the two-way parameters of an edge appear in its own
+    constraints alone).
 
     Parameters
     ----------
@@ -93,30 +116,36 @@ def implied_contexts(graph: nx.Graph, cards: dict, contexts: dict) -> dict:
     [[(1, 0), (4, 0)], [(1, 0), (4, 1)]]
     """
     closed = {edge: set(found) for edge, found in contexts.items() if found}
-    changed = True
-    while changed:
-        changed = False
-        for node in graph.nodes():
-            if not any(node in edge for edge in closed):
+    if not closed:
+        return closed
+    constraints = _Constraints(graph, cards)
+    rows = [row for edge, found in closed.items() for context in found for row in constraints.rows(edge, context)]
+    spaces = _row_spaces(rows)
+    where = {c: k for k, (columns, _) in enumerate(spaces) for c in columns}
+    for edge, found in closed.items():
+        shared = common_neighbours(graph, *tuple(edge))
+        for states in product(*(range(cards[w]) for w in shared)):
+            context = frozenset(zip(shared, states, strict=True))
+            if context in found:
                 continue
-            blanket = list(graph.adj[node])
-            sets, grid = _node_groups(node, blanket, cards, closed)
-            for axis, other in enumerate(blanket):
-                shared = set(common_neighbours(graph, node, other))
-                for line, config in _lines(grid, blanket, cards, axis):
-                    root = sets.find(int(line[0]))
-                    if all(sets.find(int(cell)) == root for cell in line[1:]):
-                        context = frozenset((w, s) for w, s in config.items() if w in shared)
-                        found = closed.setdefault(frozenset((node, other)), set())
-                        if context not in found:
-                            found.add(context)
-                            changed = True
+            if all(_in_span(row, spaces, where) for row in constraints.rows(edge, context)):
+                found.add(context)
     return closed
 
 
-def _complete_sets(graph: nx.Graph) -> list[tuple]:
-    order = {w: i for i, w in enumerate(graph.nodes())}
-    return [tuple(sorted(s, key=order.__getitem__)) for s in nx.enumerate_all_cliques(graph)]
+def _in_span(row: list, spaces: list, where: dict) -> bool:
+    if any(c not in where for c in row):
+        return False
+    for k in {where[c] for c in row}:
+        columns, basis = spaces[k]
+        vector = np.zeros(len(columns))
+        for c in row:
+            if where[c] == k:
+                vector[columns[c]] = 1.0
+        residual = vector - (basis @ vector) @ basis
+        if np.abs(residual).max(initial=0.0) > 1e-8:
+            return False
+    return True
 
 
 def log_linear_dimension(graph: nx.Graph, cards: dict, contexts: dict) -> int:
@@ -136,34 +165,6 @@ def log_linear_dimension(graph: nx.Graph, cards: dict, contexts: dict) -> int:
     ...     g, dict.fromkeys(g, 2), {frozenset((2, 3)): {frozenset({(1, 1)})}})
     (7, 6)
     """
-    complete = _complete_sets(graph)
-    n_params = sum(int(np.prod([cards[w] - 1 for w in s])) for s in complete)
-    is_complete = {frozenset(s) for s in complete}
-    columns: dict = {}
-    rows = []
-    for edge, found in contexts.items():
-        u, v = sorted(edge, key=list(graph.nodes()).index)
-        for context in found:
-            given = dict(context)
-            active = [w for w, s in given.items() if s != 0]
-            subsets = [b for r in range(len(active) + 1) for b in combinations(active, r)
-                       if frozenset((u, v, *b)) in is_complete]
-            for su, sv in product(range(1, cards[u]), range(1, cards[v])):
-                cells = [frozenset({(u, su), (v, sv), *((w, given[w]) for w in b)}) for b in subsets]
-                rows.append([columns.setdefault(cell, len(columns)) for cell in cells])
-    if not rows:
-        return n_params
-    links = nx.Graph()
-    for i, row in enumerate(rows):
-        links.add_node(("row", i))
-        links.add_edges_from((("row", i), ("col", c)) for c in row)
-    rank = 0
-    for part in nx.connected_components(links):
-        row_ids = sorted(i for kind, i in part if kind == "row")
-        col_ids = {c: k for k, c in enumerate(sorted(c for kind, c in part if kind == "col"))}
-        matrix = np.zeros((len(row_ids), len(col_ids)))
-        for r, i in enumerate(row_ids):
-            for c in rows[i]:
-                matrix[r, col_ids[c]] = 1.0
-        rank += int(np.linalg.matrix_rank(matrix))
-    return n_params - rank
+    constraints = _Constraints(graph, cards)
+    rows = [row for edge, found in contexts.items() for context in found for row in constraints.rows(edge, context)]
+    return constraints.n_parameters() - sum(len(basis) for _, basis in _row_spaces(rows))

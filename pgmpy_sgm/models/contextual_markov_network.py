@@ -249,6 +249,12 @@ class ContextualMarkovNetwork(ParameterMethods, DiscreteMarkovNetwork):
                 raise ValueError(f"Edge ({u!r}, {v!r}) has a context with state {state!r} of {w!r}, which has "
                                  f"states {self.node_states(w)}.")
 
+    def _check_contexts(self) -> None:
+        """Every context is an outcome of its edge's current common neighbours."""
+        for (u, v), found in self.contexts.items():
+            for context in found:
+                self._check_context(u, v, context)
+
     def remove_contexts(self, u=None, v=None) -> None:
         """Remove the contexts of one edge, or of every edge when no edge is given.
 
@@ -350,9 +356,7 @@ class ContextualMarkovNetwork(ParameterMethods, DiscreteMarkovNetwork):
             ...
         ValueError: The contexts of edge (2, 3) (with their closure) cover every outcome of its common neighbours [1]...
         """
-        for (u, v), found in self.contexts.items():
-            for context in found:
-                self._check_context(u, v, context)
+        self._check_contexts()
         cards = self.cardinalities()
         for edge, found in self._closed_indexed().items():
             u, v = sorted(edge, key=list(self.nodes()).index)
@@ -368,9 +372,11 @@ class ContextualMarkovNetwork(ParameterMethods, DiscreteMarkovNetwork):
     def closure(self) -> ContextualMarkovNetwork:
         """The maximal network with the same dependence structure: every implied context added.
 
-        Within a node's Markov blanket the contexts of its edges tie the conditional
-        distributions of the node along lines of blanket configurations; a whole line in
-        direction ``u`` tied together states ``X_u ⟂ X_v`` in that line's context.
+        A context of an edge is implied when its linear constraints on the log-linear
+        parameters (see :meth:`n_free_parameters`) follow from those of the given contexts:
+        the independence then holds in every positive distribution of the network. For a
+        decomposable graph this is :meth:`StratifiedGraph.closure
+        <pgmpy_sgm.models.StratifiedGraph.closure>`.
 
         Examples
         --------

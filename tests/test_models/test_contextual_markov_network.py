@@ -12,6 +12,39 @@ from pgmpy_sgm.models.contextual_markov_network import ContextualMarkovNetwork
 CHORDED_CYCLE = [("a", "b"), ("b", "c"), ("c", "d"), ("d", "a"), ("a", "c")]
 
 
+def _implied_by_brute_force(cmn):
+    """Contexts whose interaction contrasts (over the joint table) follow from the given ones, in the clique span."""
+    nodes = list(cmn.nodes())
+    cards = [len(cmn.node_states(v)) for v in nodes]
+    cells = list(product(*(range(k) for k in cards)))
+    pos = {v: i for i, v in enumerate(nodes)}
+    span = np.array([[float(all(c[pos[w]] == s for w, s in zip(clique, values, strict=True))) for c in cells]
+                     for clique in nx.find_cliques(cmn)
+                     for values in product(*(range(cards[pos[w]]) for w in clique))]).T
+
+    def rows(u, v, context):
+        out = []
+        for c in cells:
+            if c[pos[u]] and c[pos[v]] and all(cmn.node_states(w).index(s) == c[pos[w]] for w, s in context.items()):
+                row = np.zeros(len(cells))
+                for a, b, sign in ((c[pos[u]], c[pos[v]], 1), (0, c[pos[v]], -1), (c[pos[u]], 0, -1), (0, 0, 1)):
+                    moved = list(c)
+                    moved[pos[u]], moved[pos[v]] = a, b
+                    row[cells.index(tuple(moved))] += sign
+                out.append(row)
+        return out
+
+    given = [r for (u, v), found in cmn.contexts.items() for context in found for r in rows(u, v, context)]
+    base = np.linalg.matrix_rank(np.array(given) @ span)
+    implied = {}
+    for u, v in cmn.edges():
+        shared = cmn.common_neighbours(u, v)
+        for context in ContextualMarkovNetwork.complete_contexts(shared, cmn.state_names) if shared else []:
+            if np.linalg.matrix_rank(np.array(given + rows(u, v, context)) @ span) == base:
+                implied.setdefault((u, v), []).append(context)
+    return implied
+
+
 def _log_linear_dimension_by_brute_force(cmn):
     """Dimension of {log p: sums of clique functions meeting the context constraints}, less the constants.
 
@@ -172,6 +205,23 @@ class TestDimension:
         assert cmn.n_free_parameters() == _log_linear_dimension_by_brute_force(cmn)
         assert cmn.n_free_parameters(contexts=False) == _log_linear_dimension_by_brute_force(
             ContextualMarkovNetwork(edges, state_names=states))
+
+    @pytest.mark.parametrize("seed", range(8))
+    def test_closure_against_the_joint_table(self, seed):
+        rng = np.random.default_rng(seed)
+        while True:
+            g = nx.gnp_random_graph(int(rng.integers(3, 5)), 0.8, seed=int(rng.integers(1 << 30)))
+            if any(nx.common_neighbors(g, u, v) for u, v in g.edges()):
+                break
+        states = {v: list(range(int(rng.integers(2, 4)))) for v in g.nodes()}
+        cmn = ContextualMarkovNetwork(list(g.edges()), nodes=list(g.nodes()), state_names=states)
+        for u, v in g.edges():
+            shared = cmn.common_neighbours(u, v)
+            if shared and rng.random() < 0.7:
+                options = ContextualMarkovNetwork.complete_contexts(shared, states)
+                for k in rng.choice(len(options), size=int(rng.integers(1, len(options) + 1)), replace=False):
+                    cmn.add_context(u, v, options[int(k)])
+        assert cmn.closure().contexts == _implied_by_brute_force(cmn)
 
     def test_closure_adds_implied_contexts_only(self):
         edges = list(combinations([1, 2, 3, 4], 2))
