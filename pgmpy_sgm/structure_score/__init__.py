@@ -1,4 +1,4 @@
-"""Structure scores for stratified graphs, labelled DAGs and contextual Markov networks, usable wherever pgmpy takes a score instance."""
+"""Structure scores (stratified graphs, labelled DAGs, contextual Markov networks) for pgmpy's searches."""
 
 from pgmpy_sgm.structure_score.ldag_score import LDAGScore
 from pgmpy_sgm.structure_score.mpl_score import MPLScore
