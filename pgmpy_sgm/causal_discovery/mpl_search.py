@@ -17,18 +17,10 @@ from pgmpy_sgm.causal_discovery._mpl_steps import Deadline, climb_contexts, clim
 from pgmpy_sgm.causal_discovery._structural_em import missing_input
 from pgmpy_sgm.core.missing import check_missing_option
 from pgmpy_sgm.core.pooling import is_dask_frame, pool_data, pooled_input
+from pgmpy_sgm.models.contextual_markov_network import ContextualMarkovNetwork
 from pgmpy_sgm.structure_score.mpl_score import DEFAULT_ALPHA, MPLScore
 
 __all__ = ["MPLSearch"]
-
-
-def _cmn_class():
-    """The package's ContextualMarkovNetwork when this version has it, else None."""
-    try:
-        from pgmpy_sgm.models.contextual_markov_network import ContextualMarkovNetwork
-    except ImportError:
-        return None
-    return ContextualMarkovNetwork
 
 
 class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
@@ -229,14 +221,10 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
         return self
 
     @staticmethod
-    def _model(graph: nx.Graph, contexts: dict, score: MPLScore):
-        cls = _cmn_class()
+    def _model(graph: nx.Graph, contexts: dict, score: MPLScore) -> ContextualMarkovNetwork:
         states = {v: list(s) for v, s in score.state_names.items()}
-        if cls is None:  # this version of the package has no ContextualMarkovNetwork: the graph carries them
-            model = nx.Graph(graph)
-            model.graph.update(contexts=contexts, state_names=states)
-            return model
-        return cls(list(graph.edges()), contexts=contexts, nodes=list(graph.nodes()), state_names=states)
+        return ContextualMarkovNetwork(list(graph.edges()), contexts=contexts, nodes=list(graph.nodes()),
+                                       state_names=states)
 
     def _set_graph_result(self, graph: nx.Graph, nodes: list) -> None:
         self.causal_graph_ = equivalence_class(graph, nodes)
