@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from pgmpy.base import PDAG
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from pgmpy_sgm.causal_discovery import MPLSearch, NonReversibleMCMC
 from pgmpy_sgm.datasets import load_heart_disease
@@ -123,3 +124,17 @@ def test_missing_cells():
 def test_bad_parameters(params, error, message):
     with pytest.raises(error, match=message):
         MPLSearch(**params).fit(_sample_cycle_with_context(100, seed=6))
+
+
+@parametrize_with_checks([MPLSearch(seed=0)])
+def test_sklearn_compatibility(estimator, check):
+    check(estimator)
+
+
+def test_numpy_input_learns_what_the_frame_with_x_columns_learns():
+    data = _sample_cycle_with_context(3000, seed=7)
+    array = MPLSearch(seed=0).fit(data.to_numpy())
+    named = MPLSearch(seed=0).fit(data.set_axis([f"x{i}" for i in range(5)], axis=1))
+    assert list(array.graph_.nodes()) == ["x0", "x1", "x2", "x3", "x4"]
+    assert _edges(array.graph_) == _edges(named.graph_) and array.contexts_ == named.contexts_
+    assert array.score(data.to_numpy()) == pytest.approx(array.best_score_, rel=1e-12)
