@@ -30,6 +30,7 @@ import numpy as np
 from pgmpy.models import DiscreteMarkovNetwork
 
 from pgmpy_sgm.core.arguments import check_mapping, check_node, check_nodes, edge_pairs, state_list
+from pgmpy_sgm.models._cmn_methods import ParameterMethods
 from pgmpy_sgm.models._cmn_structure import common_neighbours, implied_contexts, log_linear_dimension
 from pgmpy_sgm.models._statements import ContextSpecificIndependence
 
@@ -38,7 +39,7 @@ __all__ = ["ContextualMarkovNetwork"]
 _BINARY = (0, 1)
 
 
-class ContextualMarkovNetwork(DiscreteMarkovNetwork):
+class ContextualMarkovNetwork(ParameterMethods, DiscreteMarkovNetwork):
     """A Markov network whose edges may carry contexts of context-specific independence.
 
     Representation: the graph is a pgmpy ``DiscreteMarkovNetwork``; the contexts of edge
@@ -427,6 +428,42 @@ class ContextualMarkovNetwork(DiscreteMarkovNetwork):
         """
         variables = list(variables)
         return [dict(zip(variables, combo, strict=True)) for combo in product(*(state_names[v] for v in variables))]
+
+    # -- files -----------------------------------------------------------------
+    def save(self, filename, overwrite: bool = False) -> None:
+        """Write the network (graph, states, contexts, factors) to a JSON file, atomically.
+
+        See :func:`~pgmpy_sgm.readwrite.write_cmn_json`; an existing file is kept unless
+        ``overwrite=True``.
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> cmn = ContextualMarkovNetwork([(1, 2), (1, 3), (2, 3)], contexts={(2, 3): [{1: 1}]})
+        >>> path = os.path.join(tempfile.mkdtemp(), "cmn.json")
+        >>> cmn.save(path)
+        >>> ContextualMarkovNetwork.load(path) == cmn
+        True
+        """
+        from pgmpy_sgm.readwrite.cmn_json import write_cmn_json
+
+        write_cmn_json(self, filename, overwrite=overwrite)
+
+    @staticmethod
+    def load(filename) -> ContextualMarkovNetwork:
+        """Read a network written by :meth:`save`.
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "cmn.json")
+        >>> ContextualMarkovNetwork([("a", "b")]).save(path)
+        >>> list(ContextualMarkovNetwork.load(path).edges())
+        [('a', 'b')]
+        """
+        from pgmpy_sgm.readwrite.cmn_json import read_cmn_json
+
+        return read_cmn_json(filename)
 
     # -- identity --------------------------------------------------------------
     def _identity(self):
