@@ -18,7 +18,7 @@ from pgmpy_sgm.causal_discovery._structural_em import missing_input
 from pgmpy_sgm.core.missing import check_missing_option
 from pgmpy_sgm.core.pooling import is_dask_frame, pool_data, pooled_input
 from pgmpy_sgm.models.contextual_markov_network import ContextualMarkovNetwork
-from pgmpy_sgm.structure_score.mpl_score import DEFAULT_ALPHA, MPLScore
+from pgmpy_sgm.structure_score.mpl_score import DEFAULT_ALPHA, DEFAULT_KAPPA, MPLScore
 
 __all__ = ["MPLSearch"]
 
@@ -49,8 +49,8 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
     ----------
     alpha : float or "bdeu", default=0.5
         Dirichlet hyperparameter of the score (see ``MPLScore``).
-    kappa : float, default=1.0
-        Structure-prior factor per free parameter removed by contexts (1: flat).
+    kappa : float, default=0.2
+        Structure-prior factor per free parameter removed by contexts (1: flat; see ``MPLScore``).
     contexts : bool, default=True
         Search contexts after the graph (False: a plain Markov network).
     max_blanket : int, optional
@@ -118,9 +118,9 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
        using marginal pseudo-likelihood. Scandinavian Journal of Statistics 44, 455-479, 2017.
     """
 
-    def __init__(self, alpha=DEFAULT_ALPHA, kappa: float = 1.0, contexts: bool = True, max_blanket: int | None = None,
-                 max_context_configs: int = 64, max_time: float | None = None, seed: int | None = None,
-                 state_names: dict | None = None, weights=None, missing="error",
+    def __init__(self, alpha=DEFAULT_ALPHA, kappa: float = DEFAULT_KAPPA, contexts: bool = True,
+                 max_blanket: int | None = None, max_context_configs: int = 64, max_time: float | None = None,
+                 seed: int | None = None, state_names: dict | None = None, weights=None, missing="error",
                  return_type: str = "pdag"):  # fmt: skip
         self.alpha = alpha
         self.kappa = kappa

@@ -82,7 +82,7 @@ def test_context_merges_blanket_configurations_of_both_ends():
         return tuple(sorted(config.items()))
 
     expected = _mpl_by_rows(frame, g, key)
-    got = MPLScore(frame).score(g, contexts={("v2", "v1"): [{"v0": 1}]})
+    got = MPLScore(frame, kappa=1.0).score(g, contexts={("v2", "v1"): [{"v0": 1}]})
     assert got == pytest.approx(expected, rel=1e-12)
     assert got != pytest.approx(MPLScore(frame).score(g), rel=1e-9)
 
@@ -93,7 +93,7 @@ def test_implied_context_is_scored():
     frame = pd.DataFrame(rng.integers(0, 2, (400, 4)), columns=["v0", "v1", "v2", "v3"])
     g = nx.complete_graph(["v0", "v1", "v2", "v3"])
     given = {("v1", "v2"): [{"v0": 0, "v3": 0}], ("v2", "v3"): [{"v0": 0, "v1": 0}, {"v0": 0, "v1": 1}]}
-    score = MPLScore(frame)
+    score = MPLScore(frame, kappa=1.0)
     closed = score.closed_contexts(g, given)
     assert closed[("v1", "v2")] == [{"v0": 0, "v3": 0}, {"v0": 0, "v3": 1}]
 
@@ -164,7 +164,7 @@ def test_optimal_blanket_groups_equal_brute_force(cards, seed):
     target = np.where(blanket[0] + blanket[1] > 0, rng.random(n) < 0.8, rng.random(n) < 0.3).astype(int)
     names = [f"b{i}" for i in range(len(cards))]
     frame = pd.DataFrame(dict(zip(names, blanket, strict=True)) | {"t": target})
-    score = MPLScore(frame)
+    score = MPLScore(frame, kappa=1.0)  # the brute force below has no prior term
     res = score.optimal_blanket_groups("t", tuple(names), method="exact")
     counts2d = frame.groupby(names + ["t"]).size().reindex(
         pd.MultiIndex.from_product([range(k) for k in cards] + [range(2)]), fill_value=0
@@ -185,7 +185,7 @@ def test_kappa_charges_removed_parameters():
     frame = _data(seed=6)
     g = nx.complete_graph(["v0", "v1", "v4"])
     ctx = {("v1", "v4"): [{"v0": 1}]}
-    flat, charged = MPLScore(frame), MPLScore(frame, kappa=0.5)
+    flat, charged = MPLScore(frame, kappa=1.0), MPLScore(frame, kappa=0.5)
     # the context ties 2 configurations in v1's and in v4's conditionals: 2 free parameters removed
     assert charged.score(g, ctx) - flat.score(g, ctx) == pytest.approx(2 * math.log(0.5), rel=1e-12)
     assert charged.score(g) == pytest.approx(flat.score(g), rel=1e-12)
