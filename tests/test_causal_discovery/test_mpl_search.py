@@ -138,3 +138,12 @@ def test_numpy_input_learns_what_the_frame_with_x_columns_learns():
     assert list(array.graph_.nodes()) == ["x0", "x1", "x2", "x3", "x4"]
     assert _edges(array.graph_) == _edges(named.graph_) and array.contexts_ == named.contexts_
     assert array.score(data.to_numpy()) == pytest.approx(array.best_score_, rel=1e-12)
+
+
+def test_dask_frame_learns_what_the_pandas_frame_learns():
+    dd = pytest.importorskip("dask.dataframe")
+    data = _sample_cycle_with_context(3000, seed=8)
+    plain = MPLSearch(seed=0).fit(data)
+    lazy = MPLSearch(seed=0).fit(dd.from_pandas(data, npartitions=3))
+    assert _edges(lazy.graph_) == _edges(plain.graph_) and lazy.contexts_ == plain.contexts_
+    assert lazy.best_score_ == pytest.approx(plain.best_score_, rel=1e-12)
