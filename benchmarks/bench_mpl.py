@@ -300,19 +300,30 @@ def main() -> None:
             run_setting(tag, train, test, states, truth, learners(with_bdgraph, len(states)), args.out)
 
 
+def _cell(value, fmt: str) -> str:
+    return "n/a" if pd.isna(value) else format(value, fmt)
+
+
 def report(frame: pd.DataFrame) -> str:
-    """Markdown: one row per data set and n, one column group per learner."""
-    lines = ["| data | n | learner | held-out nats/row | free params | fit s | precision | recall | F1 | contexts |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
-    for (data, n), part in frame.groupby(["data", "n"], sort=False):
-        for r in part.itertuples():
-            ll = "n/a" if pd.isna(r.ll) else f"{r.ll:.4f}"
-            params = "n/a" if pd.isna(r.n_params) else f"{r.n_params:.0f}"
-            fit = "n/a" if pd.isna(r.fit_s) else f"{r.fit_s:.1f}"
-            prf = ["n/a" if pd.isna(x) else f"{x:.3f}" for x in (r.precision, r.recall, r.f1)]
-            ctx = "" if pd.isna(r.n_contexts) else f"{r.n_contexts:.0f}"
-            lines.append(f"| {data} | {n} | {r.learner} | {ll} | {params} | {fit} | {' | '.join(prf)} | {ctx} |")
-    return "\n".join(lines)
+    """Markdown: held-out nats/row (free parameters), then edge F1 (fit seconds), one row per data set and n."""
+    order = ["MPL", "MPL-plain", "SGM", "LDAG", "HC", "BDgraph"]
+    names = [x for x in order if x in set(frame["learner"])]
+    frame = frame.assign(key=frame["data"] + " | " + frame["n"].astype(str))
+    keys = list(dict.fromkeys(frame["key"]))
+    first = ["| data | n | " + " | ".join(x for x in names if x != "BDgraph") + " | MPL − best other |",
+             "|---|---|" + "---|" * (len([x for x in names if x != "BDgraph"]) + 1)]
+    second = ["| data | n | " + " | ".join(names) + " |", "|---|---|" + "---|" * len(names)]
+    for key in keys:
+        part = frame[frame["key"] == key].groupby("learner").mean(numeric_only=True)
+        cells = [f"{_cell(part.loc[x, 'll'], '.4f')} ({_cell(part.loc[x, 'n_params'], '.0f')})" if x in part.index
+                 else "–" for x in names if x != "BDgraph"]  # fmt: skip
+        others = [part.loc[x, "ll"] for x in ("SGM", "LDAG", "HC") if x in part.index and pd.notna(part.loc[x, "ll"])]
+        gap = part.loc["MPL", "ll"] - max(others) if "MPL" in part.index and others else np.nan
+        first.append(f"| {key} | " + " | ".join(cells) + f" | {_cell(gap, '+.4f')} |")
+        cells = [f"{_cell(part.loc[x, 'f1'], '.3f')} ({_cell(part.loc[x, 'fit_s'], '.1f')} s)" if x in part.index
+                 else "–" for x in names]  # fmt: skip
+        second.append(f"| {key} | " + " | ".join(cells) + " |")
+    return "\n".join(first) + "\n\n" + "\n".join(second)
 
 
 if __name__ == "__main__":
