@@ -17,7 +17,10 @@ import networkx as nx
 import numpy as np
 from scipy.special import logsumexp
 
-__all__ = ["JunctionTreeEngine", "Propagation", "align", "sum_out"]
+__all__ = ["JunctionTreeEngine", "Propagation", "align", "sum_out", "MAX_CLIQUE_CELLS"]
+
+#: Largest clique table of a triangulation (cells) that exact computations accept.
+MAX_CLIQUE_CELLS = 2**24
 
 
 def align(array: np.ndarray, variables: Sequence, target: Sequence) -> np.ndarray:
@@ -102,6 +105,12 @@ class JunctionTreeEngine:
             g.add_edges_from(combinations(list(group), 2))
         self.cards = dict(cards)
         self.cliques = _eliminate(g, self.cards)
+        widest = max(self.cliques, key=lambda c: np.prod([self.cards[v] for v in c], dtype=float), default=())
+        cells = float(np.prod([self.cards[v] for v in widest], dtype=float))
+        if cells > MAX_CLIQUE_CELLS:
+            raise ValueError(f"Exact computation needs a junction tree whose largest clique has {len(widest)} "
+                             f"variables ({cells:,.0f} cells), more than {MAX_CLIQUE_CELLS:,}: the graph is too dense "
+                             "for exact likelihoods.")
         tree = nx.Graph()
         tree.add_nodes_from(range(len(self.cliques)))
         for i, j in combinations(range(len(self.cliques)), 2):

@@ -36,6 +36,8 @@ from pgmpy_sgm.models._cmn_inference import JunctionTreeEngine, Propagation, ali
 __all__ = ["Block", "plan_blocks", "cyclical_projection", "FitResult"]
 
 NEWTON_STEPS = 100
+#: Largest joint table (cells) of the cliques tied together by contexts that a fit accepts.
+MAX_BLOCK_CELLS = 2**16
 
 
 @dataclass
@@ -133,6 +135,10 @@ def plan_blocks(graph: nx.Graph, cards: dict, contexts: dict) -> list[Block]:
         variables = tuple(sorted({v for c in group for v in c}, key=order.__getitem__))
         edges = [tuple(sorted(e, key=order.__getitem__)) for e in tied if any(e <= set(c) for c in group)]
         block = Block(group, variables)
+        size = float(np.prod([cards[v] for v in variables], dtype=float))
+        if edges and size > MAX_BLOCK_CELLS:
+            raise ValueError(f"The contexts of edge {edges[0]} tie cliques over {len(variables)} variables "
+                             f"({size:,.0f} outcomes), more than {MAX_BLOCK_CELLS:,}: too many to fit together.")
         if edges:
             block.functions, block.pieces = _block_basis(group, variables, cards, contexts, edges)
         blocks.append(block)

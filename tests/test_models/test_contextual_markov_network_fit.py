@@ -282,3 +282,21 @@ def test_decomposable_case_equals_the_closed_form_of_stratified_graphical_models
     rows = heart_counts[list(sg.nodes())]
     assert cmn.log_likelihood(rows, per_row=True) == pytest.approx(sgm.log_likelihood(rows, per_row=True), abs=1e-8)
     assert cmn.n_free_parameters() == sg.n_free_parameters()
+
+
+def test_too_dense_for_exact_computation():
+    nodes = [f"v{i}" for i in range(26)]
+    cmn = ContextualMarkovNetwork([(a, b) for i, a in enumerate(nodes) for b in nodes[i + 1:]])
+    data = pd.DataFrame({v: [0, 1] for v in nodes})
+    with pytest.raises(ValueError, match="largest clique has 26 variables"):
+        cmn.fit(data)
+
+
+def test_contexts_tying_too_large_a_block():
+    hub = [(f"w{i}", "u") for i in range(9)] + [(f"w{i}", "v") for i in range(9)] + [("u", "v")]
+    states = {f"w{i}": [0, 1, 2] for i in range(9)}
+    context = {f"w{i}": 0 for i in range(9)}
+    cmn = ContextualMarkovNetwork(hub, contexts={("u", "v"): [context]}, state_names=states)
+    data = pd.DataFrame({v: [0, 1] for v in cmn.nodes()})
+    with pytest.raises(ValueError, match=r"The contexts of edge \('u', 'v'\) tie cliques over 11 variables"):
+        cmn.fit(data)
