@@ -54,7 +54,11 @@ def _docstring_lines(tree: ast.AST) -> set[int]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
             first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
                 lines.update(range(first.lineno, first.end_lineno + 1))
     return lines
 
@@ -154,7 +158,9 @@ def analyse_module(root: Path, path: Path) -> dict:
                 name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
                 if name in _CACHE_DECORATORS:
                     caches.append(f"{rel}:{node.lineno} @{name} {node.name}")
-        empty = (isinstance(value, ast.Dict) and not value.keys) or (isinstance(value, ast.List | ast.Set) and not value.elts)
+        empty = (isinstance(value, ast.Dict) and not value.keys) or (
+            isinstance(value, ast.List | ast.Set) and not value.elts
+        )
         if isinstance(value, ast.Call) and not value.args:
             func = value.func
             empty = (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) in _EMPTY_CALLS
@@ -179,7 +185,9 @@ def analyse(tree_root: Path) -> dict:
         "tree": str(root),
         "longest_functions": functions[:10],
         "functions_over_50": [f for f in functions if f["code_lines"] > LONG_FUNCTION],
-        "modules_over_600": {str(p.relative_to(root)): m["lines"] for p, m in modules.items() if m["lines"] > LONG_MODULE},
+        "modules_over_600": {
+            str(p.relative_to(root)): m["lines"] for p, m in modules.items() if m["lines"] > LONG_MODULE
+        },
         "imports_inside_functions": [i for m in modules.values() for i in m["imports_inside"]],
         "private_reach_ins": [r for m in modules.values() for r in m["reach_ins"]],
         "constructor_parameters": {k: v for m in modules.values() for k, v in m["learners"].items()},

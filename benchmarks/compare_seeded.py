@@ -68,7 +68,9 @@ def run(tree: str) -> dict:
     # -S: no site processing, so that an editable install of either tree cannot shadow ``tree``
     site_packages = [p for p in sys.path if p.endswith("site-packages")]
     env = {"PYTHONPATH": os.pathsep.join([tree, *site_packages]), "PATH": "/usr/bin:/bin", "OMP_NUM_THREADS": "1"}
-    done = subprocess.run([sys.executable, "-S", "-c", FITS, tree], capture_output=True, text=True, env=env, cwd=tree, check=False)
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", FITS, tree], capture_output=True, text=True, env=env, cwd=tree, check=False
+    )
     if done.returncode:
         raise SystemExit(f"{tree}: {done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])

@@ -26,6 +26,7 @@ from pgmpy.metrics import get_metrics
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from pgmpy_sgm.core.data import check_frame
+from pgmpy_sgm.core.pooling import is_dask_frame
 
 __all__ = [
     "CausalDiscoveryMixin",
@@ -165,6 +166,37 @@ def _ordered_dag(edges, nodes: list) -> DAG:
     dag.add_nodes_from(nodes)
     dag.add_edges_from(sorted(edges, key=lambda e: (position[e[0]], position[e[1]])))
     return dag
+
+
+def check_data_argument(X):
+    """``X`` if it is a pandas or Dask DataFrame or a 2-D array (a list of rows becomes one), else a one-line error.
+
+    Examples
+    --------
+    >>> check_data_argument([[0, 1], [1, 0]]).shape
+    (2, 2)
+    >>> check_data_argument("data.csv")
+    Traceback (most recent call last):
+        ...
+    TypeError: X must be a pandas DataFrame, a Dask DataFrame or a 2-D array. Got: str 'data.csv'
+    >>> check_data_argument([0, 1, 1])
+    Traceback (most recent call last):
+        ...
+    ValueError: X must be two-dimensional (observations x variables). Got shape (3,)
+    """
+    if isinstance(X, pd.DataFrame) or is_dask_frame(X):
+        return X
+    if isinstance(X, list | tuple):
+        try:
+            X = np.asarray(X)
+        except ValueError:  # ragged rows
+            raise ValueError(f"X must be two-dimensional (observations x variables). Got: {X!r:.60}") from None
+    if not isinstance(X, np.ndarray):
+        kinds = "a pandas DataFrame, a Dask DataFrame or a 2-D array"
+        raise TypeError(f"X must be {kinds}. Got: {type(X).__name__} {X!r:.60}")
+    if X.ndim != 2:
+        raise ValueError(f"X must be two-dimensional (observations x variables). Got shape {X.shape}")
+    return X
 
 
 def check_score_arguments(learned: nx.DiGraph, X, true_graph) -> None:
