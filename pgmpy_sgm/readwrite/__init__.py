@@ -1,5 +1,6 @@
-"""Reading and writing stratified graphs, models and labelled DAGs (JSON; BIF/XMLBIF export through pgmpy)."""
+"""Reading data files; reading and writing graphs, models and labelled DAGs (JSON; BIF/XMLBIF through pgmpy)."""
 
+from pgmpy_sgm.readwrite.data_file import CountsLikeColumnWarning, DataFileError, read_data_file
 from pgmpy_sgm.readwrite.json_io import from_json_dict, read_json, to_json_dict, write_bif, write_json, write_xmlbif
 from pgmpy_sgm.readwrite.ldag_json import ldag_from_json_dict, ldag_to_json_dict, read_ldag_json, write_ldag_json
 
@@ -14,4 +15,7 @@ __all__ = [
     "read_ldag_json",
     "ldag_to_json_dict",
     "ldag_from_json_dict",
+    "read_data_file",
+    "DataFileError",
+    "CountsLikeColumnWarning",
 ]
