@@ -545,11 +545,11 @@ def _write_pgmpy_network(model, bif: str | None, xmlbif: str | None) -> None:
     """A pgmpy network (a labelled DAG's TreeCPDs are TabularCPDs for pgmpy's writers) as BIF and XMLBIF."""
     from pgmpy.readwrite import BIFWriter, XMLBIFWriter
 
-    from pgmpy_sgm.readwrite.json_io import _atomic_write_text
+    from pgmpy_sgm.readwrite._fields import atomic_write_text
 
     for path, writer in ((bif, BIFWriter), (xmlbif, XMLBIFWriter)):
         if path:
-            _atomic_write_text(path, str(writer(model)), overwrite=True)
+            atomic_write_text(path, str(writer(model)), overwrite=True)
             print(f"Saved the Bayesian network to {path}")
 
 

@@ -103,7 +103,7 @@ def _save_with_pgmpy(model, filename, filetype: str, overwrite: bool) -> None:
     import os
     import tempfile
 
-    from pgmpy_sgm.readwrite.json_io import _atomic_write_text
+    from pgmpy_sgm.readwrite._fields import atomic_write_text  # readwrite imports the models
 
     if os.path.exists(filename) and not overwrite:
         raise FileExistsError(f"{str(filename)!r} exists; pass overwrite=True to replace it")
@@ -112,7 +112,7 @@ def _save_with_pgmpy(model, filename, filetype: str, overwrite: bool) -> None:
         DiscreteBayesianNetwork.save(model, path, filetype=filetype)
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
-    _atomic_write_text(filename, text, overwrite)
+    atomic_write_text(filename, text, overwrite)
 
 
 def _a_cycle(edges: list[tuple]) -> list | None:
