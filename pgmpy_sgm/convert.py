@@ -101,7 +101,7 @@ def to_bayesian_network(model) -> DiscreteBayesianNetwork:
     >>> round(float(q.values[0]), 2)
     0.32
     """
-    model._require_parameters()
+    model.require_parameters()
     states = {v: model.states(v) for v in model.nodes()}
     bn = DiscreteBayesianNetwork()
     bn.add_nodes_from(model.nodes())

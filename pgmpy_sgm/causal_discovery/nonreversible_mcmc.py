@@ -574,14 +574,13 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         if unknown:
             raise ValueError(f"start has node(s) that are not variables of the data {tables.variables}. Got: {unknown}")
         adj = [0] * tables.n
-        key = 0
         for u, v in edges:
             i, j = index[u], index[v]
             if i == j:
                 raise ValueError(f"start has a self-loop. Got: {(u, v)!r}")
             adj[i] |= 1 << j
             adj[j] |= 1 << i
-            key |= 1 << tables.pair_index[i][j]
+        key = tables.key(edges)
         if chordal_families(adj) is None:
             raise ValueError(f"start must be decomposable (chordal). Got a graph with edges {edges}")
         return key

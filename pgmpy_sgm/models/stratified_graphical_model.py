@@ -154,7 +154,16 @@ class StratifiedGraphicalModel(StratifiedGraph):
         factors = self.clique_factors if self.has_parameters else self._plan()
         return tuple(w for f in factors for w in f.new)
 
-    def _require_parameters(self) -> None:
+    def require_parameters(self) -> None:
+        """A ValueError unless the model has parameters that still match its graph, strata and state names.
+
+        Examples
+        --------
+        >>> StratifiedGraphicalModel([("a", "b")]).require_parameters()
+        Traceback (most recent call last):
+            ...
+        ValueError: The model has no parameters: call fit(data), or build it with random(), from_joint() or from_cpds().
+        """
         if not self.clique_factors:
             raise ValueError("The model has no parameters: call fit(data), or build it with random(), from_joint() "
                              "or from_cpds().")
@@ -162,7 +171,21 @@ class StratifiedGraphicalModel(StratifiedGraph):
             raise ValueError("The graph, strata or state names changed after the parameters were set; "
                              "call fit(data) again.")
 
-    def _set_factors(self, factors: list[CliqueFactor], warn: bool = True) -> None:
+    def set_clique_factors(self, factors: list[CliqueFactor], warn: bool = True) -> None:
+        """Set the parameters: one :class:`CliqueFactor` per clique of the perfect ordering (checked).
+
+        With ``warn``, a :class:`StrataNotShownWarning` names the strata the parameters cannot show.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> data = pd.DataFrame({"a": [0, 1, 1, 0], "b": [0, 1, 1, 1]})
+        >>> fitted = StratifiedGraphicalModel([("a", "b")]).fit(data)
+        >>> copy = StratifiedGraphicalModel([("a", "b")], state_names=fitted.state_names)
+        >>> copy.set_clique_factors(fitted.clique_factors)
+        >>> copy.get_cpds()[1].values.round(3).tolist() == fitted.get_cpds()[1].values.round(3).tolist()
+        True
+        """
         self.clique_factors = list(factors)
         self._fingerprint = self._structure_key()
         self.check_model()
@@ -337,7 +360,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
             table = conditional_table(encoded.counts(step.table_variables), len(step.separator), pseudo * k)
             counts = encoded.counts(step.parents + (step.center,)).reshape(-1, k)
             factors.append(step.with_values(table, pooled_group_values(counts, step.group_ids, pseudo)))
-        self._set_factors(factors)
+        self.set_clique_factors(factors)
         return self
 
     def _fit_em(self, data: pd.DataFrame, weights, spec, declared: Mapping, options) -> StratifiedGraphicalModel:
@@ -417,7 +440,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
                 k = len(model.states(step.center))
                 values = rng.dirichlet(np.full(k, concentration), size=max(step.group_ids) + 1).T
             factors.append(step.with_values(table, values))
-        model._set_factors(factors)
+        model.set_clique_factors(factors)
         return model
 
     @classmethod
@@ -462,7 +485,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
         if np.any(values < -atol) or not np.isfinite(values).all() or abs(values.sum() - 1.0) > atol:
             raise ValueError("The joint must hold finite non-negative probabilities summing to 1.")
         factors = [factor_from_joint(step, values, nodes, model.states, atol) for step in model._plan()]
-        model._set_factors(factors)
+        model.set_clique_factors(factors)
         if np.max(np.abs(model._joint_array() - values)) > atol:
             raise ValueError("The joint does not factorize over the graph (it is not Markov with respect to it).")
         return model
@@ -527,7 +550,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
         """
         from pgmpy.factors.discrete import DiscreteFactor
 
-        self._require_parameters()
+        self.require_parameters()
         nodes = list(self.nodes())
         size = cell_count(len(self.states(v)) for v in nodes)
         if size > max_cells:
@@ -570,7 +593,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
         >>> model.log_likelihood(pd.DataFrame({"a": [0, 0], "b": [0, 1]}), per_row=True).round(4).tolist()
         [-1.0986, -1.7918]
         """
-        self._require_parameters()
+        self.require_parameters()
         nodes = list(self.nodes())
         absent = [v for v in nodes if isinstance(data, pd.DataFrame) and v not in data.columns]
         if isinstance(data, pd.DataFrame) and not absent and not missing_cells(data, nodes).empty:
@@ -612,7 +635,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
             n_samples = n
         if isinstance(n_samples, bool) or not isinstance(n_samples, int | np.integer) or n_samples < 0:
             raise ValueError(f"n_samples must be a non-negative integer. Got: {n_samples!r}")
-        self._require_parameters()
+        self.require_parameters()
         nodes = list(self.nodes())
         codes = forward_sample(self.clique_factors, self.states, int(n_samples), random_generator(seed))
         columns = {}
@@ -637,7 +660,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
         """
         from pgmpy.factors.discrete import DiscreteFactor
 
-        self._require_parameters()
+        self.require_parameters()
         factors = []
         for f in self.clique_factors:
             values = clique_array(f, self.states)
@@ -794,7 +817,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
         super().check_model()
         if not self.clique_factors:
             return True
-        self._require_parameters()
+        self.require_parameters()
         plan = self._plan()
         if len(plan) != len(self.clique_factors):
             raise ValueError(f"The parameters have {len(self.clique_factors)} cliques; the graph has {len(plan)}")

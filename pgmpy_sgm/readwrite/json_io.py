@@ -101,7 +101,7 @@ def to_json_dict(model: StratifiedGraph) -> dict:
         out["type"] = "StratifiedGraphicalModel"
         out["parameters"] = None
         if model.clique_factors:
-            model._require_parameters()
+            model.require_parameters()
             out["parameters"] = [
                 {
                     "clique": list(f.clique),
@@ -320,7 +320,7 @@ def from_json_dict(data: dict, max_cells: int = DEFAULT_MAX_CELLS) -> Stratified
         return model
     factors = [_read_factor(e, i, model) for i, e in enumerate(json_list(data["parameters"], "parameters"))]
     try:
-        model._set_factors(factors, warn=False)
+        model.set_clique_factors(factors, warn=False)
     except ValueError as err:
         model.clique_factors = []
         raise ValueError(f"Field 'parameters': {err}") from None
