@@ -22,10 +22,20 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
+from pgmpy.readwrite import BIFWriter, XMLBIFWriter
 
+from pgmpy_sgm.causal_discovery import ConvergenceWarning, LDAGSearch, NonReversibleMCMC
+from pgmpy_sgm.causal_discovery._convergence import SPREAD_WARNING
 from pgmpy_sgm.core.missing import MISSING_CHOICES
 from pgmpy_sgm.datasets import load_heart_disease
+from pgmpy_sgm.models import LabeledBayesianNetwork, StratifiedGraph, StratifiedGraphicalModel
+from pgmpy_sgm.readwrite import from_json_dict, ldag_from_json_dict, write_bif, write_json, write_xmlbif
+from pgmpy_sgm.readwrite._fields import atomic_write_text
 from pgmpy_sgm.readwrite.data_file import CountsLikeColumnWarning, read_data_file
+from pgmpy_sgm.readwrite.json_io import load_json_document
+from pgmpy_sgm.readwrite.ldag_json import write_ldag_json
+from pgmpy_sgm.structure_score import LDAGScore, SGMScore
+from pgmpy_sgm.structure_score.ldag_score import DEFAULT_KAPPA
 
 __all__ = ["main", "build_parser"]
 
@@ -290,9 +300,6 @@ def _check_search_options(args) -> None:
 
 
 def _learn(args) -> int:
-    from pgmpy_sgm.causal_discovery import ConvergenceWarning, NonReversibleMCMC
-    from pgmpy_sgm.causal_discovery._convergence import SPREAD_WARNING
-
     _check_search_options(args)
     if args.ldag:
         return _learn_ldag(args)
@@ -340,9 +347,6 @@ def _learn(args) -> int:
 
 
 def _learn_ldag(args) -> int:
-    from pgmpy_sgm.causal_discovery import LDAGSearch
-    from pgmpy_sgm.readwrite.ldag_json import write_ldag_json
-
     if args.plot:
         raise CommandLineError("--plot is not available with --ldag; save --json and draw the model in Python")
     _check_outputs({"--json": args.json, "--bif": args.bif}, [args.data])
@@ -417,8 +421,6 @@ def _print_em(est) -> None:
 
 def _write_outputs(args, est, frame, weights) -> None:
     if args.json:
-        from pgmpy_sgm.readwrite import write_json
-
         write_json(est.model_, args.json, overwrite=True)
         print(f"Saved the model to {args.json}")
     if args.plot:
@@ -427,7 +429,7 @@ def _write_outputs(args, est, frame, weights) -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
 
-        from pgmpy_sgm.plotting import plot_stratified_graph, save_figure
+        from pgmpy_sgm.plotting import plot_stratified_graph, save_figure  # matplotlib only when drawing
 
         fig, ax = plt.subplots(figsize=(7, 6))
         plot_stratified_graph(est.model_, ax=ax)
@@ -440,14 +442,10 @@ def _write_outputs(args, est, frame, weights) -> None:
 
 
 def _fit_model(sg, frame, weights, missing="error"):
-    from pgmpy_sgm.models import StratifiedGraphicalModel
-
     return StratifiedGraphicalModel(sg).fit(frame, weights=weights, missing=missing)
 
 
 def _write_network(model, bif: str | None, xmlbif: str | None) -> None:
-    from pgmpy_sgm.readwrite import write_bif, write_xmlbif
-
     if bif:
         write_bif(model, bif, overwrite=True)
         print(f"Saved the Bayesian network to {bif}")
@@ -458,9 +456,6 @@ def _write_network(model, bif: str | None, xmlbif: str | None) -> None:
 
 def _read_model(path: str):
     """The stratified graph or model, or the labelled DAG, that ``path`` holds (by the document's type)."""
-    from pgmpy_sgm.readwrite import from_json_dict, ldag_from_json_dict
-    from pgmpy_sgm.readwrite.json_io import load_json_document
-
     if not Path(path).is_file():
         raise CommandLineError(f"model file not found: {path}")
     document = load_json_document(path)
@@ -470,9 +465,6 @@ def _read_model(path: str):
 
 
 def _score(args) -> int:
-    from pgmpy_sgm import SGMScore
-    from pgmpy_sgm.models import LabeledBayesianNetwork, StratifiedGraph
-
     frame, weights, description = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings,
                                             dask=args.dask)
     model = _read_model(args.model)
@@ -493,9 +485,6 @@ def _score(args) -> int:
 
 def _score_ldag(args, model, frame, weights, description) -> int:
     """The LDAG score of a saved labelled DAG under its own labels, with ``LDAGSearch``'s default ESS and kappa."""
-    from pgmpy_sgm.structure_score import LDAGScore
-    from pgmpy_sgm.structure_score.ldag_score import DEFAULT_KAPPA
-
     ess = 5.0  # LDAGSearch's default, which 'learn --ldag' uses
     states = {v: model.label_states(v) for v in model.nodes()}
     likelihood = LDAGScore(frame, equivalent_sample_size=ess, kappa=1.0, weights=weights, state_names=states)
@@ -516,8 +505,6 @@ def _score_ldag(args, model, frame, weights, description) -> int:
 
 
 def _convert(args) -> int:
-    from pgmpy_sgm.models import LabeledBayesianNetwork, StratifiedGraph
-
     if not args.bif and not args.xmlbif:
         raise CommandLineError("convert needs --bif OUT.bif and/or --xmlbif OUT.xml")
     _check_outputs({"--bif": args.bif, "--xmlbif": args.xmlbif}, [args.model, args.data])
@@ -543,10 +530,6 @@ def _convert(args) -> int:
 
 def _write_pgmpy_network(model, bif: str | None, xmlbif: str | None) -> None:
     """A pgmpy network (a labelled DAG's TreeCPDs are TabularCPDs for pgmpy's writers) as BIF and XMLBIF."""
-    from pgmpy.readwrite import BIFWriter, XMLBIFWriter
-
-    from pgmpy_sgm.readwrite._fields import atomic_write_text
-
     for path, writer in ((bif, BIFWriter), (xmlbif, XMLBIFWriter)):
         if path:
             atomic_write_text(path, str(writer(model)), overwrite=True)

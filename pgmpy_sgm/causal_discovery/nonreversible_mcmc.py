@@ -13,8 +13,9 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 from pgmpy import config
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import check_is_fitted, validate_data
+from tqdm.auto import tqdm
 
 from pgmpy_sgm.causal_discovery._base import DecomposableCausalGraphMixin, check_data_argument
 from pgmpy_sgm.causal_discovery._chain import (
@@ -39,7 +40,7 @@ from pgmpy_sgm.causal_discovery._segments import (
     remaining,
     sequential_segments,
 )
-from pgmpy_sgm.causal_discovery._structural_em import adopt_fitted, missing_input
+from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_fitted, missing_input, structural_em
 from pgmpy_sgm.core.data import check_frame
 from pgmpy_sgm.core.engine import ScoreEngine
 from pgmpy_sgm.core.missing import IncompleteTable, check_missing_option, em_options, missing_cells
@@ -55,6 +56,8 @@ from pgmpy_sgm.core.search import (
     recombine,
     triple_partners,
 )
+from pgmpy_sgm.models import ModelAverage, StratifiedGraph, StratifiedGraphicalModel
+from pgmpy_sgm.structure_score import SGMScore
 
 __all__ = ["NonReversibleMCMC", "FitInterruptedWarning", "CheckpointWarning", "ConvergenceWarning"]
 
@@ -542,8 +545,6 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         return n_iter, n_chains, every
 
     def _start_key(self, tables: ScoreEngine, gains: np.ndarray | None, deadline: float | None = None) -> int:
-        from pgmpy_sgm.models import StratifiedGraph
-
         start = self.start
         if isinstance(start, str):
             if start not in _STARTS:
@@ -609,8 +610,6 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         >>> round(est.fit(load_heart_disease()).best_score_, 2)
         -6720.18
         """
-        from pgmpy_sgm.structure_score import SGMScore
-
         X = check_data_argument(X)
         keep_missing = check_missing_option(self.missing) != "error"
         X, weights = pooled_input(X, self.weights, keep_missing)  # a Dask DataFrame is pooled where it lives
@@ -673,8 +672,6 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
 
     def _fit_em(self, X: pd.DataFrame, weights) -> NonReversibleMCMC:
         """Structural EM (see ``missing``): M-steps are fits of a copy of this estimator on completed tables."""
-        from pgmpy_sgm.causal_discovery._structural_em import structural_em
-
         if self.checkpoint is not None:
             raise ValueError("checkpoint is not available with missing='em'; pass checkpoint=None. "
                              f"Got: {self.checkpoint!r}")  # fmt: skip
@@ -703,11 +700,6 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
 
     def _m_step(self, table, deadline, completed, previous):
         """One M-step of structural EM: a fit of a copy of this estimator on a completed table."""
-        from sklearn.base import clone
-
-        from pgmpy_sgm.causal_discovery._structural_em import MStepResult
-        from pgmpy_sgm.models import StratifiedGraphicalModel
-
         params = {"missing": "error", "weights": completed.counts, "state_names": table.state_names,
                   "show_progress": False}  # fmt: skip
         if previous is not None:
@@ -726,10 +718,6 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
 
     def _parameter_step(self, table, completed, previous):
         """A parameter step of structural EM: the previous graph and strata, scored and fitted on ``completed``."""
-        from pgmpy_sgm.causal_discovery._structural_em import MStepResult
-        from pgmpy_sgm.models import StratifiedGraphicalModel
-        from pgmpy_sgm.structure_score import SGMScore
-
         sg = previous.estimator.model_
         scorer = SGMScore(completed.frame, weights=completed.counts, state_names=table.state_names,
                           prior=self.prior, max_labelled_clique=int(self.max_labelled_clique))  # fmt: skip
@@ -741,8 +729,6 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
     def _em_bar(self, total: int):
         if not (self.show_progress and config.SHOW_PROGRESS):
             return None
-        from tqdm.auto import tqdm
-
         return tqdm(total=total, desc="NonReversibleMCMC (structural EM)")
 
     def _plan(self, tables: ScoreEngine, gains, strata: bool, t_start: float) -> SearchPlan:
@@ -975,8 +961,6 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             run.visited[key] = DecomposableState(tables, key, True).score
 
     def _set_results(self, data: ChainData, scorer, run, strata) -> None:
-        from pgmpy_sgm.models import StratifiedGraph
-
         tables = scorer.engine
         chains = run.chains
         if not run.visited:  # interrupted before the first segment ended
@@ -1048,8 +1032,6 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         >>> round(float(est.predict_log_likelihood(data).mean()), 3)
         -3.625
         """
-        from pgmpy_sgm.models import ModelAverage
-
         check_is_fitted(self, "posterior_")
         frame, counts = self.scorer_.encoded.to_frame()
         average = ModelAverage.from_estimator(self, frame, mass=mass, max_models=max_models, weights=counts)
@@ -1071,8 +1053,6 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         >>> round(est.score(data), 2)
         -6715.9
         """
-        from pgmpy_sgm.structure_score import SGMScore
-
         validate_data(self, X=X, dtype=None, accept_sparse=False, ensure_all_finite=True, reset=False)
         if not isinstance(X, pd.DataFrame):
             X = pd.DataFrame(X, columns=[f"x{i}" for i in range(X.shape[1])])

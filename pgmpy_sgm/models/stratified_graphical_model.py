@@ -24,20 +24,17 @@ from pgmpy_sgm.core.missing import (
 )
 from pgmpy_sgm.exceptions import StrataNotShownWarning
 from pgmpy_sgm.models._estimators import merge_weights, read_estimator
-from pgmpy_sgm.models._sgm_parameters import (
-    CliqueFactor,
+from pgmpy_sgm.models._factor_estimation import (
     broadcast,
-    cell_count,
     check_distribution,
     clique_array,
     clique_pseudo_count,
     conditional_table,
     factor_from_joint,
-    forward_sample,
-    log_probabilities,
-    plan_factors,
     pooled_group_values,
 )
+from pgmpy_sgm.models._factor_plan import CliqueFactor, cell_count, plan_factors
+from pgmpy_sgm.models._factor_sampling import forward_sample, log_probabilities
 from pgmpy_sgm.models._statements import ContextSpecificIndependence
 from pgmpy_sgm.models.stratified_graph import StratifiedGraph
 

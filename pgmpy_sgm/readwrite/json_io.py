@@ -32,7 +32,7 @@ import numpy as np
 
 from pgmpy_sgm.core.decomposition import decompose
 from pgmpy_sgm.models import StratifiedGraph, StratifiedGraphicalModel
-from pgmpy_sgm.models._sgm_parameters import CliqueFactor, cell_count
+from pgmpy_sgm.models._factor_plan import CliqueFactor, cell_count
 from pgmpy_sgm.readwrite._fields import (
     atomic_write_text,
     check_node,
