@@ -1,11 +1,10 @@
 """Seeded fits of two source trees compared, each tree run in its own subprocess of one script run.
 
-For each tree the same seeded fits run (heart disease and a sample of the asia network;
-:class:`~pgmpy_sgm.causal_discovery.NonReversibleMCMC` in both methods, with and without
-strata, sequential and with two parallel chains; a :class:`~pgmpy_sgm.models.StratifiedGraphicalModel`
-fit and a seeded sample); ``best_score_``, the edge probabilities, the posterior's top rows,
-the fitted CPDs and the sample must be identical between the trees (compared exactly, no
-tolerance).
+For each tree the same seeded fits run on heart disease and a sample of the asia network:
+NonReversibleMCMC in both methods, with and without strata, sequential and with two parallel
+chains; LDAGSearch; a StratifiedGraphicalModel fit and a seeded sample. ``best_score_``, the
+edge probabilities, the traces, the posterior's top rows, the fitted CPDs and the sample
+must be identical between the trees (compared exactly, no tolerance).
 
 Usage::
 
@@ -24,7 +23,7 @@ import json, sys, warnings
 import numpy as np
 import pgmpy_sgm
 from pgmpy.readwrite import BIFReader
-from pgmpy_sgm.causal_discovery import NonReversibleMCMC
+from pgmpy_sgm.causal_discovery import LDAGSearch, NonReversibleMCMC
 from pgmpy_sgm.datasets import load_heart_disease
 from pgmpy_sgm.models import StratifiedGraphicalModel
 
@@ -55,6 +54,10 @@ for name, data, params in settings:
         "posterior_top": est.posterior_.head(10).to_json(default_handler=str, double_precision=15),
         "stop_reason": getattr(est, "stop_reason_", None),
     }
+for name, data in (("heart-ldag", heart), ("asia-ldag", asia)):
+    est = LDAGSearch(seed=3, n_restarts=3, show_progress=False).fit(data)
+    out[name] = {"best_score": float(est.best_score_), "edges": sorted(est.model_.edges()),
+                 "climb_scores": [float(x) for x in est.climb_scores_]}
 best = NonReversibleMCMC(n_iter=1500, seed=1, show_progress=False).fit(heart).model_
 model = StratifiedGraphicalModel(list(best.edges()), strata=best.strata, nodes=list(best.nodes()))
 model.fit(heart)

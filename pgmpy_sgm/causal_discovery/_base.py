@@ -283,6 +283,7 @@ class CausalDiscoveryMixin:
         fault, the shape, or the number of observations (at least 2, counted with the
         weights).
         """
+        X = check_data_argument(X)
         if isinstance(X, pd.DataFrame):  # messages naming the column before scikit-learn's generic ones
             check_frame(X, weights)
             variables = X.drop(columns=[weights]) if isinstance(weights, str) else X
