@@ -26,6 +26,7 @@ from pgmpy.metrics import get_metrics
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from pgmpy_sgm.core.data import check_frame
+from pgmpy_sgm.core.moves import chordal_families
 from pgmpy_sgm.core.pooling import is_dask_frame
 
 __all__ = [
@@ -144,15 +145,14 @@ def perfect_orientation(graph: nx.Graph, nodes: Iterable | None = None, tie_brea
         raise ValueError(f"The graph has node(s) that are not in nodes. Got: {missing}")
     if not nx.is_chordal(graph):
         raise ValueError(f"The graph is not decomposable (chordal). Got edges: {sorted(graph.edges(), key=str)}")
-    weight = dict.fromkeys(nodes if tie_break is None else tie_break, 0)
-    rank: dict = {}
-    while weight:
-        v = max(weight, key=weight.__getitem__)  # first node of maximal weight, in nodes order
-        rank[v] = len(rank)
-        del weight[v]
-        for w in graph.neighbors(v) if v in graph else ():
-            if w in weight:
-                weight[w] += 1
+    order = list(nodes if tie_break is None else tie_break)
+    index = {v: i for i, v in enumerate(order)}
+    adj = [0] * len(order)
+    for u, v in graph.edges():
+        adj[index[u]] |= 1 << index[v]
+        adj[index[v]] |= 1 << index[u]
+    # the package's maximum cardinality search: ties go to the first node in ``order``
+    rank = {order[v]: step for step, (v, _) in enumerate(chordal_families(adj))}
     dag = DAG()
     dag.add_nodes_from(nodes)
     dag.add_edges_from((u, v) if rank[u] < rank[v] else (v, u) for u, v in graph.edges())
