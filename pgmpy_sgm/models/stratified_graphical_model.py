@@ -7,9 +7,12 @@ from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
+from pgmpy.factors import factor_product
+from pgmpy.factors.discrete import DiscreteFactor
 
 from pgmpy_sgm.convert import to_bayesian_network, to_junction_tree, to_markov_network
 from pgmpy_sgm.core.arguments import random_generator
+from pgmpy_sgm.core.data import EncodedData, encode_frame
 from pgmpy_sgm.core.missing import (
     IncompleteTable,
     check_missing_option,
@@ -22,6 +25,7 @@ from pgmpy_sgm.core.missing import (
     recoding,
     resolve_missing,
 )
+from pgmpy_sgm.core.pooling import is_dask_frame, pool_data
 from pgmpy_sgm.exceptions import StrataNotShownWarning
 from pgmpy_sgm.models._estimators import merge_weights, read_estimator
 from pgmpy_sgm.models._factor_estimation import (
@@ -36,6 +40,7 @@ from pgmpy_sgm.models._factor_estimation import (
 from pgmpy_sgm.models._factor_plan import CliqueFactor, cell_count, plan_factors
 from pgmpy_sgm.models._factor_sampling import forward_sample, log_probabilities
 from pgmpy_sgm.models._statements import ContextSpecificIndependence
+from pgmpy_sgm.models.labeled_bayesian_network import labelled_network
 from pgmpy_sgm.models.stratified_graph import StratifiedGraph
 
 __all__ = ["StratifiedGraphicalModel", "StrataNotShownWarning", "CliqueFactor"]
@@ -308,8 +313,6 @@ class StratifiedGraphicalModel(StratifiedGraph):
         spec = read_estimator(estimator)
         weights = merge_weights(weights, sample_weight)
         choice = check_missing_option(missing)
-        from pgmpy_sgm.core.pooling import is_dask_frame, pool_data
-
         self.clique_factors, self._fingerprint = [], None
         if is_dask_frame(data):  # pool the model's columns where the partitions live
             keep = [c for c in data.columns if c in set(self.nodes()) or (isinstance(weights, str) and c == weights)]
@@ -328,8 +331,6 @@ class StratifiedGraphicalModel(StratifiedGraph):
 
     def _fit_complete(self, data: pd.DataFrame, weights, spec, declared: Mapping) -> StratifiedGraphicalModel:
         """Parameters from complete data (see :meth:`fit`)."""
-        from pgmpy_sgm.core.data import EncodedData
-
         nodes = list(self.nodes())
         names = {}
         for v in nodes:
@@ -508,8 +509,6 @@ class StratifiedGraphicalModel(StratifiedGraph):
         >>> round(float(model.joint().get_value(a=1, b=1)), 12)
         0.56
         """
-        from pgmpy.factors import factor_product
-
         cpds = list(cpds.get_cpds()) if hasattr(cpds, "get_cpds") else list(cpds)
         if not cpds:
             raise ValueError("cpds is empty")
@@ -545,8 +544,6 @@ class StratifiedGraphicalModel(StratifiedGraph):
         >>> model.joint().variables, round(float(model.joint().values.sum()), 12)
         (['a', 'b'], 1.0)
         """
-        from pgmpy.factors.discrete import DiscreteFactor
-
         self.require_parameters()
         nodes = list(self.nodes())
         size = cell_count(len(self.states(v)) for v in nodes)
@@ -557,8 +554,6 @@ class StratifiedGraphicalModel(StratifiedGraph):
         return DiscreteFactor(nodes, values.shape, values, state_names={v: list(self.states(v)) for v in nodes})
 
     def _encode(self, data: pd.DataFrame) -> np.ndarray:
-        from pgmpy_sgm.core.data import encode_frame
-
         return encode_frame(data, {v: list(self.states(v)) for v in self.nodes()})
 
     def log_likelihood(self, data: pd.DataFrame, per_row: bool = False):
@@ -655,8 +650,6 @@ class StratifiedGraphicalModel(StratifiedGraph):
         >>> [f.variables for f in model.get_factors()]
         [['a', 'b'], ['b', 'c']]
         """
-        from pgmpy.factors.discrete import DiscreteFactor
-
         self.require_parameters()
         factors = []
         for f in self.clique_factors:
@@ -760,8 +753,6 @@ class StratifiedGraphicalModel(StratifiedGraph):
         >>> type(bn.get_cpds(3)).__name__, bn.labels()
         ('TreeCPD', {(2, 3): [{1: 1}]})
         """
-        from pgmpy_sgm.models.labeled_bayesian_network import labelled_network
-
         classes = {f.center: (f.parents, list(f.group_ids)) for f in self.clique_factors if f.center is not None}
         network = to_bayesian_network(self)  # warns (here) when some strata are not shown
         return labelled_network(network, classes)

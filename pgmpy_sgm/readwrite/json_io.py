@@ -29,8 +29,11 @@ import re
 
 import networkx as nx
 import numpy as np
+from pgmpy.models import DiscreteBayesianNetwork
+from pgmpy.readwrite import BIFWriter, XMLBIFWriter
 
 from pgmpy_sgm.core.decomposition import decompose
+from pgmpy_sgm.factors import TreeCPD
 from pgmpy_sgm.models import StratifiedGraph, StratifiedGraphicalModel
 from pgmpy_sgm.models._factor_plan import CliqueFactor, cell_count
 from pgmpy_sgm.readwrite._fields import (
@@ -389,9 +392,6 @@ def load_json_document(path, max_bytes: int = DEFAULT_MAX_BYTES):
 
 # -- BIF / XMLBIF ----------------------------------------------------------------------------
 def _network_for_export(model):
-    from pgmpy.models import DiscreteBayesianNetwork
-
-    from pgmpy_sgm.factors import TreeCPD
 
     if not isinstance(model, StratifiedGraphicalModel):
         raise TypeError(f"Expected a StratifiedGraphicalModel with parameters; got {type(model).__name__}")
@@ -429,8 +429,6 @@ def write_bif(model: StratifiedGraphicalModel, path, overwrite: bool = False) ->
     >>> sorted(BIFReader(path).get_model().edges())
     [('a', 'b')]
     """
-    from pgmpy.readwrite import BIFWriter
-
     atomic_write_text(path, str(BIFWriter(_network_for_export(model))), overwrite)
 
 
@@ -448,6 +446,4 @@ def write_xmlbif(model: StratifiedGraphicalModel, path, overwrite: bool = False)
     >>> sorted(XMLBIFReader(path).get_model().edges())
     [('a', 'b')]
     """
-    from pgmpy.readwrite import XMLBIFWriter
-
     atomic_write_text(path, str(XMLBIFWriter(_network_for_export(model))), overwrite)
