@@ -331,21 +331,23 @@ class RandomStreams:
 
     def next_pair(self) -> int:
         """The index of the next proposed pair (in the engine's ``pairs``)."""
-        if self.pair_pos == len(self.pair_buffer):
+        pos = self.pair_pos
+        if pos == len(self.pair_buffer):
             self.pair_rng = self.rng.bit_generator.state
-            self.pair_buffer, self.pair_pos = self._draw_pairs(), 0
+            self.pair_buffer, pos = self._draw_pairs(), 0
             self.rng_state = self.rng.bit_generator.state
-        self.pair_pos += 1
-        return self.pair_buffer[self.pair_pos - 1]
+        self.pair_pos = pos + 1
+        return self.pair_buffer[pos]
 
     def next_log_u(self) -> float:
         """The logarithm of the next acceptance uniform."""
-        if self.u_pos == len(self.u_buffer):
+        pos = self.u_pos
+        if pos == len(self.u_buffer):
             self.u_rng = self.rng.bit_generator.state
-            self.u_buffer, self.u_pos = self._draw_log_u(), 0
+            self.u_buffer, pos = self._draw_log_u(), 0
             self.rng_state = self.rng.bit_generator.state
-        self.u_pos += 1
-        return self.u_buffer[self.u_pos - 1]
+        self.u_pos = pos + 1
+        return self.u_buffer[pos]
 
 
 class Chain:
@@ -376,6 +378,7 @@ class Chain:
         if known:
             self.tables.absorb(known)
         self.streams = RandomStreams(state, len(self.tables.pairs), plan.pair_cdf)
+        self.relocate_every, self.graft_every = int(plan.relocate_every), int(plan.graft_every)
         self.graph = DecomposableState(self.tables, state.key, plan.strata)
         self.iteration, self.settled, self.polished_key = state.iteration, state.settled, state.polished_key
         self.n_accepted, self.n_draws = state.n_accepted, state.n_draws
@@ -405,32 +408,36 @@ class Chain:
             log_u = self.streams.next_log_u()
             if move is not None and metropolis_accepts(move.score - self.graph.score, log_u):
                 self._accept(move, relocation)
-        self.iteration += 1
+        self.iteration = iteration = self.iteration + 1
         best_key, best_score, best_iteration = self.best
-        if best_key != self.polished_key and self.plan.polish_due(self.iteration, best_iteration):
+        if best_key != self.polished_key and self.plan.polish_due(iteration, best_iteration):
             self._polish()
-        every = int(self.plan.graft_every)
-        if every and self.iteration % every == 0 and self.graph.key != best_key and self.graph.score <= best_score:
+        graph, every = self.graph, self.graft_every
+        if every and iteration % every == 0 and graph.key != best_key and graph.score <= best_score:
             self._graft()
-        self.trace.append(self.graph.score)
-        if self.graph.score > best_score:
-            self.best = (self.graph.key, self.graph.score, self.iteration)
-        self.settled = self.plan.settled(self.iteration, self.best[2], self.best[0], self.polished_key,
-                                         self.start.settle_round)  # fmt: skip
+            graph = self.graph
+        self.trace.append(graph.score)
+        if graph.score > best_score:
+            self.best = (graph.key, graph.score, iteration)
+        plan = self.plan
+        self.settled = bool(plan.settle_age) and plan.settled(iteration, self.best[2], self.best[0],
+                                                              self.polished_key, self.start.settle_round)  # fmt: skip
 
     def _propose(self) -> tuple:
         """``(move, is_relocation)``: a relocation when due, else the first toggle keeping the graph decomposable."""
-        every = int(self.plan.relocate_every)
-        if every and (self.iteration + 1) % every == 0:
-            node = _relocation_node(self.tables, self.streams.next_pair(), (self.iteration + 1) // every)
+        every, upcoming = self.relocate_every, self.iteration + 1
+        if every and upcoming % every == 0:
+            node = _relocation_node(self.tables, self.streams.next_pair(), upcoming // every)
             self.n_relocations += 1
             return relocate(self.graph, node), True
-        pairs = self.tables.pairs
+        pairs, next_pair, propose = self.tables.pairs, self.streams.next_pair, self.graph.propose
+        draws = 0
         while True:
-            i, j = pairs[self.streams.next_pair()]
-            self.n_draws += 1
-            move = self.graph.propose(i, j)
+            i, j = pairs[next_pair()]
+            draws += 1
+            move = propose(i, j)
             if move is not None:
+                self.n_draws += draws
                 return move, False
 
     def _accept(self, move, relocation: bool) -> None:
