@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 import networkx as nx
 import numpy as np
 import pandas as pd
 from pgmpy.models import DiscreteBayesianNetwork
+from pgmpy.parameter_estimator import DiscreteBayesianEstimator
 
 from pgmpy_sgm.core.arguments import check_mapping, check_node, check_nodes, edge_pairs, state_list
 from pgmpy_sgm.core.data import EncodedData
@@ -100,10 +103,7 @@ def labelled_network(network, classes: Mapping | None = None) -> LabeledBayesian
 
 def _save_with_pgmpy(model, filename, filetype: str, overwrite: bool) -> None:
     """Write with pgmpy's writer into a scratch folder, then move the text into place atomically."""
-    import os
-    import tempfile
-
-    from pgmpy_sgm.readwrite.json_io import _atomic_write_text
+    from pgmpy_sgm.readwrite._fields import atomic_write_text  # readwrite imports the models
 
     if os.path.exists(filename) and not overwrite:
         raise FileExistsError(f"{str(filename)!r} exists; pass overwrite=True to replace it")
@@ -112,7 +112,7 @@ def _save_with_pgmpy(model, filename, filetype: str, overwrite: bool) -> None:
         DiscreteBayesianNetwork.save(model, path, filetype=filetype)
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
-    _atomic_write_text(filename, text, overwrite)
+    atomic_write_text(filename, text, overwrite)
 
 
 def _a_cycle(edges: list[tuple]) -> list | None:
@@ -601,8 +601,6 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         >>> m.get_cpds("y").get_values()[0].tolist()  # class {(0,0), (1,0)}: (2 configurations * 2 * 1 + 0) / (4 + 2)
         [0.6666666666666666, 0.0, 0.6666666666666666, 0.0]
         """
-        from pgmpy.parameter_estimator import DiscreteBayesianEstimator
-
         if not self.cpds:
             raise ValueError("The model has no CPDs to update; call fit(data) first")
         if n_prev_samples is None:
