@@ -22,19 +22,21 @@ import math
 import numpy as np
 
 from pgmpy_sgm.models import ContextualMarkovNetwork
+from pgmpy_sgm.readwrite._fields import (
+    atomic_write_text,
+    check_node,
+    check_state,
+    json_list,
+    node_ref,
+    probabilities,
+    state_value,
+)
 from pgmpy_sgm.readwrite.json_io import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_CELLS,
     FORMAT,
     VERSION,
-    _atomic_write_text,
-    _check_node,
-    _check_state,
-    _list,
-    _node_ref,
-    _probabilities,
     load_json_document,
-    state_value,
 )
 
 __all__ = ["cmn_to_json_dict", "cmn_from_json_dict", "write_cmn_json", "read_cmn_json"]
@@ -55,14 +57,14 @@ def cmn_to_json_dict(model: ContextualMarkovNetwork) -> dict:
     """
     if not isinstance(model, ContextualMarkovNetwork):
         raise TypeError(f"Expected a ContextualMarkovNetwork; got {type(model).__name__}")
-    nodes = [_check_node(v, "nodes") for v in model.nodes()]
+    nodes = [check_node(v, "nodes") for v in model.nodes()]
     declared = model.graph.get("state_names", {})
-    names = [[v, [_check_state(s, f"state_names of {v!r}") for s in declared[v]]] for v in nodes if v in declared]
+    names = [[v, [check_state(s, f"state_names of {v!r}") for s in declared[v]]] for v in nodes if v in declared]
     factors = None
     if model.factors:
         factors = []
         for factor in model.factors:
-            scope = [_check_node(v, "factor scope") for v in factor.variables]
+            scope = [check_node(v, "factor scope") for v in factor.variables]
             for v in scope:
                 if list(factor.state_names[v]) != list(model.node_states(v)):
                     raise ValueError(f"A factor over {scope} gives {v!r} the states {list(factor.state_names[v])}; "
@@ -76,7 +78,7 @@ def cmn_to_json_dict(model: ContextualMarkovNetwork) -> dict:
         "state_names": names,
         "edges": [[u, v] for u, v in model.edges()],
         "contexts": [
-            {"edge": [u, v], "contexts": [[[w, _check_state(s, f"context of ({u!r}, {v!r})")] for w, s in c.items()]
+            {"edge": [u, v], "contexts": [[[w, check_state(s, f"context of ({u!r}, {v!r})")] for w, s in c.items()]
                                           for c in found]}
             for (u, v), found in model.contexts.items()
         ],
@@ -101,36 +103,36 @@ def _check_header(data) -> None:
 
 
 def _read_structure(data: dict) -> ContextualMarkovNetwork:
-    nodes = _list(data["nodes"], "nodes")
+    nodes = json_list(data["nodes"], "nodes")
     for v in nodes:
-        _check_node(v, "nodes")
+        check_node(v, "nodes")
     if len(set(nodes)) != len(nodes):
         raise ValueError("Field 'nodes' repeats a node")
     known = set(nodes)
     names = {}
-    for i, entry in enumerate(_list(data["state_names"], "state_names")):
+    for i, entry in enumerate(json_list(data["state_names"], "state_names")):
         if not isinstance(entry, list) or len(entry) != 2:
             raise TypeError(f"Field 'state_names[{i}]' must be [node, [states]]")
-        v = _node_ref(entry[0], known, f"state_names[{i}]")
-        names[v] = [state_value(s, f"state_names of {v!r}") for s in _list(entry[1], f"state_names of {v!r}")]
+        v = node_ref(entry[0], known, f"state_names[{i}]")
+        names[v] = [state_value(s, f"state_names of {v!r}") for s in json_list(entry[1], f"state_names of {v!r}")]
     edges = []
-    for i, edge in enumerate(_list(data["edges"], "edges")):
+    for i, edge in enumerate(json_list(data["edges"], "edges")):
         if not isinstance(edge, list) or len(edge) != 2:
             raise TypeError(f"Field 'edges[{i}]' must be [u, v]")
-        edges.append((_node_ref(edge[0], known, f"edges[{i}]"), _node_ref(edge[1], known, f"edges[{i}]")))
+        edges.append((node_ref(edge[0], known, f"edges[{i}]"), node_ref(edge[1], known, f"edges[{i}]")))
     model = ContextualMarkovNetwork(edges, nodes=nodes, state_names=names)
-    for i, entry in enumerate(_list(data["contexts"], "contexts")):
+    for i, entry in enumerate(json_list(data["contexts"], "contexts")):
         if not isinstance(entry, dict) or set(entry) != {"edge", "contexts"}:
             raise ValueError(f"Field 'contexts[{i}]' must have the keys edge, contexts")
-        edge = _list(entry["edge"], f"contexts[{i}].edge")
+        edge = json_list(entry["edge"], f"contexts[{i}].edge")
         if len(edge) != 2:
             raise TypeError(f"Field 'contexts[{i}].edge' must be [u, v]")
-        u, v = (_node_ref(w, known, f"contexts[{i}].edge") for w in edge)
-        for context in _list(entry["contexts"], f"contexts[{i}].contexts"):
-            pairs = _list(context, f"contexts[{i}].contexts")
+        u, v = (node_ref(w, known, f"contexts[{i}].edge") for w in edge)
+        for context in json_list(entry["contexts"], f"contexts[{i}].contexts"):
+            pairs = json_list(context, f"contexts[{i}].contexts")
             if any(not isinstance(p, list) or len(p) != 2 for p in pairs):
                 raise TypeError(f"Field 'contexts[{i}].contexts' must hold lists of [node, state] pairs")
-            model.add_context(u, v, {_node_ref(w, known, f"contexts[{i}]"): state_value(s, f"contexts[{i}]")
+            model.add_context(u, v, {node_ref(w, known, f"contexts[{i}]"): state_value(s, f"contexts[{i}]")
                                      for w, s in pairs})
     return model
 
@@ -156,10 +158,10 @@ def cmn_from_json_dict(data: dict, max_cells: int = DEFAULT_MAX_CELLS) -> Contex
     if data["factors"] is None:
         return model
     factors = []
-    for i, entry in enumerate(_list(data["factors"], "factors")):
+    for i, entry in enumerate(json_list(data["factors"], "factors")):
         if not isinstance(entry, dict) or set(entry) != {"scope", "values"}:
             raise ValueError(f"Field 'factors[{i}]' must have the keys scope, values")
-        scope = [_node_ref(w, set(model.nodes()), f"factors[{i}].scope") for w in _list(entry["scope"], "scope")]
+        scope = [node_ref(w, set(model.nodes()), f"factors[{i}].scope") for w in json_list(entry["scope"], "scope")]
         if len(set(scope)) != len(scope):
             raise ValueError(f"Field 'factors[{i}].scope' repeats a node")
         missing = [(a, b) for j, a in enumerate(scope) for b in scope[j + 1:] if not model.has_edge(a, b)]
@@ -168,7 +170,7 @@ def cmn_from_json_dict(data: dict, max_cells: int = DEFAULT_MAX_CELLS) -> Contex
         shape = [len(model.node_states(w)) for w in scope]
         if math.prod(shape) > max_cells:
             raise ValueError(f"Field 'factors[{i}]' has {math.prod(shape):,} cells, more than max_cells={max_cells:,}")
-        values = _probabilities(entry["values"], math.prod(shape), f"factors[{i}].values")
+        values = probabilities(entry["values"], math.prod(shape), f"factors[{i}].values")
         factors.append(DiscreteFactor(scope, shape, values.reshape(shape),
                                       state_names={w: list(model.node_states(w)) for w in scope}))
     model.add_factors(*factors)
@@ -194,7 +196,7 @@ def write_cmn_json(model: ContextualMarkovNetwork, path, overwrite: bool = False
     True
     """
     text = json.dumps(cmn_to_json_dict(model), allow_nan=False)
-    _atomic_write_text(path, text, overwrite)
+    atomic_write_text(path, text, overwrite)
 
 
 def read_cmn_json(path, max_bytes: int = DEFAULT_MAX_BYTES,
