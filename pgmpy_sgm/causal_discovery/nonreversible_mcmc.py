@@ -29,6 +29,7 @@ from pgmpy_sgm.causal_discovery._chain import (
 )
 from pgmpy_sgm.causal_discovery._checkpoint import CheckpointLog, read_checkpoint
 from pgmpy_sgm.causal_discovery._convergence import ConvergenceWarning, convergence_summary, warn_if_unconverged
+from pgmpy_sgm.causal_discovery._explore import explore_run
 from pgmpy_sgm.causal_discovery._order import canonical_order, in_column_order
 from pgmpy_sgm.causal_discovery._posterior import edge_probability_frame, pair_probabilities, posterior_frame
 from pgmpy_sgm.causal_discovery._run_state import RunState
@@ -219,6 +220,10 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
       worse elsewhere, is not;
     * after the chains end, the chains' best graphs are recombined in the same way, and
       the graphs found join the visited graphs.
+    * then the neighbourhoods of the best visited graphs are explored (``explore``): every
+      toggle of the best graph not yet expanded is scored, best first, and the graphs
+      found join the visited graphs, so that the estimate holds the mass around the mode
+      that the chains, drawn to it, rejected.
 
     ``method="paper"`` runs the paper's algorithm as published (uniform pairs, start from
     the empty graph).
@@ -316,6 +321,16 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         Form of ``causal_graph_``, as in pgmpy's structure learners: ``"pdag"`` and
         ``"cpdag"`` (the same here, as in pgmpy's ``PC``) give the Markov equivalence class
         of the best graph, ``"dag"`` one perfect orientation.
+    explore : float, default=0.1
+        With ``method="informed"``, after the chains end, the graphs one toggle away from
+        the best visited graphs are scored, the best graph not yet expanded first, and
+        those within 20 log-units of the best join the visited graphs (the chains, drawn to
+        the mode, reject most such neighbours, whose mass the estimate would otherwise
+        miss). At most ``explore`` times the chains' total iterations toggles are scored;
+        with a time budget (``max_time``, or the 600 s cap of ``n_iter="auto"``) the chains
+        stop at ``max_time / (1 + explore)`` at the latest and the exploration ends at
+        ``max_time``. The exploration is deterministic, so seeded results do not depend on
+        ``n_jobs`` or checkpoints; 0 turns it off.
 
     Attributes
     ----------
@@ -424,6 +439,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         checkpoint_seconds=30.0,
         return_type="pdag",
         missing="error",
+        explore=0.1,
     ):
         self.n_iter = n_iter
         self.n_chains = n_chains
@@ -445,6 +461,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         self.checkpoint_seconds = checkpoint_seconds
         self.return_type = return_type
         self.missing = missing
+        self.explore = explore
 
     # -- validation ------------------------------------------------------------------
     def _check_fit_data(self, X):
@@ -488,6 +505,8 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         if isinstance(seconds, bool) or not isinstance(seconds, Real) or not (0 < seconds < float("inf")):
             raise ValueError(f"checkpoint_seconds must be a positive number of seconds. Got: {seconds!r}")
         self._check_return_type()
+        if isinstance(self.explore, bool) or not isinstance(self.explore, Real) or not 0 <= self.explore < np.inf:
+            raise ValueError(f"explore must be a non-negative number. Got: {self.explore!r}")
         self._check_int("max_labelled_clique", self.max_labelled_clique, 2)
         if not isinstance(self.strata, bool | np.bool_):
             raise TypeError(f"strata must be a bool. Got: {self.strata!r}")
@@ -624,6 +643,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             if informed and not interrupted:
                 self._recombine_chains(tables, run, strata)
                 polish_gain = self._final_polish(tables, run, plan, t_start)
+                explore_run(tables, run, strata, float(self.explore), self._explore_deadline(t_start))
             self._set_results(data, scorer, run, strata)
         finally:
             tables.label_method = "auto"
@@ -727,7 +747,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             pair_cdf=tuple(np.cumsum(pair_proposal_weights(gains)).tolist()) if informed else None,
             relocate_every=RELOCATE_EVERY if informed else 0,
             polish_every=max(POLISH_MIN, POLISH_PER_PAIR * n * n) if informed else 0,
-            deadline=None if max_time is None else t_start + float(max_time),
+            deadline=None if max_time is None else t_start + float(max_time) / (1.0 + self._explore_share()),
             owner_pid=os.getpid(),
             clique_partners=clique_partners(tables, gains) if informed else None,
             graft_every=GRAFT_EVERY if informed else 0,
@@ -736,6 +756,16 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             settle_age=max(SETTLE_MIN, SETTLE_PER_NODE * n) if auto else 0,
             settle_ratio=SETTLE_RATIO if auto else 0.0,
         )
+
+    def _explore_share(self) -> float:
+        """The exploration's budget per chain iteration (0 with ``method="paper"``)."""
+        return float(self.explore) if self.method == "informed" else 0.0
+
+    def _explore_deadline(self, t_start: float) -> float | None:
+        """When the exploration stops at the latest: the end of the fit's time budget, if any."""
+        auto = self.n_iter == "auto"
+        max_time = DEFAULT_MAX_TIME if auto and self.max_time is None else self.max_time
+        return None if max_time is None else t_start + float(max_time)
 
     @staticmethod
     def _next_settle_round(chains: list[ChainState], plan: SearchPlan) -> bool:
