@@ -50,7 +50,8 @@ def explore_neighbourhoods(
     key). The best graph not yet expanded is taken from it and every toggle of one pair
     that keeps it decomposable is scored with ``engine``
     (:meth:`~pgmpy_sgm.core.moves.DecomposableState.propose`); a neighbour not visited
-    before and within ``margin`` of the best is kept and joins the queue. This goes on
+    before and within ``margin`` of the best score so far is kept and joins the queue
+    (graphs that fall more than ``margin`` below a better one found later are not expanded). This goes on
     until ``budget`` toggles have been scored (each counts, decomposable or not), the queue
     is empty, or ``deadline`` (:func:`time.time`) has passed.
 
@@ -80,7 +81,7 @@ def explore_neighbourhoods(
     >>> from pgmpy_sgm.core.moves import DecomposableState
     >>> engine = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
     >>> visited = {0: DecomposableState(engine).score}
-    >>> found = explore_neighbourhoods(engine, visited, True, budget=15)  # the 15 graphs of one edge
+    >>> found = explore_neighbourhoods(engine, visited, True, budget=15, margin=float("inf"))  # 15 one-edge graphs
     >>> len(found), all(key.bit_count() == 1 for key in found)
     (15, True)
     """
@@ -93,7 +94,9 @@ def explore_neighbourhoods(
     tried: set[int] = set(visited)
     spent = 0
     while queue and spent < budget:
-        _, key = heapq.heappop(queue)
+        neg_score, key = heapq.heappop(queue)
+        if -neg_score < floor:  # below a better graph found since it joined the queue
+            continue
         state = DecomposableState(engine, key, strata)
         for p, (i, j) in enumerate(engine.pairs):
             other = key ^ (1 << p)
@@ -107,6 +110,7 @@ def explore_neighbourhoods(
             if move is not None and move.score >= floor:
                 found[other] = move.score
                 heapq.heappush(queue, (-move.score, other))
+                floor = max(floor, move.score - margin)
             if spent >= budget:
                 break
     return found
