@@ -99,6 +99,12 @@ DEFAULT_MAX_TIME = 600.0
 #: seconds or the fit's own duration so far, whichever is longer (within ``max_time``).
 FINAL_POLISH_SECONDS = 10.0
 
+#: With ``method="informed"`` and a time budget, the share of it left to the exploration after the
+#: chains (``explore``): ``EXPLORE_TIME_SHARE`` up to ``EXPLORE_TIME_NODES`` variables, falling as
+#: ``1 / d`` beyond (the chains' search for the mode needs the time at large ``d``).
+EXPLORE_TIME_SHARE = 0.2
+EXPLORE_TIME_NODES = 6
+
 #: With ``method="informed"``, every this many iterations a chain imports into its best graph
 #: the parts in which its current graph is better (:func:`~pgmpy_sgm.core.search.recombine`).
 GRAFT_EVERY = 1000
@@ -321,16 +327,17 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         Form of ``causal_graph_``, as in pgmpy's structure learners: ``"pdag"`` and
         ``"cpdag"`` (the same here, as in pgmpy's ``PC``) give the Markov equivalence class
         of the best graph, ``"dag"`` one perfect orientation.
-    explore : float, default=0.1
+    explore : float, default=0.02
         With ``method="informed"``, after the chains end, the graphs one toggle away from
         the best visited graphs are scored, the best graph not yet expanded first, and
         those within 20 log-units of the best join the visited graphs (the chains, drawn to
         the mode, reject most such neighbours, whose mass the estimate would otherwise
-        miss). At most ``explore`` times the chains' total iterations toggles are scored;
-        with a time budget (``max_time``, or the 600 s cap of ``n_iter="auto"``) the chains
-        stop at ``max_time / (1 + explore)`` at the latest and the exploration ends at
-        ``max_time``. The exploration is deterministic, so seeded results do not depend on
-        ``n_jobs`` or checkpoints; 0 turns it off.
+        miss). At most ``explore`` times the chains' total iterations toggles are scored.
+        With a time budget (``max_time``, or the 600 s cap of ``n_iter="auto"``) the chains
+        stop at the latest when ``1 - min(0.2, 1.2 / d)`` of it is spent (``d``
+        variables: a fifth of the budget up to 6 variables, 1.2% at 100) and the
+        exploration ends at ``max_time``. The exploration is deterministic, so seeded
+        results do not depend on ``n_jobs`` or checkpoints; 0 turns it off.
 
     Attributes
     ----------
@@ -439,7 +446,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         checkpoint_seconds=30.0,
         return_type="pdag",
         missing="error",
-        explore=0.1,
+        explore=0.02,
     ):
         self.n_iter = n_iter
         self.n_chains = n_chains
@@ -747,7 +754,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             pair_cdf=tuple(np.cumsum(pair_proposal_weights(gains)).tolist()) if informed else None,
             relocate_every=RELOCATE_EVERY if informed else 0,
             polish_every=max(POLISH_MIN, POLISH_PER_PAIR * n * n) if informed else 0,
-            deadline=None if max_time is None else t_start + float(max_time) / (1.0 + self._explore_share()),
+            deadline=None if max_time is None else t_start + float(max_time) * (1.0 - self._explore_time_share(n)),
             owner_pid=os.getpid(),
             clique_partners=clique_partners(tables, gains) if informed else None,
             graft_every=GRAFT_EVERY if informed else 0,
@@ -757,9 +764,11 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             settle_ratio=SETTLE_RATIO if auto else 0.0,
         )
 
-    def _explore_share(self) -> float:
-        """The exploration's budget per chain iteration (0 with ``method="paper"``)."""
-        return float(self.explore) if self.method == "informed" else 0.0
+    def _explore_time_share(self, n: int) -> float:
+        """The share of a time budget left to the exploration (see ``explore``; 0 with ``method="paper"``)."""
+        if self.method != "informed" or not self.explore:
+            return 0.0
+        return min(EXPLORE_TIME_SHARE, EXPLORE_TIME_SHARE * EXPLORE_TIME_NODES / n)
 
     def _explore_deadline(self, t_start: float) -> float | None:
         """When the exploration stops at the latest: the end of the fit's time budget, if any."""
