@@ -2,6 +2,7 @@
 
 Run:  python benchmarks/bench_posterior.py --old-source DIR [--cases heart,synthetic6,asia6]
           [--seeds 5] [--n-iter 20000] [--out FILE.csv]
+      python benchmarks/bench_posterior.py --old-source DIR --summarise FILE.csv
 
 For every case (data with at most 6 variables, so that
 :func:`~pgmpy_sgm.causal_discovery.exhaustive_posterior` enumerates every decomposable graph)
@@ -23,7 +24,8 @@ exact posterior computed by its own ``exhaustive_posterior`` (in a fresh process
 change of labelling between the codes does not count as an error.
 
 Cases: ``heart`` (the paper's data, 6 variables, 1841 rows), ``synthetic6`` (the paper's
-Appendix B model, ``simulate_paper_synthetic(2000, seed=0)`` without ``X7``) and ``asia6``
+Appendix B model, ``simulate_paper_synthetic(2000, seed=0)`` without ``X7``), ``synthetic6_300``
+(the same with 300 rows: a flatter posterior) and ``asia6``
 (asia simulated with seed 0, n = 5000, without ``either`` and ``xray``).
 """
 
@@ -44,7 +46,7 @@ if os.environ.get("PYTHONHASHSEED") != "0":  # pgmpy's sampler orders nodes by h
     os.environ["PYTHONHASHSEED"] = "0"
     os.execv(sys.executable, [sys.executable, *sys.argv])
 
-CASES = ("heart", "synthetic6", "asia6")
+CASES = ("heart", "synthetic6", "synthetic6_300", "asia6")
 
 
 def load(case: str):
@@ -57,6 +59,10 @@ def load(case: str):
         from pgmpy_sgm.datasets import simulate_paper_synthetic
 
         return simulate_paper_synthetic(2000, seed=0).drop(columns=["X7"])
+    if case == "synthetic6_300":
+        from pgmpy_sgm.datasets import simulate_paper_synthetic
+
+        return simulate_paper_synthetic(300, seed=0).drop(columns=["X7"])
     if case == "asia6":
         import gzip
 
@@ -107,8 +113,9 @@ def fit_one(case: str, seed: int, n_iter, max_time, method: str = "informed") ->
 
 
 def in_process(source: str, call: str) -> dict:
-    """Evaluate ``call`` (a call of this module's functions) in a fresh process importing the package from ``source``."""
-    code = f"import sys; sys.path.insert(0, {str(HERE)!r}); import bench_posterior as b, json; print(json.dumps({call}))"
+    """Evaluate ``call`` (a call of this module's functions) in a fresh process importing the package in ``source``."""
+    code = f"import sys; sys.path.insert(0, {str(HERE)!r}); import bench_posterior as b, json; "
+    code += f"print(json.dumps({call}))"
     env = dict(os.environ, PYTHONPATH=source, PYTHONHASHSEED="0")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True, cwd=source)
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -130,21 +137,30 @@ def errors(fit: dict, truth: dict) -> dict:
     }
 
 
+def measure(case: str, code: str, source: str, method: str, seed: int, n_iter, max_time, truth: dict) -> dict:
+    """One fit in a fresh process, measured against the exact posterior ``truth``."""
+    fit = in_process(source, f"b.fit_one({case!r}, {seed}, {n_iter}, {max_time}, {method!r})")
+    setting = f"n_iter={n_iter}" if max_time is None else f"max_time={max_time}"
+    row = {"case": case, "code": code, "setting": setting, "seed": seed, "seconds": fit["seconds"],
+           "n_iter_run": fit["n_iter_run"], **errors(fit, truth)}  # fmt: skip
+    print(row, flush=True)
+    return row
+
+
 def summarise(rows: list[dict]) -> None:
-    print("\n| case | code | setting | max edge error (min-max) | visited graphs (min-max) | unvisited exact mass % "
-          "(min-max) | wall s (median) | best gap max |")
+    """The table of RESULTS.md: per case, setting and code, the spread over seeds."""
+    print("\n| case | setting | code | largest edge-probability error (min / max) | visited graphs "
+          "| unvisited exact mass (min / max) | wall s (median / max) | best gap max |")  # fmt: skip
     print("|---|---|---|---|---|---|---|---|")
-    keys = dict.fromkeys((r["case"], r["code"], r["setting"]) for r in rows)
-    for case, code, setting in keys:
-        mine = [r for r in rows if (r["case"], r["code"], r["setting"]) == (case, code, setting)]
-
-        def span(name, scale=1.0, fmt=".4f", mine=mine):
-            values = [r[name] * scale for r in mine]
-            return f"{min(values):{fmt}}-{max(values):{fmt}}"
-
-        print(f"| {case} | {code} | {setting} | {span('max_edge_error')} | {span('n_visited', fmt='.0f')} "
-              f"| {span('unvisited_mass', 100, '.2f')} | {statistics.median(r['seconds'] for r in mine):.2f} "
-              f"| {max(r['best_gap'] for r in mine):.2f} |")  # fmt: skip
+    for key in dict.fromkeys((r["case"], r["setting"], r["code"]) for r in rows):
+        mine = [r for r in rows if (r["case"], r["setting"], r["code"]) == key]
+        err = [float(r["max_edge_error"]) for r in mine]
+        seen = [int(r["n_visited"]) for r in mine]
+        lost = [100 * float(r["unvisited_mass"]) for r in mine]
+        secs = [float(r["seconds"]) for r in mine]
+        print(f"| {' | '.join(key)} | {min(err):.2g} / {max(err):.2g} | {min(seen)}-{max(seen)} "
+              f"| {min(lost):.2g}% / {max(lost):.2g}% | {statistics.median(secs):.2f} / {max(secs):.2f} "
+              f"| {max(float(r['best_gap']) for r in mine):.2f} |")  # fmt: skip
 
 
 def main() -> None:
@@ -154,30 +170,25 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--n-iter", type=int, default=20000)
     parser.add_argument("--out", help="CSV file for the rows")
+    parser.add_argument("--summarise", help="print the table of an earlier run's CSV file and stop")
     args = parser.parse_args()
+    if args.summarise:
+        with open(args.summarise, newline="") as handle:
+            summarise(list(csv.DictReader(handle)))
+        return
     codes = {"current": (str(HERE.parent), "informed"), "old": (args.old_source, "informed"),
              "old paper": (args.old_source, "paper")}  # fmt: skip
     rows = []
     for case in args.cases.split(","):
         truths = {src: in_process(src, f"b.exact({case!r})") for src, _ in set(codes.values())}
-        times = []
         for seed in range(args.seeds):
             for code, (src, method) in codes.items():
-                fit = in_process(src, f"b.fit_one({case!r}, {seed}, {args.n_iter}, None, {method!r})")
-                row = {"case": case, "code": code, "setting": f"n_iter={args.n_iter}", "seed": seed,
-                       "seconds": fit["seconds"], "n_iter_run": fit["n_iter_run"], **errors(fit, truths[src])}  # fmt: skip
-                print(row, flush=True)
-                rows.append(row)
-                if code == "old paper":
-                    times.append(fit["seconds"])
-        budget = round(statistics.median(times), 2)
+                rows.append(measure(case, code, src, method, seed, args.n_iter, None, truths[src]))
+        paper = [r["seconds"] for r in rows if r["case"] == case and r["code"] == "old paper"]
+        budget = round(statistics.median(paper), 2)
         for seed in range(args.seeds):
             for code, (src, method) in codes.items():
-                fit = in_process(src, f"b.fit_one({case!r}, {seed}, None, {budget}, {method!r})")
-                row = {"case": case, "code": code, "setting": f"max_time={budget}", "seed": seed,
-                       "seconds": fit["seconds"], "n_iter_run": fit["n_iter_run"], **errors(fit, truths[src])}  # fmt: skip
-                print(row, flush=True)
-                rows.append(row)
+                rows.append(measure(case, code, src, method, seed, None, budget, truths[src]))
     summarise(rows)
     if args.out:
         with open(args.out, "w", newline="") as handle:

@@ -23,7 +23,8 @@ def heart():
 def heart_exact(heart):
     """``{frozenset of edges: exact log posterior}`` of every decomposable graph (enumerated)."""
     post = exhaustive_posterior(heart, weights="count", show_progress=False)
-    return {frozenset(frozenset(e) for e in edges): lp for edges, lp in zip(post["edges"], post["log_posterior"])}
+    pairs = zip(post["edges"], post["log_posterior"], strict=True)
+    return {frozenset(frozenset(e) for e in edges): lp for edges, lp in pairs}
 
 
 def _fit(data, **kwargs):
@@ -77,7 +78,7 @@ def test_explored_posterior_is_the_normalised_exact_score_over_the_visited_graph
     for u in edges.index:
         for v in edges.columns:
             if u != v:
-                expected = sum(p for g, p in zip(graphs, prob) if frozenset((u, v)) in g)
+                expected = sum(p for g, p in zip(graphs, prob, strict=True) if frozenset((u, v)) in g)
                 assert edges.loc[u, v] == pytest.approx(expected, abs=1e-12)
 
 
