@@ -13,6 +13,7 @@ or checkpoint segmenting.
 from __future__ import annotations
 
 import heapq
+import math
 import time
 
 from pgmpy_sgm.core.engine import ScoreEngine
@@ -25,22 +26,22 @@ __all__ = ["MARGIN", "explore_neighbourhoods", "exploration_budget", "explore_ru
 MARGIN = 20.0
 
 
-def exploration_budget(share: float, iterations: int) -> int:
+def exploration_budget(share: float, iterations: int) -> int | float:
     """Scored toggles allowed to the exploration: ``share`` times the chains' iterations (rounded down).
 
     Examples
     --------
-    >>> exploration_budget(0.1, 40000), exploration_budget(0.0, 40000)
-    (4000, 0)
+    >>> exploration_budget(0.1, 40000), exploration_budget(0.0, 40000), exploration_budget(float("inf"), 1)
+    (4000, 0, inf)
     """
-    return int(share * iterations)
+    return math.inf if math.isinf(share) else int(share * iterations)
 
 
 def explore_neighbourhoods(
     engine: ScoreEngine,
     visited: dict[int, float],
     strata: bool,
-    budget: int,
+    budget: int | float,
     deadline: float | None = None,
     margin: float = MARGIN,
 ) -> dict[int, float]:
@@ -63,8 +64,8 @@ def explore_neighbourhoods(
         ``{key: log unnormalized posterior}`` of the graphs visited so far (not modified).
     strata : bool
         Whether the graphs are scored with their optimal strata.
-    budget : int
-        Toggles to score at most.
+    budget : int or float
+        Toggles to score at most (``math.inf``: until the queue is empty or ``deadline``).
     deadline : float, optional
         Wall-clock time at which the exploration stops (results then depend on the machine).
     margin : float

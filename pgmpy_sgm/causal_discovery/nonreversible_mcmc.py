@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 import os
 import time
 import warnings
@@ -336,8 +337,10 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         With a time budget (``max_time``, or the 600 s cap of ``n_iter="auto"``) the chains
         stop at the latest when ``1 - min(0.5, 15 / d**2)`` of it is spent (``d``
         variables: 42% of the budget is left to the exploration at 6 variables, 2.4% at
-        25, 0.15% at 100) and the exploration ends at ``max_time``. The exploration is deterministic, so seeded
-        results do not depend on ``n_jobs`` or checkpoints; 0 turns it off.
+        25, 0.15% at 100); when they stop there, the exploration runs until ``max_time``
+        (its toggles then unbounded), otherwise within its toggles and ``max_time``. Unless
+        time stops it, the exploration is deterministic, so seeded results do not depend on
+        ``n_jobs`` or checkpoints; 0 turns it off.
 
     Attributes
     ----------
@@ -650,7 +653,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             if informed and not interrupted:
                 self._recombine_chains(tables, run, strata)
                 polish_gain = self._final_polish(tables, run, plan, t_start)
-                explore_run(tables, run, strata, float(self.explore), self._explore_deadline(t_start))
+                explore_run(tables, run, strata, self._explore_budget(run, plan), self._explore_deadline(t_start))
             self._set_results(data, scorer, run, strata)
         finally:
             tables.label_method = "auto"
@@ -769,6 +772,12 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         if self.method != "informed" or not self.explore:
             return 0.0
         return min(EXPLORE_TIME_SHARE, EXPLORE_TIME_PAIRS / (n * n))
+
+    def _explore_budget(self, run: RunState, plan: SearchPlan) -> float:
+        """Toggles per chain iteration for the exploration: ``explore``; unbounded when the time stopped the chains."""
+        if self.explore and plan.deadline is not None and time.time() >= plan.deadline:
+            return math.inf  # the run already depends on the machine's speed: the exploration takes its share of time
+        return float(self.explore)
 
     def _explore_deadline(self, t_start: float) -> float | None:
         """When the exploration stops at the latest: the end of the fit's time budget, if any."""
