@@ -800,6 +800,8 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
 
     def _final_polish(self, tables: ScoreEngine, run: RunState, plan: SearchPlan, t_start: float) -> float:
         """Polish the best visited graph if no chain did; returns the gain (the graphs found join the visited)."""
+        if not run.visited:  # the time budget ran out before the first segment
+            return 0.0
         best_key = max(run.visited, key=run.visited.get)
         if any(state.polished_key == best_key for state in run.chains):
             return 0.0
