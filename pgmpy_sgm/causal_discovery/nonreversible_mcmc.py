@@ -651,6 +651,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             interrupted = self._run(data, run, n_iter, every, plan)
             polish_gain = 0.0
             if informed and not interrupted:
+                self._visit_starts(data, run, strata)
                 self._recombine_chains(tables, run, strata)
                 polish_gain = self._final_polish(tables, run, plan, t_start)
                 explore_run(tables, run, strata, self._explore_budget(run, plan), self._explore_deadline(t_start))
@@ -1059,15 +1060,19 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         for key in run.visited:
             run.visited[key] = DecomposableState(tables, key, True).score
 
+    @staticmethod
+    def _visit_starts(data: ChainData, run: RunState, strata: bool) -> None:
+        """When no segment has ended (interrupted, or no time left), the chains' start graphs are the visited ones."""
+        if not run.visited:
+            for state in run.chains:
+                run.merge(run_segment(data, state, 0, SearchPlan(strata)))
+
     def _set_results(self, data: ChainData, scorer, run, strata) -> None:
         from pgmpy_sgm.models import StratifiedGraph
 
         tables = scorer.engine
         chains = run.chains
-        if not run.visited:  # interrupted before the first segment ended
-            for state in chains:
-                out = run_segment(data, state, 0, SearchPlan(strata))
-                run.merge(out)
+        self._visit_starts(data, run, strata)
         if strata:
             self._rescore_visited(tables, run)
         frame, pair_prob = posterior_frame(tables, run.visited, strata=strata, n_strata_rows=POSTERIOR_STRATA_ROWS)
