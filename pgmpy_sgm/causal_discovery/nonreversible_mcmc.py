@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 import os
 import time
 import warnings
@@ -29,6 +30,7 @@ from pgmpy_sgm.causal_discovery._chain import (
 )
 from pgmpy_sgm.causal_discovery._checkpoint import CheckpointLog, read_checkpoint
 from pgmpy_sgm.causal_discovery._convergence import ConvergenceWarning, convergence_summary, warn_if_unconverged
+from pgmpy_sgm.causal_discovery._explore import explore_run
 from pgmpy_sgm.causal_discovery._order import canonical_order, in_column_order
 from pgmpy_sgm.causal_discovery._posterior import edge_probability_frame, pair_probabilities, posterior_frame
 from pgmpy_sgm.causal_discovery._run_state import RunState
@@ -101,6 +103,12 @@ DEFAULT_MAX_TIME = 600.0
 #: A final polish of the best graph (when no chain polished it) runs for at most this many
 #: seconds or the fit's own duration so far, whichever is longer (within ``max_time``).
 FINAL_POLISH_SECONDS = 10.0
+
+#: With ``method="informed"`` and a time budget, the share of it left to the exploration after the
+#: chains (``explore``): ``min(EXPLORE_TIME_SHARE, EXPLORE_TIME_PAIRS / d**2)``, falling with the
+#: number of pairs (the chains' search for the mode needs the time at large ``d``).
+EXPLORE_TIME_SHARE = 0.5
+EXPLORE_TIME_PAIRS = 15.0
 
 #: With ``method="informed"``, every this many iterations a chain imports into its best graph
 #: the parts in which its current graph is better (:func:`~pgmpy_sgm.core.search.recombine`).
@@ -252,6 +260,10 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
       worse elsewhere, is not;
     * after the chains end, the chains' best graphs are recombined in the same way, and
       the graphs found join the visited graphs.
+    * then the neighbourhoods of the best visited graphs are explored (``explore``): every
+      toggle of the best graph not yet expanded is scored, best first, and the graphs
+      found join the visited graphs, so that the estimate holds the mass around the mode
+      that the chains, drawn to it, rejected.
 
     ``method="paper"`` runs the paper's algorithm as published (uniform pairs, start from
     the empty graph).
@@ -349,6 +361,19 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         Form of ``causal_graph_``, as in pgmpy's structure learners: ``"pdag"`` and
         ``"cpdag"`` (the same here, as in pgmpy's ``PC``) give the Markov equivalence class
         of the best graph, ``"dag"`` one perfect orientation.
+    explore : float, default=0.02
+        With ``method="informed"``, after the chains end, the graphs one toggle away from
+        the best visited graphs are scored, the best graph not yet expanded first, and
+        those within 20 log-units of the best join the visited graphs (the chains, drawn to
+        the mode, reject most such neighbours, whose mass the estimate would otherwise
+        miss). At most ``explore`` times the chains' total iterations toggles are scored.
+        With a time budget (``max_time``, or the 600 s cap of ``n_iter="auto"``) the chains
+        stop at the latest when ``1 - min(0.5, 15 / d**2)`` of it is spent (``d``
+        variables: 42% of the budget is left to the exploration at 6 variables, 2.4% at
+        25, 0.15% at 100); when they stop there, the exploration runs until ``max_time``
+        (its toggles then unbounded), otherwise within its toggles and ``max_time``. Unless
+        time stops it, the exploration is deterministic, so seeded results do not depend on
+        ``n_jobs`` or checkpoints; 0 turns it off.
 
     Attributes
     ----------
@@ -457,6 +482,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         checkpoint_seconds=30.0,
         return_type="pdag",
         missing="error",
+        explore=0.02,
     ):
         self.n_iter = n_iter
         self.n_chains = n_chains
@@ -478,6 +504,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         self.checkpoint_seconds = checkpoint_seconds
         self.return_type = return_type
         self.missing = missing
+        self.explore = explore
 
     # -- validation ------------------------------------------------------------------
     def _check_fit_data(self, X):
@@ -521,6 +548,8 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         if isinstance(seconds, bool) or not isinstance(seconds, Real) or not (0 < seconds < float("inf")):
             raise ValueError(f"checkpoint_seconds must be a positive number of seconds. Got: {seconds!r}")
         self._check_return_type()
+        if isinstance(self.explore, bool) or not isinstance(self.explore, Real) or not 0 <= self.explore < np.inf:
+            raise ValueError(f"explore must be a non-negative number. Got: {self.explore!r}")
         self._check_int("max_labelled_clique", self.max_labelled_clique, 2)
         if not isinstance(self.strata, bool | np.bool_):
             raise TypeError(f"strata must be a bool. Got: {self.strata!r}")
@@ -650,8 +679,10 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             interrupted = self._run(data, run, n_iter, every, plan)
             polish_gain = 0.0
             if informed and not interrupted:
+                self._visit_starts(data, run, strata)
                 self._recombine_chains(tables, run, strata)
                 polish_gain = self._final_polish(tables, run, plan, t_start)
+                explore_run(tables, run, strata, self._explore_budget(run, plan), self._explore_deadline(t_start))
             self._set_results(data, scorer, run, strata)
         finally:
             tables.label_method = "auto"
@@ -742,7 +773,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             pair_cdf=tuple(np.cumsum(pair_proposal_weights(gains)).tolist()) if informed else None,
             relocate_every=RELOCATE_EVERY if informed else 0,
             polish_every=max(POLISH_MIN, POLISH_PER_PAIR * n * n) if informed else 0,
-            deadline=None if max_time is None else t_start + float(max_time),
+            deadline=None if max_time is None else t_start + float(max_time) * (1.0 - self._explore_time_share(n)),
             owner_pid=os.getpid(),
             clique_partners=clique_partners(tables, gains) if informed else None,
             graft_every=GRAFT_EVERY if informed else 0,
@@ -751,6 +782,24 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             settle_age=max(SETTLE_MIN, SETTLE_PER_NODE * n) if auto else 0,
             settle_ratio=SETTLE_RATIO if auto else 0.0,
         )
+
+    def _explore_time_share(self, n: int) -> float:
+        """The share of a time budget left to the exploration (see ``explore``; 0 with ``method="paper"``)."""
+        if self.method != "informed" or not self.explore:
+            return 0.0
+        return min(EXPLORE_TIME_SHARE, EXPLORE_TIME_PAIRS / (n * n))
+
+    def _explore_budget(self, run: RunState, plan: SearchPlan) -> float:
+        """Toggles per chain iteration for the exploration: ``explore``; unbounded when the time stopped the chains."""
+        if self.explore and plan.deadline is not None and time.time() >= plan.deadline:
+            return math.inf  # the run already depends on the machine's speed: the exploration takes its share of time
+        return float(self.explore)
+
+    def _explore_deadline(self, t_start: float) -> float | None:
+        """When the exploration stops at the latest: the end of the fit's time budget, if any."""
+        auto = self.n_iter == "auto"
+        max_time = DEFAULT_MAX_TIME if auto and self.max_time is None else self.max_time
+        return None if max_time is None else t_start + float(max_time)
 
     @staticmethod
     def _next_settle_round(chains: list[ChainState], plan: SearchPlan) -> bool:
@@ -767,6 +816,8 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
 
     def _final_polish(self, tables: ScoreEngine, run: RunState, plan: SearchPlan, t_start: float) -> float:
         """Polish the best visited graph if no chain did; returns the gain (the graphs found join the visited)."""
+        if not run.visited:  # the time budget ran out before the first segment
+            return 0.0
         best_key = max(run.visited, key=run.visited.get)
         if any(state.polished_key == best_key for state in run.chains):
             return 0.0
@@ -960,13 +1011,17 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         for key in run.visited:
             run.visited[key] = DecomposableState(tables, key, True).score
 
+    @staticmethod
+    def _visit_starts(data: ChainData, run: RunState, strata: bool) -> None:
+        """When no segment has ended (interrupted, or no time left), the chains' start graphs are the visited ones."""
+        if not run.visited:
+            for state in run.chains:
+                run.merge(run_segment(data, state, 0, SearchPlan(strata)))
+
     def _set_results(self, data: ChainData, scorer, run, strata) -> None:
         tables = scorer.engine
         chains = run.chains
-        if not run.visited:  # interrupted before the first segment ended
-            for state in chains:
-                out = run_segment(data, state, 0, SearchPlan(strata))
-                run.merge(out)
+        self._visit_starts(data, run, strata)
         if strata:
             self._rescore_visited(tables, run)
         frame, pair_prob = posterior_frame(tables, run.visited, strata=strata, n_strata_rows=POSTERIOR_STRATA_ROWS)
@@ -1030,7 +1085,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         >>> data = load_heart_disease()
         >>> est = NonReversibleMCMC(n_iter=300, seed=0, show_progress=False).fit(data)
         >>> round(float(est.predict_log_likelihood(data).mean()), 3)
-        -3.625
+        -3.624
         """
         check_is_fitted(self, "posterior_")
         frame, counts = self.scorer_.encoded.to_frame()
