@@ -12,9 +12,13 @@ The loop is written once, for a learner given as one callable (:class:`MStep`):
    posterior (:func:`~pgmpy_sgm.core.missing.complete_rows`), giving distinct complete rows
    with expected counts;
 3. *M-step*: the learner's own search on that table, warm-started from the current
-   structure, then the parameters of the structure found;
-4. repeat until an iteration raises the expected score by less than ``tol`` with the same
-   structure, or ``max_iter`` iterations.
+   structure, then the parameters of the structure found; between searches, cheaper
+   parameter steps (the current structure re-fitted on the new table);
+4. repeat until a search moves the expected score by less than
+   :meth:`~pgmpy_sgm.core.missing.EMOptions.threshold` (relative to the score, with an
+   absolute floor) with the same structure, or ``max_iter`` iterations;
+5. return the search with the best observed-data criterion (Cheeseman and Stutz 1996),
+   which compares searches on different completed tables.
 """
 
 from __future__ import annotations
