@@ -123,8 +123,8 @@ def summarise(rows: pd.DataFrame) -> None:
     """Per network, learner, masking and rate: held out against the full-data fit, EM against complete cases."""
     full = rows[rows["method"] == "full"].set_index(["network", "n", "seed", "learner"])
     print("| network | learner | masking | rate | EM - full | CC - full | EM - CC (seeds EM ahead) | "
-          "HC on CC - full | params EM / CC / full | EM time / full time |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "HC on CC - full | params EM / CC / full | EM iterations (searches) | EM time / full time |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     masked = rows[rows["method"] != "full"]
     for (name, n, learner, masking, rate), group in masked[masked["learner"] != "hc-bdeu"].groupby(
         ["network", "n", "learner", "masking", "rate"]
@@ -139,7 +139,8 @@ def summarise(rows: pd.DataFrame) -> None:
         print(f"| {name} {n} | {learner} | {masking} | {rate:.0%} | {d_em.mean():+.4f} | {d_cc.mean():+.4f} | "
               f"{(em['loglik'] - cc['loglik']).mean():+.4f} ({ahead}/{len(em)}) | "
               f"{(hc['loglik'] - ref['loglik']).mean():+.4f} | {em['params'].mean():.0f} / {cc['params'].mean():.0f} / "
-              f"{ref['params'].mean():.0f} | {(em['seconds'] / ref['seconds']).mean():.1f}x |")
+              f"{ref['params'].mean():.0f} | {em['em_iter'].mean():.1f} ({em['structure_steps'].mean():.1f}) | "
+              f"{(em['seconds'] / ref['seconds']).mean():.1f}x |")
 
 
 FIELDS = ["network", "n", "seed", "learner", "masking", "rate", "method", "loglik", "params", "seconds", "em_iter",

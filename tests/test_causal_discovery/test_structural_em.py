@@ -233,3 +233,17 @@ def test_em_returns_the_structure_step_with_the_best_observed_data_criterion():
     best = int(result.history["criterion"].idxmax())
     assert result.history.attrs["best_iteration"] == best and searches[best] is joints[1]
     assert result.last.estimator == best + 1 and result.completed is seen[best]
+
+
+def test_ldag_warm_structure_steps_are_one_climb_from_the_current_dag(heart):
+    """The per-step budget: a search of its own the first time, then one climb from the current DAG, no restarts."""
+    from pgmpy_sgm import LDAGSearch
+    from pgmpy_sgm.core.missing import IncompleteTable
+
+    table = IncompleteTable.from_frame(_masked(heart, 0.05, 0))
+    learner = LDAGSearch(seed=0, n_restarts=3, show_progress=False, missing="em")
+    first = learner._m_step(table, None, table.complete_cases(), None)
+    second = learner._m_step(table, None, table.complete_cases(), first)
+    assert first.estimator.n_restarts == 3 and second.estimator.n_restarts == 0
+    assert len(second.estimator.climb_scores_) == 1  # the single climb, from the previous DAG
+    assert set(second.estimator.model_.edges()) == set(first.estimator.model_.edges())  # same table: it stays
