@@ -413,7 +413,8 @@ def _print_em(est) -> None:
     gaps = ", ".join(f"{c!r} ({n})" for c, n in est.missing_cells_.items())
     print(f"Missing cells: {gaps}; structural EM from the {history.attrs['start']}, {len(history)} iteration(s), "
           f"{est.n_completed_exactly_:,.0f} incomplete rows completed exactly, "
-          f"{est.n_completed_by_draws_:,.0f} by draws")
+          f"{est.n_completed_by_draws_:,.0f} by draws; the result is iteration {history.attrs['best_iteration']}'s "
+          "search (best observed-data criterion)")
     for iteration, row in history.iterrows():
         print(f"  EM iteration {iteration}: expected score {row['expected_score']:.2f}, "
               f"+{row['added']} -{row['removed']} structure elements")

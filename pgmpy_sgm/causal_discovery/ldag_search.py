@@ -218,10 +218,13 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         :class:`NonReversibleMCMC`: from the model of the complete cases (independent
         variables when there are fewer than 30), each E-step completes the incomplete rows
         by the current labelled network's posterior, and an M-step is this search on the
-        expected counts, warm-started from the current DAG, with the network's parameters
-        (between searches, only the current network's parameters are re-fitted). The EM is
+        expected counts, warm-started from the current DAG (a search from scratch the first
+        time, then one tabu climb from the current DAG without restarts), with the network's
+        parameters (between searches, only the current network's parameters are re-fitted);
+        the result is the search with the best observed-data criterion (see
+        :func:`~pgmpy_sgm.causal_discovery._structural_em.structural_em`). The EM is
         recorded in ``em_history_``, ``n_completed_exactly_``, ``n_completed_by_draws_`` and
-        ``missing_cells_``; the other fitted attributes refer to the last search's completed
+        ``missing_cells_``; the other fitted attributes refer to the chosen search's completed
         table, and ``max_time`` bounds the whole fit. Or missing as a state
         named ``"missing"``. Data without missing cells give the same result under every
         choice.
@@ -572,10 +575,10 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         """One M-step of structural EM: a fit of a copy of this learner on a completed table."""
         params = {"missing": "error", "weights": completed.counts, "state_names": table.state_names,
                   "show_progress": False}  # fmt: skip
-        if previous is not None:
+        if previous is not None:  # warm start; the per-step budget: one tabu climb from it, no restarts
             dag = DAG(previous.estimator.model_.edges())
             dag.add_nodes_from(table.variables)
-            params["start"] = dag
+            params["start"], params["n_restarts"] = dag, 0
         if deadline is not None:
             params["max_time"] = max(deadline - time.perf_counter(), 1.0)
         step = clone(self).set_params(**params).fit(completed.frame)

@@ -347,15 +347,17 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         completion limits); or treat missing as a state named ``"missing"``. Structural EM
         starts from the model of the complete cases (from independent variables fitted to
         the available cases when there are fewer than 30); each E-step completes every
-        incomplete row by the current model's posterior (exactly by enumeration up to 4096
+        incomplete row by the current model's posterior (exactly by enumeration up to 131,072
         completions, by Gibbs draws beyond), giving a table of expected counts; an M-step
         runs the chains on it, warm-started from the current graph, and re-estimates the
         parameters (Bayesian, as :meth:`~pgmpy_sgm.models.StratifiedGraphicalModel.fit`), or,
         between such searches, only re-estimates the current graph's parameters, until the
-        expected score settles (``em_history_["step"]``).
+        expected score settles (``em_history_["step"]``); the result is the search with the
+        best observed-data criterion (see
+        :func:`~pgmpy_sgm.causal_discovery._structural_em.structural_em`).
         With ``"em"``, ``max_time`` bounds the whole fit, the fitted attributes
-        (``posterior_``, ``edge_probabilities_``, ``convergence_``, ...) refer to the last EM
-        iteration's completed table, and ``checkpoint`` is not available. Data without
+        (``posterior_``, ``edge_probabilities_``, ``convergence_``, ...) refer to the chosen
+        search's completed table, and ``checkpoint`` is not available. Data without
         missing cells give the same result under every choice.
     return_type : {"pdag", "cpdag", "dag"}, default="pdag"
         Form of ``causal_graph_``, as in pgmpy's structure learners: ``"pdag"`` and

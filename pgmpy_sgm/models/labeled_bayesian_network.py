@@ -444,7 +444,8 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
             cases (from independent variables when there are fewer than 30), each E-step
             spreads every incomplete row over its completions by the current network's
             posterior and each M-step fits ``estimator`` to the expected counts (the classes
-            stay tied), until the observed-data log-likelihood rises by less than ``tol``;
+            stay tied), until the observed-data log-likelihood rises by less than
+            ``max(tol, rtol * |log-likelihood|)``;
             ``em_history_`` records it; with maximum likelihood it never falls. ``"state"``:
             missing becomes a state named ``"missing"``.
 
@@ -688,7 +689,7 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         """Natural-log likelihood of rows of data under the fitted network (e.g. held-out data).
 
         A row with missing cells (NaN, None, ``pd.NA``, empty strings) gets the log probability
-        of its observed part: its completions' probabilities summed (exactly, up to 4096
+        of its observed part: its completions' probabilities summed (exactly, up to 131,072
         completions per row).
 
         Parameters

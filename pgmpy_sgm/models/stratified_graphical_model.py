@@ -278,7 +278,8 @@ class StratifiedGraphicalModel(StratifiedGraph):
             spreads every incomplete row over its completions by the current parameters'
             posterior, each M-step fits ``estimator`` to the expected counts (stratum-tied
             parameters stay tied: they are fitted from pooled counts), until the observed-data
-            log-likelihood rises by less than ``tol``; ``em_history_`` records it per iteration.
+            log-likelihood rises by less than ``max(tol, rtol * |log-likelihood|)``; ``em_history_``
+            records it per iteration.
             With ``estimator="mle"`` this is EM for the likelihood, which never lowers it;
             with pseudo-counts, EM for the corresponding posterior mode. ``"state"``: missing
             becomes a state named ``"missing"`` (declare it in the model's state names).
@@ -571,7 +572,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
         float or numpy.ndarray of shape (n_rows,)
             ``-inf`` for rows of probability zero. A row with missing cells (NaN, None,
             ``pd.NA``, empty strings) gets the log probability of its observed part: its
-            completions' probabilities summed (exactly, up to 4096 completions per row).
+            completions' probabilities summed (exactly, up to 131,072 completions per row).
 
         Raises
         ------
