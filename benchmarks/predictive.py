@@ -431,10 +431,30 @@ def report_small(frame: pd.DataFrame) -> str:
             d = wide[x] - wide[best]
             cells.append(f"{d.mean():+.4f} ± {d.std(ddof=1):.4f}")
         chosen = grp[grp["learner"] == "LDAG-auto"]["ess"] if "ess" in grp else pd.Series(dtype=float)
+        chosen = chosen.dropna()
         lines.append(f"| {data} | {n} | {best} {wide[best].mean():.4f}, {params[best]:.0f} | " + " | ".join(cells)
                      + " | " + " / ".join(f"{params.get(x, np.nan):.0f}" for x in ldags)
                      + f" | {', '.join(f'{v:g}' for v in chosen)} |")
-    return "\n".join(lines)
+    return "\n".join(lines + ["", goals_small(frame)])
+
+
+def goals_small(frame: pd.DataFrame) -> str:
+    """On how many settings each LDAG setting is within 0.01 nats/row of the best pgmpy learner, and ahead."""
+    out = []
+    ldags = [x for x in dict.fromkeys(frame["learner"]) if str(x).startswith("LDAG")]
+    for x in ldags:
+        within, ahead, total = 0, 0, 0
+        for _, grp in frame.groupby(["data", "n"], sort=False):
+            wide = grp.pivot_table(index="seed", columns="learner", values="ll")
+            if x not in wide:
+                continue
+            peers = [c for c in wide.columns if not str(c).startswith("LDAG")]
+            best = max(peers, key=lambda p: wide[p].mean())
+            d = (wide[x] - wide[best]).mean()
+            total, within, ahead = total + 1, within + (d >= -0.01), ahead + (d >= 0)
+        out.append(f"{x}: within 0.01 nats/row of the best pgmpy learner on {within}/{total} settings, "
+                   f"at least as good on {ahead}/{total}")
+    return "\n".join(out)
 
 
 def report_sgm_priors(frame: pd.DataFrame) -> str:
