@@ -170,9 +170,11 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         score with that ESS, and the value whose best labelled DAG scores highest (log
         marginal likelihood plus the labels' log prior, which does not depend on the ESS)
         is kept; the restarts, the chain and the parameters then use it. The ESS chosen is
-        ``ess_``. With little data a small ESS is often chosen, which gives sparser graphs.
-        ``kappa`` is not chosen: its prior is not normalised over labellings, so the
-        marginal likelihood cannot compare its values.
+        ``ess_``; the fit costs one set of first climbs per value tried. A smaller ESS usually
+        gives sparser graphs and less smoothed parameters; which value the data favour
+        depends on the data, not only on their size (``benchmarks/RESULTS.md``, "Small
+        samples"). ``kappa`` is not chosen: its prior is not normalised over labellings, so
+        the marginal likelihood cannot compare its values.
     kappa : float, default=0.2
         Structure-prior factor per free parameter removed by labels (see ``LDAGScore``).
     start : {"auto", "ges", "empty"} or pgmpy.base.DAG, default="auto"
