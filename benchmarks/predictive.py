@@ -305,8 +305,9 @@ def load_table(package: str, item: str) -> tuple[pd.DataFrame, dict]:
     return rows, states
 
 
-def fit_pgmpy_peers(train: pd.DataFrame, test: pd.DataFrame, states: dict, rows: list, tag: dict) -> None:
-    """pgmpy's hill climbs (BDeu ESS 1/5/10, BIC) and GES, each with CPDs of BDeu ESS 1 and 5."""
+def fit_pgmpy_peers(train: pd.DataFrame, test: pd.DataFrame, states: dict, rows: list, tag: dict,
+                    skip_ges: bool = False) -> None:
+    """pgmpy's hill climbs (BDeu ESS 1/5/10, BIC) and GES (unless ``skip_ges``), each with CPDs of BDeu ESS 1 and 5."""
     from pgmpy.causal_discovery import GES
 
     searches = [(f"HC-BDeu{e}", lambda e=e: HillClimbSearch(
@@ -314,7 +315,8 @@ def fit_pgmpy_peers(train: pd.DataFrame, test: pd.DataFrame, states: dict, rows:
         show_progress=False)) for e in PEER_SCORE_ESS]  # fmt: skip
     searches.append(("HC-BIC", lambda: HillClimbSearch(scoring_method=BIC(train, state_names=states),
                                                        return_type="dag", show_progress=False)))
-    searches.append(("GES", lambda: GES(return_type="dag")))
+    if not skip_ges:
+        searches.append(("GES", lambda: GES(return_type="dag")))
     for name, make in searches:
         start = time.perf_counter()
         dag = make().fit(train).causal_graph_
@@ -378,7 +380,7 @@ def run_small(rows: list, args) -> None:
     for name in ([] if args.tables_only else networks):
         bn = load_any_network(name)
         states = network_states(bn)
-        for seed in range(args.seeds):
+        for seed in range(args.first_seed, args.seeds):
             test = bn.simulate(args.test_n, seed=1000 + seed, show_progress=False)
             test = as_categories(test[sorted(test.columns)], states)
             for n in args.sizes:
@@ -405,7 +407,7 @@ def _fit_small(train, test, states, seed, rows, tag, choices, args) -> None:
     if args.sgm_priors:
         fit_sgm_priors(train, test, states, seed, rows, tag)
     else:
-        fit_pgmpy_peers(train, test, states, rows, tag)
+        fit_pgmpy_peers(train, test, states, rows, tag, args.skip_ges)
         fit_ldag_choices(train, test, states, seed, rows, tag, choices)
     print(f"{tag['data']} n={tag['n']} seed={tag['seed']}: " + summary_line(rows, tag), flush=True)
     if args.out:
@@ -577,6 +579,8 @@ def main() -> None:
     parser.add_argument("--sgm-priors", action="store_true",
                         help="with --small: NonReversibleMCMC with each structure prior instead of the LDAG comparison")
     parser.add_argument("--tables-only", action="store_true")
+    parser.add_argument("--skip-ges", action="store_true", help="with --small: without pgmpy's GES (slow on alarm)")
+    parser.add_argument("--first-seed", type=int, default=0, help="with --small: seeds from this one")
     parser.add_argument("--networks-only", action="store_true")
     parser.add_argument("--resume", action="store_true", help="with --out: skip settings already in the CSV")
     args = parser.parse_args()
