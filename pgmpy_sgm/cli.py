@@ -374,7 +374,7 @@ def _learn_ldag(args) -> int:
                 for v in model.nodes())
     print(f"  free parameters: {model.n_free_parameters()} (unlabelled DAG: {plain})")
     print()
-    print(f"Note: {_EXPLAIN_LDAG_SCORE.format(score=score_name, ess=est.equivalent_sample_size, kappa=est.kappa)}.")
+    print(f"Note: {_EXPLAIN_LDAG_SCORE.format(score=score_name, ess=est.ess_, kappa=est.kappa)}.")
     if args.json:
         write_ldag_json(model, args.json, overwrite=True)
         print(f"Saved the model to {args.json}")

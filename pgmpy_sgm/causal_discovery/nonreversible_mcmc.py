@@ -31,6 +31,7 @@ from pgmpy_sgm.causal_discovery._chain import (
 from pgmpy_sgm.causal_discovery._checkpoint import CheckpointLog, read_checkpoint
 from pgmpy_sgm.causal_discovery._convergence import ConvergenceWarning, convergence_summary, warn_if_unconverged
 from pgmpy_sgm.causal_discovery._explore import explore_run
+from pgmpy_sgm.causal_discovery._held_out import fit_with_held_out_prior
 from pgmpy_sgm.causal_discovery._order import canonical_order, in_column_order
 from pgmpy_sgm.causal_discovery._posterior import edge_probability_frame, pair_probabilities, posterior_frame
 from pgmpy_sgm.causal_discovery._run_state import RunState
@@ -310,8 +311,15 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         Name of a count column of ``X`` (it is then not a variable), or one count per row.
     state_names : dict, optional
         ``{variable: [states]}`` as in pgmpy.
-    prior : {"paper", "uniform"}, default="paper"
-        Structure prior, :math:`P(G_L) \propto 2^{d - f(G)}` or flat.
+    prior : {"paper", "uniform", "held_out"}, default="paper"
+        Structure prior, :math:`P(G_L) \propto 2^{d - f(G)}` or flat, or ``"held_out"``: the
+        one of those two whose model averages predict held-out rows better in 5-fold
+        cross-validation (:func:`~pgmpy_sgm.causal_discovery._held_out.choose_by_held_out`;
+        ten extra fits), then used for the whole fit, so ``posterior_``, ``model_`` and
+        :class:`~pgmpy_sgm.models.ModelAverage` all follow it. ``prior_`` is the prior used
+        and ``prior_scores_`` the held-out log-likelihood per row of each (None without the
+        choice). The paper's prior favours sparse graphs, which on a few hundred rows can
+        cost fit (``benchmarks/RESULTS.md``, "Small samples").
     seed : int, optional
         Seed; chain ``c`` uses ``numpy.random.SeedSequence(seed).spawn(n_chains)[c]``, so
         the results do not depend on ``n_jobs`` or ``backend``.
@@ -388,6 +396,10 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         :class:`ConvergenceWarning` is issued when the spread exceeds 2 log-units, when a
         final polish of the best graph still improves it, and when ``n_iter="auto"`` ran
         out of time before the chains settled (see ``stop_reason_``).
+    prior_ : str
+        The structure prior used: ``prior``, or with ``prior="held_out"`` the one chosen.
+    prior_scores_ : dict or None
+        With ``prior="held_out"``: ``{prior: held-out log-likelihood per row}``; else None.
     model_ : StratifiedGraph
         The best stratified graph visited, with the data's state names.
     best_score_ : float
@@ -555,8 +567,8 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         self._check_int("max_labelled_clique", self.max_labelled_clique, 2)
         if not isinstance(self.strata, bool | np.bool_):
             raise TypeError(f"strata must be a bool. Got: {self.strata!r}")
-        if self.prior not in ("paper", "uniform"):
-            raise ValueError(f"prior must be one of ('paper', 'uniform'). Got: {self.prior!r}")
+        if self.prior not in ("paper", "uniform", "held_out"):
+            raise ValueError(f"prior must be one of ('paper', 'uniform', 'held_out'). Got: {self.prior!r}")
         if self.seed is not None:
             self._check_int("seed", self.seed, 0)
         if self.n_jobs is not None and (isinstance(self.n_jobs, bool) or not isinstance(self.n_jobs, Integral)):
@@ -642,6 +654,10 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         -6720.18
         """
         X = check_data_argument(X)
+        if self.prior == "held_out":
+            self._check_params()
+            return fit_with_held_out_prior(self, X)
+        self.prior_, self.prior_scores_ = self.prior, None
         keep_missing = check_missing_option(self.missing) != "error"
         X, weights = pooled_input(X, self.weights, keep_missing)  # a Dask DataFrame is pooled where it lives
         X, weights, needs_em = missing_input(X, weights, self.missing)
@@ -1118,7 +1134,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             X,
             state_names={v: list(s) for v, s in self.scorer_.state_names.items()},
             weights=weights,
-            prior=self.prior,
+            prior=self.prior_,
             max_labelled_clique=int(self.max_labelled_clique),
         )
         return float(scorer.score(self.model_))

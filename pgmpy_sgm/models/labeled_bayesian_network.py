@@ -149,6 +149,14 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
     latents : set, optional
         As in pgmpy.
 
+    Attributes
+    ----------
+    equivalent_sample_size : float or None
+        The ESS of the BDeu prior the structure was learned with, recorded by the learners
+        (:class:`~pgmpy_sgm.causal_discovery.LDAGSearch` sets its ``ess_`` on ``model_``). When set,
+        :meth:`fit` without an estimator uses BDeu with it, so re-fitted parameters keep the
+        regularisation the structure was learned with; None (a model built by hand): maximum likelihood.
+
     Examples
     --------
     >>> import pandas as pd
@@ -187,6 +195,7 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         super().__init__(ebunch=ebunch, latents=latents)
         self._classes: dict = {}
         self._state_names: dict = {}
+        self.equivalent_sample_size: float | None = None
         if state_names is not None:
             self.set_state_names(state_names)
         for node, entry in check_mapping(classes or {}, "classes", "{node: (parents, group_ids)}").items():
@@ -422,8 +431,10 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
             A ``DiscreteMLE`` or ``DiscreteBayesianEstimator`` instance (or class, used with
             its defaults); its ``state_names`` are used, ``n_jobs`` is not needed. The strings
             ``"mle"``, and ``"bayes"`` or ``"bayesian"`` (BDeu with ``equivalent_sample_size``,
-            default 5) are kept as aliases. Default: maximum likelihood, as pgmpy's ``fit``,
-            unless ``equivalent_sample_size`` is given (then BDeu, as in earlier versions).
+            default the model's recorded ESS, else 5) are kept as aliases. Default: maximum
+            likelihood, as pgmpy's ``fit``, unless ``equivalent_sample_size`` is given (then BDeu,
+            as in earlier versions) or the model records the ESS its structure was learned with
+            (the attribute ``equivalent_sample_size``, set by the learners: then BDeu with it).
             ``DiscreteEM`` is refused: it cannot keep the ties.
         sample_weight : array-like of shape (n_samples,), optional
             Per-row weights, as in pgmpy.
@@ -472,6 +483,9 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         >>> m.fit(df, estimator=bdeu).get_cpds("y").get_values()[0].tolist()  # (2 + 2 * 1) / (2 + 2 * 2)
         [0.6666666666666666, 0.3333333333333333, 0.6666666666666666, 0.5]
         """
+        bayes_alias = isinstance(estimator, str) and estimator.lower() in ("bayes", "bayesian")
+        if equivalent_sample_size is None and (estimator is None or bayes_alias):
+            equivalent_sample_size = self.equivalent_sample_size  # the learner's, when it recorded one
         spec = _fit_spec(estimator, equivalent_sample_size)
         weights = merge_weights(weights, sample_weight)
         names = {}
@@ -751,6 +765,7 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         out.add_nodes_from(self.nodes())
         out.add_edges_from(self.edges())
         out._classes = dict(self._classes)
+        out.equivalent_sample_size = self.equivalent_sample_size
         if self.cpds:
             out.add_cpds(*[cpd.copy() for cpd in self.cpds])
         return out
