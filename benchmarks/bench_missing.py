@@ -286,13 +286,13 @@ def main() -> None:
     parser.add_argument("--mar", action="store_true", help="also the missing-at-random variant")
     parser.add_argument("--learners", default="ldag,sgm")
     parser.add_argument("--out", help="CSV file the raw rows are appended to (rows already there are skipped)")
-    parser.add_argument("--summary", help="only summarise the raw rows of this CSV file")
+    parser.add_argument("--summary", help="only summarise the raw rows of these CSV files (comma-separated)")
     parser.add_argument("--heart", type=int, default=0, help="instead: this many maskings of the heart data")
     parser.add_argument("--heart-rate", type=float, default=0.2)
     parser.add_argument("--heart-summary", help="only summarise the heart rows of this CSV file")
     args = parser.parse_args()
-    if args.summary:
-        summarise(pd.read_csv(args.summary))
+    if args.summary:  # one file or several, comma-separated
+        summarise(pd.concat([pd.read_csv(path) for path in args.summary.split(",")], ignore_index=True))
         return
     if args.heart_summary:
         summarise_heart(pd.read_csv(args.heart_summary))
