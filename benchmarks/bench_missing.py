@@ -1,7 +1,9 @@
 """Incomplete data: structural EM against complete cases and the full data, held out, per learner.
 
-Run:  python benchmarks/bench_missing.py [--networks asia,child] [--n 2000] [--seeds 1]
+Run:  python benchmarks/bench_missing.py [--networks asia,child] [--n 2000] [--seeds 1] [--first-seed 0]
           [--rates 0.1,0.2,0.3] [--mar] [--learners ldag,sgm] [--out FILE.csv]
+      python benchmarks/bench_missing.py --heart 10 [--heart-rate 0.2] [--out FILE.csv]
+      python benchmarks/bench_missing.py --summary FILE.csv  (or --heart-summary FILE.csv)
 
 For each network, sample size and seed, training data are simulated from the bnlearn network
 (columns sorted, ``PYTHONHASHSEED=0``) and cells are removed completely at random at each rate
@@ -94,7 +96,9 @@ def fit_learner(kind: str, train: pd.DataFrame, missing: str, states: dict, seed
         est = NonReversibleMCMC(seed=seed, show_progress=False, state_names=states, missing=missing).fit(train)
         model = sgm_model(est, train, missing if missing != "complete_cases" else "complete_cases")
         n_params = est.model_.n_free_parameters()
-    return model, n_params, time.perf_counter() - tic, len(getattr(est, "em_history_", []))
+    history = getattr(est, "em_history_", None)
+    steps = 0 if history is None else int((history["step"] == "structure").sum())
+    return model, n_params, time.perf_counter() - tic, 0 if history is None else len(history), steps
 
 
 def hill_climb(train: pd.DataFrame, states: dict):
@@ -119,8 +123,8 @@ def summarise(rows: pd.DataFrame) -> None:
     """Per network, learner, masking and rate: held out against the full-data fit, EM against complete cases."""
     full = rows[rows["method"] == "full"].set_index(["network", "n", "seed", "learner"])
     print("| network | learner | masking | rate | EM - full | CC - full | EM - CC (seeds EM ahead) | "
-          "HC on CC - full | params EM / CC / full | EM time / full time |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "HC on CC - full | params EM / CC / full | EM iterations (searches) | EM time / full time |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     masked = rows[rows["method"] != "full"]
     for (name, n, learner, masking, rate), group in masked[masked["learner"] != "hc-bdeu"].groupby(
         ["network", "n", "learner", "masking", "rate"]
@@ -135,7 +139,141 @@ def summarise(rows: pd.DataFrame) -> None:
         print(f"| {name} {n} | {learner} | {masking} | {rate:.0%} | {d_em.mean():+.4f} | {d_cc.mean():+.4f} | "
               f"{(em['loglik'] - cc['loglik']).mean():+.4f} ({ahead}/{len(em)}) | "
               f"{(hc['loglik'] - ref['loglik']).mean():+.4f} | {em['params'].mean():.0f} / {cc['params'].mean():.0f} / "
-              f"{ref['params'].mean():.0f} | {(em['seconds'] / ref['seconds']).mean():.1f}x |")
+              f"{ref['params'].mean():.0f} | {em['em_iter'].mean():.1f} ({em['structure_steps'].mean():.1f}) | "
+              f"{(em['seconds'] / ref['seconds']).mean():.1f}x |")
+
+
+FIELDS = ["network", "n", "seed", "learner", "masking", "rate", "method", "loglik", "params", "seconds", "em_iter",
+          "structure_steps", "load"]  # fmt: skip
+
+
+class Rows:
+    """Raw rows, each appended to the CSV file as soon as it is measured (a stopped run keeps its rows)."""
+
+    def __init__(self, path: str | None):
+        self.path = path
+        self.done = set()
+        if path and Path(path).exists():
+            old = pd.read_csv(path)
+            self.done = {self.key(r) for r in old.to_dict("records")}
+
+    @staticmethod
+    def key(row: dict) -> tuple:
+        return (row["network"], int(row["n"]), int(row["seed"]), row["learner"], row["masking"],
+                round(float(row["rate"]), 3), row["method"])  # fmt: skip
+
+    def has(self, **row) -> bool:
+        return self.key(row) in self.done
+
+    def add(self, row: dict) -> None:
+        row = {**row, "load": round(os.getloadavg()[0], 1)}
+        print(row, flush=True)
+        self.done.add(self.key(row))
+        if not self.path:
+            return
+        new = not Path(self.path).exists()
+        with open(self.path, "a", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=FIELDS, extrasaction="ignore")
+            if new:
+                writer.writeheader()
+            writer.writerow(row)
+
+
+def run_grid(args, out: Rows) -> None:
+    learners = args.learners.split(",")
+    for name in args.networks.split(","):
+        bn = network(name)
+        states = {v: sorted(map(str, bn.get_cpds(v).state_names[v])) for v in bn.nodes()}
+        for n in map(int, args.n.split(",")):
+            for seed in range(args.first_seed, args.first_seed + args.seeds):
+                train, test = simulate(bn, n, seed), simulate(bn, 10_000, 1000 + seed)
+                base = dict(network=name, n=n, seed=seed)
+                for kind in learners:
+                    if out.has(**base, learner=kind, masking="none", rate=0.0, method="full"):
+                        continue
+                    model, k, secs, _, _ = fit_learner(kind, train, "error", states, seed)
+                    out.add(dict(**base, learner=kind, masking="none", rate=0.0, method="full",
+                                 loglik=held_out(model, test, states), params=k, seconds=secs, em_iter=0,
+                                 structure_steps=0))  # fmt: skip
+                for mar in [False, True] if args.mar else [False]:
+                    for rate in map(float, args.rates.split(",")):
+                        masked = mask(train, rate, mar, seed)
+                        label = "MAR" if mar else "MCAR"
+                        for kind in learners:
+                            for method in ("em", "complete_cases"):
+                                cell = dict(**base, learner=kind, masking=label, rate=rate, method=method)
+                                if out.has(**cell):
+                                    continue
+                                model, k, secs, iters, steps = fit_learner(kind, masked, method, states, seed)
+                                out.add(dict(**cell, loglik=held_out(model, test, states), params=k, seconds=secs,
+                                             em_iter=iters, structure_steps=steps))  # fmt: skip
+                        cell = dict(**base, learner="hc-bdeu", masking=label, rate=rate, method="complete_cases")
+                        if not out.has(**cell):
+                            model, k, secs = hill_climb(masked, states)
+                            out.add(dict(**cell, loglik=held_out(model, test, states), params=k, seconds=secs,
+                                         em_iter=0, structure_steps=0))  # fmt: skip
+
+
+#: The paper's best stratified graph of the heart data (Nyman et al. 2014, Figure 3), as in the tests.
+PAPER_EDGES = {frozenset(e) for e in [
+    ("mental_work", "physical_work"), ("physical_work", "lipoprotein_ratio"), ("smoking", "lipoprotein_ratio"),
+    ("smoking", "physical_work"), ("smoking", "systolic_bp"), ("systolic_bp", "lipoprotein_ratio")]}  # fmt: skip
+PAPER_STRATA = {("smoking", "systolic_bp"): [{"lipoprotein_ratio": 1}],
+                ("systolic_bp", "lipoprotein_ratio"): [{"smoking": 0}]}  # fmt: skip
+PAPER_LABELS = {("lipoprotein_ratio", "systolic_bp"): [{"smoking": 0}],
+                ("smoking", "systolic_bp"): [{"lipoprotein_ratio": 1}]}  # fmt: skip
+
+
+def run_heart(args, path: str | None) -> None:
+    """Heart data, ``args.heart`` maskings of ``args.heart_rate`` of cells (MCAR): paper graph and labels found?"""
+    from pgmpy_sgm import LDAGSearch, load_heart_disease
+    from pgmpy_sgm.causal_discovery import NonReversibleMCMC
+
+    heart = load_heart_disease()
+    learners = args.learners.split(",")
+    done = set()
+    if path and Path(path).exists():
+        done = {(r["learner"], r["masking_seed"], r["method"]) for r in pd.read_csv(path).to_dict("records")}
+    for masking in range(args.heart):
+        masked = heart.astype(object).mask(np.random.default_rng(masking).random(heart.shape) < args.heart_rate)
+        for kind in learners:
+            for method in ("em", "complete_cases", "full"):
+                if (kind, masking, method) in done or (method == "full" and masking > 0):
+                    continue
+                data = heart if method == "full" else masked
+                tic = time.perf_counter()
+                if kind == "sgm":
+                    est = NonReversibleMCMC(seed=0, show_progress=False,
+                                            missing="error" if method == "full" else method).fit(data)  # fmt: skip
+                    edges, ok_labels = {frozenset(e) for e in est.model_.edges()}, est.model_.strata == PAPER_STRATA
+                else:
+                    est = LDAGSearch(seed=0, show_progress=False,
+                                     missing="error" if method == "full" else method).fit(data)  # fmt: skip
+                    edges, ok_labels = {frozenset(e) for e in est.model_.edges()}, est.model_.labels() == PAPER_LABELS
+                row = dict(learner=kind, masking_seed=masking, rate=args.heart_rate, method=method,
+                           rows_used=len(data.dropna()) if method == "complete_cases" else len(data),
+                           paper_graph=edges == PAPER_EDGES, paper_labels=bool(ok_labels),
+                           both=edges == PAPER_EDGES and bool(ok_labels), n_edges=len(edges),
+                           paper_edges_found=len(edges & PAPER_EDGES), extra_edges=len(edges - PAPER_EDGES),
+                           seconds=round(time.perf_counter() - tic, 2))  # fmt: skip
+                print(row, flush=True)
+                if path:
+                    new = not Path(path).exists()
+                    with open(path, "a", newline="") as handle:
+                        writer = csv.DictWriter(handle, fieldnames=list(row))
+                        if new:
+                            writer.writeheader()
+                        writer.writerow(row)
+
+
+def summarise_heart(rows: pd.DataFrame) -> None:
+    print("| learner | data | maskings | paper graph | paper labels/strata | both | paper edges found (of 6) | "
+          "other edges | seconds (mean) |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for (kind, method), g in rows.groupby(["learner", "method"]):
+        print(f"| {kind} | {method} | {len(g)} | {int(g['paper_graph'].sum())}/{len(g)} | "
+              f"{int(g['paper_labels'].sum())}/{len(g)} | {int(g['both'].sum())}/{len(g)} | "
+              f"{g['paper_edges_found'].mean():.1f} | {g['extra_edges'].mean():.1f} | {g['seconds'].mean():.1f} |")
 
 
 def main() -> None:
@@ -143,54 +281,31 @@ def main() -> None:
     parser.add_argument("--networks", default="asia,child")
     parser.add_argument("--n", default="2000")
     parser.add_argument("--seeds", type=int, default=1)
+    parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--rates", default="0.1,0.2,0.3")
     parser.add_argument("--mar", action="store_true", help="also the missing-at-random variant")
     parser.add_argument("--learners", default="ldag,sgm")
-    parser.add_argument("--out", help="CSV file for the raw rows")
+    parser.add_argument("--out", help="CSV file the raw rows are appended to (rows already there are skipped)")
     parser.add_argument("--summary", help="only summarise the raw rows of this CSV file")
+    parser.add_argument("--heart", type=int, default=0, help="instead: this many maskings of the heart data")
+    parser.add_argument("--heart-rate", type=float, default=0.2)
+    parser.add_argument("--heart-summary", help="only summarise the heart rows of this CSV file")
     args = parser.parse_args()
     if args.summary:
         summarise(pd.read_csv(args.summary))
         return
+    if args.heart_summary:
+        summarise_heart(pd.read_csv(args.heart_summary))
+        return
     from bench_mcmc import machine
 
     print(machine())
-    print(f"start {time.strftime('%Y-%m-%d %H:%M')}, load average {os.getloadavg()}")
-    rows = []
-    for name in args.networks.split(","):
-        bn = network(name)
-        states = {v: sorted(map(str, bn.get_cpds(v).state_names[v])) for v in bn.nodes()}
-        for n in map(int, args.n.split(",")):
-            for seed in range(args.seeds):
-                train, test = simulate(bn, n, seed), simulate(bn, 10_000, 1000 + seed)
-                for kind in args.learners.split(","):
-                    model, k, secs, _ = fit_learner(kind, train, "error", states, seed)
-                    full = held_out(model, test, states)
-                    rows.append(dict(network=name, n=n, seed=seed, learner=kind, masking="none", rate=0.0,
-                                     method="full", loglik=full, params=k, seconds=secs, em_iter=0))  # fmt: skip
-                    print(rows[-1], flush=True)
-                for mar in [False, True] if args.mar else [False]:
-                    for rate in map(float, args.rates.split(",")):
-                        masked = mask(train, rate, mar, seed)
-                        label = "MAR" if mar else "MCAR"
-                        for kind in args.learners.split(","):
-                            for method in ("em", "complete_cases"):
-                                model, k, secs, iters = fit_learner(kind, masked, method, states, seed)
-                                rows.append(dict(network=name, n=n, seed=seed, learner=kind, masking=label,
-                                                 rate=rate, method=method, loglik=held_out(model, test, states),
-                                                 params=k, seconds=secs, em_iter=iters))  # fmt: skip
-                                print(rows[-1], flush=True)
-                        model, k, secs = hill_climb(masked, states)
-                        rows.append(dict(network=name, n=n, seed=seed, learner="hc-bdeu", masking=label, rate=rate,
-                                         method="complete_cases", loglik=held_out(model, test, states), params=k,
-                                         seconds=secs, em_iter=0))  # fmt: skip
-                        print(rows[-1], flush=True)
+    print(f"start {time.strftime('%Y-%m-%d %H:%M')}, load average {os.getloadavg()}", flush=True)
+    if args.heart:
+        run_heart(args, args.out)
+    else:
+        run_grid(args, Rows(args.out))
     print(f"end {time.strftime('%Y-%m-%d %H:%M')}, load average {os.getloadavg()}")
-    if args.out:
-        with open(args.out, "w", newline="") as handle:
-            writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
 
 
 if __name__ == "__main__":

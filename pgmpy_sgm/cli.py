@@ -14,7 +14,6 @@ Examples
 from __future__ import annotations
 
 import argparse
-import csv
 import math
 import os
 import sys
@@ -23,8 +22,20 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
+from pgmpy.readwrite import BIFWriter, XMLBIFWriter
 
+from pgmpy_sgm.causal_discovery import ConvergenceWarning, LDAGSearch, NonReversibleMCMC
+from pgmpy_sgm.causal_discovery._convergence import SPREAD_WARNING
 from pgmpy_sgm.core.missing import MISSING_CHOICES
+from pgmpy_sgm.datasets import load_heart_disease
+from pgmpy_sgm.models import LabeledBayesianNetwork, StratifiedGraph, StratifiedGraphicalModel
+from pgmpy_sgm.readwrite import from_json_dict, ldag_from_json_dict, write_bif, write_json, write_xmlbif
+from pgmpy_sgm.readwrite._fields import atomic_write_text
+from pgmpy_sgm.readwrite.data_file import CountsLikeColumnWarning, read_data_file
+from pgmpy_sgm.readwrite.json_io import load_json_document
+from pgmpy_sgm.readwrite.ldag_json import write_ldag_json
+from pgmpy_sgm.structure_score import LDAGScore, SGMScore
+from pgmpy_sgm.structure_score.ldag_score import DEFAULT_KAPPA
 
 __all__ = ["main", "build_parser"]
 
@@ -34,11 +45,6 @@ _DEFAULT_RESTARTS = 10
 _DEFAULT_RESTART_BUDGET = 0.25  # LDAGSearch's default
 _SG_ONLY = ("iterations", "chains", "method")  # options of the stratified-graph search (default None)
 _LDAG_ONLY = ("restarts", "restart_budget")
-_COUNT_NAMES = {"count", "counts", "n", "freq", "frequency", "frequencies", "weight", "weights", "wt", "number"}
-_OTHER_SEPARATORS = (";", "\t", "|")
-_PARQUET_SUFFIXES = (".parquet", ".pq")
-_CHUNK_ROWS = 500_000  # rows read at a time; memory holds one chunk and the distinct rows
-_PROGRESS_DELAY = 1.0  # seconds before the progress bar over the file shows (none for small files)
 _SUFFIXES = {"--json": (".json",), "--bif": (".bif",), "--xmlbif": (".xml", ".xmlbif")}
 _SG_SCORE = "log unnormalized posterior (SG prior)"
 _EXPLAIN_SCORE = (f"{_SG_SCORE} = log marginal likelihood of the data given the graph + log of the paper's prior of "
@@ -183,23 +189,23 @@ def _non_negative_int(text: str) -> int:
     return value
 
 
+#: How the file reader's messages name its options: by the command's flags.
+_READER_OPTIONS = {
+    "sep": "--sep {!r}",
+    "sep_name": "--sep",
+    "keep_na_strings": "--keep-na-strings",
+    "counts_column": "--counts-column {}",
+    "missing": "--missing complete_cases, em or state",
+    "dask": "--dask",
+}
+
+
 def read_data(path: str | None, counts_column: str | None, sep: str = ",", keep_na_strings: bool = False,
               show_progress: bool = False, dask: str | None = None,
               keep_missing: bool = False) -> tuple[pd.DataFrame, object, str]:
-    """Read a CSV or Parquet file (or the bundled heart data when ``path`` is None) as a table of counts.
+    """:func:`~pgmpy_sgm.readwrite.read_data_file` with the command's flags in its messages (the bundled data for None).
 
-    The file is read in chunks (CSV) or record batches (Parquet, by its ``.parquet``/``.pq``
-    suffix; needs ``pyarrow``) and pooled as it is read, so memory holds one chunk and the
-    distinct rows (:func:`~pgmpy_sgm.core.pooling.pool_data`); with ``dask`` (``"local"`` or the
-    address of a distributed scheduler) Dask reads and pools the partitions. Returns the distinct rows,
-    their counts (an array, or the name of the counts column when the file has one), and a description
-    for the report.
-    Refuses, naming the file and column, what pandas would accept silently: a header
-    naming a column twice or leaving one unnamed (the index written by ``DataFrame.to_csv()``),
-    a file read as one column because of another separator, and counts that are not
-    finite numbers. Warns when a column looks like counts but ``counts_column`` is not given.
-    Missing cells are an error unless ``keep_missing`` (then they are pooled as NaN, for the
-    learners' ``missing=``).
+    A column that looks like counts is reported as ``pgmpy-sgm: warning: ...`` on stderr.
 
     Examples
     --------
@@ -208,229 +214,20 @@ def read_data(path: str | None, counts_column: str | None, sep: str = ",", keep_
     ((64, 7), 'count', 'bundled heart-disease data (1841 men)')
     """
     if path is None:
-        from pgmpy_sgm.datasets import load_heart_disease
-
         if counts_column is not None:
             raise CommandLineError("--counts-column needs a DATA.csv (the bundled data has its own counts)")
         return load_heart_disease(as_counts=True), "count", "bundled heart-disease data (1841 men)"
-    from pgmpy_sgm.core.pooling import pool_data
-
-    file = Path(path)
-    if not file.is_file():
-        raise CommandLineError(f"data file not found: {path}")
-    sep = "\t" if sep == "\\t" else sep  # --sep '\t' typed literally
-    parquet = file.suffix.lower() in _PARQUET_SUFFIXES
-    header = _parquet_columns(file, path) if parquet else _read_header(file, path, sep)
-    na = {"keep_default_na": False, "na_values": [""]} if keep_na_strings else {}
-    if dask is not None:
-        chunks = _dask_frame(file, path, sep, na, parquet)
-        next(_checked_chunks([chunks._meta], header, path, sep, counts_column))
-    else:
-        chunks = _parquet_chunks(file, path, show_progress) if parquet else _csv_chunks(
-            file, path, sep, na, show_progress)
-        chunks = _checked_chunks(chunks, header, path, sep, counts_column)
-    try:
-        if dask is None or dask == "local":
-            pooled = pool_data(chunks, counts_column, finish=False, keep_missing=keep_missing)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", CountsLikeColumnWarning)
+        result = read_data_file(path, counts_column, sep=sep, keep_na_strings=keep_na_strings,
+                                show_progress=show_progress, dask=dask, keep_missing=keep_missing,
+                                option_names=_READER_OPTIONS)  # fmt: skip
+    for warning in caught:
+        if issubclass(warning.category, CountsLikeColumnWarning):
+            print(f"pgmpy-sgm: warning: {warning.message}", file=sys.stderr)
         else:
-            with _dask_client(dask):
-                pooled = pool_data(chunks, counts_column, finish=False, keep_missing=keep_missing)
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as err:
-        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        raise CommandLineError(f"cannot read {path} as CSV: {first}") from None
-    if pooled.missing.any() and not keep_missing:
-        raise CommandLineError(_missing_message(file, path, sep, na, pooled, parquet) + " Or pass --missing "
-                               "complete_cases, em or state.")
-    frame = pooled.check()
-    n = float(pooled.counts.sum())
-    description = f"{path} ({n:,.0f} observations, {frame.shape[1]} variables)"
-    if counts_column is not None:  # errors about the counts then name the column
-        frame[counts_column] = pooled.counts
-        return frame, counts_column, description
-    _warn_counts_like(frame, path)
-    # the counts apart from the (narrow) columns: estimators then convert an integer frame, not a float one
-    return frame, pooled.counts, description
-
-
-def _csv_chunks(file: Path, path: str, sep: str, na: dict, show_progress: bool):
-    """Chunks of a CSV file, with a progress bar over its bytes."""
-    from tqdm.auto import tqdm
-
-    with open(file, "rb") as handle, tqdm(total=file.stat().st_size, unit="B", unit_scale=True, desc="Reading",
-                                          disable=not show_progress, leave=False, delay=_PROGRESS_DELAY) as bar:
-        try:
-            reader = pd.read_csv(handle, sep=sep, chunksize=_CHUNK_ROWS, encoding="utf-8-sig", **na)
-            for chunk in reader:
-                bar.update(handle.tell() - bar.n)
-                yield chunk
-        except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, ValueError) as err:
-            first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-            raise CommandLineError(f"cannot read {path} as CSV: {first}") from None
-
-
-def _dask_frame(file: Path, path: str, sep: str, na: dict, parquet: bool):
-    """The file as a Dask DataFrame (CSV blocks of 64 MB, or a partition per Parquet row group)."""
-    from pgmpy_sgm.core.pooling import import_dask
-
-    try:
-        dd = import_dask()
-    except ImportError as err:
-        raise CommandLineError(f"--dask: {err}") from None
-    if parquet:
-        return dd.read_parquet(str(file), split_row_groups=True)
-    try:
-        return dd.read_csv(str(file), sep=sep, blocksize="64MB", encoding="utf-8-sig", **na)
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, ValueError) as err:
-        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        raise CommandLineError(f"cannot read {path} as CSV: {first}") from None
-
-
-def _dask_client(address: str):
-    try:
-        from distributed import Client
-    except ImportError as err:
-        raise CommandLineError(f"--dask {address}: needs dask's distributed scheduler ({err}): "
-                               'pip install "pgmpy-sgm[dask]"') from None
-    return Client(address, timeout="30s")
-
-
-def _parquet_file(file: Path, path: str):
-    try:
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise CommandLineError(f"reading the Parquet file {path} needs pyarrow: pip install pyarrow") from None
-    try:
-        return pq.ParquetFile(file)
-    except Exception as err:  # pyarrow raises its own ArrowInvalid / OSError for a file that is not Parquet
-        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        raise CommandLineError(f"cannot read {path} as Parquet: {first}") from None
-
-
-def _parquet_columns(file: Path, path: str) -> list[str]:
-    return list(_parquet_file(file, path).schema_arrow.names)
-
-
-def _parquet_chunks(file: Path, path: str, show_progress: bool):
-    """Record batches of a Parquet file as pandas chunks, with a progress bar over its rows."""
-    from tqdm.auto import tqdm
-
-    parquet = _parquet_file(file, path)
-    with tqdm(total=parquet.metadata.num_rows, unit=" rows", unit_scale=True, desc="Reading",
-              disable=not show_progress, leave=False, delay=_PROGRESS_DELAY) as bar:
-        for batch in parquet.iter_batches(batch_size=_CHUNK_ROWS):
-            chunk = batch.to_pandas()
-            bar.update(len(chunk))
-            yield chunk
-
-
-def _checked_chunks(chunks, header: list[str], path: str, sep: str, counts_column: str | None):
-    """The CLI's checks of the columns and counts, chunk by chunk (row numbers count from the file's start)."""
-    offset = 0
-    for i, chunk in enumerate(chunks):
-        if i == 0:
-            _check_columns(chunk, header, path, sep)
-            if counts_column is not None and counts_column not in chunk.columns:
-                raise CommandLineError(
-                    f"counts column {counts_column!r} is not in {path}; columns: {list(chunk.columns)}"
-                )
-        if counts_column is not None:
-            _check_counts(chunk, counts_column, path, offset)
-        offset += len(chunk)
-        yield chunk
-
-
-def _read_header(file: Path, path: str, sep: str) -> list[str]:
-    if len(sep) != 1:
-        raise CommandLineError(f"--sep must be one character, got {sep!r}")
-    try:
-        with open(file, encoding="utf-8-sig", newline="") as handle:
-            header = next(csv.reader(handle, delimiter=sep), None)
-    except UnicodeDecodeError as err:
-        raise CommandLineError(f"cannot read {path} as CSV: it is not UTF-8 text (byte {err.start})") from None
-    except csv.Error as err:
-        raise CommandLineError(f"cannot read {path} as CSV: {err}") from None
-    if not header:
-        raise CommandLineError(f"cannot read {path} as CSV: the file is empty")
-    seen = set()
-    for i, name in enumerate(header):
-        if not name.strip():
-            hint = ("the index written by DataFrame.to_csv()? write the file with index=False, or name or drop it"
-                    if i == 0 else "a separator too many at the end of the header? name or drop the column")
-            raise CommandLineError(f"column {i + 1} of {path} has no name ({hint})")
-        if name in seen:
-            raise CommandLineError(f"column {name!r} appears twice in the header of {path}; rename one of them")
-        seen.add(name)
-    return header
-
-
-def _check_columns(frame: pd.DataFrame, header: list[str], path: str, sep: str) -> None:
-    if frame.shape[1] == 1:
-        for other in _OTHER_SEPARATORS:
-            if other != sep and other in header[0]:
-                raise CommandLineError(f"{path} was read as the single column {header[0]!r}; if its fields are "
-                                       f"separated by {other!r}, pass --sep {other!r}")
-    unnamed = [c for c in frame.columns if str(c).startswith("Unnamed: ")]
-    if unnamed:
-        raise CommandLineError(f"column {unnamed[0]!r} of {path} has no name (the index written by "
-                               "DataFrame.to_csv()? write the file with index=False, or drop the column)")
-
-
-def _missing_message(file: Path, path: str, sep: str, na: dict, pooled, parquet: bool) -> str:
-    """Every column with missing values and their numbers, the incomplete rows, and what to do."""
-    gaps = {name: int(n) for name, n in zip(pooled.columns, pooled.missing.tolist(), strict=True) if n}
-    words, n_empty = ([], 0) if parquet else _words_read_as_missing(file, sep, na, list(gaps))
-    if not words:
-        cells = "empty cell(s) (missing values)"
-    elif n_empty:
-        cells = f"missing values (empty cells, and cells such as {words[0]!r} that pandas reads as missing)"
-    else:
-        cells = f"cell(s) such as {words[0]!r} that pandas reads as missing values"
-    if len(gaps) == 1:
-        ((name, n),) = gaps.items()
-        where = f"column {name!r} of {path} has {n} {cells}"
-    else:
-        where = f"columns {', '.join(f'{name!r} ({n})' for name, n in gaps.items())} of {path} have {cells}"
-    infinite = {name: int(n) for name, n in zip(pooled.columns, pooled.infinite.tolist(), strict=True) if n}
-    if infinite:
-        where += f", and {', '.join(f'{name!r} ({n})' for name, n in infinite.items())} infinite values"
-    rows = f"{pooled.n_incomplete:,} of {pooled.n_rows:,} data rows {'is' if pooled.n_incomplete == 1 else 'are'} " \
-           "incomplete"
-    advice = (f"if {words[0]!r} is a state, pass --keep-na-strings" if words
-              else "drop or impute them first")
-    return f"{where}; {rows}; {advice}"
-
-
-def _words_read_as_missing(file: Path, sep: str, na: dict, columns: list) -> tuple[list[str], int]:
-    """The words (such as 'NA') in ``columns`` that pandas reads as missing values, and the number of empty cells."""
-    raw = pd.read_csv(file, sep=sep, dtype=str, keep_default_na=False, usecols=columns, encoding="utf-8-sig")
-    read = pd.read_csv(file, sep=sep, dtype=str, usecols=columns, encoding="utf-8-sig", **na)
-    cells = [str(c).strip() for c in raw.to_numpy()[read.isna().to_numpy()]]
-    return [w for w in dict.fromkeys(cells) if w], cells.count("")
-
-
-def _check_counts(frame: pd.DataFrame, column: str, path: str, offset: int = 0) -> float:
-    values = pd.to_numeric(frame[column], errors="coerce")
-    bad = values.isna() | ~values.apply(lambda x: math.isfinite(x) if pd.notna(x) else False)
-    if bad.any():
-        row = int(bad.to_numpy().nonzero()[0][0])
-        raise CommandLineError(f"counts column {column!r} of {path} holds {str(frame[column].iloc[row])!r} in data row "
-                               f"{offset + row + 1}; counts must be finite whole numbers")
-    return float(values.sum())
-
-
-def _warn_counts_like(frame: pd.DataFrame, path: str) -> None:
-    for name in frame.columns:
-        column = frame[name]
-        if pd.api.types.is_float_dtype(column.dtype) and column.notna().all() and (column % 1 == 0).all():
-            column = column.astype("int64")  # whole numbers written as floats (1.0, 2.0, ...)
-        if not pd.api.types.is_integer_dtype(column.dtype) or column.min() < 0:
-            continue
-        named = str(name).strip().lower() in _COUNT_NAMES
-        wide = column.nunique() >= 10 and column.max() >= 100 * max(column.min(), 1)
-        if named or wide:
-            print(f"pgmpy-sgm: warning: column {name!r} of {path} looks like counts of the rows (integers "
-                  f"{column.min()}..{column.max()}) but is read as a variable; if it holds counts, pass "
-                  f"--counts-column {name}", file=sys.stderr)
+            warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
+    return result
 
 
 def _check_outputs(outputs: dict, inputs: Sequence) -> None:
@@ -503,9 +300,6 @@ def _check_search_options(args) -> None:
 
 
 def _learn(args) -> int:
-    from pgmpy_sgm.causal_discovery import ConvergenceWarning, NonReversibleMCMC
-    from pgmpy_sgm.causal_discovery._convergence import SPREAD_WARNING
-
     _check_search_options(args)
     if args.ldag:
         return _learn_ldag(args)
@@ -553,9 +347,6 @@ def _learn(args) -> int:
 
 
 def _learn_ldag(args) -> int:
-    from pgmpy_sgm.causal_discovery import LDAGSearch
-    from pgmpy_sgm.readwrite.ldag_json import write_ldag_json
-
     if args.plot:
         raise CommandLineError("--plot is not available with --ldag; save --json and draw the model in Python")
     _check_outputs({"--json": args.json, "--bif": args.bif}, [args.data])
@@ -583,7 +374,7 @@ def _learn_ldag(args) -> int:
                 for v in model.nodes())
     print(f"  free parameters: {model.n_free_parameters()} (unlabelled DAG: {plain})")
     print()
-    print(f"Note: {_EXPLAIN_LDAG_SCORE.format(score=score_name, ess=est.equivalent_sample_size, kappa=est.kappa)}.")
+    print(f"Note: {_EXPLAIN_LDAG_SCORE.format(score=score_name, ess=est.ess_, kappa=est.kappa)}.")
     if args.json:
         write_ldag_json(model, args.json, overwrite=True)
         print(f"Saved the model to {args.json}")
@@ -622,7 +413,8 @@ def _print_em(est) -> None:
     gaps = ", ".join(f"{c!r} ({n})" for c, n in est.missing_cells_.items())
     print(f"Missing cells: {gaps}; structural EM from the {history.attrs['start']}, {len(history)} iteration(s), "
           f"{est.n_completed_exactly_:,.0f} incomplete rows completed exactly, "
-          f"{est.n_completed_by_draws_:,.0f} by draws")
+          f"{est.n_completed_by_draws_:,.0f} by draws; the result is iteration {history.attrs['best_iteration']}'s "
+          "search (best observed-data criterion)")
     for iteration, row in history.iterrows():
         print(f"  EM iteration {iteration}: expected score {row['expected_score']:.2f}, "
               f"+{row['added']} -{row['removed']} structure elements")
@@ -630,8 +422,6 @@ def _print_em(est) -> None:
 
 def _write_outputs(args, est, frame, weights) -> None:
     if args.json:
-        from pgmpy_sgm.readwrite import write_json
-
         write_json(est.model_, args.json, overwrite=True)
         print(f"Saved the model to {args.json}")
     if args.plot:
@@ -640,7 +430,7 @@ def _write_outputs(args, est, frame, weights) -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
 
-        from pgmpy_sgm.plotting import plot_stratified_graph, save_figure
+        from pgmpy_sgm.plotting import plot_stratified_graph, save_figure  # matplotlib only when drawing
 
         fig, ax = plt.subplots(figsize=(7, 6))
         plot_stratified_graph(est.model_, ax=ax)
@@ -653,14 +443,10 @@ def _write_outputs(args, est, frame, weights) -> None:
 
 
 def _fit_model(sg, frame, weights, missing="error"):
-    from pgmpy_sgm.models import StratifiedGraphicalModel
-
     return StratifiedGraphicalModel(sg).fit(frame, weights=weights, missing=missing)
 
 
 def _write_network(model, bif: str | None, xmlbif: str | None) -> None:
-    from pgmpy_sgm.readwrite import write_bif, write_xmlbif
-
     if bif:
         write_bif(model, bif, overwrite=True)
         print(f"Saved the Bayesian network to {bif}")
@@ -671,9 +457,6 @@ def _write_network(model, bif: str | None, xmlbif: str | None) -> None:
 
 def _read_model(path: str):
     """The stratified graph or model, or the labelled DAG, that ``path`` holds (by the document's type)."""
-    from pgmpy_sgm.readwrite import from_json_dict, ldag_from_json_dict
-    from pgmpy_sgm.readwrite.json_io import load_json_document
-
     if not Path(path).is_file():
         raise CommandLineError(f"model file not found: {path}")
     document = load_json_document(path)
@@ -683,9 +466,6 @@ def _read_model(path: str):
 
 
 def _score(args) -> int:
-    from pgmpy_sgm import SGMScore
-    from pgmpy_sgm.models import LabeledBayesianNetwork, StratifiedGraph
-
     frame, weights, description = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings,
                                             dask=args.dask)
     model = _read_model(args.model)
@@ -706,9 +486,6 @@ def _score(args) -> int:
 
 def _score_ldag(args, model, frame, weights, description) -> int:
     """The LDAG score of a saved labelled DAG under its own labels, with ``LDAGSearch``'s default ESS and kappa."""
-    from pgmpy_sgm.structure_score import LDAGScore
-    from pgmpy_sgm.structure_score.ldag_score import DEFAULT_KAPPA
-
     ess = 5.0  # LDAGSearch's default, which 'learn --ldag' uses
     states = {v: model.label_states(v) for v in model.nodes()}
     likelihood = LDAGScore(frame, equivalent_sample_size=ess, kappa=1.0, weights=weights, state_names=states)
@@ -729,8 +506,6 @@ def _score_ldag(args, model, frame, weights, description) -> int:
 
 
 def _convert(args) -> int:
-    from pgmpy_sgm.models import LabeledBayesianNetwork, StratifiedGraph
-
     if not args.bif and not args.xmlbif:
         raise CommandLineError("convert needs --bif OUT.bif and/or --xmlbif OUT.xml")
     _check_outputs({"--bif": args.bif, "--xmlbif": args.xmlbif}, [args.model, args.data])
@@ -756,13 +531,9 @@ def _convert(args) -> int:
 
 def _write_pgmpy_network(model, bif: str | None, xmlbif: str | None) -> None:
     """A pgmpy network (a labelled DAG's TreeCPDs are TabularCPDs for pgmpy's writers) as BIF and XMLBIF."""
-    from pgmpy.readwrite import BIFWriter, XMLBIFWriter
-
-    from pgmpy_sgm.readwrite.json_io import _atomic_write_text
-
     for path, writer in ((bif, BIFWriter), (xmlbif, XMLBIFWriter)):
         if path:
-            _atomic_write_text(path, str(writer(model)), overwrite=True)
+            atomic_write_text(path, str(writer(model)), overwrite=True)
             print(f"Saved the Bayesian network to {path}")
 
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from pgmpy.factors.discrete import TabularCPD
-from pgmpy.models import DiscreteBayesianNetwork
+from pgmpy.factors.discrete import DiscreteFactor, TabularCPD
+from pgmpy.models import DiscreteBayesianNetwork, DiscreteMarkovNetwork, JunctionTree
 
 from pgmpy_sgm.exceptions import StrataNotShownWarning
 from pgmpy_sgm.factors import TreeCPD
@@ -101,7 +101,7 @@ def to_bayesian_network(model) -> DiscreteBayesianNetwork:
     >>> round(float(q.values[0]), 2)
     0.32
     """
-    model._require_parameters()
+    model.require_parameters()
     states = {v: model.states(v) for v in model.nodes()}
     bn = DiscreteBayesianNetwork()
     bn.add_nodes_from(model.nodes())
@@ -160,8 +160,6 @@ def to_markov_network(model):
     >>> mn.check_model(), round(float(mn.get_partition_function()), 12)
     (True, 1.0)
     """
-    from pgmpy.models import DiscreteMarkovNetwork
-
     factors = model.get_factors()
     network = DiscreteMarkovNetwork()
     network.add_nodes_from(model.nodes())
@@ -203,9 +201,6 @@ def to_junction_tree(model):
     >>> bool(abs(q.values - model.joint().marginalize(["b"], inplace=False).values).max() < 1e-12)
     True
     """
-    from pgmpy.factors.discrete import DiscreteFactor
-    from pgmpy.models import JunctionTree
-
     factors = model.get_factors()
     cliques = [tuple(f.clique) for f in model.clique_factors]
     roots = [i for i, f in enumerate(model.clique_factors) if not f.separator]

@@ -189,7 +189,7 @@ def test_chunked_csv_and_parquet_encode_exactly_as_one_read(tmp_path, monkeypatc
     from pgmpy_sgm.cli import read_data
     from pgmpy_sgm.core.data import EncodedData
 
-    monkeypatch.setattr("pgmpy_sgm.cli._CHUNK_ROWS", 7)
+    monkeypatch.setattr("pgmpy_sgm.readwrite.data_file.CHUNK_ROWS", 7)
     path, _ = _random_csv(tmp_path)
     whole = EncodedData(pd.read_csv(path))
     frame, weights, description = read_data(str(path), None)
@@ -209,7 +209,7 @@ def test_chunked_csv_and_parquet_encode_exactly_as_one_read(tmp_path, monkeypatc
 
 def test_learn_from_parquet_equals_csv(tmp_path, capsys, monkeypatch):
     pytest.importorskip("pyarrow")
-    monkeypatch.setattr("pgmpy_sgm.cli._CHUNK_ROWS", 11)
+    monkeypatch.setattr("pgmpy_sgm.readwrite.data_file.CHUNK_ROWS", 11)
     path, df = _random_csv(tmp_path)
     pq = tmp_path / "rows.pq"
     df.to_parquet(pq)
@@ -240,7 +240,7 @@ def test_parquet_without_pyarrow_names_the_package(tmp_path, capsys, monkeypatch
 
 
 def test_errors_count_rows_over_all_chunks(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr("pgmpy_sgm.cli._CHUNK_ROWS", 4)
+    monkeypatch.setattr("pgmpy_sgm.readwrite.data_file.CHUNK_ROWS", 4)
     path, _ = _random_csv(tmp_path, missing=True)
     assert main(["learn", str(path), "--quiet"]) == 2
     assert "column 'b' of" in (err := capsys.readouterr().err) and "has 2 empty cell(s) (missing values)" in err
@@ -251,7 +251,7 @@ def test_errors_count_rows_over_all_chunks(tmp_path, capsys, monkeypatch):
 
 
 def test_progress_bar_over_the_file_unless_quiet(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr("pgmpy_sgm.cli._PROGRESS_DELAY", 0)
+    monkeypatch.setattr("pgmpy_sgm.readwrite.data_file.PROGRESS_DELAY", 0)
     path, _ = _random_csv(tmp_path)
     argv = ["learn", str(path), "--iterations", "50", "--chains", "1", "--no-strata"]
     assert main([*argv, "--quiet"]) == 0

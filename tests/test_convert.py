@@ -21,9 +21,9 @@ from pgmpy_sgm.convert import (
     to_markov_network,
 )
 from pgmpy_sgm.datasets import load_heart_disease
+from pgmpy_sgm.datasets.synthetic import random_stratified_graph
 from pgmpy_sgm.factors import TreeCPD
 from pgmpy_sgm.models import StrataNotShownWarning, StratifiedGraph, StratifiedGraphicalModel
-from pgmpy_sgm.models._sgm_parameters import random_stratified_graph
 from pgmpy_sgm.structure_score import SGMScore
 
 HEART_EDGES = [("smoking", "physical_work"), ("smoking", "systolic_bp"), ("smoking", "lipoprotein_ratio"),

@@ -26,6 +26,8 @@ from pgmpy.metrics import get_metrics
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from pgmpy_sgm.core.data import check_frame
+from pgmpy_sgm.core.moves import chordal_families
+from pgmpy_sgm.core.pooling import is_dask_frame
 
 __all__ = [
     "CausalDiscoveryMixin",
@@ -143,15 +145,14 @@ def perfect_orientation(graph: nx.Graph, nodes: Iterable | None = None, tie_brea
         raise ValueError(f"The graph has node(s) that are not in nodes. Got: {missing}")
     if not nx.is_chordal(graph):
         raise ValueError(f"The graph is not decomposable (chordal). Got edges: {sorted(graph.edges(), key=str)}")
-    weight = dict.fromkeys(nodes if tie_break is None else tie_break, 0)
-    rank: dict = {}
-    while weight:
-        v = max(weight, key=weight.__getitem__)  # first node of maximal weight, in nodes order
-        rank[v] = len(rank)
-        del weight[v]
-        for w in graph.neighbors(v) if v in graph else ():
-            if w in weight:
-                weight[w] += 1
+    order = list(nodes if tie_break is None else tie_break)
+    index = {v: i for i, v in enumerate(order)}
+    adj = [0] * len(order)
+    for u, v in graph.edges():
+        adj[index[u]] |= 1 << index[v]
+        adj[index[v]] |= 1 << index[u]
+    # the package's maximum cardinality search: ties go to the first node in ``order``
+    rank = {order[v]: step for step, (v, _) in enumerate(chordal_families(adj))}
     dag = DAG()
     dag.add_nodes_from(nodes)
     dag.add_edges_from((u, v) if rank[u] < rank[v] else (v, u) for u, v in graph.edges())
@@ -165,6 +166,37 @@ def _ordered_dag(edges, nodes: list) -> DAG:
     dag.add_nodes_from(nodes)
     dag.add_edges_from(sorted(edges, key=lambda e: (position[e[0]], position[e[1]])))
     return dag
+
+
+def check_data_argument(X):
+    """``X`` if it is a pandas or Dask DataFrame or a 2-D array (a list of rows becomes one), else a one-line error.
+
+    Examples
+    --------
+    >>> check_data_argument([[0, 1], [1, 0]]).shape
+    (2, 2)
+    >>> check_data_argument("data.csv")
+    Traceback (most recent call last):
+        ...
+    TypeError: X must be a pandas DataFrame, a Dask DataFrame or a 2-D array. Got: str 'data.csv'
+    >>> check_data_argument([0, 1, 1])
+    Traceback (most recent call last):
+        ...
+    ValueError: X must be two-dimensional (observations x variables). Got shape (3,)
+    """
+    if isinstance(X, pd.DataFrame) or is_dask_frame(X):
+        return X
+    if isinstance(X, list | tuple):
+        try:
+            X = np.asarray(X)
+        except ValueError:  # ragged rows
+            raise ValueError(f"X must be two-dimensional (observations x variables). Got: {X!r:.60}") from None
+    if not isinstance(X, np.ndarray):
+        kinds = "a pandas DataFrame, a Dask DataFrame or a 2-D array"
+        raise TypeError(f"X must be {kinds}. Got: {type(X).__name__} {X!r:.60}")
+    if X.ndim != 2:
+        raise ValueError(f"X must be two-dimensional (observations x variables). Got shape {X.shape}")
+    return X
 
 
 def check_score_arguments(learned: nx.DiGraph, X, true_graph) -> None:
@@ -251,6 +283,7 @@ class CausalDiscoveryMixin:
         fault, the shape, or the number of observations (at least 2, counted with the
         weights).
         """
+        X = check_data_argument(X)
         if isinstance(X, pd.DataFrame):  # messages naming the column before scikit-learn's generic ones
             check_frame(X, weights)
             variables = X.drop(columns=[weights]) if isinstance(weights, str) else X

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
+from pgmpy_sgm.causal_discovery._search_plan import SearchPlan
 from pgmpy_sgm.core.engine import ScoreEngine
 from pgmpy_sgm.core.moves import DecomposableState
 from pgmpy_sgm.core.search import pair_gains, polish, recombine, relocate, steepest_ascent, triple_partners
@@ -31,6 +32,9 @@ __all__ = [
     "triples_for",
     "new_chain_state",
     "run_segment",
+    "Chain",
+    "RandomStreams",
+    "metropolis_accepts",
     "greedy_decomposable",
 ]
 
@@ -135,102 +139,6 @@ def greedy_decomposable(tables: ScoreEngine, key: int = 0) -> int:
     state = DecomposableState(tables, key, strata=False)
     steepest_ascent(state)
     return state.key
-
-
-@dataclass(frozen=True)
-class SearchPlan:
-    """What every chain of one fit does (the same for all chains; small and picklable).
-
-    Attributes
-    ----------
-    strata : bool
-        Score graphs with their optimal strata.
-    pair_cdf : tuple of float or None
-        Cumulative proposal weights of the pairs (None: uniform, the paper's proposal).
-    relocate_every : int
-        Every this many iterations the proposal is a relocation
-        (:func:`~pgmpy_sgm.core.search.relocate`) instead of one toggle; 0 never.
-    polish_every : int
-        Every this many iterations, if the chain's best graph is new since the last
-        polish, a :func:`~pgmpy_sgm.core.search.polish` (relocation sweeps,
-        clique-insertion sweeps with ``clique_partners`` and relocating-insertion sweeps
-        with ``relocating_insertions``) starts from it and the chain
-        jumps to the result when it is better; 0 never.
-    deadline : float or None
-        Wall-clock time (:func:`time.time`) at which every chain stops.
-    clique_partners : tuple of tuple of int or None
-        :func:`~pgmpy_sgm.core.search.clique_partners` for the polish's clique insertions
-        (None: relocation sweeps only).
-    owner_pid : int or None
-        Process id of the fit; a worker process started by it (its direct child) exits
-        when that process has gone, e.g. after ``kill -9``.
-    graft_every : int
-        Every this many iterations, when the chain's current graph differs from its best,
-        the parts in which the current graph is better are imported into the best graph
-        (:func:`~pgmpy_sgm.core.search.recombine`); 0 never.
-    relocating_insertions : bool
-        Polishes try relocating insertions, with the run's
-        :func:`~pgmpy_sgm.core.search.triple_partners`, computed the first time a polish
-        needs them (:func:`triples_for`).
-    polish_after : int
-        A polish also starts as soon as the chain's best graph, not yet polished, has
-        stood for this many iterations without a better one; 0 never.
-    settle_age : int
-        A chain *settles* (stops) once its best graph has been polished (when the plan
-        polishes) and has stood for ``max(settle_age, settle_ratio * best_iteration)``
-        iterations, times ``2 ** settle_round`` of the chain (:class:`ChainState`); 0: chains
-        run their iterations.
-    settle_ratio : float
-        See ``settle_age``.
-    """
-
-    strata: bool = True
-    pair_cdf: tuple | None = None
-    relocate_every: int = 0
-    polish_every: int = 0
-    deadline: float | None = None
-    owner_pid: int | None = None
-    clique_partners: tuple | None = None
-    graft_every: int = 0
-    relocating_insertions: bool = False
-    polish_after: int = 0
-    settle_age: int = 0
-    settle_ratio: float = 0.0
-
-    def settled(self, iteration: int, best_iteration: int, best_key: int, polished_key: int, settle_round: int) -> bool:
-        """Whether a chain in this position has settled (see ``settle_age``).
-
-        Examples
-        --------
-        >>> plan = SearchPlan(polish_after=100, settle_age=1000, settle_ratio=0.5)
-        >>> plan.settled(3000, 1500, best_key=7, polished_key=7, settle_round=0)  # stood 1500 >= max(1000, 750)
-        True
-        >>> plan.settled(3000, 1500, best_key=7, polished_key=7, settle_round=1)  # needs 3000 in round 1
-        False
-        >>> plan.settled(3000, 1500, best_key=7, polished_key=5, settle_round=0)  # best not polished yet
-        False
-        """
-        if not self.settle_age or (self.polishes and best_key != polished_key):
-            return False
-        need = max(self.settle_age, int(self.settle_ratio * best_iteration)) << settle_round
-        return iteration - best_iteration >= need
-
-    @property
-    def polishes(self) -> bool:
-        """Whether chains polish their best graphs."""
-        return bool(self.polish_every or self.polish_after)
-
-    def polish_due(self, iteration: int, best_iteration: int) -> bool:
-        """Whether a chain polishes at ``iteration`` (if its best graph is new since the last polish).
-
-        Examples
-        --------
-        >>> plan = SearchPlan(polish_every=5000, polish_after=800)
-        >>> plan.polish_due(5000, 4900), plan.polish_due(1800, 1000), plan.polish_due(1700, 1000)
-        (True, True, False)
-        """
-        periodic = self.polish_every and iteration % self.polish_every == 0
-        return bool(periodic or (self.polish_after and iteration - best_iteration >= self.polish_after))
 
 
 @dataclass
@@ -357,6 +265,209 @@ def _relocation_node(tables: ScoreEngine, pair: int, round_index: int) -> int:
     return i if round_index % 2 == 0 else j
 
 
+def metropolis_accepts(delta: float, log_u: float) -> bool:
+    """The Metropolis-Hastings acceptance of a move changing the log posterior by ``delta``.
+
+    The paper's proposal is symmetric (a pair drawn uniformly, the toggle kept only when the
+    graph stays decomposable), so a move is accepted with probability ``min(1, exp(delta))``:
+    always when it does not lower the score, otherwise when ``log u < delta`` for a uniform
+    ``u`` (given as ``log_u``).
+
+    Examples
+    --------
+    >>> metropolis_accepts(0.5, -0.1), metropolis_accepts(-2.0, -2.5), metropolis_accepts(-2.0, -1.5)
+    (True, True, False)
+    """
+    return delta >= 0.0 or log_u < delta
+
+
+class RandomStreams:
+    """A chain's random numbers: pair indices and log uniforms, drawn in buffers of ``BUFFER_SIZE``.
+
+    Both buffers come from one generator; the generator state that drew each buffer is
+    kept (``pair_rng``, ``u_rng``), so that a :class:`ChainState` holds the generator
+    state and positions only and a buffer is redrawn when a state resumes in another
+    process.
+
+    Examples
+    --------
+    >>> state = new_chain_state(0, np.random.SeedSequence(3), 0)
+    >>> streams = RandomStreams(state, n_pairs=10)
+    >>> first = np.random.default_rng(np.random.SeedSequence(3)).integers(0, 10, BUFFER_SIZE)[:3].tolist()
+    >>> [streams.next_pair() for _ in range(3)] == first, streams.pair_pos
+    (True, 3)
+    >>> state.pair_rng, state.pair_pos = streams.pair_rng, streams.pair_pos
+    >>> RandomStreams(state, n_pairs=10).next_pair() == streams.next_pair()  # resumed bit for bit
+    True
+    """
+
+    def __init__(self, state: ChainState, n_pairs: int, pair_cdf: tuple | None = None):
+        self.n_pairs = n_pairs
+        self.cdf = None if pair_cdf is None else np.asarray(pair_cdf, dtype=np.float64)
+        self.rng = np.random.default_rng()
+        self.pair_rng, self.pair_pos, self.pair_buffer = state.pair_rng, int(state.pair_pos), []
+        self.u_rng, self.u_pos, self.u_buffer = state.u_rng, int(state.u_pos), []
+        if self.pair_rng is not None:  # the buffers in use: kept in memory, or redrawn from their generator state
+            self.pair_buffer = state.pair_buffer
+            if self.pair_buffer is None:
+                self.rng.bit_generator.state = self.pair_rng
+                self.pair_buffer = self._draw_pairs()
+        if self.u_rng is not None:
+            self.u_buffer = state.u_buffer
+            if self.u_buffer is None:
+                self.rng.bit_generator.state = self.u_rng
+                self.u_buffer = self._draw_log_u()
+        self.rng.bit_generator.state = self.rng_state = state.rng
+
+    def _draw_pairs(self) -> list:
+        if self.cdf is None:
+            return self.rng.integers(0, self.n_pairs, BUFFER_SIZE).tolist()
+        draws = np.searchsorted(self.cdf, self.rng.random(BUFFER_SIZE) * self.cdf[-1], side="right")
+        return np.minimum(draws, self.n_pairs - 1).tolist()
+
+    def _draw_log_u(self) -> list:
+        with np.errstate(divide="ignore"):
+            return np.log(self.rng.random(BUFFER_SIZE)).tolist()
+
+    def next_pair(self) -> int:
+        """The index of the next proposed pair (in the engine's ``pairs``)."""
+        pos = self.pair_pos
+        if pos == len(self.pair_buffer):
+            self.pair_rng = self.rng.bit_generator.state
+            self.pair_buffer, pos = self._draw_pairs(), 0
+            self.rng_state = self.rng.bit_generator.state
+        self.pair_pos = pos + 1
+        return self.pair_buffer[pos]
+
+    def next_log_u(self) -> float:
+        """The logarithm of the next acceptance uniform."""
+        pos = self.u_pos
+        if pos == len(self.u_buffer):
+            self.u_rng = self.rng.bit_generator.state
+            self.u_buffer, pos = self._draw_log_u(), 0
+            self.rng_state = self.rng.bit_generator.state
+        self.u_pos = pos + 1
+        return self.u_buffer[pos]
+
+
+class Chain:
+    """One chain in memory: a :class:`ChainState` brought to life, moved one iteration per :meth:`step`.
+
+    Each iteration proposes a move (a toggle of a pair drawn from the plan's proposal,
+    redrawn until the graph stays decomposable; every ``plan.relocate_every``-th iteration a
+    relocation of one node instead), accepts it by :func:`metropolis_accepts`, then runs
+    the plan's polish and graft when due and records the score. :meth:`snapshot` gives the
+    state to continue from.
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import SGMScore, load_heart_disease
+    >>> data = ChainData.from_scorer(SGMScore(load_heart_disease(as_counts=True), weights="count"))
+    >>> chain = Chain(data, new_chain_state(0, np.random.SeedSequence(1), 0), SearchPlan(strata=False))
+    >>> for _ in range(50):
+    ...     chain.step()
+    >>> state = chain.snapshot()
+    >>> state.iteration, state.best_score >= chain.trace[0], len(chain.trace)
+    (50, True, 51)
+    >>> release(data)
+    """
+
+    def __init__(self, data: ChainData, state: ChainState, plan: SearchPlan, known: dict | None = None):
+        self.data, self.start, self.plan = data, state, plan
+        self.tables = tables_for(data)
+        if known:
+            self.tables.absorb(known)
+        self.streams = RandomStreams(state, len(self.tables.pairs), plan.pair_cdf)
+        self.relocate_every, self.graft_every = int(plan.relocate_every), int(plan.graft_every)
+        self.graph = DecomposableState(self.tables, state.key, plan.strata)
+        self.iteration, self.settled, self.polished_key = state.iteration, state.settled, state.polished_key
+        self.n_accepted, self.n_draws = state.n_accepted, state.n_draws
+        self.n_relocations, self.n_relocations_accepted = state.n_relocations, state.n_relocations_accepted
+        self.best = (state.best_key, state.best_score, state.best_iteration)
+        self.visited: dict[int, float] = {}
+        self.trace: list[float] = []
+        if state.score is None:  # a fresh chain: its start state is the first visited and traced
+            self.trace.append(self.graph.score)
+            self.visited[self.graph.key] = self.graph.score
+            self.best = (self.graph.key, self.graph.score, 0)
+
+    def snapshot(self) -> ChainState:
+        """The state after the iterations run so far."""
+        streams, best = self.streams, self.best
+        return ChainState(
+            self.start.chain, self.iteration, self.graph.key, self.graph.score, streams.rng_state,
+            streams.pair_rng, streams.pair_pos, streams.u_rng, streams.u_pos, self.n_accepted, self.n_draws,
+            best[0], best[1], best[2], self.n_relocations, self.n_relocations_accepted, self.polished_key,
+            streams.pair_buffer, streams.u_buffer, self.settled, self.start.settle_round,
+        )  # fmt: skip
+
+    def step(self) -> None:
+        """One iteration: a Metropolis-Hastings move, then the plan's polish and graft when due."""
+        if self.streams.n_pairs:
+            move, relocation = self._propose()
+            log_u = self.streams.next_log_u()
+            if move is not None and metropolis_accepts(move.score - self.graph.score, log_u):
+                self._accept(move, relocation)
+        self.iteration = iteration = self.iteration + 1
+        best_key, best_score, best_iteration = self.best
+        if best_key != self.polished_key and self.plan.polish_due(iteration, best_iteration):
+            self._polish()
+        graph, every = self.graph, self.graft_every
+        if every and iteration % every == 0 and graph.key != best_key and graph.score <= best_score:
+            self._graft()
+            graph = self.graph
+        self.trace.append(graph.score)
+        if graph.score > best_score:
+            self.best = (graph.key, graph.score, iteration)
+        plan = self.plan
+        self.settled = bool(plan.settle_age) and plan.settled(iteration, self.best[2], self.best[0],
+                                                              self.polished_key, self.start.settle_round)  # fmt: skip
+
+    def _propose(self) -> tuple:
+        """``(move, is_relocation)``: a relocation when due, else the first toggle keeping the graph decomposable."""
+        every, upcoming = self.relocate_every, self.iteration + 1
+        if every and upcoming % every == 0:
+            node = _relocation_node(self.tables, self.streams.next_pair(), upcoming // every)
+            self.n_relocations += 1
+            return relocate(self.graph, node), True
+        pairs, next_pair, propose = self.tables.pairs, self.streams.next_pair, self.graph.propose
+        draws = 0
+        while True:
+            i, j = pairs[next_pair()]
+            draws += 1
+            move = propose(i, j)
+            if move is not None:
+                self.n_draws += draws
+                return move, False
+
+    def _accept(self, move, relocation: bool) -> None:
+        if relocation:
+            self.graph = move
+            self.n_relocations_accepted += 1
+        else:
+            self.graph.commit(move)
+        self.n_accepted += 1
+        if self.graph.key not in self.visited:
+            self.visited[self.graph.key] = self.graph.score
+
+    def _polish(self) -> None:
+        """Polish the best graph; the chain jumps to the result when it beats the current graph."""
+        plan, best_key = self.plan, self.best[0]
+        start = self.graph if self.graph.key == best_key else DecomposableState(self.tables, best_key, plan.strata)
+        triples = functools.partial(triples_for, self.data) if plan.relocating_insertions else None
+        polished = polish(start, plan.clique_partners, plan.deadline, self.visited, triples)
+        self.polished_key = polished.key
+        if polished.score > self.graph.score and polished.key != self.graph.key:
+            self.graph = polished
+
+    def _graft(self) -> None:
+        """Import into the best graph the parts in which the current graph beats it; the chain jumps there if better."""
+        best = DecomposableState(self.tables, self.best[0], self.plan.strata)
+        grafted = recombine(best, self.graph.key, self.visited, self.plan.deadline)
+        if grafted.score > self.best[1]:
+            self.graph = grafted
+
+
 def run_segment(
     data: ChainData,
     state: ChainState,
@@ -368,10 +479,8 @@ def run_segment(
 ) -> SegmentResult:
     """Run up to ``n_steps`` iterations of one chain from ``state`` (fewer if the plan's deadline passes).
 
-    Each iteration draws pairs from the plan's proposal until one toggle keeps the graph
-    decomposable and accepts it with the Metropolis-Hastings probability; every
-    ``plan.relocate_every``-th iteration proposes a relocation of one node instead
-    (accepted with the same probability, as one move).
+    The iterations are :meth:`Chain.step`; the chain stops early when it settles
+    (:meth:`SearchPlan.settled`) or at the deadline (at least one iteration runs).
 
     Parameters
     ----------
@@ -394,138 +503,22 @@ def run_segment(
     SegmentResult
     """
     _exit_with_parent(plan.owner_pid)
-    tables = tables_for(data)
-    if known:
-        tables.absorb(known)
-    pairs = tables.pairs
-    n_pairs = len(pairs)
-    cdf = None if plan.pair_cdf is None else np.asarray(plan.pair_cdf, dtype=np.float64)
-    relocate_every = int(plan.relocate_every)
+    chain = Chain(data, state, plan, known)
     deadline = plan.deadline if stop_at is None else min(stop_at, plan.deadline or stop_at)
-    graph = DecomposableState(tables, state.key, plan.strata)
-    rng = np.random.default_rng()
-    rng.bit_generator.state = state.rng
-    rng_state, pair_rng, u_rng = state.rng, state.pair_rng, state.u_rng
-    pair_pos, u_pos = int(state.pair_pos), int(state.u_pos)
-    n_accepted, n_draws = state.n_accepted, state.n_draws
-    n_reloc, n_reloc_acc = state.n_relocations, state.n_relocations_accepted
-    polished_key = state.polished_key
-    graft_every = int(plan.graft_every)
-    iteration = state.iteration
-    best = (state.best_key, state.best_score, state.best_iteration)
-    visited: dict[int, float] = {}
-    trace: list[float] = []
-    fresh = state.score is None
-    if fresh:
-        trace.append(graph.score)
-        visited[graph.key] = graph.score
-        best = (graph.key, graph.score, 0)
-
-    def draw_pairs() -> list:
-        if cdf is None:
-            return rng.integers(0, n_pairs, BUFFER_SIZE).tolist()
-        draws = np.searchsorted(cdf, rng.random(BUFFER_SIZE) * cdf[-1], side="right")
-        return np.minimum(draws, n_pairs - 1).tolist()
-
-    def draw_logu() -> list:
-        with np.errstate(divide="ignore"):
-            return np.log(rng.random(BUFFER_SIZE)).tolist()
-
-    pair_buf: list = []
-    u_buf: list = []
-    if pair_rng is not None:  # the buffers in use: kept in memory, or redrawn from their generator state
-        if state.pair_buffer is not None:
-            pair_buf = state.pair_buffer
-        else:
-            rng.bit_generator.state = pair_rng
-            pair_buf = draw_pairs()
-    if u_rng is not None:
-        if state.u_buffer is not None:
-            u_buf = state.u_buffer
-        else:
-            rng.bit_generator.state = u_rng
-            u_buf = draw_logu()
-    rng.bit_generator.state = rng_state
-
-    settled = state.settled
-
-    def snapshot():
-        return ChainState(
-            state.chain, iteration, graph.key, graph.score, rng_state, pair_rng, pair_pos, u_rng, u_pos,
-            n_accepted, n_draws, best[0], best[1], best[2], n_reloc, n_reloc_acc, polished_key, pair_buf, u_buf,
-            settled, state.settle_round,
-        )  # fmt: skip
-
-    saved = snapshot()
-    interrupted = False
-    reported = 0
+    saved, interrupted, reported = chain.snapshot(), False, 0
     try:
         for step in range(n_steps):
-            if settled or (deadline is not None and step and time.time() >= deadline):  # at least one step
+            if saved.settled or (deadline is not None and step and time.time() >= deadline):
                 break
-            if n_pairs:
-                if pair_pos == len(pair_buf):
-                    pair_rng = rng.bit_generator.state
-                    pair_buf, pair_pos, rng_state = draw_pairs(), 0, rng.bit_generator.state
-                if relocate_every and (iteration + 1) % relocate_every == 0:
-                    node = _relocation_node(tables, pair_buf[pair_pos], (iteration + 1) // relocate_every)
-                    pair_pos += 1
-                    n_reloc += 1
-                    move = relocate(graph, node)
-                    relocation = True
-                else:
-                    relocation = False
-                    while True:
-                        if pair_pos == len(pair_buf):
-                            pair_rng = rng.bit_generator.state
-                            pair_buf, pair_pos, rng_state = draw_pairs(), 0, rng.bit_generator.state
-                        i, j = pairs[pair_buf[pair_pos]]
-                        pair_pos += 1
-                        n_draws += 1
-                        move = graph.propose(i, j)
-                        if move is not None:
-                            break
-                if u_pos == len(u_buf):
-                    u_rng = rng.bit_generator.state
-                    u_buf, u_pos, rng_state = draw_logu(), 0, rng.bit_generator.state
-                log_u = u_buf[u_pos]
-                u_pos += 1
-                if move is not None:
-                    delta = move.score - graph.score
-                    if delta >= 0.0 or log_u < delta:
-                        if relocation:
-                            graph = move
-                            n_reloc_acc += 1
-                        else:
-                            graph.commit(move)
-                        n_accepted += 1
-                        if graph.key not in visited:
-                            visited[graph.key] = graph.score
-            iteration += 1
-            if best[0] != polished_key and plan.polish_due(iteration, best[2]):
-                start = graph if graph.key == best[0] else DecomposableState(tables, best[0], plan.strata)
-                triples = functools.partial(triples_for, data) if plan.relocating_insertions else None
-                polished = polish(start, plan.clique_partners, plan.deadline, visited, triples)
-                polished_key = polished.key
-                if polished.score > graph.score and polished.key != graph.key:
-                    graph = polished
-            if graft_every and iteration % graft_every == 0 and graph.key != best[0] and graph.score <= best[1]:
-                # the parts in which the current graph beats the best one, imported into it: the chain jumps there
-                grafted = recombine(DecomposableState(tables, best[0], plan.strata), graph.key, visited, plan.deadline)
-                if grafted.score > best[1]:
-                    graph = grafted
-            trace.append(graph.score)
-            if graph.score > best[1]:
-                best = (graph.key, graph.score, iteration)
-            settled = plan.settled(iteration, best[2], best[0], polished_key, state.settle_round)
-            saved = snapshot()
-            if progress is not None and iteration % PROGRESS_EVERY == 0:
-                progress(PROGRESS_EVERY, best[1], n_accepted / max(iteration, 1))
+            chain.step()
+            saved = chain.snapshot()
+            if progress is not None and saved.iteration % PROGRESS_EVERY == 0:
+                progress(PROGRESS_EVERY, saved.best_score, saved.n_accepted / max(saved.iteration, 1))
                 reported += PROGRESS_EVERY
     except KeyboardInterrupt:
         interrupted = True
     n_done = saved.iteration - state.iteration
-    trace = trace[: n_done + (1 if fresh else 0)]
+    trace = chain.trace[: n_done + (1 if state.score is None else 0)]
     if progress is not None and n_done > reported:
         progress(n_done - reported, saved.best_score, saved.n_accepted / max(saved.iteration, 1))
-    return SegmentResult(saved, visited, trace, interrupted, tables.take_fresh())
+    return SegmentResult(saved, chain.visited, trace, interrupted, chain.tables.take_fresh())

@@ -16,8 +16,10 @@ of nodes plus the family terms not seen before.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from pgmpy_sgm.core.bitsets import iter_bits
 
 __all__ = ["EquivalenceSearchResult", "greedy_equivalence_search", "cpdag_of_dag", "dag_extension"]
 
@@ -26,12 +28,8 @@ __all__ = ["EquivalenceSearchResult", "greedy_equivalence_search", "cpdag_of_dag
 MAX_SUBSETS_PER_PAIR = 256
 
 
-def _bits(mask: int) -> Iterator[int]:
-    """The members of a bit mask, smallest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
+#: The members of a bit mask, smallest first (the name ldag_search imports).
+_bits = iter_bits
 
 
 def _adjacency(pa: list[int], ch: list[int], ne: list[int]) -> list[int]:
@@ -39,7 +37,7 @@ def _adjacency(pa: list[int], ch: list[int], ne: list[int]) -> list[int]:
 
 
 def _is_clique(adj: list[int], nodes: int) -> bool:
-    for v in _bits(nodes):
+    for v in iter_bits(nodes):
         if (nodes & ~(1 << v)) & ~adj[v]:
             return False
     return True
@@ -60,7 +58,7 @@ def _semidirected_path(ch, ne, start: int, goal: int, blocked: int) -> bool:
     frontier = 1 << start
     while frontier:
         reach = 0
-        for u in _bits(frontier):
+        for u in iter_bits(frontier):
             reach |= ch[u] | ne[u]
         if reach & (1 << goal):
             return True
@@ -77,7 +75,7 @@ def _cliques_within(adj: list[int], candidates: int, limit: int) -> list[int]:
         nxt = []
         for subset in layer:
             top = subset.bit_length()  # extend with larger nodes only: every subset once
-            for v in _bits(candidates >> top << top):
+            for v in iter_bits(candidates >> top << top):
                 if subset & ~adj[v]:
                     continue
                 nxt.append(subset | (1 << v))
@@ -92,7 +90,7 @@ def _cliques_within(adj: list[int], candidates: int, limit: int) -> list[int]:
 
 def _subsets(mask: int, limit: int) -> list[int]:
     """Subsets of ``mask`` by increasing size, at most ``limit``."""
-    members = list(_bits(mask))
+    members = list(iter_bits(mask))
     out = [0]
     layer = [(0, 0)]  # (subset, index of the next member that may be added)
     while layer and len(out) < limit:
@@ -143,7 +141,7 @@ def dag_extension(pa: list[int], ch: list[int], ne: list[int]) -> list[int]:
             if not remaining >> x & 1 or ch[x] & remaining:
                 continue
             around = (pa[x] | ne[x]) & remaining
-            if all(not (around & ~(1 << y)) & ~adj[y] for y in _bits(ne[x] & remaining)):
+            if all(not (around & ~(1 << y)) & ~adj[y] for y in iter_bits(ne[x] & remaining)):
                 parents[x] |= ne[x] & remaining
                 remaining &= ~(1 << x)
                 break
@@ -176,12 +174,12 @@ def cpdag_of_dag(parents: list[int]) -> tuple[list[int], list[int], list[int]]:
     d = len(parents)
     children = [0] * d
     for y in range(d):
-        for x in _bits(parents[y]):
+        for x in iter_bits(parents[y]):
             children[x] |= 1 << y
     adj = [parents[v] | children[v] for v in range(d)]
     pa, ch, ne = [0] * d, [0] * d, [0] * d
     for y in range(d):
-        for x in _bits(parents[y]):
+        for x in iter_bits(parents[y]):
             if (parents[y] & ~(1 << x)) & ~adj[x]:  # x -> y <- z with x, z not adjacent
                 pa[y] |= 1 << x
                 ch[x] |= 1 << y
@@ -193,7 +191,7 @@ def cpdag_of_dag(parents: list[int]) -> tuple[list[int], list[int], list[int]]:
     while changed:
         changed = False
         for b in range(d):
-            for c in list(_bits(ne[b])):
+            for c in list(iter_bits(ne[b])):
                 if not ne[b] >> c & 1:
                     continue
                 # rule 1: a -> b - c, a and c not adjacent
@@ -208,7 +206,7 @@ def cpdag_of_dag(parents: list[int]) -> tuple[list[int], list[int], list[int]]:
                     continue
                 # rule 3: b - a1 -> c, b - a2 -> c, b - c, a1 and a2 not adjacent
                 both = ne[b] & pa[c]
-                if any(both & ~adj[a1] & ~(1 << a1) for a1 in _bits(both)):
+                if any(both & ~adj[a1] & ~(1 << a1) for a1 in iter_bits(both)):
                     _orient(pa, ch, ne, b, c)
                     changed = True
     return pa, ch, ne
@@ -232,7 +230,7 @@ def _insertions(pa, ch, ne, gain_of, max_indegree, min_improvement) -> list[tupl
                 continue
             # T must be a clique joined to all of NA: grow cliques among such neighbours
             joined = 0
-            for t in _bits(ne[y] & ~adj[x] & ~(1 << x)):
+            for t in iter_bits(ne[y] & ~adj[x] & ~(1 << x)):
                 if not na & ~adj[t]:
                     joined |= 1 << t
             for subset in _cliques_within(adj, joined, MAX_SUBSETS_PER_PAIR):
@@ -250,7 +248,7 @@ def _deletions(pa, ch, ne, gain_of, min_improvement) -> list[tuple]:
     adj = _adjacency(pa, ch, ne)
     out = []
     for y in range(len(pa)):
-        for x in _bits(pa[y] | ne[y]):
+        for x in iter_bits(pa[y] | ne[y]):
             na = ne[y] & adj[x]
             for subset in _subsets(na, MAX_SUBSETS_PER_PAIR):
                 kept = na & ~subset
@@ -360,7 +358,7 @@ def greedy_equivalence_search(
             if not _semidirected_path(ch, ne, y, x, na | subset):
                 pa[y] |= 1 << x
                 ch[x] |= 1 << y
-                for t in _bits(subset):
+                for t in iter_bits(subset):
                     _orient(pa, ch, ne, t, y)
                 pa, ch, ne = cpdag_of_dag(dag_extension(pa, ch, ne))
                 steps.append(("insert", x, y, subset, -neg_gain))
@@ -378,7 +376,7 @@ def greedy_equivalence_search(
             pa[b] &= ~(1 << a)
             ch[a] &= ~(1 << b)
             ne[a] &= ~(1 << b)
-        for h in _bits(subset):
+        for h in iter_bits(subset):
             _orient(pa, ch, ne, y, h)
             if ne[x] >> h & 1:
                 _orient(pa, ch, ne, x, h)

@@ -12,9 +12,13 @@ The loop is written once, for a learner given as one callable (:class:`MStep`):
    posterior (:func:`~pgmpy_sgm.core.missing.complete_rows`), giving distinct complete rows
    with expected counts;
 3. *M-step*: the learner's own search on that table, warm-started from the current
-   structure, then the parameters of the structure found;
-4. repeat until an iteration raises the expected score by less than ``tol`` with the same
-   structure, or ``max_iter`` iterations.
+   structure, then the parameters of the structure found; between searches, cheaper
+   parameter steps (the current structure re-fitted on the new table);
+4. repeat until a search moves the expected score by less than
+   :meth:`~pgmpy_sgm.core.missing.EMOptions.threshold` (relative to the score, with an
+   absolute floor) with the same structure, or ``max_iter`` iterations;
+5. return the search with the best observed-data criterion (Cheeseman and Stutz 1996),
+   which compares searches on different completed tables.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -35,6 +40,7 @@ from pgmpy_sgm.core.missing import (
     complete_rows,
     independent_log_probability,
     missing_cells,
+    observed_log_likelihood,
     resolve_missing,
 )
 from pgmpy_sgm.core.pooling import is_dask_frame
@@ -68,7 +74,7 @@ class MStepResult:
 
 @dataclass(frozen=True)
 class EMResult:
-    """The last structure step, the table it was fitted on, and the history of the iterations.
+    """The chosen structure step, the table it was fitted on, and the history of the iterations.
 
     Examples
     --------
@@ -77,7 +83,7 @@ class EMResult:
     ...     return MStepResult(None, frozenset(), 0.0, lambda codes: np.zeros(len(codes)))
     >>> result = structural_em(table, m_step, EMOptions())
     >>> type(result.last).__name__, result.completed.counts.tolist(), list(result.history.columns)
-    ('MStepResult', [1.5, 1.5], ['step', 'expected_score', 'gain', 'added', 'removed', 'seconds'])
+    ('MStepResult', [1.5, 1.5], ['step', 'expected_score', 'gain', 'added', 'removed', 'seconds', 'criterion'])
     """
 
     last: MStepResult
@@ -105,10 +111,17 @@ def structural_em(
     learner's search) or, with ``parameter_step``, a *parameter* step (the previous
     structure's parameters and score on the new table: cheap). After a structure step the
     iterations are parameter steps until the expected score moves by less than
-    ``options.tol``; then a structure step again. EM stops after a structure step that moved
-    the expected score by less than ``tol`` and either kept the structure or followed another
-    such structure step (structures of equal score may alternate), or at ``max_iter`` (whose
-    last iteration is a structure step), so the result is always a structure step's.
+    ``options.threshold`` of it; then a structure step again. EM stops after a structure
+    step that moved the expected score by less than the threshold and either kept the
+    structure or followed another such structure step (structures of equal score may
+    alternate), or at ``max_iter`` (whose last iteration is a structure step).
+
+    The result is the structure step with the best *observed-data* criterion (Cheeseman and
+    Stutz 1996): its expected score, minus its expected log-likelihood on the table it was
+    fitted on, plus its observed-data log-likelihood (over the rows completed exactly), an
+    estimate of the score of the incomplete data that, unlike the expected scores, compares
+    steps fitted on different completed tables. Every E-step draws with the same random
+    numbers, so rows completed by draws move only as the model does.
 
     Parameters
     ----------
@@ -131,8 +144,10 @@ def structural_em(
         ``history`` has one row per iteration: ``step`` ("structure" or "parameters"),
         ``expected_score``, ``gain`` (over the previous iteration), ``added`` and ``removed``
         (structure elements, against the previous model, the start's included),
-        ``seconds``; ``history.attrs["start"]`` says which start was used. ``completed`` is
-        the table of the last structure step.
+        ``seconds`` and ``criterion`` (the observed-data criterion, structure steps only);
+        ``history.attrs["start"]`` says which start was used and
+        ``history.attrs["best_iteration"]`` which structure step is the result. ``last`` is
+        that step and ``completed`` the table it was fitted on.
 
     Examples
     --------
@@ -144,18 +159,23 @@ def structural_em(
     >>> result.history["expected_score"].tolist(), result.history.attrs["start"]
     ([5.0, 5.0], 'independent variables (available cases)')
     """
-    rng = np.random.default_rng(seed)
+    draw_seed = int(np.random.default_rng(seed).integers(2**63))
     previous, start = _start(table, m_step)
     log_probability = independent_log_probability(table) if previous is None else previous.log_probability
-    rows, structure_table, last_score = [], None, np.nan
+    rows, last_score, candidates, pending = [], np.nan, [], None
     structure_next, calm_search = True, False
     for iteration in range(1, options.max_iter + 1):
         tic = time.perf_counter()
-        completed = complete_rows(table, log_probability, options.max_completions, options.n_draws, rng)
+        completed = complete_rows(table, log_probability, options.max_completions, options.n_draws, draw_seed,
+                                  options.tail_mass)  # fmt: skip
+        if pending is not None:  # the E-step gives the observed-data log-likelihood of the model that made it
+            candidates.append(pending._replace(criterion=pending.criterion + completed.log_likelihood))
+            pending = None
         structural = structure_next or parameter_step is None or previous is None or iteration == options.max_iter
         result = m_step(completed, previous) if structural else parameter_step(completed, previous)
         if structural:
-            structure_table = completed
+            pending = _Candidate(result.score - _expected_log_likelihood(result, completed), iteration, result,
+                                 completed)  # fmt: skip
         added, removed = _changes(None if previous is None else previous.structure, result.structure)
         gain, last_score = result.score - last_score, result.score
         row = {"iteration": iteration, "step": "structure" if structural else "parameters",
@@ -164,7 +184,7 @@ def structural_em(
         rows.append(row)
         if report is not None:
             report(row)
-        small = iteration > 1 and abs(gain) < options.tol
+        small = iteration > 1 and abs(gain) < options.threshold(result.score)
         kept = previous is not None and result.structure == previous.structure
         previous, log_probability = result, result.log_probability
         if structural and small and (kept or calm_search):  # the structure, or at least the score, has settled
@@ -172,9 +192,33 @@ def structural_em(
         if structural:
             calm_search = small
         structure_next = not structural and small
+    tic = time.perf_counter()
+    observed = observed_log_likelihood(table, pending.result.log_probability, options.max_completions)
+    candidates.append(pending._replace(criterion=pending.criterion + observed))
+    rows[-1]["seconds"] += time.perf_counter() - tic
+    best = max(candidates, key=lambda c: c.criterion)  # ties: the earliest
     history = pd.DataFrame(rows).set_index("iteration")
+    history["criterion"] = pd.Series({c.iteration: c.criterion for c in candidates}, dtype=float)
     history.attrs["start"] = start
-    return EMResult(previous, structure_table, history)
+    history.attrs["best_iteration"] = best.iteration
+    return EMResult(best.result, best.completed, history)
+
+
+class _Candidate(NamedTuple):
+    """A structure step and its observed-data criterion (partial until its observed log-likelihood is added)."""
+
+    criterion: float
+    iteration: int
+    result: MStepResult
+    completed: CompletedTable
+
+
+def _expected_log_likelihood(result: MStepResult, completed: CompletedTable) -> float:
+    """The log-likelihood of the completed table (rows with their expected counts) under the step's model."""
+    codes = completed.codes
+    if codes is None:
+        raise ValueError("The completed table has no codes; make it with complete_rows.")
+    return float(np.dot(result.log_probability(codes), completed.counts))
 
 
 def _start(table: IncompleteTable, m_step) -> tuple[MStepResult | None, str]:

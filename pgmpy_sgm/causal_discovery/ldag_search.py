@@ -33,6 +33,8 @@ from pgmpy_sgm.structure_score.ldag_score import DEFAULT_KAPPA, LDAGScore
 __all__ = ["LDAGSearch"]
 
 _STARTS = ("auto", "ges", "empty")
+#: Equivalent sample sizes tried by ``equivalent_sample_size="auto"`` (Steck 2008: the marginal likelihood's maximiser).
+ESS_GRID = (0.5, 1.0, 2.0, 5.0, 10.0, 20.0)
 
 
 def _perturb(dag: DAG, n_moves: int, max_indegree: int | None, rng: np.random.Generator) -> DAG:
@@ -161,8 +163,18 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
 
     Parameters
     ----------
-    equivalent_sample_size : float, default=5.0
-        ESS of the BDeu hyperparameters (score and parameters).
+    equivalent_sample_size : float, "auto" or sequence of float, default=5.0
+        ESS of the BDeu hyperparameters (score and parameters). ``"auto"`` chooses it from
+        the data among :data:`ESS_GRID` (a sequence: among its values) by the marginal
+        likelihood, as Steck [3]_ proposes: for each value the first climbs run under the
+        score with that ESS, and the value whose best labelled DAG scores highest (log
+        marginal likelihood plus the labels' log prior, which does not depend on the ESS)
+        is kept; the restarts, the chain and the parameters then use it. The ESS chosen is
+        ``ess_``; the fit costs one set of first climbs per value tried. A smaller ESS usually
+        gives sparser graphs and less smoothed parameters; which value the data favour
+        depends on the data, not only on their size (``benchmarks/RESULTS.md``, "Small
+        samples"). ``kappa`` is not chosen: its prior is not normalised over labellings, so
+        the marginal likelihood cannot compare its values.
     kappa : float, default=0.2
         Structure-prior factor per free parameter removed by labels (see ``LDAGScore``).
     start : {"auto", "ges", "empty"} or pgmpy.base.DAG, default="auto"
@@ -218,10 +230,13 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         :class:`NonReversibleMCMC`: from the model of the complete cases (independent
         variables when there are fewer than 30), each E-step completes the incomplete rows
         by the current labelled network's posterior, and an M-step is this search on the
-        expected counts, warm-started from the current DAG, with the network's parameters
-        (between searches, only the current network's parameters are re-fitted). The EM is
+        expected counts, warm-started from the current DAG (a search from scratch the first
+        time, then one tabu climb from the current DAG without restarts), with the network's
+        parameters (between searches, only the current network's parameters are re-fitted);
+        the result is the search with the best observed-data criterion (see
+        :func:`~pgmpy_sgm.causal_discovery._structural_em.structural_em`). The EM is
         recorded in ``em_history_``, ``n_completed_exactly_``, ``n_completed_by_draws_`` and
-        ``missing_cells_``; the other fitted attributes refer to the last search's completed
+        ``missing_cells_``; the other fitted attributes refer to the chosen search's completed
         table, and ``max_time`` bounds the whole fit. Or missing as a state
         named ``"missing"``. Data without missing cells give the same result under every
         choice.
@@ -233,7 +248,14 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     adjacency_matrix_ : pandas.DataFrame of shape (n_variables, n_variables)
         Adjacency of ``causal_graph_`` (an undirected edge has both entries), 0/1 integers.
     model_ : LabeledBayesianNetwork
-        The DAG with its optimal labels and TreeCPDs fitted (BDeu posterior means).
+        The DAG with its optimal labels and TreeCPDs fitted (BDeu posterior means with
+        ``ess_``; the model records that ESS, and its ``fit`` without an estimator uses it).
+    ess_ : float
+        The equivalent sample size used: ``equivalent_sample_size`` when it is a number,
+        else the value chosen from the grid.
+    ess_scores_ : dict
+        ``{ess: best score of the first climbs under it}`` for every ESS tried (one entry
+        when the ESS is fixed).
     best_score_ : float
         LDAG score (log marginal likelihood plus log structure prior) of ``model_``.
     climb_scores_ : list of float
@@ -302,11 +324,13 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
        Mining and Knowledge Discovery 29(2), 503-533, 2015.
     .. [2] D. M. Chickering. Optimal structure identification with greedy search. Journal of
        Machine Learning Research 3, 507-554, 2002.
+    .. [3] H. Steck. Learning the Bayesian network structure: Dirichlet prior versus data.
+       Proceedings of the 24th Conference on Uncertainty in Artificial Intelligence, 511-518, 2008.
     """
 
     def __init__(
         self,
-        equivalent_sample_size: float = 5.0,
+        equivalent_sample_size: float | str | tuple = 5.0,
         kappa: float = DEFAULT_KAPPA,
         start: str | DAG = "auto",
         n_restarts: int = 10,
@@ -375,7 +399,25 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
             what = "a non-negative integer" if low == 0 else "a positive integer"
             raise ValueError(f"{name} must be {what}{' or None' if none_ok else ''}. Got: {value!r}")
 
+    def _ess_grid(self) -> tuple[float, ...]:
+        """The equivalent sample sizes to try: one when fixed, :data:`ESS_GRID` for ``"auto"``, or the given ones."""
+        value = self.equivalent_sample_size
+        if isinstance(value, str):
+            if value != "auto":
+                raise ValueError(f"equivalent_sample_size must be a positive number, 'auto' or a sequence of "
+                                 f"positive numbers. Got: {value!r}")  # fmt: skip
+            return ESS_GRID
+        values = list(value) if isinstance(value, list | tuple | np.ndarray) else [value]
+        if not values:
+            raise ValueError("equivalent_sample_size: the sequence of values to try is empty.")
+        for v in values:
+            if isinstance(v, bool) or not isinstance(v, Real) or not (math.isfinite(v) and v > 0):
+                raise ValueError(f"equivalent_sample_size must be a positive number, 'auto' or a sequence of "
+                                 f"positive numbers. Got: {v!r}")  # fmt: skip
+        return tuple(float(v) for v in values)
+
     def _check_params(self) -> None:
+        self._ess_grid()
         for name in ("n_restarts", "tabu_length", "n_mcmc"):
             self._check_count(name, getattr(self, name), 0)
         for name in ("perturbation", "max_indegree"):
@@ -497,21 +539,12 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         columns = list(X.columns)
         X = X[canonical_order(columns)]  # search in name order, report in column order (see the class notes)
         start_time = time.perf_counter()
-        score = LDAGScore(
-            X,
-            weights=counts,
-            equivalent_sample_size=self.equivalent_sample_size,
-            kappa=self.kappa,
-            state_names=self.state_names,
-            max_labelled_configs=self.max_labelled_configs,
-            labels=self.labels,
-        )
         rng = np.random.default_rng(self.seed)
-        starts = self._start_dags(score, list(X.columns))
-        self.start_scores_ = {name: float(score.score(dag)) for name, dag in starts}
+        grid = self._ess_grid()
         show = bool(self.show_progress and config.SHOW_PROGRESS)
-        with tqdm(total=len(starts) + self.n_restarts, disable=not show, desc="LDAG climbs") as bar:
-            best, best_score = self._first_climbs(score, X, starts, bar)
+        n_starts = 1 if isinstance(self.start, nx.DiGraph) else (2 if self.start == "auto" else 1)
+        with tqdm(total=n_starts * len(grid) + self.n_restarts, disable=not show, desc="LDAG climbs") as bar:
+            score, best, best_score = self._first_climbs_per_ess(X, counts, grid, bar)
             best, best_score = self._restarts(score, X, best, best_score, rng, bar, start_time)
             if bar.n < bar.total:  # restarts end early by restart_budget or max_time: the bar ends full, saying why
                 bar.total = bar.n
@@ -553,17 +586,10 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     def _parameter_step(self, table: IncompleteTable, completed, previous: MStepResult) -> MStepResult:
         """A parameter step of structural EM: the previous labelled DAG, scored and fitted on ``completed``."""
         model = previous.estimator.model_.copy()
-        model.fit(completed.frame, equivalent_sample_size=self.equivalent_sample_size, weights=completed.counts,
+        ess = previous.estimator.ess_
+        model.fit(completed.frame, equivalent_sample_size=ess, weights=completed.counts,
                   state_names=table.state_names)  # fmt: skip
-        score = LDAGScore(
-            completed.frame[table.variables],
-            weights=completed.counts,
-            equivalent_sample_size=self.equivalent_sample_size,
-            kappa=self.kappa,
-            state_names=table.state_names,
-            max_labelled_configs=self.max_labelled_configs,
-            labels=self.labels,
-        )
+        score = self._score_with(completed.frame[table.variables], completed.counts, ess, table.state_names)
         value = math.fsum(score.family_score(node, *model.get_classes(node)) for node in model.nodes())
         return MStepResult(previous.estimator, previous.structure, float(value),
                            model.log_probability_function(table.variables, table.state_names))  # fmt: skip
@@ -572,10 +598,11 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         """One M-step of structural EM: a fit of a copy of this learner on a completed table."""
         params = {"missing": "error", "weights": completed.counts, "state_names": table.state_names,
                   "show_progress": False}  # fmt: skip
-        if previous is not None:
+        if previous is not None:  # warm start; the per-step budget: one tabu climb from it, no restarts
             dag = DAG(previous.estimator.model_.edges())
             dag.add_nodes_from(table.variables)
-            params["start"] = dag
+            params["start"], params["n_restarts"] = dag, 0
+            params["equivalent_sample_size"] = previous.estimator.ess_  # chosen once, by the first M-step
         if deadline is not None:
             params["max_time"] = max(deadline - time.perf_counter(), 1.0)
         step = clone(self).set_params(**params).fit(completed.frame)
@@ -586,6 +613,41 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
             structure.add(("classes", node, tuple(parents), tuple(int(i) for i in ids)))
         return MStepResult(step, frozenset(structure), float(step.best_score_),
                            model.log_probability_function(table.variables, table.state_names))  # fmt: skip
+
+    def _score_with(self, X, counts, ess: float, state_names) -> LDAGScore:
+        """The LDAG score of ``X`` with equivalent sample size ``ess`` and this learner's other settings."""
+        return LDAGScore(
+            X,
+            weights=counts,
+            equivalent_sample_size=ess,
+            kappa=self.kappa,
+            state_names=state_names,
+            max_labelled_configs=self.max_labelled_configs,
+            labels=self.labels,
+        )
+
+    def _first_climbs_per_ess(self, X, counts, grid: tuple, bar) -> tuple[LDAGScore, DAG, float]:
+        """The first climbs under each ESS of ``grid``; the score of the ESS whose best DAG scores highest.
+
+        Sets ``ess_``, ``ess_scores_`` and, for the chosen ESS, ``start_scores_``, ``ges_steps_``
+        and the climb records (ties keep the earlier ESS of the grid).
+        """
+        chosen = None
+        self.ess_scores_ = {}
+        for ess in grid:
+            score = self._score_with(X, counts, ess, self.state_names)
+            starts = self._start_dags(score, list(X.columns))
+            start_scores = {name: float(score.score(dag)) for name, dag in starts}
+            best, best_score = self._first_climbs(score, X, starts, bar)
+            self.ess_scores_[ess] = best_score
+            if chosen is None or best_score > chosen[3] + 1e-9:
+                records = (self.climb_scores_, self.climb_seconds_, self.climb_starts_, self.climb_new_families_,
+                           self.climb_moves_, start_scores, self.ges_steps_)  # fmt: skip
+                chosen = (ess, score, best, best_score, records)
+        self.ess_, score, best, best_score, records = chosen
+        (self.climb_scores_, self.climb_seconds_, self.climb_starts_, self.climb_new_families_, self.climb_moves_,
+         self.start_scores_, self.ges_steps_) = records  # fmt: skip
+        return score, best, best_score
 
     def _record(self, start: str, result: tuple) -> None:
         _, value, seconds, n_new, moves = result
@@ -675,7 +737,8 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
             ids = score.best_labelling(node, parents).group_ids
             if int(ids.max()) + 1 < ids.size:
                 model.set_classes(node, parents, ids)
-        model.fit(X, equivalent_sample_size=self.equivalent_sample_size, weights=counts, state_names=score.state_names)
+        model.equivalent_sample_size = self.ess_  # a later fit without an estimator keeps it
+        model.fit(X, weights=counts, state_names=score.state_names)
         return model
 
     # -- scoring ------------------------------------------------------------------------
@@ -706,14 +769,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         if not isinstance(variables, pd.DataFrame):  # columns in the fitted order (scikit-learn has warned)
             variables = pd.DataFrame(variables, columns=list(self.feature_names_in_))
         counts = None if weights is None else X[weights].to_numpy()
-        score = LDAGScore(
-            variables[self.scorer_.variables],
-            weights=counts,
-            equivalent_sample_size=self.equivalent_sample_size,
-            kappa=self.kappa,
-            state_names={v: list(s) for v, s in self.scorer_.state_names.items()},
-            max_labelled_configs=self.max_labelled_configs,
-            labels=self.labels,
-        )
+        score = self._score_with(variables[self.scorer_.variables], counts, self.ess_,
+                                 {v: list(s) for v, s in self.scorer_.state_names.items()})  # fmt: skip
         model = self.model_
         return float(math.fsum(score.family_score(node, *model.get_classes(node)) for node in model.nodes()))

@@ -7,7 +7,6 @@ import math
 import os
 import time
 import warnings
-from dataclasses import replace
 from numbers import Integral, Real
 
 import joblib
@@ -15,10 +14,11 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 from pgmpy import config
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import check_is_fitted, validate_data
+from tqdm.auto import tqdm
 
-from pgmpy_sgm.causal_discovery._base import DecomposableCausalGraphMixin
+from pgmpy_sgm.causal_discovery._base import DecomposableCausalGraphMixin, check_data_argument
 from pgmpy_sgm.causal_discovery._chain import (
     ChainData,
     ChainState,
@@ -31,10 +31,19 @@ from pgmpy_sgm.causal_discovery._chain import (
 from pgmpy_sgm.causal_discovery._checkpoint import CheckpointLog, read_checkpoint
 from pgmpy_sgm.causal_discovery._convergence import ConvergenceWarning, convergence_summary, warn_if_unconverged
 from pgmpy_sgm.causal_discovery._explore import explore_run
+from pgmpy_sgm.causal_discovery._held_out import fit_with_held_out_prior
 from pgmpy_sgm.causal_discovery._order import canonical_order, in_column_order
 from pgmpy_sgm.causal_discovery._posterior import edge_probability_frame, pair_probabilities, posterior_frame
 from pgmpy_sgm.causal_discovery._run_state import RunState
-from pgmpy_sgm.causal_discovery._structural_em import adopt_fitted, missing_input
+from pgmpy_sgm.causal_discovery._segments import (
+    SEGMENT_SECONDS,
+    ChainProgress,
+    check_backend,
+    parallel_segments,
+    remaining,
+    sequential_segments,
+)
+from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_fitted, missing_input, structural_em
 from pgmpy_sgm.core.data import check_frame
 from pgmpy_sgm.core.engine import ScoreEngine
 from pgmpy_sgm.core.missing import IncompleteTable, check_missing_option, em_options, missing_cells
@@ -50,6 +59,8 @@ from pgmpy_sgm.core.search import (
     recombine,
     triple_partners,
 )
+from pgmpy_sgm.models import ModelAverage, StratifiedGraph, StratifiedGraphicalModel
+from pgmpy_sgm.structure_score import SGMScore
 
 __all__ = ["NonReversibleMCMC", "FitInterruptedWarning", "CheckpointWarning", "ConvergenceWarning"]
 
@@ -60,12 +71,6 @@ POSTERIOR_STRATA_ROWS = (100, 0.999, 1000)
 #: Labelling schedule of the chains' moves (:func:`~pgmpy_sgm.core.optimize.optimal_groups`);
 #: the visited graphs are re-scored with ``"auto"`` before the results are formed.
 SEARCH_LABEL_METHOD = "fast"
-
-#: Target duration of a segment of parallel chains run without a checkpoint.
-SEGMENT_SECONDS = 2.0
-
-#: Idle loky workers (also those left by a parent that was killed) exit after this many seconds.
-WORKER_IDLE_SECONDS = 20
 
 _STARTS = ("auto", "empty", "best_gm", "best_forest", "climbed")
 
@@ -133,20 +138,49 @@ def _em_progress(bar, row: dict) -> None:
     bar.set_postfix_str(f"expected score={row['expected_score']:.2f} +{row['added']} -{row['removed']}", refresh=False)
 
 
-def _progress_text(chain_best: list[float], age_seconds: float, rate: float) -> str:
-    """The progress bar's postfix: the best score, how long ago it improved, the chains' spread.
+def _segment_steps(todo: list[ChainState], n_iter: int | None, chunk: int | None, aligned: bool) -> list[int]:
+    """Iterations of each chain's next segment: what it has left, at most to the end of its ``chunk``.
+
+    Segments of ``aligned`` chunks end at multiples of ``chunk`` (the checkpoint points).
 
     Examples
     --------
-    >>> _progress_text([-100.0, -102.5], 12.3, 0.0412)
-    'best=-100.00 (12 s ago) spread=2.50 chains=[-100.0 -102.5] accept=0.041'
+    >>> chains = [ChainState(0, 950, 0, None, {}, None, 0, None, 0), ChainState(1, 0, 0, None, {}, None, 0, None, 0)]
+    >>> _segment_steps(chains, 2000, 1000, aligned=True), _segment_steps(chains, 2000, 1000, aligned=False)
+    ([50, 1000], [1000, 1000])
+    >>> _segment_steps(chains, 1000, None, aligned=True)
+    [50, 1000]
     """
-    started = [b for b in chain_best if np.isfinite(b)]
-    spread = max(started) - min(started) if started else 0.0
-    text = f"best={max(chain_best):.2f} ({age_seconds:.0f} s ago) spread={spread:.2f}"
-    if len(chain_best) <= 4:
-        text += " chains=[" + " ".join(f"{b:.1f}" for b in chain_best) + "]"
-    return text + f" accept={rate:.3f}"
+    steps = []
+    for state in todo:
+        n_steps = remaining(state, n_iter)
+        if chunk is not None:
+            n_steps = min(n_steps, chunk - (state.iteration % chunk if aligned else 0))
+        steps.append(n_steps)
+    return steps
+
+
+def _adapted_chunk(every: int, seconds: float, results: list, todo: list[ChainState]) -> int:
+    """Iterations of about ``SEGMENT_SECONDS`` of work, at the pace of the segment just run (at least ``every``)."""
+    done_steps = max(max(out.state.iteration - s.iteration for out, s in zip(results, todo, strict=True)), 1)
+    return max(every, int(SEGMENT_SECONDS / max(seconds / done_steps, 1e-9)))
+
+
+def _merge_segments(data: ChainData, run: RunState, results: list, bar: ChainProgress | None) -> tuple[dict, bool]:
+    """Merge the segments' results into ``run``; returns the labellings they learned and whether one was interrupted."""
+    known: dict = {}  # labellings learned in this segment, passed on to every chain's next segment
+    interrupted = False
+    for out in results:
+        known.update(out.learned)
+        data.engine.absorb(out.learned)
+        state = out.state
+        before = run.chains[state.chain].iteration
+        run.merge(out)
+        interrupted |= out.interrupted
+        if bar is not None:
+            rate = state.n_accepted / max(state.iteration, 1)
+            bar.update(state.chain, state.iteration - before, state.best_score, rate)
+    return known, interrupted
 
 
 class FitInterruptedWarning(RuntimeWarning):
@@ -277,8 +311,15 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         Name of a count column of ``X`` (it is then not a variable), or one count per row.
     state_names : dict, optional
         ``{variable: [states]}`` as in pgmpy.
-    prior : {"paper", "uniform"}, default="paper"
-        Structure prior, :math:`P(G_L) \propto 2^{d - f(G)}` or flat.
+    prior : {"paper", "uniform", "held_out"}, default="paper"
+        Structure prior, :math:`P(G_L) \propto 2^{d - f(G)}` or flat, or ``"held_out"``: the
+        one of those two whose model averages predict held-out rows better in 5-fold
+        cross-validation (:func:`~pgmpy_sgm.causal_discovery._held_out.choose_by_held_out`;
+        ten extra fits), then used for the whole fit, so ``posterior_``, ``model_`` and
+        :class:`~pgmpy_sgm.models.ModelAverage` all follow it. ``prior_`` is the prior used
+        and ``prior_scores_`` the held-out log-likelihood per row of each (None without the
+        choice). The paper's prior favours sparse graphs, which on a few hundred rows can
+        cost fit (``benchmarks/RESULTS.md``, "Small samples").
     seed : int, optional
         Seed; chain ``c`` uses ``numpy.random.SeedSequence(seed).spawn(n_chains)[c]``, so
         the results do not depend on ``n_jobs`` or ``backend``.
@@ -314,15 +355,17 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         completion limits); or treat missing as a state named ``"missing"``. Structural EM
         starts from the model of the complete cases (from independent variables fitted to
         the available cases when there are fewer than 30); each E-step completes every
-        incomplete row by the current model's posterior (exactly by enumeration up to 4096
+        incomplete row by the current model's posterior (exactly by enumeration up to 131,072
         completions, by Gibbs draws beyond), giving a table of expected counts; an M-step
         runs the chains on it, warm-started from the current graph, and re-estimates the
         parameters (Bayesian, as :meth:`~pgmpy_sgm.models.StratifiedGraphicalModel.fit`), or,
         between such searches, only re-estimates the current graph's parameters, until the
-        expected score settles (``em_history_["step"]``).
+        expected score settles (``em_history_["step"]``); the result is the search with the
+        best observed-data criterion (see
+        :func:`~pgmpy_sgm.causal_discovery._structural_em.structural_em`).
         With ``"em"``, ``max_time`` bounds the whole fit, the fitted attributes
-        (``posterior_``, ``edge_probabilities_``, ``convergence_``, ...) refer to the last EM
-        iteration's completed table, and ``checkpoint`` is not available. Data without
+        (``posterior_``, ``edge_probabilities_``, ``convergence_``, ...) refer to the chosen
+        search's completed table, and ``checkpoint`` is not available. Data without
         missing cells give the same result under every choice.
     return_type : {"pdag", "cpdag", "dag"}, default="pdag"
         Form of ``causal_graph_``, as in pgmpy's structure learners: ``"pdag"`` and
@@ -353,6 +396,10 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         :class:`ConvergenceWarning` is issued when the spread exceeds 2 log-units, when a
         final polish of the best graph still improves it, and when ``n_iter="auto"`` ran
         out of time before the chains settled (see ``stop_reason_``).
+    prior_ : str
+        The structure prior used: ``prior``, or with ``prior="held_out"`` the one chosen.
+    prior_scores_ : dict or None
+        With ``prior="held_out"``: ``{prior: held-out log-likelihood per row}``; else None.
     model_ : StratifiedGraph
         The best stratified graph visited, with the data's state names.
     best_score_ : float
@@ -520,16 +567,15 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         self._check_int("max_labelled_clique", self.max_labelled_clique, 2)
         if not isinstance(self.strata, bool | np.bool_):
             raise TypeError(f"strata must be a bool. Got: {self.strata!r}")
-        if self.prior not in ("paper", "uniform"):
-            raise ValueError(f"prior must be one of ('paper', 'uniform'). Got: {self.prior!r}")
+        if self.prior not in ("paper", "uniform", "held_out"):
+            raise ValueError(f"prior must be one of ('paper', 'uniform', 'held_out'). Got: {self.prior!r}")
         if self.seed is not None:
             self._check_int("seed", self.seed, 0)
         if self.n_jobs is not None and (isinstance(self.n_jobs, bool) or not isinstance(self.n_jobs, Integral)):
             raise TypeError(f"n_jobs must be an integer or None. Got: {self.n_jobs!r}")
         if self.n_jobs == 0:
             raise ValueError(f"n_jobs must be a non-zero integer (negative: CPUs + 1 + n_jobs). Got: {self.n_jobs}")
-        if self.backend is not None and not isinstance(self.backend, str):
-            raise TypeError(f"backend must be a joblib backend name or None. Got: {self.backend!r}")
+        check_backend(self.backend)
         for name in ("show_progress", "resume"):
             if not isinstance(getattr(self, name), bool | np.bool_):
                 raise TypeError(f"{name} must be a bool. Got: {getattr(self, name)!r}")
@@ -542,8 +588,6 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         return n_iter, n_chains, every
 
     def _start_key(self, tables: ScoreEngine, gains: np.ndarray | None, deadline: float | None = None) -> int:
-        from pgmpy_sgm.models import StratifiedGraph
-
         start = self.start
         if isinstance(start, str):
             if start not in _STARTS:
@@ -574,14 +618,13 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         if unknown:
             raise ValueError(f"start has node(s) that are not variables of the data {tables.variables}. Got: {unknown}")
         adj = [0] * tables.n
-        key = 0
         for u, v in edges:
             i, j = index[u], index[v]
             if i == j:
                 raise ValueError(f"start has a self-loop. Got: {(u, v)!r}")
             adj[i] |= 1 << j
             adj[j] |= 1 << i
-            key |= 1 << tables.pair_index[i][j]
+        key = tables.key(edges)
         if chordal_families(adj) is None:
             raise ValueError(f"start must be decomposable (chordal). Got a graph with edges {edges}")
         return key
@@ -610,8 +653,11 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         >>> round(est.fit(load_heart_disease()).best_score_, 2)
         -6720.18
         """
-        from pgmpy_sgm.structure_score import SGMScore
-
+        X = check_data_argument(X)
+        if self.prior == "held_out":
+            self._check_params()
+            return fit_with_held_out_prior(self, X)
+        self.prior_, self.prior_scores_ = self.prior, None
         keep_missing = check_missing_option(self.missing) != "error"
         X, weights = pooled_input(X, self.weights, keep_missing)  # a Dask DataFrame is pooled where it lives
         X, weights, needs_em = missing_input(X, weights, self.missing)
@@ -675,8 +721,6 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
 
     def _fit_em(self, X: pd.DataFrame, weights) -> NonReversibleMCMC:
         """Structural EM (see ``missing``): M-steps are fits of a copy of this estimator on completed tables."""
-        from pgmpy_sgm.causal_discovery._structural_em import structural_em
-
         if self.checkpoint is not None:
             raise ValueError("checkpoint is not available with missing='em'; pass checkpoint=None. "
                              f"Got: {self.checkpoint!r}")  # fmt: skip
@@ -705,11 +749,6 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
 
     def _m_step(self, table, deadline, completed, previous):
         """One M-step of structural EM: a fit of a copy of this estimator on a completed table."""
-        from sklearn.base import clone
-
-        from pgmpy_sgm.causal_discovery._structural_em import MStepResult
-        from pgmpy_sgm.models import StratifiedGraphicalModel
-
         params = {"missing": "error", "weights": completed.counts, "state_names": table.state_names,
                   "show_progress": False}  # fmt: skip
         if previous is not None:
@@ -728,10 +767,6 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
 
     def _parameter_step(self, table, completed, previous):
         """A parameter step of structural EM: the previous graph and strata, scored and fitted on ``completed``."""
-        from pgmpy_sgm.causal_discovery._structural_em import MStepResult
-        from pgmpy_sgm.models import StratifiedGraphicalModel
-        from pgmpy_sgm.structure_score import SGMScore
-
         sg = previous.estimator.model_
         scorer = SGMScore(completed.frame, weights=completed.counts, state_names=table.state_names,
                           prior=self.prior, max_labelled_clique=int(self.max_labelled_clique))  # fmt: skip
@@ -743,8 +778,6 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
     def _em_bar(self, total: int):
         if not (self.show_progress and config.SHOW_PROGRESS):
             return None
-        from tqdm.auto import tqdm
-
         return tqdm(total=total, desc="NonReversibleMCMC (structural EM)")
 
     def _plan(self, tables: ScoreEngine, gains, strata: bool, t_start: float) -> SearchPlan:
@@ -921,98 +954,34 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         if self._guarded(lambda: self._log.append(record) or True) is not None:
             run.mark_saved()
 
-    @staticmethod
-    def _remaining(state: ChainState, n_iter: int | None) -> int:
-        return (2**62 if n_iter is None else n_iter) - state.iteration
-
     def _run(self, data, run, n_iter, every, plan: SearchPlan) -> bool:
+        """Run the chains in segments until they are done, settled, out of time or interrupted (returned)."""
         sequential = self.backend is None and joblib.effective_n_jobs(self.n_jobs) == 1
-        chunk = every if self.checkpoint is not None else None
         # Parallel chains meet after every segment (results do not depend on where segments end).
         # Without a checkpoint, segments grow to about SEGMENT_SECONDS of work, so that an
         # interruption loses little while synchronization costs stay small.
         adaptive = not sequential and self.checkpoint is None
-        if adaptive:
-            chunk = every
+        chunk = every if self.checkpoint is not None or adaptive else None
+        stop_seconds = None if self.checkpoint is None else float(self.checkpoint_seconds)
         show = bool(self.show_progress and config.SHOW_PROGRESS)
-        chains = run.chains
-        bar = None
-        if show:
-            from tqdm.auto import tqdm
-
-            done = sum(state.iteration for state in chains)
-            total = None if n_iter is None else len(chains) * n_iter
-            bar = tqdm(total=total, initial=done, desc="NonReversibleMCMC")
-        chain_best = [s.best_score if s.best_score is not None else -np.inf for s in chains]
-
-        improved_at = [time.monotonic(), max(chain_best)]
-
-        def progress(chain, steps, best_score, rate):
-            chain_best[chain] = max(chain_best[chain], best_score)
-            if max(chain_best) > improved_at[1]:
-                improved_at[:] = [time.monotonic(), max(chain_best)]
-            bar.update(steps)
-            bar.set_postfix_str(_progress_text(chain_best, time.monotonic() - improved_at[0], rate), refresh=False)
-
-        interrupted = False
-        known: dict = {}  # clique labellings shared between worker processes (same data: same values)
+        bar = ChainProgress(run.chains, n_iter, "NonReversibleMCMC") if show else None
+        interrupted, known = False, {}  # clique labellings shared between worker processes (same data: same values)
         try:
             while not interrupted:
-                todo = [s for s in chains if self._remaining(s, n_iter) > 0 and not s.settled]
-                if not todo and self._next_settle_round(chains, plan):
+                todo = [s for s in run.chains if remaining(s, n_iter) > 0 and not s.settled]
+                if not todo and self._next_settle_round(run.chains, plan):
                     continue
                 if not todo or (plan.deadline is not None and time.time() >= plan.deadline):
                     break
+                steps = _segment_steps(todo, n_iter, chunk, aligned=not adaptive)
                 if sequential:
-                    results = []
-                    for position, state in enumerate(todo):
-                        steps = self._remaining(state, n_iter)
-                        if chunk is not None:
-                            steps = min(steps, chunk - state.iteration % chunk)
-                        chain_plan = plan
-                        if plan.deadline is not None:  # an equal share of what is left for each chain
-                            share = (plan.deadline - time.time()) / (len(todo) - position)
-                            chain_plan = replace(plan, deadline=time.time() + share)
-                        callback = None
-                        if show:
-                            callback = functools.partial(progress, state.chain)
-                        stop_at = None if self.checkpoint is None else time.time() + float(self.checkpoint_seconds)
-                        out = run_segment(data, state, steps, chain_plan, callback, None, stop_at)
-                        results.append(out)
-                        if out.interrupted:
-                            break
+                    results = sequential_segments(data, todo, steps, plan, bar, stop_seconds)
                 else:
-                    steps = [min(chunk - (0 if adaptive else s.iteration % chunk), self._remaining(s, n_iter))
-                             for s in todo]  # fmt: skip
                     tic = time.perf_counter()
-                    stop_at = None if self.checkpoint is None else time.time() + float(self.checkpoint_seconds)
-                    jobs = (
-                        joblib.delayed(run_segment)(data, s, k, plan, None, known, stop_at)
-                        for s, k in zip(todo, steps, strict=True)
-                    )
-                    # loky workers that outlive their parent (killed) end after WORKER_IDLE_SECONDS idle
-                    parallel = {"backend": self.backend}
-                    if not self.backend:
-                        parallel = {"backend": "loky", "idle_worker_timeout": WORKER_IDLE_SECONDS}
-                    with joblib.parallel_config(**parallel):
-                        results = joblib.Parallel(n_jobs=self.n_jobs)(jobs)
+                    results = parallel_segments(data, todo, steps, plan, known, stop_seconds, self.n_jobs, self.backend)
                     if adaptive:
-                        done_steps = max(
-                            max(out.state.iteration - s.iteration for out, s in zip(results, todo, strict=True)), 1
-                        )
-                        per_iteration = (time.perf_counter() - tic) / done_steps
-                        chunk = max(every, int(SEGMENT_SECONDS / max(per_iteration, 1e-9)))
-                known = {}  # labellings learned in this segment, passed on to every chain's next segment
-                for out in results:
-                    known.update(out.learned)
-                    data.engine.absorb(out.learned)
-                    state = out.state
-                    before = chains[state.chain].iteration
-                    run.merge(out)
-                    interrupted |= out.interrupted
-                    if bar is not None and not sequential:
-                        progress(state.chain, state.iteration - before, state.best_score,
-                                 state.n_accepted / max(state.iteration, 1))  # fmt: skip
+                        chunk = _adapted_chunk(every, time.perf_counter() - tic, results, todo)
+                known, interrupted = _merge_segments(data, run, results, None if sequential else bar)
                 self._save(run)
         except KeyboardInterrupt:
             interrupted = True
@@ -1068,8 +1037,6 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
                 run.merge(run_segment(data, state, 0, SearchPlan(strata)))
 
     def _set_results(self, data: ChainData, scorer, run, strata) -> None:
-        from pgmpy_sgm.models import StratifiedGraph
-
         tables = scorer.engine
         chains = run.chains
         self._visit_starts(data, run, strata)
@@ -1138,8 +1105,6 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         >>> round(float(est.predict_log_likelihood(data).mean()), 3)
         -3.624
         """
-        from pgmpy_sgm.models import ModelAverage
-
         check_is_fitted(self, "posterior_")
         frame, counts = self.scorer_.encoded.to_frame()
         average = ModelAverage.from_estimator(self, frame, mass=mass, max_models=max_models, weights=counts)
@@ -1161,8 +1126,6 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         >>> round(est.score(data), 2)
         -6715.9
         """
-        from pgmpy_sgm.structure_score import SGMScore
-
         validate_data(self, X=X, dtype=None, accept_sparse=False, ensure_all_finite=True, reset=False)
         if not isinstance(X, pd.DataFrame):
             X = pd.DataFrame(X, columns=[f"x{i}" for i in range(X.shape[1])])
@@ -1171,7 +1134,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             X,
             state_names={v: list(s) for v, s in self.scorer_.state_names.items()},
             weights=weights,
-            prior=self.prior,
+            prior=self.prior_,
             max_labelled_clique=int(self.max_labelled_clique),
         )
         return float(scorer.score(self.model_))

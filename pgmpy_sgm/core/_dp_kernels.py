@@ -20,7 +20,14 @@ __all__ = ["reachable_states", "solve_partition_dp"]
 
 
 @njit(cache=True)
-def _lowest_bit(mask):
+def lowest_bit(mask):
+    """Index of the lowest set bit of a non-zero mask (compiled).
+
+    Examples
+    --------
+    >>> lowest_bit(0b1000)
+    3
+    """
     i = 0
     while (mask >> i) & 1 == 0:
         i += 1
@@ -56,7 +63,7 @@ def reachable_states(n_configs, blocks, bymin_ptr):
     for s in range(full, 0, -1):
         if not reach[s]:
             continue
-        low = _lowest_bit(s)
+        low = lowest_bit(s)
         for j in range(bymin_ptr[low], bymin_ptr[low + 1]):
             b = blocks[j]
             if b & ~s == 0:
@@ -79,7 +86,7 @@ def reachable_states(n_configs, blocks, bymin_ptr):
             continue
         states[i] = s
         if s != 0:
-            low = _lowest_bit(s)
+            low = lowest_bit(s)
             for j in range(bymin_ptr[low], bymin_ptr[low + 1]):
                 b = blocks[j]
                 if b & ~s == 0:

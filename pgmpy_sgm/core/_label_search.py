@@ -24,6 +24,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from pgmpy_sgm.core.bitsets import iter_bits
 from pgmpy_sgm.core.lines import line_table
 
 __all__ = ["PartitionSpace", "BlockScorer", "local_search", "random_start", "grow_parts", "label_mcmc", "bits"]
@@ -42,12 +43,7 @@ def bits(mask: int) -> tuple[int, ...]:
     >>> bits(0b1010)
     (1, 3)
     """
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(out)
+    return tuple(iter_bits(mask))
 
 
 class PartitionSpace:

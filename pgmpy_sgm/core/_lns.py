@@ -24,7 +24,7 @@ import math
 import numpy as np
 from numba import njit
 
-from pgmpy_sgm.core._dp_kernels import _lowest_bit, relax
+from pgmpy_sgm.core._dp_kernels import lowest_bit, relax
 from pgmpy_sgm.core._label_search import BlockScorer, PartitionSpace, bits, grow_parts, random_start
 
 __all__ = [
@@ -129,7 +129,7 @@ def atom_blocks(n_atoms, pooled, sizes, line_amask, line_full, line_dir, line_fo
     lam = np.zeros(n_sets)
     stack = np.empty(n_atoms, np.int64)
     for u in range(1, n_sets):
-        low = _lowest_bit(u)
+        low = lowest_bit(u)
         prev = u & (u - 1)
         outer[u] = outer[prev] | atom_outer[low]
         lam[u] = lam[prev] + sizes[low]
@@ -148,7 +148,7 @@ def atom_blocks(n_atoms, pooled, sizes, line_amask, line_full, line_dir, line_fo
                     new = a & ~reached
                     reached |= a
                     while new:
-                        stack[top] = _lowest_bit(new)
+                        stack[top] = lowest_bit(new)
                         top += 1
                         new &= new - 1
         if reached != u:
@@ -281,7 +281,7 @@ def solve_atom_dp_listed(n_atoms, by_low_ptr, by_low, cleak, weight, n_masks, to
     arg = np.zeros((n_sets, n_masks), np.int64)
     val[0, 0] = 0.0
     for s in range(1, n_sets):
-        low = _lowest_bit(s)
+        low = lowest_bit(s)
         for j in range(by_low_ptr[low], by_low_ptr[low + 1]):
             b = by_low[j]
             if b & ~s == 0:

@@ -152,7 +152,7 @@ class EncodedData:
                 raise ValueError(f"{name} must be a positive integer or None. Got: {value!r}")
         self.cache_cells = int(cache_cells)
         self.max_cells = DEFAULT_MAX_CELLS if max_cells is None else int(max_cells)
-        frame, weight_values = self._split_weights(data, weights)
+        frame, weight_values = self.split_weights(data, weights)
         self.variables = list(frame.columns)
         self.state_names = {}
         state_names = {} if state_names is None else state_names
@@ -199,7 +199,17 @@ class EncodedData:
 
     # -- construction helpers -------------------------------------------------
     @staticmethod
-    def _split_weights(data, weights):
+    def split_weights(data, weights) -> tuple:
+        """``(frame of the variables, counts or None)``: the weights checked and taken out of ``data``.
+
+        ``weights`` is None, the name of a count column, or one count per row.
+
+        Examples
+        --------
+        >>> frame, counts = EncodedData.split_weights(pd.DataFrame({"a": [0, 1], "n": [3, 4]}), "n")
+        >>> list(frame.columns), counts.tolist()
+        (['a'], [3.0, 4.0])
+        """
         if not isinstance(data, pd.DataFrame):
             raise TypeError(f"data must be a pandas DataFrame. Got: {type(data).__name__}")
         check_column_names(data.columns)
@@ -311,8 +321,17 @@ class EncodedData:
         check_complete(na.sum().to_dict(), infinite.sum().to_dict(), int(bad.any(axis=1).sum()), len(frame))
 
     @staticmethod
-    def _check_discrete(column: pd.Series, name: str, n_observations: float) -> None:
-        """Refuse continuous measurements (float columns with mostly distinct non-integer values)."""
+    def check_discrete(column: pd.Series, name: str, n_observations: float) -> None:
+        """Refuse continuous measurements (float columns with mostly distinct non-integer values).
+
+        Examples
+        --------
+        >>> EncodedData.check_discrete(pd.Series([0.5, 1.5, 1.5, 0.5]), "x", 4)  # two states: discrete
+        >>> EncodedData.check_discrete(pd.Series([0.1, 0.2, 0.3, 0.4]), "x", 4)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+            ...
+        ValueError: Column 'x' looks continuous (4 distinct float values in 4 observations, e.g. 0.1). ...
+        """
         if pd.api.types.is_float_dtype(column.dtype):
             values = column.to_numpy()
             fractional = values != np.round(values)
@@ -326,8 +345,16 @@ class EncodedData:
                     )
 
     @staticmethod
-    def _check_row_id(n_distinct: int, n_rows: int, name: str, unweighted: bool) -> None:
-        """Refuse a column holding a different value in every row of an unweighted frame."""
+    def check_row_id(n_distinct: int, n_rows: int, name: str, unweighted: bool) -> None:
+        """Refuse a column holding a different value in every row of an unweighted frame (of 20 rows or more).
+
+        Examples
+        --------
+        >>> EncodedData.check_row_id(25, 25, "id", unweighted=True)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+            ...
+        ValueError: Column 'id' has a different value in each of its 25 rows: a row identifier, not a variable; ...
+        """
         if unweighted and n_rows >= _MIN_ROWS_FOR_ROW_ID and n_distinct == n_rows:
             raise ValueError(
                 f"Column {name!r} has a different value in each of its {n_rows} rows: a row identifier, not a "
@@ -352,7 +379,7 @@ class EncodedData:
     def _encode_column(
         self, column: pd.Series, name: str, given_states, n_observations: float = math.inf, unweighted: bool = False
     ) -> np.ndarray:
-        self._check_discrete(column, name, n_observations)
+        self.check_discrete(column, name, n_observations)
         is_categorical = isinstance(column.dtype, pd.CategoricalDtype)
         try:
             uniques = column.unique() if is_categorical else pd.unique(column.to_numpy())
@@ -366,7 +393,7 @@ class EncodedData:
             ) from None
         if column.dtype == object:
             self._check_one_type(uniques, name)
-        self._check_row_id(len(uniques), len(column), name, unweighted)
+        self.check_row_id(len(uniques), len(column), name, unweighted)
         if given_states is not None:
             if isinstance(given_states, str | bytes) or not isinstance(given_states, Sequence | np.ndarray):
                 raise TypeError(f"state_names[{name!r}] must be a list of states. Got: {given_states!r}")
@@ -595,11 +622,11 @@ def check_frame(data, weights=None) -> None:
     ValueError: Column 'a' has 1 missing value(s) (NaN); 1 of 2 rows is incomplete. Drop or impute them first \
 (e.g. DataFrame.dropna()); stratified graphical models need complete discrete data.
     """
-    frame, values = EncodedData._split_weights(data, weights)
+    frame, values = EncodedData.split_weights(data, weights)
     n_observations = len(frame) if values is None else float(values.sum())
     EncodedData._check_complete(frame)
     for name in frame.columns:
-        EncodedData._check_discrete(frame[name], name, n_observations)
+        EncodedData.check_discrete(frame[name], name, n_observations)
 
 
 def _columns_with_counts(counts: dict, what: str) -> str:

@@ -30,6 +30,7 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
+from pgmpy_sgm.core.bitsets import iter_bits
 from pgmpy_sgm.core.data import EncodedData
 from pgmpy_sgm.core.labelling import CliqueLabelling, contexts_from_groups, groups_from_contexts
 from pgmpy_sgm.core.lines import dirichlet_log_ml, group_weights, labelled_clique_term
@@ -40,20 +41,6 @@ LOG2 = math.log(2.0)
 
 #: Structure priors: ``"paper"`` is ``P(G) ∝ 2^(d - f(G))``, ``"uniform"`` is flat.
 PRIORS = ("paper", "uniform")
-
-
-def iter_bits(mask: int):
-    """The nodes of a set mask, in increasing order.
-
-    Examples
-    --------
-    >>> list(iter_bits(0b10110))
-    [1, 2, 4]
-    """
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 def check_settings(prior, max_labelled_clique) -> None:
@@ -279,13 +266,27 @@ class ScoreEngine:
         >>> ScoreEngine(EncodedData(pd.DataFrame({"a": [0], "b": [1], "c": [0]}))).key([("c", "b")])
         4
         """
-        out = 0
+        pairs = []
         for u, v in edges:
             i, j = self.index.get(u), self.index.get(v)
             if i is None or j is None:
                 raise ValueError(f"The edge {(u, v)!r} has a node that is not a column of the data {self.variables}")
             if i == j:
                 raise ValueError(f"The edge {(u, v)!r} is a self-loop")
+            pairs.append((i, j))
+        return self.pairs_key(pairs)
+
+    def pairs_key(self, pairs: Iterable[tuple[int, int]]) -> int:
+        """The key (mask over pair indices) of a graph given by variable index pairs (the one graph key builder).
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> ScoreEngine(EncodedData(pd.DataFrame({"a": [0], "b": [1], "c": [0]}))).pairs_key([(2, 1), (0, 1)])
+        5
+        """
+        out = 0
+        for i, j in pairs:
             out |= 1 << self.pair_index[i][j]
         return out
 

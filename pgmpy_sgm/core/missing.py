@@ -35,6 +35,8 @@ __all__ = [
     "MISSING_STATE",
     "MAX_COMPLETIONS",
     "N_DRAWS",
+    "TAIL_MASS",
+    "RTOL",
     "MissingValuesWarning",
     "EMOptions",
     "IncompleteTable",
@@ -49,6 +51,7 @@ __all__ = [
     "encode_with_gaps",
     "state_value",
     "marginal_log_probability",
+    "observed_log_likelihood",
 ]
 
 #: The choices of ``missing=``.
@@ -58,7 +61,13 @@ MISSING_CHOICES = ("error", "complete_cases", "em", "state")
 MISSING_STATE = "missing"
 
 #: A row with at most this many completions is completed exactly (by enumeration).
-MAX_COMPLETIONS = 4096
+MAX_COMPLETIONS = 131_072
+
+#: The least probable completions of a row, holding at most this share of its posterior, are dropped.
+TAIL_MASS = 1e-2
+
+#: EM has settled when an iteration moves its objective by less than this share of it (or ``tol``).
+RTOL = 1e-4
 
 #: A row with more completions is completed by this many Gibbs draws from the same posterior.
 N_DRAWS = 200
@@ -90,22 +99,33 @@ class EMOptions:
         Most EM iterations (an E-step, then a structure search or, in structural EM between
         searches, a cheap re-fit of the parameters).
     tol : float, default=0.1
-        Parameter EM stops when an iteration raises the observed-data log-likelihood by less
-        than this; structural EM searches the structure again when a parameter step moves the
-        expected score by less than this, and stops when a search kept the structure and moved
-        it by less than this.
-    max_completions : int, default=4096
+        Absolute part of the settling threshold ``max(tol, rtol * |objective|)``: parameter EM
+        stops when an iteration raises the observed-data log-likelihood by less than the
+        threshold; structural EM searches the structure again when a parameter step moves the
+        expected score by less than it, and stops when a search moved it by less than it.
+    rtol : float, default=1e-4
+        Relative part of the threshold: the scores grow with the number of rows, so a fixed
+        ``tol`` is too strict on large tables (on 2000 rows of 20 variables the expected score
+        is about -25,000, and ``rtol`` makes the threshold 2.5).
+    max_completions : int, default=131072
         Incomplete rows with at most this many completions are completed exactly.
     n_draws : int, default=200
         Rows with more completions are completed by this many Gibbs draws from the same
-        posterior (after 20 sweeps of burn-in).
+        posterior (after 20 sweeps of burn-in); every E-step uses the same random numbers, so
+        the draws move only as the model does.
+    tail_mass : float, default=0.01
+        In structural EM, each exactly completed row keeps its most probable completions
+        holding at least ``1 - tail_mass`` of its posterior (renormalised); the rest, often
+        most completions each with a tiny share, are dropped, which keeps the completed table
+        (and so every search and score on it) small. ``0`` keeps every completion; parameter
+        EM always does.
 
     Examples
     --------
     >>> EMOptions(max_iter=5)
-    EMOptions(max_iter=5, tol=0.1, max_completions=4096, n_draws=200)
-    >>> EMOptions().max_iter
-    20
+    EMOptions(max_iter=5, tol=0.1, rtol=0.0001, max_completions=131072, n_draws=200, tail_mass=0.01)
+    >>> EMOptions().threshold(-25_000.0)
+    2.5
     >>> EMOptions(tol=-1)
     Traceback (most recent call last):
         ...
@@ -114,16 +134,25 @@ class EMOptions:
 
     max_iter: int = 20
     tol: float = 0.1
+    rtol: float = RTOL
     max_completions: int = MAX_COMPLETIONS
     n_draws: int = N_DRAWS
+    tail_mass: float = TAIL_MASS
 
     def __post_init__(self):
         for name, low in (("max_iter", 1), ("max_completions", 1), ("n_draws", 1)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
                 raise ValueError(f"EMOptions {name} must be an integer >= {low}. Got: {value!r}")
-        if isinstance(self.tol, bool) or not isinstance(self.tol, int | float) or not 0 <= self.tol < math.inf:
-            raise ValueError(f"EMOptions tol must be a number >= 0. Got: {self.tol!r}")
+        for name, high in (("tol", math.inf), ("rtol", math.inf), ("tail_mass", 0.5)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < high:
+                bound = "" if high == math.inf else f" and < {high}"
+                raise ValueError(f"EMOptions {name} must be a number >= 0{bound}. Got: {value!r}")
+
+    def threshold(self, objective: float) -> float:
+        """The change of ``objective`` below which EM counts an iteration as settled."""
+        return max(self.tol, self.rtol * abs(objective)) if math.isfinite(objective) else self.tol
 
 
 def check_missing_option(missing) -> str:
@@ -441,7 +470,8 @@ class IncompleteTable:
         {'a': [0, 1], 'b': ['x', 'y']}
         """
         keep = (self.codes >= 0).all(axis=1)
-        return CompletedTable(self._frame(self.codes[keep]), ExpectedCounts(self.counts[keep]), 0.0, 0.0)
+        codes = self.codes[keep]
+        return CompletedTable(self._frame(codes), ExpectedCounts(self.counts[keep]), 0.0, 0.0, codes=codes)
 
     def _frame(self, codes: np.ndarray) -> pd.DataFrame:
         """Complete rows of codes as a frame of states."""
@@ -484,12 +514,20 @@ class CompletedTable:
         Their expected counts (summing to the number of rows).
     n_exact, n_drawn : float
         Incomplete rows (counted with their weights) completed by enumeration and by draws.
+    log_likelihood : float
+        The observed-data log-likelihood, under the model that completed the table, of the
+        complete rows and of the rows completed exactly (the rows completed by draws left
+        out); NaN for a table not made by :func:`complete_rows`.
+    codes : numpy.ndarray or None
+        The rows of ``frame`` as state indices (``None`` when not kept).
     """
 
     frame: pd.DataFrame
     counts: ExpectedCounts
     n_exact: float
     n_drawn: float
+    log_likelihood: float = math.nan
+    codes: np.ndarray | None = None
 
 
 def independent_log_probability(table: IncompleteTable, pseudo: float = 1.0) -> Callable[[np.ndarray], np.ndarray]:
@@ -531,19 +569,57 @@ def _posterior_weights(log_p: np.ndarray) -> np.ndarray:
     return weights / weights.sum(axis=-1, keepdims=True)
 
 
+def _log_sum_exp(values: np.ndarray) -> np.ndarray:
+    """``log(sum(exp(values)))`` along the last axis; ``-inf`` where every entry is ``-inf``."""
+    top = values.max(axis=-1)
+    safe = np.where(np.isfinite(top), top, 0.0)
+    with np.errstate(divide="ignore"):
+        return safe + np.log(np.exp(values - safe[..., None]).sum(axis=-1))
+
+
+def _keep_head(weights: np.ndarray, tail_mass: float) -> np.ndarray:
+    """Each row's weights with its least probable entries, together at most ``tail_mass``, set to 0 (renormalised).
+
+    Ties are cut in a fixed order (by position), so the result is deterministic.
+
+    Examples
+    --------
+    >>> _keep_head(np.array([[0.5, 0.0004, 0.4996], [0.9995, 0.0003, 0.0002]]), 1e-3).round(4).tolist()
+    [[0.5002, 0.0, 0.4998], [1.0, 0.0, 0.0]]
+    """
+    if tail_mass <= 0:
+        return weights
+    order = np.argsort(-weights, axis=1, kind="stable")
+    ranked = np.take_along_axis(weights, order, axis=1)
+    before = np.cumsum(ranked, axis=1) - ranked  # mass of the more probable completions
+    kept = np.zeros_like(weights)
+    np.put_along_axis(kept, order, np.where(before < 1.0 - tail_mass, ranked, 0.0), axis=1)
+    return kept / kept.sum(axis=1, keepdims=True)
+
+
 def _complete_exactly(rows: np.ndarray, counts: np.ndarray, hidden: list[int], cards: list[int], log_probability,
-                      chunk_cells: int = 2_000_000) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
-    """Every completion of rows sharing one pattern (missing columns ``hidden``), with its expected count."""
+                      tail_mass: float = 0.0,
+                      chunk_cells: int = 2_000_000) -> tuple[np.ndarray, np.ndarray, float]:  # fmt: skip
+    """Every completion of rows sharing one pattern (missing columns ``hidden``), with its expected count.
+
+    Completions of expected count 0 (beyond the kept head, see :func:`_keep_head`) are left
+    out. Also returns the rows' observed-data log-likelihood (their counts times the log of
+    their completions' summed probabilities, before any is dropped).
+    """
     grid = _completion_grid([cards[j] for j in hidden])
     per_chunk = max(1, chunk_cells // max(len(grid) * rows.shape[1], 1))
-    out_rows, out_counts = [], []
+    out_rows, out_counts, log_likelihood = [], [], 0.0
     for start in range(0, len(rows), per_chunk):
         block = np.repeat(rows[start : start + per_chunk], len(grid), axis=0)
         block[:, hidden] = np.tile(grid, (len(block) // len(grid), 1))
-        weights = _posterior_weights(log_probability(block).reshape(-1, len(grid)))
-        out_rows.append(block)
-        out_counts.append((weights * counts[start : start + per_chunk, None]).ravel())
-    return np.concatenate(out_rows), np.concatenate(out_counts)
+        values = log_probability(block).reshape(-1, len(grid))
+        weights = _keep_head(_posterior_weights(values), tail_mass)
+        expected = (weights * counts[start : start + per_chunk, None]).ravel()
+        keep = expected > 0
+        out_rows.append(block[keep])
+        out_counts.append(expected[keep])
+        log_likelihood += float(np.dot(_log_sum_exp(values), counts[start : start + per_chunk]))
+    return np.concatenate(out_rows), np.concatenate(out_counts), log_likelihood
 
 
 def _complete_by_draws(rows: np.ndarray, counts: np.ndarray, cards: list[int], log_probability,
@@ -611,17 +687,13 @@ def marginal_log_probability(codes: np.ndarray, cards: Sequence[int], log_probab
         grid = _completion_grid([cards[j] for j in hidden])
         block = np.repeat(codes[members], len(grid), axis=0)
         block[:, hidden] = np.tile(grid, (len(members), 1))
-        values = log_probability(block).reshape(len(members), len(grid))
-        top = values.max(axis=1)
-        safe = np.where(np.isfinite(top), top, 0.0)
-        with np.errstate(divide="ignore"):
-            out[members] = safe + np.log(np.exp(values - safe[:, None]).sum(axis=1))
+        out[members] = _log_sum_exp(log_probability(block).reshape(len(members), len(grid)))
     return out
 
 
 def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray], np.ndarray],
                   max_completions: int = MAX_COMPLETIONS, n_draws: int = N_DRAWS,
-                  seed: int | np.random.Generator | None = 0) -> CompletedTable:  # fmt: skip
+                  seed: int | np.random.Generator | None = 0, tail_mass: float = 0.0) -> CompletedTable:  # fmt: skip
     """The E-step: every incomplete row spread over its completions by a model's posterior.
 
     Parameters
@@ -630,13 +702,17 @@ def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray]
     log_probability : callable
         ``log_probability(codes)``: the model's log probability of complete rows of codes
         (shape ``(n, n_variables)``, columns in ``table.variables`` order); a joint up to a
-        constant is enough.
-    max_completions : int, default=4096
+        constant is enough for the completions (the result's ``log_likelihood`` is then off
+        by that constant times the rows).
+    max_completions : int, default=131072
         Rows with at most this many completions are completed exactly; others by draws.
     n_draws : int, default=200
         Gibbs draws (after 20 sweeps of burn-in) for each row beyond ``max_completions``.
     seed : int or numpy.random.Generator, optional
         For the draws.
+    tail_mass : float, default=0
+        Each exactly completed row keeps only its most probable completions holding at least
+        ``1 - tail_mass`` of its posterior, renormalised (``0``: every completion).
 
     Returns
     -------
@@ -655,6 +731,7 @@ def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray]
     hidden_mask = table.codes < 0
     complete = ~hidden_mask.any(axis=1)
     rows, counts = [table.codes[complete]], [table.counts[complete]]
+    log_likelihood = float(np.dot(log_probability(table.codes[complete]), table.counts[complete]))
     n_exact = n_drawn = 0.0
     patterns, which = np.unique(hidden_mask[~complete], axis=0, return_inverse=True)
     incomplete_rows, incomplete_counts = table.codes[~complete], table.counts[~complete]
@@ -665,10 +742,11 @@ def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray]
         if math.prod(cards[j] for j in hidden) > max_completions:
             drawn[members] = True
             continue
-        done_rows, done_counts = _complete_exactly(
-            incomplete_rows[members], incomplete_counts[members], hidden, cards, log_probability
+        done_rows, done_counts, done_log_likelihood = _complete_exactly(
+            incomplete_rows[members], incomplete_counts[members], hidden, cards, log_probability, tail_mass
         )
         n_exact += float(incomplete_counts[members].sum())
+        log_likelihood += done_log_likelihood
         rows.append(done_rows)
         counts.append(done_counts)
     if drawn.any():
@@ -678,7 +756,7 @@ def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray]
         rows.append(done_rows)
         counts.append(done_counts)
     distinct, pooled = _pooled_with_gaps(np.concatenate(rows), cards, np.concatenate(counts))
-    return CompletedTable(table._frame(distinct), ExpectedCounts(pooled), n_exact, n_drawn)
+    return CompletedTable(table._frame(distinct), ExpectedCounts(pooled), n_exact, n_drawn, log_likelihood, distinct)
 
 
 def mask_cells(data: pd.DataFrame, rate: float, seed: int | None = None, given: str | None = None) -> pd.DataFrame:
@@ -713,8 +791,15 @@ def mask_cells(data: pd.DataFrame, rate: float, seed: int | None = None, given: 
     return data.astype(object).mask(rng.random(data.shape) < p)
 
 
-def _observed_log_likelihood(table: IncompleteTable, log_probability, max_completions: int) -> float:
-    """The observed-data log-likelihood EM monitors: over the rows with at most ``max_completions`` completions."""
+def observed_log_likelihood(table: IncompleteTable, log_probability, max_completions: int) -> float:
+    """The observed-data log-likelihood EM monitors: over the rows with at most ``max_completions`` completions.
+
+    Examples
+    --------
+    >>> table = IncompleteTable.from_frame(pd.DataFrame({"a": [0, 1, None]}))
+    >>> round(observed_log_likelihood(table, lambda codes: np.log(np.array([0.25, 0.75])[codes[:, 0]]), 10), 4)
+    -1.674
+    """
     values = marginal_log_probability(table.codes, table.cards, log_probability, max_completions, "nan")
     return float(np.nansum(values * table.counts))
 
@@ -726,9 +811,10 @@ def parameter_em(table: IncompleteTable, fit: Callable[[CompletedTable], Callabl
     Starts from ``fit`` on the complete cases when there are at least
     :data:`MIN_COMPLETE_CASES` of them (and twice the variables), else from independent
     variables (:func:`independent_log_probability`); then alternates the E-step
-    (:func:`complete_rows`) and ``fit`` until the observed-data log-likelihood (over the rows
-    completed exactly) rises by less than ``options.tol``. With maximum-likelihood fits it
-    never falls.
+    (:func:`complete_rows`, keeping every completion: ``options.tail_mass`` is for structural
+    EM) and ``fit`` until the observed-data log-likelihood (over the rows completed exactly)
+    rises by less than ``options.threshold`` of it. With maximum-likelihood fits it never
+    falls. Every E-step draws with the same random numbers.
 
     Returns
     -------
@@ -741,21 +827,22 @@ def parameter_em(table: IncompleteTable, fit: Callable[[CompletedTable], Callabl
     >>> def fit(completed):  # maximum likelihood of one variable
     ...     p = np.bincount(completed.frame["a"], weights=completed.counts, minlength=2) / completed.counts.sum()
     ...     return lambda codes: np.log(p[codes[:, 0]])
-    >>> parameter_em(table, fit, EMOptions(tol=1e-9))["log_likelihood"].round(4).tolist()[-1]  # 3 log(2/3) + log(1/3)
+    >>> history = parameter_em(table, fit, EMOptions(tol=1e-9, rtol=0))
+    >>> round(float(history["log_likelihood"].iloc[-1]), 4)  # 3 log(2/3) + log(1/3)
     -1.9095
     """
     if table.enough_complete_cases():
         log_probability, start = fit(table.complete_cases()), "complete cases"
     else:
         log_probability, start = independent_log_probability(table), "independent variables (available cases)"
-    rng = np.random.default_rng(seed)
-    history, before = [], _observed_log_likelihood(table, log_probability, options.max_completions)
+    draw_seed = int(np.random.default_rng(seed).integers(2**63))
+    history, before = [], observed_log_likelihood(table, log_probability, options.max_completions)
     for iteration in range(1, options.max_iter + 1):
-        completed = complete_rows(table, log_probability, options.max_completions, options.n_draws, rng)
+        completed = complete_rows(table, log_probability, options.max_completions, options.n_draws, draw_seed)
         log_probability = fit(completed)
-        after = _observed_log_likelihood(table, log_probability, options.max_completions)
+        after = observed_log_likelihood(table, log_probability, options.max_completions)
         history.append({"iteration": iteration, "log_likelihood": after, "gain": after - before})
-        if after - before < options.tol:
+        if after - before < options.threshold(after):
             break
         before = after
     frame = pd.DataFrame(history).set_index("iteration")

@@ -436,7 +436,4 @@ def key_from_edges(engine: ScoreEngine, edges: Iterable[tuple[int, int]]) -> int
     >>> key_from_edges(engine, [(1, 0)])
     1
     """
-    key = 0
-    for i, j in edges:
-        key |= 1 << engine.pair_index[i][j]
-    return key
+    return engine.pairs_key(edges)

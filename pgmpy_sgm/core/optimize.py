@@ -501,7 +501,18 @@ def optimal_groups(
     return GroupsResult(group_ids, group_weights(counts, group_ids), method == "exact", method, capped)
 
 
-def _check_pairs(forbidden_pairs, n_vars: int) -> set[frozenset]:
+def check_pairs(forbidden_pairs, n_vars: int) -> set[frozenset]:
+    """``forbidden_pairs`` as a set of index pairs, checked to be pairs of distinct indices below ``n_vars``.
+
+    Examples
+    --------
+    >>> check_pairs([(0, 2), (2, 0)], 3) == {frozenset({0, 2})}
+    True
+    >>> check_pairs([(0, 3)], 3)
+    Traceback (most recent call last):
+        ...
+    ValueError: forbidden pair (0, 3) is not a pair of distinct indices in 0..2
+    """
     out = set()
     for pair in forbidden_pairs:
         try:
@@ -561,7 +572,7 @@ def optimal_clique_labelling(
         raise ValueError("counts must hold finite non-negative counts")
     _check_method(method)
     n_vars = arr.ndim
-    pairs = _check_pairs(forbidden_pairs, n_vars)
+    pairs = check_pairs(forbidden_pairs, n_vars)
     if n_vars < 3:
         return CliqueLabelling(None, None, 0.0, True, "exact")
     candidates = []

@@ -188,8 +188,8 @@ first (e.g. DataFrame.dropna()); stratified graphical models need complete discr
         if self.n_rows == 0:
             raise ValueError("The data have no rows.")
         for j, name in enumerate(self.columns):  # in the order EncodedData checks each column
-            EncodedData._check_discrete(frame[name].dropna(), name, n_observations)
-            EncodedData._check_row_id(self.cards[j], self.n_rows, name, not self.weighted)
+            EncodedData.check_discrete(frame[name].dropna(), name, n_observations)
+            EncodedData.check_row_id(self.cards[j], self.n_rows, name, not self.weighted)
         return frame
 
 
@@ -243,7 +243,7 @@ def _pool_chunk(chunk: pd.DataFrame, weights: str | None, limits: _Limits, colum
         if isinstance(weights, str) and weights not in chunk.columns:
             raise ValueError(f"weights column {weights!r} is not a column of the data: {list(chunk.columns)}")
         return _empty_partial(names, chunk.dtypes, weighted)
-    frame, values = EncodedData._split_weights(chunk, weights)
+    frame, values = EncodedData.split_weights(chunk, weights)
     n = frame.shape[0]
     w = np.ones(n) if values is None else values
     missing = np.zeros(len(names), np.int64)
@@ -446,7 +446,7 @@ def pool_data(
 
 def _with_weights_column(data: pd.DataFrame, weights) -> tuple[pd.DataFrame, str]:
     """A copy of ``data`` with the per-row ``weights`` as a column of a fresh name."""
-    _, values = EncodedData._split_weights(data, weights)
+    _, values = EncodedData.split_weights(data, weights)
     name = "__weights__"
     while name in data.columns:
         name = f"_{name}_"

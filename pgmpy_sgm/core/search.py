@@ -486,10 +486,7 @@ def _check_nodes(tables, nodes: Sequence, what: str) -> None:
 
 def _with_clique(state: DecomposableState, members: Sequence[int]) -> int:
     """``state``'s key with ``members`` made pairwise adjacent."""
-    key = state.key
-    for a, b in itertools.combinations(members, 2):
-        key |= 1 << state.tables.pair_index[a][b]
-    return key
+    return state.key | state.tables.pairs_key(itertools.combinations(members, 2))
 
 
 def clique_sweep(

@@ -1,7 +1,8 @@
-"""Stratified graphs, stratified graphical models and labelled DAGs."""
+"""Stratified graphs, stratified graphical models, labelled DAGs and contextual Markov networks."""
 
 from pgmpy_sgm.core.labelling import CliqueLabelling
 from pgmpy_sgm.models._statements import ContextSpecificIndependence
+from pgmpy_sgm.models.contextual_markov_network import ContextualMarkovNetwork
 from pgmpy_sgm.models.labeled_bayesian_network import LabeledBayesianNetwork
 from pgmpy_sgm.models.model_average import ModelAverage
 from pgmpy_sgm.models.stratified_graph import StratifiedGraph
@@ -16,4 +17,5 @@ __all__ = [
     "StrataNotShownWarning",
     "LabeledBayesianNetwork",
     "ModelAverage",
+    "ContextualMarkovNetwork",
 ]

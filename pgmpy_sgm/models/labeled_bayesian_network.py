@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 import networkx as nx
 import numpy as np
 import pandas as pd
 from pgmpy.models import DiscreteBayesianNetwork
+from pgmpy.parameter_estimator import DiscreteBayesianEstimator
 
 from pgmpy_sgm.core.arguments import check_mapping, check_node, check_nodes, edge_pairs, state_list
 from pgmpy_sgm.core.data import EncodedData
@@ -100,10 +103,7 @@ def labelled_network(network, classes: Mapping | None = None) -> LabeledBayesian
 
 def _save_with_pgmpy(model, filename, filetype: str, overwrite: bool) -> None:
     """Write with pgmpy's writer into a scratch folder, then move the text into place atomically."""
-    import os
-    import tempfile
-
-    from pgmpy_sgm.readwrite.json_io import _atomic_write_text
+    from pgmpy_sgm.readwrite._fields import atomic_write_text  # readwrite imports the models
 
     if os.path.exists(filename) and not overwrite:
         raise FileExistsError(f"{str(filename)!r} exists; pass overwrite=True to replace it")
@@ -112,7 +112,7 @@ def _save_with_pgmpy(model, filename, filetype: str, overwrite: bool) -> None:
         DiscreteBayesianNetwork.save(model, path, filetype=filetype)
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
-    _atomic_write_text(filename, text, overwrite)
+    atomic_write_text(filename, text, overwrite)
 
 
 def _a_cycle(edges: list[tuple]) -> list | None:
@@ -148,6 +148,14 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         ``{node: (parents, group_ids)}``, see :meth:`set_classes`.
     latents : set, optional
         As in pgmpy.
+
+    Attributes
+    ----------
+    equivalent_sample_size : float or None
+        The ESS of the BDeu prior the structure was learned with, recorded by the learners
+        (:class:`~pgmpy_sgm.causal_discovery.LDAGSearch` sets its ``ess_`` on ``model_``). When set,
+        :meth:`fit` without an estimator uses BDeu with it, so re-fitted parameters keep the
+        regularisation the structure was learned with; None (a model built by hand): maximum likelihood.
 
     Examples
     --------
@@ -187,6 +195,7 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         super().__init__(ebunch=ebunch, latents=latents)
         self._classes: dict = {}
         self._state_names: dict = {}
+        self.equivalent_sample_size: float | None = None
         if state_names is not None:
             self.set_state_names(state_names)
         for node, entry in check_mapping(classes or {}, "classes", "{node: (parents, group_ids)}").items():
@@ -422,8 +431,10 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
             A ``DiscreteMLE`` or ``DiscreteBayesianEstimator`` instance (or class, used with
             its defaults); its ``state_names`` are used, ``n_jobs`` is not needed. The strings
             ``"mle"``, and ``"bayes"`` or ``"bayesian"`` (BDeu with ``equivalent_sample_size``,
-            default 5) are kept as aliases. Default: maximum likelihood, as pgmpy's ``fit``,
-            unless ``equivalent_sample_size`` is given (then BDeu, as in earlier versions).
+            default the model's recorded ESS, else 5) are kept as aliases. Default: maximum
+            likelihood, as pgmpy's ``fit``, unless ``equivalent_sample_size`` is given (then BDeu,
+            as in earlier versions) or the model records the ESS its structure was learned with
+            (the attribute ``equivalent_sample_size``, set by the learners: then BDeu with it).
             ``DiscreteEM`` is refused: it cannot keep the ties.
         sample_weight : array-like of shape (n_samples,), optional
             Per-row weights, as in pgmpy.
@@ -444,7 +455,8 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
             cases (from independent variables when there are fewer than 30), each E-step
             spreads every incomplete row over its completions by the current network's
             posterior and each M-step fits ``estimator`` to the expected counts (the classes
-            stay tied), until the observed-data log-likelihood rises by less than ``tol``;
+            stay tied), until the observed-data log-likelihood rises by less than
+            ``max(tol, rtol * |log-likelihood|)``;
             ``em_history_`` records it; with maximum likelihood it never falls. ``"state"``:
             missing becomes a state named ``"missing"``.
 
@@ -471,6 +483,9 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         >>> m.fit(df, estimator=bdeu).get_cpds("y").get_values()[0].tolist()  # (2 + 2 * 1) / (2 + 2 * 2)
         [0.6666666666666666, 0.3333333333333333, 0.6666666666666666, 0.5]
         """
+        bayes_alias = isinstance(estimator, str) and estimator.lower() in ("bayes", "bayesian")
+        if equivalent_sample_size is None and (estimator is None or bayes_alias):
+            equivalent_sample_size = self.equivalent_sample_size  # the learner's, when it recorded one
         spec = _fit_spec(estimator, equivalent_sample_size)
         weights = merge_weights(weights, sample_weight)
         names = {}
@@ -601,8 +616,6 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         >>> m.get_cpds("y").get_values()[0].tolist()  # class {(0,0), (1,0)}: (2 configurations * 2 * 1 + 0) / (4 + 2)
         [0.6666666666666666, 0.0, 0.6666666666666666, 0.0]
         """
-        from pgmpy.parameter_estimator import DiscreteBayesianEstimator
-
         if not self.cpds:
             raise ValueError("The model has no CPDs to update; call fit(data) first")
         if n_prev_samples is None:
@@ -690,7 +703,7 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         """Natural-log likelihood of rows of data under the fitted network (e.g. held-out data).
 
         A row with missing cells (NaN, None, ``pd.NA``, empty strings) gets the log probability
-        of its observed part: its completions' probabilities summed (exactly, up to 4096
+        of its observed part: its completions' probabilities summed (exactly, up to 131,072
         completions per row).
 
         Parameters
@@ -752,6 +765,7 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         out.add_nodes_from(self.nodes())
         out.add_edges_from(self.edges())
         out._classes = dict(self._classes)
+        out.equivalent_sample_size = self.equivalent_sample_size
         if self.cpds:
             out.add_cpds(*[cpd.copy() for cpd in self.cpds])
         return out

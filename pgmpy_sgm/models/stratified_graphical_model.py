@@ -7,9 +7,12 @@ from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
+from pgmpy.factors import factor_product
+from pgmpy.factors.discrete import DiscreteFactor
 
 from pgmpy_sgm.convert import to_bayesian_network, to_junction_tree, to_markov_network
 from pgmpy_sgm.core.arguments import random_generator
+from pgmpy_sgm.core.data import EncodedData, encode_frame
 from pgmpy_sgm.core.missing import (
     IncompleteTable,
     check_missing_option,
@@ -22,23 +25,22 @@ from pgmpy_sgm.core.missing import (
     recoding,
     resolve_missing,
 )
+from pgmpy_sgm.core.pooling import is_dask_frame, pool_data
 from pgmpy_sgm.exceptions import StrataNotShownWarning
 from pgmpy_sgm.models._estimators import merge_weights, read_estimator
-from pgmpy_sgm.models._sgm_parameters import (
-    CliqueFactor,
+from pgmpy_sgm.models._factor_estimation import (
     broadcast,
-    cell_count,
     check_distribution,
     clique_array,
     clique_pseudo_count,
     conditional_table,
     factor_from_joint,
-    forward_sample,
-    log_probabilities,
-    plan_factors,
     pooled_group_values,
 )
+from pgmpy_sgm.models._factor_plan import CliqueFactor, cell_count, plan_factors
+from pgmpy_sgm.models._factor_sampling import forward_sample, log_probabilities
 from pgmpy_sgm.models._statements import ContextSpecificIndependence
+from pgmpy_sgm.models.labeled_bayesian_network import labelled_network
 from pgmpy_sgm.models.stratified_graph import StratifiedGraph
 
 __all__ = ["StratifiedGraphicalModel", "StrataNotShownWarning", "CliqueFactor"]
@@ -154,7 +156,16 @@ class StratifiedGraphicalModel(StratifiedGraph):
         factors = self.clique_factors if self.has_parameters else self._plan()
         return tuple(w for f in factors for w in f.new)
 
-    def _require_parameters(self) -> None:
+    def require_parameters(self) -> None:
+        """A ValueError unless the model has parameters that still match its graph, strata and state names.
+
+        Examples
+        --------
+        >>> StratifiedGraphicalModel([("a", "b")]).require_parameters()
+        Traceback (most recent call last):
+            ...
+        ValueError: The model has no parameters: call fit(data), or build it with random(), from_joint() or from_cpds().
+        """
         if not self.clique_factors:
             raise ValueError("The model has no parameters: call fit(data), or build it with random(), from_joint() "
                              "or from_cpds().")
@@ -162,7 +173,21 @@ class StratifiedGraphicalModel(StratifiedGraph):
             raise ValueError("The graph, strata or state names changed after the parameters were set; "
                              "call fit(data) again.")
 
-    def _set_factors(self, factors: list[CliqueFactor], warn: bool = True) -> None:
+    def set_clique_factors(self, factors: list[CliqueFactor], warn: bool = True) -> None:
+        """Set the parameters: one :class:`CliqueFactor` per clique of the perfect ordering (checked).
+
+        With ``warn``, a :class:`StrataNotShownWarning` names the strata the parameters cannot show.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> data = pd.DataFrame({"a": [0, 1, 1, 0], "b": [0, 1, 1, 1]})
+        >>> fitted = StratifiedGraphicalModel([("a", "b")]).fit(data)
+        >>> copy = StratifiedGraphicalModel([("a", "b")], state_names=fitted.state_names)
+        >>> copy.set_clique_factors(fitted.clique_factors)
+        >>> copy.get_cpds()[1].values.round(3).tolist() == fitted.get_cpds()[1].values.round(3).tolist()
+        True
+        """
         self.clique_factors = list(factors)
         self._fingerprint = self._structure_key()
         self.check_model()
@@ -253,7 +278,8 @@ class StratifiedGraphicalModel(StratifiedGraph):
             spreads every incomplete row over its completions by the current parameters'
             posterior, each M-step fits ``estimator`` to the expected counts (stratum-tied
             parameters stay tied: they are fitted from pooled counts), until the observed-data
-            log-likelihood rises by less than ``tol``; ``em_history_`` records it per iteration.
+            log-likelihood rises by less than ``max(tol, rtol * |log-likelihood|)``; ``em_history_``
+            records it per iteration.
             With ``estimator="mle"`` this is EM for the likelihood, which never lowers it;
             with pseudo-counts, EM for the corresponding posterior mode. ``"state"``: missing
             becomes a state named ``"missing"`` (declare it in the model's state names).
@@ -288,8 +314,6 @@ class StratifiedGraphicalModel(StratifiedGraph):
         spec = read_estimator(estimator)
         weights = merge_weights(weights, sample_weight)
         choice = check_missing_option(missing)
-        from pgmpy_sgm.core.pooling import is_dask_frame, pool_data
-
         self.clique_factors, self._fingerprint = [], None
         if is_dask_frame(data):  # pool the model's columns where the partitions live
             keep = [c for c in data.columns if c in set(self.nodes()) or (isinstance(weights, str) and c == weights)]
@@ -308,8 +332,6 @@ class StratifiedGraphicalModel(StratifiedGraph):
 
     def _fit_complete(self, data: pd.DataFrame, weights, spec, declared: Mapping) -> StratifiedGraphicalModel:
         """Parameters from complete data (see :meth:`fit`)."""
-        from pgmpy_sgm.core.data import EncodedData
-
         nodes = list(self.nodes())
         names = {}
         for v in nodes:
@@ -337,7 +359,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
             table = conditional_table(encoded.counts(step.table_variables), len(step.separator), pseudo * k)
             counts = encoded.counts(step.parents + (step.center,)).reshape(-1, k)
             factors.append(step.with_values(table, pooled_group_values(counts, step.group_ids, pseudo)))
-        self._set_factors(factors)
+        self.set_clique_factors(factors)
         return self
 
     def _fit_em(self, data: pd.DataFrame, weights, spec, declared: Mapping, options) -> StratifiedGraphicalModel:
@@ -417,7 +439,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
                 k = len(model.states(step.center))
                 values = rng.dirichlet(np.full(k, concentration), size=max(step.group_ids) + 1).T
             factors.append(step.with_values(table, values))
-        model._set_factors(factors)
+        model.set_clique_factors(factors)
         return model
 
     @classmethod
@@ -462,7 +484,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
         if np.any(values < -atol) or not np.isfinite(values).all() or abs(values.sum() - 1.0) > atol:
             raise ValueError("The joint must hold finite non-negative probabilities summing to 1.")
         factors = [factor_from_joint(step, values, nodes, model.states, atol) for step in model._plan()]
-        model._set_factors(factors)
+        model.set_clique_factors(factors)
         if np.max(np.abs(model._joint_array() - values)) > atol:
             raise ValueError("The joint does not factorize over the graph (it is not Markov with respect to it).")
         return model
@@ -488,8 +510,6 @@ class StratifiedGraphicalModel(StratifiedGraph):
         >>> round(float(model.joint().get_value(a=1, b=1)), 12)
         0.56
         """
-        from pgmpy.factors import factor_product
-
         cpds = list(cpds.get_cpds()) if hasattr(cpds, "get_cpds") else list(cpds)
         if not cpds:
             raise ValueError("cpds is empty")
@@ -525,9 +545,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
         >>> model.joint().variables, round(float(model.joint().values.sum()), 12)
         (['a', 'b'], 1.0)
         """
-        from pgmpy.factors.discrete import DiscreteFactor
-
-        self._require_parameters()
+        self.require_parameters()
         nodes = list(self.nodes())
         size = cell_count(len(self.states(v)) for v in nodes)
         if size > max_cells:
@@ -537,8 +555,6 @@ class StratifiedGraphicalModel(StratifiedGraph):
         return DiscreteFactor(nodes, values.shape, values, state_names={v: list(self.states(v)) for v in nodes})
 
     def _encode(self, data: pd.DataFrame) -> np.ndarray:
-        from pgmpy_sgm.core.data import encode_frame
-
         return encode_frame(data, {v: list(self.states(v)) for v in self.nodes()})
 
     def log_likelihood(self, data: pd.DataFrame, per_row: bool = False):
@@ -556,7 +572,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
         float or numpy.ndarray of shape (n_rows,)
             ``-inf`` for rows of probability zero. A row with missing cells (NaN, None,
             ``pd.NA``, empty strings) gets the log probability of its observed part: its
-            completions' probabilities summed (exactly, up to 4096 completions per row).
+            completions' probabilities summed (exactly, up to 131,072 completions per row).
 
         Raises
         ------
@@ -570,7 +586,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
         >>> model.log_likelihood(pd.DataFrame({"a": [0, 0], "b": [0, 1]}), per_row=True).round(4).tolist()
         [-1.0986, -1.7918]
         """
-        self._require_parameters()
+        self.require_parameters()
         nodes = list(self.nodes())
         absent = [v for v in nodes if isinstance(data, pd.DataFrame) and v not in data.columns]
         if isinstance(data, pd.DataFrame) and not absent and not missing_cells(data, nodes).empty:
@@ -612,7 +628,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
             n_samples = n
         if isinstance(n_samples, bool) or not isinstance(n_samples, int | np.integer) or n_samples < 0:
             raise ValueError(f"n_samples must be a non-negative integer. Got: {n_samples!r}")
-        self._require_parameters()
+        self.require_parameters()
         nodes = list(self.nodes())
         codes = forward_sample(self.clique_factors, self.states, int(n_samples), random_generator(seed))
         columns = {}
@@ -635,9 +651,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
         >>> [f.variables for f in model.get_factors()]
         [['a', 'b'], ['b', 'c']]
         """
-        from pgmpy.factors.discrete import DiscreteFactor
-
-        self._require_parameters()
+        self.require_parameters()
         factors = []
         for f in self.clique_factors:
             values = clique_array(f, self.states)
@@ -740,8 +754,6 @@ class StratifiedGraphicalModel(StratifiedGraph):
         >>> type(bn.get_cpds(3)).__name__, bn.labels()
         ('TreeCPD', {(2, 3): [{1: 1}]})
         """
-        from pgmpy_sgm.models.labeled_bayesian_network import labelled_network
-
         classes = {f.center: (f.parents, list(f.group_ids)) for f in self.clique_factors if f.center is not None}
         network = to_bayesian_network(self)  # warns (here) when some strata are not shown
         return labelled_network(network, classes)
@@ -794,7 +806,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
         super().check_model()
         if not self.clique_factors:
             return True
-        self._require_parameters()
+        self.require_parameters()
         plan = self._plan()
         if len(plan) != len(self.clique_factors):
             raise ValueError(f"The parameters have {len(self.clique_factors)} cliques; the graph has {len(plan)}")

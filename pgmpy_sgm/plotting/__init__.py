@@ -1,6 +1,8 @@
-"""Drawing stratified graphs and labelled DAGs (matplotlib, Graphviz DOT) and plots of structure searches."""
+"""Drawing stratified graphs, labelled DAGs and contextual Markov networks (matplotlib, Graphviz DOT) and plots of
+structure searches."""
 
 from pgmpy_sgm.plotting._save import save_figure
+from pgmpy_sgm.plotting.contextual_markov_network import cmn_to_dot, plot_contextual_markov_network
 from pgmpy_sgm.plotting.diagnostics import plot_edge_probabilities, plot_top_edges, plot_trace, top_edges
 from pgmpy_sgm.plotting.dot import to_dot
 from pgmpy_sgm.plotting.labeled_dag import plot_labeled_dag
@@ -17,4 +19,6 @@ __all__ = [
     "top_edges",
     "save_figure",
     "plot_labeled_dag",
+    "plot_contextual_markov_network",
+    "cmn_to_dot",
 ]

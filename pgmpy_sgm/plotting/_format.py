@@ -19,7 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-__all__ = ["LABEL_STYLES", "display_names", "stratum_text"]
+import networkx as nx
+
+__all__ = ["LABEL_STYLES", "as_stratified_graph", "check_style", "display_names", "stratum_text"]
 
 LABEL_STYLES = ("compact", "full")
 
@@ -42,7 +44,17 @@ def display_names(sg, node_labels: Mapping | None = None) -> dict:
     return {n: str(node_labels.get(n, n)) for n in sg.nodes()}
 
 
-def _check_style(label_style: str) -> None:
+def check_style(label_style: str) -> None:
+    """A ValueError naming ``label_style`` unless it is one of :data:`LABEL_STYLES`.
+
+    Examples
+    --------
+    >>> check_style("compact")
+    >>> check_style("short")
+    Traceback (most recent call last):
+        ...
+    ValueError: label_style must be one of: compact, full. Got: 'short'
+    """
     if label_style not in LABEL_STYLES:
         raise ValueError(f"label_style must be one of: {', '.join(LABEL_STYLES)}. Got: {label_style!r}")
 
@@ -82,7 +94,7 @@ def stratum_text(sg, u, v, label_style: str = "compact", names: Mapping | None =
     >>> stratum_text(sg, "X4", "X5")
     ('X3=0', None)
     """
-    _check_style(label_style)
+    check_style(label_style)
     names = names if names is not None else display_names(sg)
     strata = sg.strata
     contexts = strata.get((u, v), strata.get((v, u)))
@@ -100,3 +112,30 @@ def stratum_text(sg, u, v, label_style: str = "compact", names: Mapping | None =
         return sep.join(pieces), order
     lines = [sep.join(pieces[i : i + per_line]) for i in range(0, len(pieces), per_line)]
     return (sep.rstrip() + "\n").join(lines), order
+
+
+def as_stratified_graph(sg):
+    """The stratified graph to draw: ``sg`` itself, a plain undirected graph as one, or a fitted estimator's ``model_``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> type(as_stratified_graph(nx.Graph([("a", "b")]))).__name__
+    'StratifiedGraph'
+    >>> as_stratified_graph(nx.DiGraph())
+    Traceback (most recent call last):
+        ...
+    TypeError: Expected a StratifiedGraph (or a fitted estimator). Got: DiGraph
+    """
+    if isinstance(sg, nx.Graph) and not sg.is_directed():
+        if hasattr(sg, "strata"):
+            return sg
+        from pgmpy_sgm.models import StratifiedGraph
+
+        return StratifiedGraph(sg)
+    model = getattr(sg, "model_", None)
+    if model is not None and hasattr(model, "strata"):
+        return model
+    if hasattr(sg, "fit"):
+        raise ValueError(f"{type(sg).__name__} is not fitted (no model_). Call fit first.")
+    raise TypeError(f"Expected a StratifiedGraph (or a fitted estimator). Got: {type(sg).__name__}")

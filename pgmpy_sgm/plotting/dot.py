@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pgmpy_sgm.plotting._format import _check_style, display_names, stratum_text
-from pgmpy_sgm.plotting.stratified_graph import _as_graph
+from pgmpy_sgm.plotting._format import as_stratified_graph, check_style, display_names, stratum_text
 
 __all__ = ["to_dot", "dot_quote"]
 
@@ -63,8 +62,8 @@ def to_dot(sg, name: str = "SG", label_style: str = "full", node_labels: Mapping
       "b" -- "c" [color=red, penwidth=2, fontcolor=red, label="a=0"];
     }
     """
-    sg = _as_graph(sg)
-    _check_style(label_style)
+    sg = as_stratified_graph(sg)
+    check_style(label_style)
     names = display_names(sg, node_labels)
     strata = sg.strata
     lines = [f"graph {dot_quote(name)} {{", "  node [shape=ellipse];"]

@@ -29,7 +29,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 
-from pgmpy_sgm.plotting._format import _check_style, display_names, stratum_text
+from pgmpy_sgm.plotting._format import as_stratified_graph, check_style, display_names, stratum_text
 
 __all__ = ["graph_layout", "plot_stratified_graph", "artists_by_gid", "LAYOUTS"]
 
@@ -45,22 +45,6 @@ GID_LEGEND = "sgm-legend"
 #: Legend entries of the two kinds of edges.
 LEGEND_LABELLED = "labelled edge u–v: u and v are independent given each context written on it"
 LEGEND_EDGE = "edge u–v without labels: no independence of u and v is stated"
-
-
-def _as_graph(sg):
-    """Accept a StratifiedGraph, a plain undirected graph, or a fitted estimator holding one in ``model_``."""
-    if isinstance(sg, nx.Graph) and not sg.is_directed():
-        if hasattr(sg, "strata"):
-            return sg
-        from pgmpy_sgm.models import StratifiedGraph
-
-        return StratifiedGraph(sg)
-    model = getattr(sg, "model_", None)
-    if model is not None and hasattr(model, "strata"):
-        return model
-    if hasattr(sg, "fit"):
-        raise ValueError(f"{type(sg).__name__} is not fitted (no model_). Call fit first.")
-    raise TypeError(f"Expected a StratifiedGraph (or a fitted estimator). Got: {type(sg).__name__}")
 
 
 def graph_layout(sg, layout: str | Callable = "circular", seed: int = 0) -> dict:
@@ -327,8 +311,8 @@ def plot_stratified_graph(
     >>> artists_by_gid(ax, "sgm-strata-key")[0].get_text()
     'Order of states: X1–X2: (X3, X4); X1–X3: (X2, X4)'
     """
-    sg = _as_graph(sg)
-    _check_style(label_style)
+    sg = as_stratified_graph(sg)
+    check_style(label_style)
     names = display_names(sg, node_labels)
     pos = check_positions(sg, pos) if pos is not None else graph_layout(sg, layout, seed)
     if ax is None:

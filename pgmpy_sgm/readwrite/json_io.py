@@ -24,18 +24,28 @@ linear in the file's size.
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
-import tempfile
-from pathlib import Path
 
 import networkx as nx
 import numpy as np
+from pgmpy.models import DiscreteBayesianNetwork
+from pgmpy.readwrite import BIFWriter, XMLBIFWriter
 
 from pgmpy_sgm.core.decomposition import decompose
+from pgmpy_sgm.factors import TreeCPD
 from pgmpy_sgm.models import StratifiedGraph, StratifiedGraphicalModel
-from pgmpy_sgm.models._sgm_parameters import CliqueFactor, cell_count
+from pgmpy_sgm.models._factor_plan import CliqueFactor, cell_count
+from pgmpy_sgm.readwrite._fields import (
+    atomic_write_text,
+    check_node,
+    check_path,
+    check_state,
+    json_list,
+    node_ref,
+    probabilities,
+    state_value,
+)
 
 __all__ = [
     "to_json_dict",
@@ -63,22 +73,6 @@ _BIF_NAME = re.compile(r"^[\w.\-]+$")
 
 
 # -- writing -----------------------------------------------------------------------------
-def _check_node(node, where: str):
-    if isinstance(node, bool) or not isinstance(node, str | int):
-        raise TypeError(f"{where}: node names must be str or int to be written as JSON; got {node!r}")
-    return node
-
-
-def _check_state(state, where: str):
-    if isinstance(state, np.generic):
-        state = state.item()
-    if isinstance(state, float) and not math.isfinite(state):
-        raise ValueError(f"{where}: state {state!r} is not finite")
-    if not isinstance(state, str | int | float):  # bool is an int
-        raise TypeError(f"{where}: states must be str, int, bool or float; got {state!r}")
-    return state
-
-
 def to_json_dict(model: StratifiedGraph) -> dict:
     """JSON-ready description of a :class:`StratifiedGraph` or :class:`StratifiedGraphicalModel`.
 
@@ -90,9 +84,9 @@ def to_json_dict(model: StratifiedGraph) -> dict:
     """
     if not isinstance(model, StratifiedGraph):
         raise TypeError(f"Expected a StratifiedGraph or StratifiedGraphicalModel; got {type(model).__name__}")
-    nodes = [_check_node(v, "nodes") for v in model.nodes()]
+    nodes = [check_node(v, "nodes") for v in model.nodes()]
     declared = model.graph.get("state_names", {})
-    names = [[v, [_check_state(s, f"state_names of {v!r}") for s in declared[v]]] for v in nodes if v in declared]
+    names = [[v, [check_state(s, f"state_names of {v!r}") for s in declared[v]]] for v in nodes if v in declared]
     out = {
         "format": FORMAT,
         "version": VERSION,
@@ -101,7 +95,7 @@ def to_json_dict(model: StratifiedGraph) -> dict:
         "state_names": names,
         "edges": [[u, v] for u, v in model.edges()],
         "strata": [
-            {"edge": [u, v], "contexts": [[[w, _check_state(s, f"stratum of ({u!r}, {v!r})")] for w, s in c.items()]
+            {"edge": [u, v], "contexts": [[[w, check_state(s, f"stratum of ({u!r}, {v!r})")] for w, s in c.items()]
                                           for c in contexts]}
             for (u, v), contexts in model.strata.items()
         ],
@@ -110,7 +104,7 @@ def to_json_dict(model: StratifiedGraph) -> dict:
         out["type"] = "StratifiedGraphicalModel"
         out["parameters"] = None
         if model.clique_factors:
-            model._require_parameters()
+            model.require_parameters()
             out["parameters"] = [
                 {
                     "clique": list(f.clique),
@@ -126,59 +120,6 @@ def to_json_dict(model: StratifiedGraph) -> dict:
                 for f in model.clique_factors
             ]
     return out
-
-
-def _umask() -> int:
-    """The process's file-creation mask (read by setting it and restoring it)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def _check_path(path) -> None:
-    if not isinstance(path, str | os.PathLike):
-        raise TypeError(f"path must be a str or os.PathLike. Got: {type(path).__name__} {path!r}")
-
-
-def _atomic_write_text(path, text: str, overwrite: bool) -> None:
-    _check_path(path)
-    path = Path(path)
-    if path.is_dir():
-        raise IsADirectoryError(f"Cannot write {str(path)!r}: it is a directory; give a file name")
-    if path.exists() and not overwrite:
-        raise FileExistsError(f"{str(path)!r} exists; pass overwrite=True to replace it")
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise FileNotFoundError(f"Cannot write {str(path)!r}: directory {str(folder)!r} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600 files; give the mode open() would
-        if overwrite:
-            os.replace(tmp, path)
-        else:
-            try:
-                os.link(tmp, path)  # fails if the target appeared meanwhile
-            except FileExistsError:
-                raise FileExistsError(f"{str(path)!r} exists; pass overwrite=True to replace it") from None
-            except OSError:  # file systems without hard links
-                if path.exists():
-                    raise FileExistsError(f"{str(path)!r} exists; pass overwrite=True to replace it") from None
-                os.replace(tmp, path)
-        try:
-            dir_fd = os.open(folder, os.O_RDONLY)
-            try:
-                os.fsync(dir_fd)
-            finally:
-                os.close(dir_fd)
-        except OSError:
-            pass
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 def write_json(model: StratifiedGraph, path, overwrite: bool = False) -> None:
@@ -201,7 +142,7 @@ def write_json(model: StratifiedGraph, path, overwrite: bool = False) -> None:
     True
     """
     text = json.dumps(to_json_dict(model), allow_nan=False)
-    _atomic_write_text(path, text, overwrite)
+    atomic_write_text(path, text, overwrite)
 
 
 # -- reading -----------------------------------------------------------------------------
@@ -217,47 +158,8 @@ def _depth(obj, limit: int, level: int = 0) -> None:
                 _depth(value, limit, level + 1)
 
 
-def _list(value, field: str) -> list:
-    if not isinstance(value, list):
-        raise TypeError(f"Field {field!r} must be a list; got {type(value).__name__}")
-    return value
-
-
-def _node_ref(value, known: set, field: str):
-    if isinstance(value, bool) or not isinstance(value, str | int):
-        raise TypeError(f"Field {field!r} must name a node (str or int); got {value!r}")
-    if value not in known:
-        raise ValueError(f"Field {field!r} names the unknown node {value!r}")
-    return value
-
-
-def state_value(value, field: str):
-    if not isinstance(value, str | int | float):
-        raise TypeError(f"Field {field!r} must be a state (str, int, bool or float); got {type(value).__name__}")
-    if isinstance(value, float) and not math.isfinite(value):
-        raise ValueError(f"Field {field!r} holds the non-finite state {value!r}")
-    return value
-
-
-def _probabilities(value, size: int, field: str) -> np.ndarray:
-    _list(value, field)
-    if len(value) != size:
-        raise ValueError(f"Field {field!r} must hold {size} probabilities; got {len(value)}")
-    if any(isinstance(p, bool) or not isinstance(p, int | float) for p in value):
-        raise TypeError(f"Field {field!r} must hold numbers only")
-    try:
-        array = np.asarray(value, dtype=np.float64)
-    except OverflowError:
-        raise ValueError(f"Field {field!r} holds a number too large for a float") from None
-    if not np.isfinite(array).all():
-        raise ValueError(f"Field {field!r} holds non-finite probabilities")
-    if (array < 0).any():
-        raise ValueError(f"Field {field!r} holds negative probabilities")
-    return array
-
-
 def _read_graph(data: dict, max_cells: int) -> tuple[list, dict]:
-    nodes = _list(data["nodes"], "nodes")
+    nodes = json_list(data["nodes"], "nodes")
     for i, v in enumerate(nodes):
         if isinstance(v, bool) or not isinstance(v, str | int):
             raise TypeError(f"Field 'nodes[{i}]' must be a str or int node name; got {v!r}")
@@ -265,22 +167,22 @@ def _read_graph(data: dict, max_cells: int) -> tuple[list, dict]:
         raise ValueError("Field 'nodes' lists a node twice")
     known = set(nodes)
     names = {}
-    for i, entry in enumerate(_list(data["state_names"], "state_names")):
+    for i, entry in enumerate(json_list(data["state_names"], "state_names")):
         field = f"state_names[{i}]"
         if not isinstance(entry, list) or len(entry) != 2:
             raise TypeError(f"Field {field!r} must be a pair [node, [states]]")
-        v = _node_ref(entry[0], known, f"{field}[0]")
-        states = [state_value(s, f"{field}[1][{j}]") for j, s in enumerate(_list(entry[1], f"{field}[1]"))]
+        v = node_ref(entry[0], known, f"{field}[0]")
+        states = [state_value(s, f"{field}[1][{j}]") for j, s in enumerate(json_list(entry[1], f"{field}[1]"))]
         if v in names:
             raise ValueError(f"Field {field!r} repeats the states of {v!r}")
         if not states or len({(type(s), s) for s in states}) != len(states) or len(set(states)) != len(states):
             raise ValueError(f"Field {field!r} must list distinct states of {v!r}")
         names[v] = states
     edges = []
-    for i, edge in enumerate(_list(data["edges"], "edges")):
+    for i, edge in enumerate(json_list(data["edges"], "edges")):
         if not isinstance(edge, list) or len(edge) != 2:
             raise TypeError(f"Field 'edges[{i}]' must be a pair [u, v]")
-        u, v = (_node_ref(w, known, f"edges[{i}]") for w in edge)
+        u, v = (node_ref(w, known, f"edges[{i}]") for w in edge)
         if u == v:
             raise ValueError(f"Field 'edges[{i}]' is a self-loop on {u!r}")
         edges.append((u, v))
@@ -299,22 +201,22 @@ def _read_graph(data: dict, max_cells: int) -> tuple[list, dict]:
             raise ValueError(f"Field 'state_names': clique {clique} would have {size:,} configurations, more than "
                              f"max_cells={max_cells:,}")
     strata = {}
-    for i, entry in enumerate(_list(data["strata"], "strata")):
+    for i, entry in enumerate(json_list(data["strata"], "strata")):
         field = f"strata[{i}]"
         if not isinstance(entry, dict) or set(entry) != {"edge", "contexts"}:
             raise ValueError(f"Field {field!r} must be an object with exactly the keys 'edge' and 'contexts'")
-        edge = _list(entry["edge"], f"{field}.edge")
+        edge = json_list(entry["edge"], f"{field}.edge")
         if len(edge) != 2:
             raise ValueError(f"Field '{field}.edge' must be a pair [u, v]")
-        u, v = (_node_ref(w, known, f"{field}.edge") for w in edge)
+        u, v = (node_ref(w, known, f"{field}.edge") for w in edge)
         contexts = []
-        for j, context in enumerate(_list(entry["contexts"], f"{field}.contexts")):
+        for j, context in enumerate(json_list(entry["contexts"], f"{field}.contexts")):
             cfield = f"{field}.contexts[{j}]"
             pairs = {}
-            for pair in _list(context, cfield):
+            for pair in json_list(context, cfield):
                 if not isinstance(pair, list) or len(pair) != 2:
                     raise TypeError(f"Field {cfield!r} must hold [node, state] pairs")
-                pairs[_node_ref(pair[0], known, cfield)] = state_value(pair[1], cfield)
+                pairs[node_ref(pair[0], known, cfield)] = state_value(pair[1], cfield)
             contexts.append(pairs)
         strata[(u, v)] = contexts
     try:
@@ -336,13 +238,13 @@ def _read_factor(entry, i: int, model: StratifiedGraphicalModel) -> CliqueFactor
     known = set(model.nodes())
     parts = {}
     for key in ("clique", "separator", "new", "parents"):
-        parts[key] = tuple(_node_ref(w, known, f"{field}.{key}") for w in _list(entry[key], f"{field}.{key}"))
+        parts[key] = tuple(node_ref(w, known, f"{field}.{key}") for w in json_list(entry[key], f"{field}.{key}"))
     for key in ("center", "labelled_center"):
-        parts[key] = None if entry[key] is None else _node_ref(entry[key], known, f"{field}.{key}")
+        parts[key] = None if entry[key] is None else node_ref(entry[key], known, f"{field}.{key}")
     center = parts["center"]
     group_ids = None
     if entry["group_ids"] is not None:
-        group_ids = _list(entry["group_ids"], f"{field}.group_ids")
+        group_ids = json_list(entry["group_ids"], f"{field}.group_ids")
         if any(isinstance(g, bool) or not isinstance(g, int) or g < 0 for g in group_ids):
             raise TypeError(f"Field '{field}.group_ids' must hold non-negative integers")
         group_ids = tuple(group_ids)
@@ -351,18 +253,18 @@ def _read_factor(entry, i: int, model: StratifiedGraphicalModel) -> CliqueFactor
     step = CliqueFactor(parts["clique"], parts["separator"], parts["new"], center, parts["parents"], group_ids,
                         labelled_center=parts["labelled_center"])
     cards = [len(model.states(w)) for w in step.table_variables]
-    table = _probabilities(entry["table"], cell_count(cards), f"{field}.table").reshape(cards)
+    table = probabilities(entry["table"], cell_count(cards), f"{field}.table").reshape(cards)
     values = None
     if center is not None:
         n_configs = cell_count(len(model.states(w)) for w in step.parents)
         if len(group_ids) != n_configs:
             raise ValueError(f"Field '{field}.group_ids' must hold {n_configs} group ids; got {len(group_ids)}")
         n_groups = max(group_ids) + 1 if group_ids else 0
-        rows = _list(entry["group_values"], f"{field}.group_values")
+        rows = json_list(entry["group_values"], f"{field}.group_values")
         k = len(model.states(center))
         if len(rows) != k:
             raise ValueError(f"Field '{field}.group_values' must have {k} rows (states of {center!r}); got {len(rows)}")
-        values = np.stack([_probabilities(r, n_groups, f"{field}.group_values[{j}]") for j, r in enumerate(rows)])
+        values = np.stack([probabilities(r, n_groups, f"{field}.group_values[{j}]") for j, r in enumerate(rows)])
     return step.with_values(table, values)
 
 
@@ -419,9 +321,9 @@ def from_json_dict(data: dict, max_cells: int = DEFAULT_MAX_CELLS) -> Stratified
     model = StratifiedGraphicalModel(sg)
     if data["parameters"] is None:
         return model
-    factors = [_read_factor(e, i, model) for i, e in enumerate(_list(data["parameters"], "parameters"))]
+    factors = [_read_factor(e, i, model) for i, e in enumerate(json_list(data["parameters"], "parameters"))]
     try:
-        model._set_factors(factors, warn=False)
+        model.set_clique_factors(factors, warn=False)
     except ValueError as err:
         model.clique_factors = []
         raise ValueError(f"Field 'parameters': {err}") from None
@@ -465,7 +367,7 @@ def load_json_document(path, max_bytes: int = DEFAULT_MAX_BYTES):
     ...
     ValueError: '...m.json' is not valid JSON: ...
     """
-    _check_path(path)
+    check_path(path)
     if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 1:
         raise ValueError(f"max_bytes must be a positive integer. Got: {max_bytes!r}")
     if os.path.isdir(path):
@@ -490,9 +392,6 @@ def load_json_document(path, max_bytes: int = DEFAULT_MAX_BYTES):
 
 # -- BIF / XMLBIF ----------------------------------------------------------------------------
 def _network_for_export(model):
-    from pgmpy.models import DiscreteBayesianNetwork
-
-    from pgmpy_sgm.factors import TreeCPD
 
     if not isinstance(model, StratifiedGraphicalModel):
         raise TypeError(f"Expected a StratifiedGraphicalModel with parameters; got {type(model).__name__}")
@@ -530,9 +429,7 @@ def write_bif(model: StratifiedGraphicalModel, path, overwrite: bool = False) ->
     >>> sorted(BIFReader(path).get_model().edges())
     [('a', 'b')]
     """
-    from pgmpy.readwrite import BIFWriter
-
-    _atomic_write_text(path, str(BIFWriter(_network_for_export(model))), overwrite)
+    atomic_write_text(path, str(BIFWriter(_network_for_export(model))), overwrite)
 
 
 def write_xmlbif(model: StratifiedGraphicalModel, path, overwrite: bool = False) -> None:
@@ -549,6 +446,4 @@ def write_xmlbif(model: StratifiedGraphicalModel, path, overwrite: bool = False)
     >>> sorted(XMLBIFReader(path).get_model().edges())
     [('a', 'b')]
     """
-    from pgmpy.readwrite import XMLBIFWriter
-
-    _atomic_write_text(path, str(XMLBIFWriter(_network_for_export(model))), overwrite)
+    atomic_write_text(path, str(XMLBIFWriter(_network_for_export(model))), overwrite)

@@ -23,19 +23,16 @@ import numpy as np
 
 from pgmpy_sgm.factors import TreeCPD
 from pgmpy_sgm.models import LabeledBayesianNetwork
-from pgmpy_sgm.readwrite.json_io import (
-    DEFAULT_MAX_BYTES,
-    FORMAT,
-    VERSION,
-    _atomic_write_text,
-    _check_node,
-    _check_state,
-    _list,
-    _node_ref,
-    _probabilities,
-    load_json_document,
+from pgmpy_sgm.readwrite._fields import (
+    atomic_write_text,
+    check_node,
+    check_state,
+    json_list,
+    node_ref,
+    probabilities,
     state_value,
 )
+from pgmpy_sgm.readwrite.json_io import DEFAULT_MAX_BYTES, FORMAT, VERSION, load_json_document
 
 __all__ = ["ldag_to_json_dict", "ldag_from_json_dict", "write_ldag_json", "read_ldag_json"]
 
@@ -56,14 +53,14 @@ def ldag_to_json_dict(model: LabeledBayesianNetwork) -> dict:
     """
     if not isinstance(model, LabeledBayesianNetwork):
         raise TypeError(f"Expected a LabeledBayesianNetwork; got {type(model).__name__}")
-    nodes = [_check_node(v, "nodes") for v in model.nodes()]
+    nodes = [check_node(v, "nodes") for v in model.nodes()]
     names = []
     for v in nodes:
         try:
             states = model.label_states(v)
         except ValueError:
             continue
-        names.append([v, [_check_state(s, f"state_names of {v!r}") for s in states]])
+        names.append([v, [check_state(s, f"state_names of {v!r}") for s in states]])
     classes = []
     for v in model.labelled_nodes():
         parents, ids = model.get_classes(v)
@@ -129,54 +126,54 @@ def ldag_from_json_dict(data: dict) -> LabeledBayesianNetwork:
             f"Not a {FORMAT} v{VERSION} {TYPE} document: format={data['format']!r}, "
             f"version={data['version']!r}, type={data['type']!r}"
         )
-    nodes = _list(data["nodes"], "nodes")
+    nodes = json_list(data["nodes"], "nodes")
     for v in nodes:
-        _check_node(v, "nodes")
+        check_node(v, "nodes")
     if len(set(nodes)) != len(nodes):
         raise ValueError("Field 'nodes' repeats a node")
     known = set(nodes)
     names = {}
-    for i, entry in enumerate(_list(data["state_names"], "state_names")):
+    for i, entry in enumerate(json_list(data["state_names"], "state_names")):
         if not isinstance(entry, list) or len(entry) != 2:
             raise TypeError(f"Field 'state_names[{i}]' must be [node, [states]]")
-        v = _node_ref(entry[0], known, f"state_names[{i}]")
-        names[v] = [state_value(s, f"state_names of {v!r}") for s in _list(entry[1], f"state_names of {v!r}")]
+        v = node_ref(entry[0], known, f"state_names[{i}]")
+        names[v] = [state_value(s, f"state_names of {v!r}") for s in json_list(entry[1], f"state_names of {v!r}")]
     model = LabeledBayesianNetwork(state_names=names)
     model.add_nodes_from(nodes)
-    for i, edge in enumerate(_list(data["edges"], "edges")):
+    for i, edge in enumerate(json_list(data["edges"], "edges")):
         if not isinstance(edge, list) or len(edge) != 2:
             raise TypeError(f"Field 'edges[{i}]' must be [u, v]")
-        u, v = _node_ref(edge[0], known, f"edges[{i}]"), _node_ref(edge[1], known, f"edges[{i}]")
+        u, v = node_ref(edge[0], known, f"edges[{i}]"), node_ref(edge[1], known, f"edges[{i}]")
         try:
             model.add_edge(u, v)
         except ValueError as err:  # pgmpy refuses self-loops and cycles
             raise ValueError(f"Field 'edges[{i}]' ({u!r}, {v!r}): {err}".splitlines()[0]) from None
-    for i, entry in enumerate(_list(data["classes"], "classes")):
+    for i, entry in enumerate(json_list(data["classes"], "classes")):
         if not isinstance(entry, dict) or set(entry) != {"node", "parents", "group_ids"}:
             raise ValueError(f"Field 'classes[{i}]' must have the keys node, parents, group_ids")
-        v = _node_ref(entry["node"], known, f"classes[{i}].node")
-        parents = [_node_ref(p, known, f"classes[{i}].parents") for p in _list(entry["parents"], "parents")]
-        ids = _list(entry["group_ids"], f"classes[{i}].group_ids")
+        v = node_ref(entry["node"], known, f"classes[{i}].node")
+        parents = [node_ref(p, known, f"classes[{i}].parents") for p in json_list(entry["parents"], "parents")]
+        ids = json_list(entry["group_ids"], f"classes[{i}].group_ids")
         if any(isinstance(g, bool) or not isinstance(g, int) for g in ids):
             raise TypeError(f"Field 'classes[{i}].group_ids' must hold integers")
         model.set_classes(v, parents, ids)
     if data["cpds"] is not None:
         cpds = []
-        for i, entry in enumerate(_list(data["cpds"], "cpds")):
+        for i, entry in enumerate(json_list(data["cpds"], "cpds")):
             if not isinstance(entry, dict) or set(entry) != {"node", "parents", "group_ids", "group_values"}:
                 raise ValueError(f"Field 'cpds[{i}]' must have the keys node, parents, group_ids, group_values")
-            v = _node_ref(entry["node"], known, f"cpds[{i}].node")
+            v = node_ref(entry["node"], known, f"cpds[{i}].node")
             if any(cpd.variable == v for cpd in cpds):
                 raise ValueError(f"Field 'cpds[{i}]' repeats the CPD of {v!r}")
-            parents = [_node_ref(p, known, f"cpds[{i}].parents") for p in _list(entry["parents"], "parents")]
+            parents = [node_ref(p, known, f"cpds[{i}].parents") for p in json_list(entry["parents"], "parents")]
             if v not in names or any(p not in names for p in parents):
                 raise ValueError(f"Field 'cpds[{i}]': the states of {v!r} and its parents must be in state_names")
-            ids = _list(entry["group_ids"], f"cpds[{i}].group_ids")
+            ids = json_list(entry["group_ids"], f"cpds[{i}].group_ids")
             if any(isinstance(g, bool) or not isinstance(g, int) for g in ids):
                 raise TypeError(f"Field 'cpds[{i}].group_ids' must hold integers")
-            rows = _list(entry["group_values"], f"cpds[{i}].group_values")
+            rows = json_list(entry["group_values"], f"cpds[{i}].group_values")
             n_groups = max(ids, default=-1) + 1
-            values = np.array([_probabilities(r, n_groups, f"cpds[{i}].group_values") for r in rows])
+            values = np.array([probabilities(r, n_groups, f"cpds[{i}].group_values") for r in rows])
             cpds.append(
                 TreeCPD(
                     v,
@@ -209,7 +206,7 @@ def write_ldag_json(model: LabeledBayesianNetwork, path, overwrite: bool = False
     [('a', 'y'), ('b', 'y')]
     """
     text = json.dumps(ldag_to_json_dict(model), indent=1, allow_nan=False)
-    _atomic_write_text(path, text, overwrite)
+    atomic_write_text(path, text, overwrite)
 
 
 def read_ldag_json(path, max_bytes: int = DEFAULT_MAX_BYTES) -> LabeledBayesianNetwork:

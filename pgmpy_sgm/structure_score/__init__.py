@@ -1,6 +1,7 @@
-"""Structure scores for stratified graphs and labelled DAGs, usable wherever pgmpy takes a score instance."""
+"""Structure scores (stratified graphs, labelled DAGs, contextual Markov networks) for pgmpy's searches."""
 
 from pgmpy_sgm.structure_score.ldag_score import LDAGScore
+from pgmpy_sgm.structure_score.mpl_score import MPLScore
 from pgmpy_sgm.structure_score.sgm_score import SGMScore
 
-__all__ = ["SGMScore", "LDAGScore"]
+__all__ = ["SGMScore", "LDAGScore", "MPLScore"]

@@ -14,7 +14,7 @@ from pgmpy_sgm.core.decomposition import edge_clique_counts
 from pgmpy_sgm.core.engine import ScoreEngine, check_settings, iter_bits
 from pgmpy_sgm.core.labelling import CliqueLabelling
 from pgmpy_sgm.core.moves import DecomposableState
-from pgmpy_sgm.core.optimize import _check_pairs
+from pgmpy_sgm.core.optimize import check_pairs
 from pgmpy_sgm.core.pooling import pooled_input
 from pgmpy_sgm.models.stratified_graph import StratifiedGraph
 from pgmpy_sgm.structure_score._base import LocalScoreCache
@@ -349,10 +349,8 @@ class SGMScore(LocalScoreCache, BaseStructureScore):
         """
         engine = self.engine
         nodes = [engine.index[v] for v in self._ordered(clique)]
-        forbidden = 0
-        for pair in _check_pairs(forbidden_pairs, len(nodes)):
-            a, b = sorted(pair)
-            forbidden |= 1 << engine.pair_index[nodes[a]][nodes[b]]
+        pairs = [sorted(pair) for pair in check_pairs(forbidden_pairs, len(nodes))]
+        forbidden = engine.pairs_key((nodes[a], nodes[b]) for a, b in pairs)
         return engine.labelling(engine.mask(clique), forbidden, method=method)
 
     def optimal_strata(self, graph, method: str = "auto") -> StratifiedGraph:

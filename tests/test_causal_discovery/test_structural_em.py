@@ -1,5 +1,6 @@
 """NonReversibleMCMC(missing=...): structural EM and the other choices on incomplete data."""
 
+import math
 import warnings
 
 import numpy as np
@@ -191,3 +192,58 @@ def test_em_stops_when_equally_good_structures_alternate():
     result = structural_em(table, m_step, EMOptions(max_iter=20), parameter_step=parameter_step)
     assert len(result.history) < 20
     assert list(result.history["step"]) == ["structure", "parameters", "structure", "parameters", "structure"]
+
+
+def test_em_returns_the_structure_step_with_the_best_observed_data_criterion():
+    """The criterion of each search (expected score - expected log-likelihood + observed log-likelihood),
+    recomputed here by enumeration; the result is the search that maximises it, not the last one."""
+    import itertools
+
+    from pgmpy_sgm.causal_discovery._structural_em import MStepResult, structural_em
+    from pgmpy_sgm.core.missing import IncompleteTable
+
+    rng = np.random.default_rng(0)
+    a = rng.integers(0, 2, 80)
+    frame = pd.DataFrame({"a": a, "b": np.where(rng.random(80) < 0.9, a, 1 - a)}).astype(object)
+    frame = frame.mask(rng.random(frame.shape) < 0.25)
+    table = IncompleteTable.from_frame(frame)
+    joints = [np.array([[0.25, 0.25], [0.25, 0.25]]), np.array([[0.45, 0.05], [0.05, 0.45]])]
+    searches, seen = [], []
+
+    def m_step(completed, previous):  # alternates a poor and a good model; the poor one claims a higher score
+        joint = joints[len(searches) % 2]
+        searches.append(joint)
+        seen.append(completed)
+        score = 5.0 if joint is joints[0] else 0.0
+        return MStepResult(len(searches), frozenset({len(searches) % 2}), score,
+                           lambda codes, j=joint: np.log(j[codes[:, 0], codes[:, 1]]))  # fmt: skip
+
+    result = structural_em(table, m_step, EMOptions(max_iter=4))
+    assert result.history.attrs["start"] == "complete cases"
+    assert list(result.history["step"]) == ["structure"] * 4
+    rows = [(None if pd.isna(x) else int(x), None if pd.isna(y) else int(y)) for x, y in frame.itertuples(index=False)]
+    for iteration in range(1, 5):
+        joint, completed = searches[iteration], seen[iteration]  # [0]: the start, on the complete cases
+        expected_ll = sum(c * math.log(joint[int(x), int(y)]) for (x, y), c in
+                          zip(completed.frame.itertuples(index=False), completed.counts, strict=True))  # fmt: skip
+        observed_ll = sum(math.log(sum(joint[i, j] for i, j in itertools.product(
+            [x] if x is not None else [0, 1], [y] if y is not None else [0, 1]))) for x, y in rows)  # fmt: skip
+        score = 5.0 if joint is joints[0] else 0.0
+        assert result.history.loc[iteration, "criterion"] == pytest.approx(score - expected_ll + observed_ll)
+    best = int(result.history["criterion"].idxmax())
+    assert result.history.attrs["best_iteration"] == best and searches[best] is joints[1]
+    assert result.last.estimator == best + 1 and result.completed is seen[best]
+
+
+def test_ldag_warm_structure_steps_are_one_climb_from_the_current_dag(heart):
+    """The per-step budget: a search of its own the first time, then one climb from the current DAG, no restarts."""
+    from pgmpy_sgm import LDAGSearch
+    from pgmpy_sgm.core.missing import IncompleteTable
+
+    table = IncompleteTable.from_frame(_masked(heart, 0.05, 0))
+    learner = LDAGSearch(seed=0, n_restarts=3, show_progress=False, missing="em")
+    first = learner._m_step(table, None, table.complete_cases(), None)
+    second = learner._m_step(table, None, table.complete_cases(), first)
+    assert first.estimator.n_restarts == 3 and second.estimator.n_restarts == 0
+    assert len(second.estimator.climb_scores_) == 1  # the single climb, from the previous DAG
+    assert set(second.estimator.model_.edges()) == set(first.estimator.model_.edges())  # same table: it stays

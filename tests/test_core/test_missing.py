@@ -134,3 +134,71 @@ def test_row_log_probabilities_refuse_columns_and_states_the_model_lacks():
             model.log_probability_function(["a", "b"], {"a": [0, 1]})
     with pytest.raises(ValueError, match="beyond must be"):
         marginal_log_probability(np.array([[0]]), [2], lambda c: np.zeros(len(c)), beyond="skip")
+
+
+def _brute_force_posteriors(frame, table, joint):
+    """Per data row: its completions (as index tuples) and their posterior weights, by enumeration."""
+    out = []
+    for row in frame.itertuples(index=False):
+        cells = zip(frame.columns, row, strict=True)
+        observed = [None if pd.isna(x) else table.state_names[v].index(x) for v, x in cells]
+        options = [range(k) if o is None else [o] for o, k in zip(observed, table.cards, strict=True)]
+        completions = list(itertools.product(*options))
+        p = np.array([joint[c] for c in completions])
+        out.append((completions, p))
+    return out
+
+
+def test_the_e_step_reports_the_observed_data_log_likelihood_of_its_model():
+    frame = _masked(seed=3)
+    table = IncompleteTable.from_frame(frame)
+    joint = _random_joint(table.cards, seed=4)
+    done = complete_rows(table, lambda codes: np.log(joint[tuple(codes.T)]))
+    expected = sum(math.log(p.sum()) for _, p in _brute_force_posteriors(frame, table, joint))
+    assert done.log_likelihood == pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize("tail_mass", [0.05, 0.2])
+def test_a_row_keeps_the_head_of_its_posterior_holding_one_minus_the_tail_mass(tail_mass):
+    """Each row's most probable completions, until they hold 1 - tail_mass, renormalised: against brute force."""
+    frame = _masked(seed=5, rate=0.5)
+    table = IncompleteTable.from_frame(frame)
+    joint = _random_joint(table.cards, seed=6)
+    done = complete_rows(table, lambda codes: np.log(joint[tuple(codes.T)]), tail_mass=tail_mass)
+    expected = np.zeros(table.cards)
+    for completions, p in _brute_force_posteriors(frame, table, joint):
+        p = p / p.sum()
+        kept, held = [], 0.0
+        for i in sorted(range(len(p)), key=lambda i: -p[i]):  # most probable first
+            if held >= 1 - tail_mass:
+                break
+            kept.append(i)
+            held += p[i]
+        for i in kept:
+            expected[completions[i]] += p[i] / held
+    got = np.zeros(table.cards)
+    for row, count in zip(done.frame.itertuples(index=False), done.counts, strict=True):
+        got[tuple(table.state_names[v].index(x) for v, x in zip(frame.columns, row, strict=True))] += count
+    np.testing.assert_allclose(got, expected, atol=1e-12)
+    assert len(done.counts) < len(complete_rows(table, lambda codes: np.log(joint[tuple(codes.T)])).counts)
+
+
+def test_draws_use_the_same_random_numbers_for_the_same_seed():
+    frame = pd.DataFrame({"a": [None] * 5 + [0, 1], "b": [None] * 5 + [1, 0]}, dtype=object)
+    table = IncompleteTable.from_frame(frame)
+    joint = np.array([[0.1, 0.2], [0.3, 0.4]])
+    one, two = (complete_rows(table, lambda codes: np.log(joint[tuple(codes.T)]), max_completions=1, n_draws=50,
+                              seed=11) for _ in range(2))  # fmt: skip
+    pd.testing.assert_frame_equal(one.frame, two.frame)
+    np.testing.assert_array_equal(one.counts, two.counts)
+
+
+def test_the_settling_threshold_is_relative_to_the_objective_with_an_absolute_floor():
+    options = EMOptions(tol=0.5, rtol=1e-3)
+    assert options.threshold(-20_000.0) == pytest.approx(20.0)
+    assert options.threshold(-100.0) == 0.5
+    assert options.threshold(float("nan")) == 0.5
+    with pytest.raises(ValueError, match="EMOptions tail_mass must be a number >= 0 and < 0.5. Got: 0.7"):
+        EMOptions(tail_mass=0.7)
+    with pytest.raises(ValueError, match="EMOptions rtol must be a number >= 0. Got: -0.1"):
+        EMOptions(rtol=-0.1)

@@ -155,7 +155,7 @@ def _separates(graph, a, b, given) -> bool:
 def test_get_independencies_are_minimal_separations_of_every_non_adjacent_pair(seed):
     from pgmpy.independencies import Independencies
 
-    from pgmpy_sgm.models._sgm_parameters import random_stratified_graph
+    from pgmpy_sgm.datasets.synthetic import random_stratified_graph
 
     sg = random_stratified_graph(4 + seed % 4, seed=seed, edge_prob=0.5)
     found = sg.get_independencies(reduce=False)

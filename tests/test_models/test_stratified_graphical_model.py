@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 from pgmpy_sgm.datasets import load_heart_disease, paper_synthetic_graph, simulate_paper_synthetic
+from pgmpy_sgm.datasets.synthetic import random_stratified_graph
 from pgmpy_sgm.models import StrataNotShownWarning, StratifiedGraph, StratifiedGraphicalModel
-from pgmpy_sgm.models._sgm_parameters import random_stratified_graph
 from pgmpy_sgm.structure_score import SGMScore
 
 HEART_EDGES = [("smoking", "physical_work"), ("smoking", "systolic_bp"), ("smoking", "lipoprotein_ratio"),

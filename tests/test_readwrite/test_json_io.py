@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from pgmpy.readwrite import BIFReader, XMLBIFReader
 
 from pgmpy_sgm.datasets import load_heart_disease
+from pgmpy_sgm.datasets.synthetic import random_stratified_graph
 from pgmpy_sgm.models import StrataNotShownWarning, StratifiedGraph, StratifiedGraphicalModel
-from pgmpy_sgm.models._sgm_parameters import random_stratified_graph
 from pgmpy_sgm.readwrite import from_json_dict, read_json, to_json_dict, write_bif, write_json, write_xmlbif
 
 HEART_EDGES = [("smoking", "physical_work"), ("smoking", "systolic_bp"), ("smoking", "lipoprotein_ratio"),

@@ -1,0 +1,330 @@
+"""Contextual Markov networks learned by marginal pseudo-likelihood (MPLSearch) against the other learners.
+
+Run: ``nohup python benchmarks/bench_mpl.py --out benchmarks/results_mpl.csv &`` (rows are appended as
+each fit ends, and a re-run skips the settings already in the file); ``--quick`` for a smoke run;
+``--report`` prints the tables of RESULTS.md from the CSV.
+
+Data (training n in ``--sizes``, default 500, 2000, 10000; test n = 10000, another seed):
+
+* non-chordal binary contextual Markov networks from ``_cmn_data``: ``blocks`` of 5 variables (a
+  chordless 4-cycle plus a triangle carrying one context; d = 10 and 50) and checkerboard-diagonal
+  grids (3x4, 4x5 and 10x10: d = 12, 20 and 100; exact samples up to d = 20, Gibbs beyond);
+* the bnlearn networks asia and child (all sizes) and insurance and alarm (n = 2000 only, to keep
+  the run within an hour on 2 shared cores).
+
+Learners, each timed on its own:
+
+* ``MPL``: :class:`~pgmpy_sgm.causal_discovery.MPLSearch` with its defaults (contexts on), then
+  ``ContextualMarkovNetwork.fit`` (cyclical projection, pseudo-count 1) for the held-out
+  log-likelihood (exact, by a junction tree); ``MPL-plain``: the same with ``contexts=False``;
+* ``SGM``: ``NonReversibleMCMC`` (decomposable stratified graphs) under a 30 s budget (``max_time``),
+  Bayesian parameters;
+* ``LDAG``: ``LDAGSearch(n_restarts=0)`` (the GES and empty-graph climbs, no restarts);
+* ``HC``: pgmpy's ``HillClimbSearch`` with BDeu, parameters by pgmpy's ``DiscreteBayesianEstimator``
+  (BDeu, ESS 5);
+* ``BDgraph``: R's ``BDgraph::bdgraph.mpl(method="dgm", algorithm="hc")`` (the MPL hill climb
+  without contexts) through ``Rscript``, when ``Rscript`` and BDgraph are installed (its time is
+  the R call's, without starting R); otherwise a skip message.
+
+``--heart``: the heart data instead (5 folds as in ``predictive.py``; the edge scores are against the
+graph of ``NonReversibleMCMC`` on all rows), then the graphs and statements of MPL and of the SG on all
+rows.
+
+Measures: held-out log-likelihood per row (nats; not for BDgraph, which returns a graph only),
+free parameters, fit seconds, and edge precision / recall / F1 against the generating undirected
+graph (the moral graph of a bnlearn network; a learned DAG is compared through its moral graph, the
+Markov network with its independencies).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+from pgmpy.causal_discovery import HillClimbSearch
+from pgmpy.models import DiscreteBayesianNetwork
+from pgmpy.parameter_estimator import DiscreteBayesianEstimator
+from pgmpy.structure_score import BDeu
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import _cmn_data  # noqa: E402
+from predictive import as_categories, bn_free_parameters, bn_log_likelihood, load_network, network_states  # noqa: E402
+
+from pgmpy_sgm import load_heart_disease  # noqa: E402
+from pgmpy_sgm.causal_discovery import LDAGSearch, MPLSearch, NonReversibleMCMC  # noqa: E402
+from pgmpy_sgm.models import StratifiedGraphicalModel  # noqa: E402
+
+warnings.filterwarnings("ignore")
+
+SGM_SECONDS = 30.0
+TEST_N = 10_000
+COLUMNS = ["data", "d", "n", "seed", "learner", "ll", "n_params", "fit_s", "precision", "recall", "f1",
+           "n_contexts", "sampler", "note"]
+
+
+# -- data ---------------------------------------------------------------------------------
+def cmn_settings(quick: bool) -> list:
+    shapes = [("blocks", 2), ("grid", (3, 4)), ("grid", (4, 5)), ("blocks", 10), ("grid", (10, 10))]
+    return shapes[:2] if quick else shapes
+
+
+def make_cmn(kind: str, size, seed: int):
+    return _cmn_data.blocks(size, seed) if kind == "blocks" else _cmn_data.grid(*size, seed)
+
+
+def moral_graph(dag_edges, nodes) -> nx.Graph:
+    g = nx.Graph()
+    g.add_nodes_from(nodes)
+    g.add_edges_from(dag_edges)
+    parents: dict = {}
+    for u, v in dag_edges:
+        parents.setdefault(v, []).append(u)
+    for ps in parents.values():
+        g.add_edges_from((a, b) for i, a in enumerate(ps) for b in ps[i + 1:])
+    return g
+
+
+def edge_scores(learned: nx.Graph, true: nx.Graph) -> dict:
+    got = {frozenset(e) for e in learned.edges()}
+    want = {frozenset(e) for e in true.edges()}
+    tp = len(got & want)
+    precision = tp / len(got) if got else 1.0
+    recall = tp / len(want) if want else 1.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return {"precision": precision, "recall": recall, "f1": f1}
+
+
+# -- learners -----------------------------------------------------------------------------
+def fit_mpl(train, test, states, contexts: bool) -> tuple[dict, nx.Graph]:
+    start = time.perf_counter()
+    est = MPLSearch(seed=0, contexts=contexts, state_names=states).fit(train)
+    fit_s = time.perf_counter() - start
+    row = {"fit_s": fit_s, "n_contexts": sum(len(c) for c in est.contexts_.values())}
+    try:
+        model = est.model_.fit(train, state_names=states)
+        row.update(ll=model.log_likelihood(test) / len(test), n_params=model.n_free_parameters())
+    except (MemoryError, ValueError) as err:  # a junction tree too large to build
+        row.update(ll=np.nan, n_params=np.nan, note=f"no likelihood: {str(err)[:80]}")
+    row["param_fit_s"] = time.perf_counter() - start - fit_s
+    return row, est.graph_
+
+
+def fit_sgm(train, test, states) -> tuple[dict, nx.Graph]:
+    start = time.perf_counter()
+    est = NonReversibleMCMC(max_time=SGM_SECONDS, n_iter=None, seed=0, state_names=states,
+                            show_progress=False).fit(train)  # fmt: skip
+    model = StratifiedGraphicalModel(est.model_).fit(train, estimator="bayes", state_names=states)
+    row = {"fit_s": time.perf_counter() - start, "ll": model.log_likelihood(test) / len(test),
+           "n_params": model.n_free_parameters(), "n_contexts": est.model_.n_labels()}
+    return row, nx.Graph(est.model_.edges())
+
+
+def fit_ldag(train, test, states) -> tuple[dict, nx.Graph]:
+    start = time.perf_counter()
+    est = LDAGSearch(n_restarts=0, seed=0, state_names=states, show_progress=False).fit(train)
+    row = {"fit_s": time.perf_counter() - start, "ll": bn_log_likelihood(est.model_, test).mean(),
+           "n_params": est.model_.n_free_parameters(), "n_contexts": est.model_.n_labels()}
+    return row, moral_graph(list(est.model_.edges()), list(train.columns))
+
+
+def fit_hc(train, test, states) -> tuple[dict, nx.Graph]:
+    start = time.perf_counter()
+    dag = HillClimbSearch(scoring_method=BDeu(train, state_names=states), return_type="dag",
+                          show_progress=False).fit(train).causal_graph_  # fmt: skip
+    bn = DiscreteBayesianNetwork(dag.edges())
+    bn.add_nodes_from(train.columns)
+    bn.add_cpds(*DiscreteBayesianEstimator(prior_type="BDeu", equivalent_sample_size=5,
+                                           state_names=states).fit(bn, train).parameters_)  # fmt: skip
+    row = {"fit_s": time.perf_counter() - start, "ll": bn_log_likelihood(bn, test).mean(),
+           "n_params": bn_free_parameters(bn), "n_contexts": 0}
+    return row, moral_graph(list(dag.edges()), list(train.columns))
+
+
+_R_SCRIPT = """
+suppressMessages(library(BDgraph))
+args <- commandArgs(trailingOnly = TRUE)
+d <- as.matrix(read.csv(args[1]))
+t0 <- Sys.time()
+r <- tryCatch(bdgraph.mpl(data = d, method = "dgm", algorithm = "hc", verbose = FALSE),
+              error = function(e) NULL)
+if (is.null(r)) {
+  r <- bdgraph.mpl(data = d, method = "dgm", algorithm = "bdmcmc", iter = 5000, verbose = FALSE)
+  g <- BDgraph::select(r)
+  how <- "bdmcmc"
+} else {
+  g <- r$selected_graph
+  how <- "hc"
+}
+secs <- as.numeric(difftime(Sys.time(), t0, units = "secs"))
+write.csv(data.frame(i = row(g)[g > 0], j = col(g)[g > 0]), args[2], row.names = FALSE)
+cat(secs, how, "\\n", file = args[3])
+"""
+
+
+def bdgraph_available() -> bool:
+    if shutil.which("Rscript") is None:
+        return False
+    probe = subprocess.run(["Rscript", "-e", "suppressMessages(library(BDgraph))"], capture_output=True, timeout=120)
+    return probe.returncode == 0
+
+
+def fit_bdgraph(train, states) -> tuple[dict, nx.Graph]:
+    columns = list(train.columns)
+    codes = pd.DataFrame({c: train[c].astype(object).map({s: i for i, s in enumerate(states[c])}).astype(int)
+                          for c in columns})  # fmt: skip
+    with tempfile.TemporaryDirectory() as tmp:
+        codes.to_csv(f"{tmp}/data.csv", index=False)
+        Path(f"{tmp}/run.R").write_text(_R_SCRIPT)
+        proc = subprocess.run(["Rscript", f"{tmp}/run.R", f"{tmp}/data.csv", f"{tmp}/edges.csv", f"{tmp}/time.txt"],
+                              capture_output=True, text=True, timeout=3600)  # fmt: skip
+        if proc.returncode != 0:
+            raise RuntimeError((proc.stderr.strip().splitlines() or ["?"])[-1][:200])
+        secs, how = Path(f"{tmp}/time.txt").read_text().split()[:2]
+        edges = pd.read_csv(f"{tmp}/edges.csv")
+    g = nx.Graph()
+    g.add_nodes_from(columns)
+    g.add_edges_from((columns[i - 1], columns[j - 1]) for i, j in zip(edges["i"], edges["j"], strict=True) if i != j)
+    return {"fit_s": float(secs), "ll": np.nan, "n_params": np.nan, "note": f"algorithm={how}"}, g
+
+
+# -- driver -------------------------------------------------------------------------------
+def run_setting(tag: dict, train, test, states, truth: nx.Graph, learners: list, out: Path) -> None:
+    for name, fit in learners:
+        try:
+            row, graph = fit(train, test, states)
+        except Exception as err:  # noqa: BLE001 - a learner's failure is a result, recorded as such
+            row, graph = {"note": f"failed: {type(err).__name__}: {str(err)[:120]}"}, None
+        if graph is not None:
+            row.update(edge_scores(graph, truth))
+        full = {**tag, "learner": name, **row}
+        pd.DataFrame([full]).reindex(columns=COLUMNS + ["param_fit_s"]).to_csv(
+            out, mode="a", header=not out.exists(), index=False)
+        ll = full.get("ll", np.nan)
+        print(f"  {name:10s} ll={ll:9.4f} f1={full.get('f1', np.nan):.3f} params={full.get('n_params', np.nan)} "
+              f"fit={full.get('fit_s', np.nan):.1f}s {full.get('note', '')}", flush=True)
+
+
+def learners(with_bdgraph: bool, d: int) -> list:
+    out = [("MPL", lambda tr, te, st: fit_mpl(tr, te, st, True)),
+           ("MPL-plain", lambda tr, te, st: fit_mpl(tr, te, st, False)),
+           ("SGM", fit_sgm), ("LDAG", fit_ldag), ("HC", fit_hc)]
+    if with_bdgraph:
+        out.append(("BDgraph", lambda tr, te, st: fit_bdgraph(tr, st)))
+    return out
+
+
+def run_heart(out: Path, with_bdgraph: bool) -> None:
+    """5-fold held-out log-likelihood on the heart data (folds as in predictive.py), then the full-data models."""
+    data = load_heart_disease()
+    states = {c: [0, 1] for c in data.columns}
+    folds = np.array_split(np.random.default_rng(0).permutation(len(data)), 5)
+    sgm_graph = nx.Graph(NonReversibleMCMC(n_iter=2000, seed=0, show_progress=False).fit(data).model_.edges())
+    for k, test_idx in enumerate(folds):
+        train = data.drop(index=data.index[test_idx]).reset_index(drop=True)
+        test = data.iloc[test_idx].reset_index(drop=True)
+        print(f"heart fold {k}", flush=True)
+        tag = {"data": "heart", "d": 6, "n": len(train), "seed": k, "sampler": "5-fold"}
+        run_setting(tag, train, test, states, sgm_graph, learners(with_bdgraph, 6), out)
+    mpl = MPLSearch(seed=0).fit(data)
+    sgm = NonReversibleMCMC(n_iter=2000, seed=0, show_progress=False).fit(data)
+    print("heart, all rows: MPL edges", sorted(mpl.graph_.edges()))
+    print("  MPL statements:", [str(s) for s in mpl.model_.independencies()])
+    print("  SG edges", sorted(sgm.model_.edges()))
+    print("  SG statements:", [str(s) for s in sgm.model_.independencies()])
+
+
+def done(out: Path) -> set:
+    if not out.exists():
+        return set()
+    frame = pd.read_csv(out)
+    return {(r.data, int(r.n), int(r.seed)) for r in frame.itertuples()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", type=Path, default=HERE / "results_mpl.csv")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[500, 2000, 10_000])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--report", action="store_true")
+    parser.add_argument("--heart", action="store_true", help="only the heart-data comparison")
+    args = parser.parse_args()
+    if args.report:
+        print(report(pd.read_csv(args.out)))
+        return
+    with_bdgraph = bdgraph_available()
+    if not with_bdgraph:
+        print("BDgraph: skipped (Rscript or the R package BDgraph is not installed; Debian: r-cran-bdgraph)")
+    if args.heart:
+        run_heart(args.out, with_bdgraph)
+        return
+    sizes = [500] if args.quick else args.sizes
+    finished = done(args.out)
+    print(f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}", flush=True)
+    for kind, size in cmn_settings(args.quick):
+        model = make_cmn(kind, size, seed=0)
+        truth, nodes = model[0], sorted(model[0].nodes())
+        name = f"{kind}-{len(nodes)}"
+        states = {v: [0, 1] for v in nodes}
+        test, _ = _cmn_data.sample(model, TEST_N, seed=1000)
+        for n in sizes:
+            if (name, n, 0) in finished:
+                continue
+            train, how = _cmn_data.sample(model, n, seed=0)
+            print(f"{name} n={n} ({how})", flush=True)
+            tag = {"data": name, "d": len(nodes), "n": n, "seed": 0, "sampler": how}
+            run_setting(tag, train, test, states, truth, learners(with_bdgraph, len(nodes)), args.out)
+    networks = [("asia", sizes), ("child", sizes)] + ([] if args.quick else [("insurance", [2000]), ("alarm", [2000])])
+    for name, ns in networks:
+        bn = load_network(name)
+        states = network_states(bn)
+        truth = moral_graph(list(bn.edges()), list(bn.nodes()))
+        test = as_categories(bn.simulate(TEST_N, seed=1000, show_progress=False), states)
+        for n in ns:
+            if (name, n, 0) in finished:
+                continue
+            train = as_categories(bn.simulate(n, seed=0, show_progress=False), states)
+            train, test = train[sorted(train.columns)], test[sorted(test.columns)]
+            print(f"{name} n={n}", flush=True)
+            tag = {"data": name, "d": len(states), "n": n, "seed": 0, "sampler": "bnlearn"}
+            run_setting(tag, train, test, states, truth, learners(with_bdgraph, len(states)), args.out)
+
+
+def _cell(value, fmt: str) -> str:
+    return "n/a" if pd.isna(value) else format(value, fmt)
+
+
+def report(frame: pd.DataFrame) -> str:
+    """Markdown: held-out nats/row (free parameters), then edge F1 (fit seconds), one row per data set and n."""
+    order = ["MPL", "MPL-plain", "SGM", "LDAG", "HC", "BDgraph"]
+    names = [x for x in order if x in set(frame["learner"])]
+    frame = frame.assign(key=frame["data"] + " | " + frame["n"].astype(str))
+    keys = list(dict.fromkeys(frame["key"]))
+    first = ["| data | n | " + " | ".join(x for x in names if x != "BDgraph") + " | MPL − best other |",
+             "|---|---|" + "---|" * (len([x for x in names if x != "BDgraph"]) + 1)]
+    second = ["| data | n | " + " | ".join(names) + " |", "|---|---|" + "---|" * len(names)]
+    for key in keys:
+        part = frame[frame["key"] == key].groupby("learner").mean(numeric_only=True)
+        cells = [f"{_cell(part.loc[x, 'll'], '.4f')} ({_cell(part.loc[x, 'n_params'], '.0f')})" if x in part.index
+                 else "–" for x in names if x != "BDgraph"]  # fmt: skip
+        others = [part.loc[x, "ll"] for x in ("SGM", "LDAG", "HC") if x in part.index and pd.notna(part.loc[x, "ll"])]
+        gap = part.loc["MPL", "ll"] - max(others) if "MPL" in part.index and others else np.nan
+        first.append(f"| {key} | " + " | ".join(cells) + f" | {_cell(gap, '+.4f')} |")
+        cells = [f"{_cell(part.loc[x, 'f1'], '.3f')} ({_cell(part.loc[x, 'fit_s'], '.1f')} s)" if x in part.index
+                 else "–" for x in names]  # fmt: skip
+        second.append(f"| {key} | " + " | ".join(cells) + " |")
+    return "\n".join(first) + "\n\n" + "\n".join(second)
+
+
+if __name__ == "__main__":
+    main()

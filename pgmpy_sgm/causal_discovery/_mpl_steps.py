@@ -1,0 +1,242 @@
+"""The three stages of the marginal pseudo-likelihood search, on an :class:`~pgmpy_sgm.structure_score.MPLScore`.
+
+1. :func:`prescreen_blanket`: each variable's Markov blanket by greedy forward additions of
+   the variable that raises its local term most, each followed by backward deletions that
+   raise it (Pensar et al., 2017, the first stage of their search; BDgraph's ``local_mb_hc``);
+   the union ("OR") of the blankets gives the candidate edges.
+2. :func:`climb_edges`: best-improvement hill climbing over the candidate edges from the
+   empty graph, each toggle changing the local terms of the edge's two ends.
+3. :func:`climb_contexts`: on the graph found, contexts added (or removed) one at a time in a
+   random order when they raise the score, after a first proposal per variable whose blanket is
+   complete: the optimal classes of its blanket for its own term alone
+   (:meth:`~pgmpy_sgm.structure_score.MPLScore.optimal_blanket_groups`), whose lines are
+   contexts of its edges, proposed together. Every candidate set is closed (implied contexts
+   added) and kept regular (no edge independent in every context of its common neighbours).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from itertools import product
+
+import networkx as nx
+import numpy as np
+
+from pgmpy_sgm.structure_score._mpl_groups import close_contexts, common_neighbours
+
+__all__ = ["prescreen_blanket", "climb_edges", "climb_contexts", "Deadline"]
+
+_TOL = 1e-9
+
+
+class Deadline:
+    """A wall-clock budget (None: none).
+
+    Examples
+    --------
+    >>> Deadline(None).passed()
+    False
+    """
+
+    def __init__(self, seconds: float | None):
+        self.end = None if seconds is None else time.perf_counter() + float(seconds)
+        self.hit = False
+
+    def passed(self) -> bool:
+        if self.end is not None and time.perf_counter() >= self.end:
+            self.hit = True
+        return self.hit
+
+
+def _blanket(nodes, order: dict) -> tuple:
+    return tuple(sorted(nodes, key=order.__getitem__))
+
+
+def prescreen_blanket(score, node, max_blanket: int | None, deadline: Deadline) -> tuple:
+    """The blanket of ``node`` found by forward additions and backward deletions of its local term.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rng = np.random.default_rng(0)
+    >>> a = rng.integers(0, 2, 500)
+    >>> df = pd.DataFrame({"a": a, "b": np.where(rng.random(500) < 0.9, a, 1 - a), "c": rng.integers(0, 2, 500)})
+    >>> from pgmpy_sgm.structure_score import MPLScore
+    >>> prescreen_blanket(MPLScore(df), "a", None, Deadline(None))
+    ('b',)
+    """
+    order = score.order
+    blanket: tuple = ()
+    current = score.local_score(node, blanket)
+    others = [v for v in score.variables if v != node]
+    while not deadline.passed() and (max_blanket is None or len(blanket) < max_blanket):
+        trials = [(score.local_score(node, _blanket((*blanket, v), order)), v) for v in others if v not in blanket]
+        if not trials:
+            break
+        best, added = max(trials, key=lambda t: (t[0], -order[t[1]]))
+        if best <= current + _TOL:
+            break
+        blanket, current = _blanket((*blanket, added), order), best
+        while len(blanket) > 2:  # backward deletions (a deletion of one of two would undo the addition)
+            trials = [(score.local_score(node, tuple(w for w in blanket if w != v)), v) for v in blanket]
+            best, removed = max(trials, key=lambda t: (t[0], -order[t[1]]))
+            if best <= current + _TOL:
+                break
+            blanket, current = tuple(w for w in blanket if w != removed), best
+    return blanket
+
+
+def climb_edges(score, candidates: list, deadline: Deadline) -> tuple[nx.Graph, int]:
+    """Best-improvement toggles of candidate edges from the empty graph; the graph and the moves made.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rng = np.random.default_rng(0)
+    >>> a = rng.integers(0, 2, 500)
+    >>> df = pd.DataFrame({"a": a, "b": np.where(rng.random(500) < 0.9, a, 1 - a), "c": rng.integers(0, 2, 500)})
+    >>> from pgmpy_sgm.structure_score import MPLScore
+    >>> graph, moves = climb_edges(MPLScore(df), [("a", "b"), ("a", "c")], Deadline(None))
+    >>> sorted(graph.edges()), moves
+    ([('a', 'b')], 1)
+    """
+    order = score.order
+    graph = nx.Graph()
+    graph.add_nodes_from(score.variables)
+    term = {v: score.local_score(v, ()) for v in score.variables}
+
+    def gain(u, v) -> float:
+        total = 0.0
+        for a, b in ((u, v), (v, u)):
+            nbrs = set(graph.adj[a]) ^ {b}
+            total += score.local_score(a, _blanket(nbrs, order)) - term[a]
+        return total
+
+    gains = {e: gain(*e) for e in candidates}
+    moves = 0
+    while gains and not deadline.passed():
+        edge = max(gains, key=lambda e: (gains[e], -order[e[0]], -order[e[1]]))
+        if gains[edge] <= _TOL:
+            break
+        u, v = edge
+        if graph.has_edge(u, v):
+            graph.remove_edge(u, v)
+        else:
+            graph.add_edge(u, v)
+        moves += 1
+        for a in (u, v):
+            term[a] = score.local_score(a, _blanket(graph.adj[a], order))
+        for e in gains:
+            if u in e or v in e:
+                gains[e] = gain(*e)
+    return graph, moves
+
+
+def _outcomes(graph: nx.Graph, cards: dict, u, v, order: dict) -> list:
+    shared = common_neighbours(graph, u, v, order)
+    return [frozenset(zip(shared, states, strict=True)) for states in product(*(range(cards[w]) for w in shared))]
+
+
+def _regular(closed: dict, n_outcomes: dict) -> bool:
+    return all(len(found) < n_outcomes[edge] for edge, found in closed.items())
+
+
+def _line_contexts(score, graph: nx.Graph, node, groups: np.ndarray) -> dict:
+    """Contexts stated by the lines of ``node``'s (complete) blanket lying inside one class."""
+    order, cards = score.order, score.encoded.cardinality
+    blanket = _blanket(graph.adj[node], order)
+    shape = tuple(cards[w] for w in blanket)
+    grid = np.asarray(groups).reshape(shape)
+    out: dict = {}
+    for axis, other in enumerate(blanket):
+        rest = tuple(w for w in blanket if w != other)
+        lines = np.moveaxis(grid, axis, -1).reshape(-1, shape[axis])
+        configs = list(product(*(range(cards[w]) for w in rest)))
+        for line, config in zip(lines, configs, strict=True):
+            if np.all(line == line[0]):
+                out.setdefault(frozenset((node, other)), set()).add(frozenset(zip(rest, config, strict=True)))
+    return out
+
+
+class _ContextState:
+    """Closed contexts of a fixed graph and every node's local term under them."""
+
+    def __init__(self, score, graph: nx.Graph):
+        self.score, self.graph = score, graph
+        self.closed: dict = {}
+        self.term = {v: score.node_term(graph, {}, v) for v in score.variables}
+
+    def proposal(self, closed: dict) -> tuple[float, dict]:
+        """Gain of moving to the closure of ``closed``, and the new terms of the nodes it changes."""
+        score, graph = self.score, self.graph
+        new = close_contexts(graph, score.encoded.cardinality, closed, score.order)
+        changed = {w for e in set(new) | set(self.closed) if new.get(e, set()) != self.closed.get(e, set()) for w in e}
+        terms = {v: score.node_term(graph, new, v) for v in changed}
+        return math.fsum(terms[v] - self.term[v] for v in changed), {"closed": new, "terms": terms}
+
+    def accept(self, move: dict) -> None:
+        self.closed = move["closed"]
+        self.term.update(move["terms"])
+
+
+def climb_contexts(score, graph: nx.Graph, rng: np.random.Generator, deadline: Deadline,
+                   max_context_configs: int = 64) -> tuple[dict, int]:  # fmt: skip
+    """Contexts for a fixed graph (see the module); the closed contexts and the moves accepted.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pgmpy_sgm.structure_score import MPLScore
+    >>> rng = np.random.default_rng(1)
+    >>> a, b = rng.integers(0, 2, 3000), rng.integers(0, 2, 3000)
+    >>> c = np.where(a == 0, rng.random(3000) < 0.5, np.where(b == 1, rng.random(3000) < 0.9, rng.random(3000) < 0.1))
+    >>> score = MPLScore(pd.DataFrame({"a": a, "b": b, "c": c.astype(int)}))
+    >>> closed, moves = climb_contexts(score, nx.complete_graph(["a", "b", "c"]), rng, Deadline(None))
+    >>> score.decode_contexts(closed)
+    {('b', 'c'): [{'a': 0}]}
+    """
+    order, cards = score.order, score.encoded.cardinality
+    state = _ContextState(score, graph)
+    edges = sorted((tuple(sorted(e, key=order.__getitem__)) for e in graph.edges()),
+                   key=lambda e: (order[e[0]], order[e[1]]))
+    outcomes = {e: _outcomes(graph, cards, *e, order) for e in edges}
+    edges = [e for e in edges if common_neighbours(graph, *e, order) and len(outcomes[e]) <= max_context_configs]
+    n_outcomes = {frozenset(e): len(found) for e, found in outcomes.items()}
+    moves = 0
+    for node in score.variables:  # optimal classes of complete blankets, proposed whole
+        blanket = _blanket(graph.adj[node], order)
+        if deadline.passed() or len(blanket) < 2 or math.prod(cards[w] for w in blanket) > 16:
+            continue
+        if any(not graph.has_edge(x, y) for i, x in enumerate(blanket) for y in blanket[i + 1:]):
+            continue
+        found = _line_contexts(score, graph, node, score.optimal_blanket_groups(node, blanket).group_ids)
+        if not found:
+            continue
+        merged = {e: set(state.closed.get(e, set())) | found.get(e, set()) for e in set(state.closed) | set(found)}
+        gain, move = state.proposal(merged)
+        if gain > _TOL and _regular(move["closed"], n_outcomes):
+            state.accept(move)
+            moves += 1
+    improved = True
+    while improved and not deadline.passed():
+        improved = False
+        for i in rng.permutation(len(edges)):
+            edge = frozenset(edges[i])
+            for k in rng.permutation(len(outcomes[edges[i]])):
+                if deadline.passed():
+                    break
+                context = outcomes[edges[i]][k]
+                trial = {e: set(found) for e, found in state.closed.items()}
+                found = trial.setdefault(edge, set())
+                if context in found:
+                    found.discard(context)
+                else:
+                    found.add(context)
+                gain, move = state.proposal(trial)
+                removal_undone = context in state.closed.get(edge, set()) and context in move["closed"].get(edge, set())
+                if gain > _TOL and not removal_undone and _regular(move["closed"], n_outcomes):
+                    state.accept(move)
+                    moves += 1
+                    improved = True
+    return state.closed, moves

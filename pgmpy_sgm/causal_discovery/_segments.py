@@ -1,0 +1,148 @@
+"""Segments of the chains of one fit: run in the calling process or in parallel, with a progress bar.
+
+A *segment* is a call of :func:`~pgmpy_sgm.causal_discovery._chain.run_segment` for each chain
+that still runs; the chains meet after every segment (to share clique labellings, merge their
+results and write a checkpoint). Where segments end does not change any chain's path.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from dataclasses import replace
+
+import joblib
+import numpy as np
+from tqdm.auto import tqdm
+
+from pgmpy_sgm.causal_discovery._chain import ChainData, ChainState, SearchPlan, SegmentResult, run_segment
+
+__all__ = ["check_backend", "ChainProgress", "progress_text", "remaining", "sequential_segments", "parallel_segments"]
+
+#: Target duration of a segment of parallel chains run without a checkpoint.
+SEGMENT_SECONDS = 2.0
+
+#: Idle loky workers (also those left by a parent that was killed) exit after this many seconds.
+WORKER_IDLE_SECONDS = 20
+
+
+def check_backend(backend) -> str | None:
+    """``backend`` if it names a joblib backend (or is None), else a one-line error naming it.
+
+    Examples
+    --------
+    >>> check_backend("loky"), check_backend(None)
+    ('loky', None)
+    >>> check_backend("foo")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    ValueError: backend must be one of ['dask', 'loky', ...] or None. Got: 'foo'
+    """
+    if backend is None:
+        return None
+    if not isinstance(backend, str):
+        raise TypeError(f"backend must be a joblib backend name or None. Got: {backend!r}")
+    names = sorted({*joblib.parallel.BACKENDS, *joblib.parallel.EXTERNAL_BACKENDS})
+    if backend not in names:
+        raise ValueError(f"backend must be one of {names} or None. Got: {backend!r}")
+    return backend
+
+
+def remaining(state: ChainState, n_iter: int | None) -> int:
+    """Iterations a chain has left (``n_iter=None``: no limit but time).
+
+    Examples
+    --------
+    >>> state = ChainState(0, 40, 0, None, {}, None, 0, None, 0)
+    >>> remaining(state, 100), remaining(state, None) > 10**18
+    (60, True)
+    """
+    return (2**62 if n_iter is None else n_iter) - state.iteration
+
+
+def progress_text(chain_best: list[float], age_seconds: float, rate: float) -> str:
+    """The progress bar's postfix: the best score, how long ago it improved, the chains' spread.
+
+    Examples
+    --------
+    >>> progress_text([-100.0, -102.5], 12.3, 0.0412)
+    'best=-100.00 (12 s ago) spread=2.50 chains=[-100.0 -102.5] accept=0.041'
+    """
+    started = [b for b in chain_best if np.isfinite(b)]
+    spread = max(started) - min(started) if started else 0.0
+    text = f"best={max(chain_best):.2f} ({age_seconds:.0f} s ago) spread={spread:.2f}"
+    if len(chain_best) <= 4:
+        text += " chains=[" + " ".join(f"{b:.1f}" for b in chain_best) + "]"
+    return text + f" accept={rate:.3f}"
+
+
+class ChainProgress:
+    """A progress bar over the iterations of all chains, showing each chain's best score.
+
+    Examples
+    --------
+    >>> chains = [ChainState(c, 0, 0, None, {}, None, 0, None, 0) for c in range(2)]
+    >>> bar = ChainProgress(chains, n_iter=100, desc="demo", disable=True)
+    >>> bar.update(1, 50, -10.0, 0.5)
+    >>> bar.chain_best
+    [-inf, -10.0]
+    >>> bar.close()
+    """
+
+    def __init__(self, chains: list[ChainState], n_iter: int | None, desc: str, disable: bool = False):
+        done = sum(state.iteration for state in chains)
+        total = None if n_iter is None else len(chains) * n_iter
+        self.bar = tqdm(total=total, initial=done, desc=desc, disable=disable)
+        self.chain_best = [s.best_score if s.best_score is not None else -np.inf for s in chains]
+        self.improved_at = (time.monotonic(), max(self.chain_best))
+
+    def update(self, chain: int, steps: int, best_score: float, rate: float) -> None:
+        """``steps`` more iterations of ``chain``, whose best score is now ``best_score``."""
+        self.chain_best[chain] = max(self.chain_best[chain], best_score)
+        if max(self.chain_best) > self.improved_at[1]:
+            self.improved_at = (time.monotonic(), max(self.chain_best))
+        self.bar.update(steps)
+        text = progress_text(self.chain_best, time.monotonic() - self.improved_at[0], rate)
+        self.bar.set_postfix_str(text, refresh=False)
+
+    def close(self) -> None:
+        """Close the bar."""
+        self.bar.close()
+
+
+def sequential_segments(data: ChainData, todo: list[ChainState], steps: list[int], plan: SearchPlan,
+                        progress: ChainProgress | None, stop_seconds: float | None) -> list[SegmentResult]:  # fmt: skip
+    """One segment of each chain in ``todo``, one after the other in this process.
+
+    With a deadline, each chain gets an equal share of the time left; ``stop_seconds`` (when
+    checkpointing) ends each segment after that many seconds. Stops after a segment that was
+    interrupted.
+    """
+    results = []
+    for position, (state, n_steps) in enumerate(zip(todo, steps, strict=True)):
+        chain_plan = plan
+        if plan.deadline is not None:  # an equal share of what is left for each chain
+            share = (plan.deadline - time.time()) / (len(todo) - position)
+            chain_plan = replace(plan, deadline=time.time() + share)
+        callback = None if progress is None else functools.partial(progress.update, state.chain)
+        stop_at = None if stop_seconds is None else time.time() + stop_seconds
+        results.append(run_segment(data, state, n_steps, chain_plan, callback, None, stop_at))
+        if results[-1].interrupted:
+            break
+    return results
+
+
+def parallel_segments(data: ChainData, todo: list[ChainState], steps: list[int], plan: SearchPlan, known: dict,
+                      stop_seconds: float | None, n_jobs, backend: str | None) -> list[SegmentResult]:  # fmt: skip
+    """One segment of each chain in ``todo``, in parallel with joblib (loky unless ``backend`` is named).
+
+    ``known`` holds the clique labellings learned by every chain in the previous segment.
+    """
+    stop_at = None if stop_seconds is None else time.time() + stop_seconds
+    jobs = (
+        joblib.delayed(run_segment)(data, s, k, plan, None, known, stop_at) for s, k in zip(todo, steps, strict=True)
+    )
+    # loky workers that outlive their parent (killed) end after WORKER_IDLE_SECONDS idle
+    parallel = {"backend": backend} if backend else {"backend": "loky", "idle_worker_timeout": WORKER_IDLE_SECONDS}
+    with joblib.parallel_config(**parallel):
+        return joblib.Parallel(n_jobs=n_jobs)(jobs)

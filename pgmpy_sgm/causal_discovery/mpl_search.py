@@ -1,0 +1,258 @@
+"""Structure learning of (contextual) Markov networks by marginal pseudo-likelihood."""
+
+from __future__ import annotations
+
+import time
+from numbers import Integral, Real
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+from pgmpy.base import DAG
+from sklearn.base import BaseEstimator
+from sklearn.utils.validation import validate_data
+
+from pgmpy_sgm.causal_discovery._base import CausalDiscoveryMixin, equivalence_class
+from pgmpy_sgm.causal_discovery._mpl_steps import Deadline, climb_contexts, climb_edges, prescreen_blanket
+from pgmpy_sgm.causal_discovery._structural_em import missing_input
+from pgmpy_sgm.core.missing import check_missing_option
+from pgmpy_sgm.core.pooling import is_dask_frame, pool_data, pooled_input
+from pgmpy_sgm.models.contextual_markov_network import ContextualMarkovNetwork
+from pgmpy_sgm.structure_score.mpl_score import DEFAULT_ALPHA, DEFAULT_KAPPA, MPLScore
+
+__all__ = ["MPLSearch"]
+
+
+class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
+    """Learn a Markov network, with edge contexts, by marginal pseudo-likelihood (Pensar et al., 2017).
+
+    The score is :class:`~pgmpy_sgm.structure_score.MPLScore`: each variable's conditional
+    distribution given its Markov blanket gets a Dirichlet prior and its parameters are
+    integrated out, so any undirected graph, chordal or not, has an analytic score; a context
+    of an edge merges blanket configurations of both ends. The search has three stages
+    (``pgmpy_sgm.causal_discovery._mpl_steps``):
+
+    1. a pre-screen: each variable's blanket by forward additions and backward deletions of
+       its own local term; the union of the blankets are the candidate edges
+       (``candidate_edges_``);
+    2. best-improvement hill climbing over the candidate edges from the empty graph;
+    3. with ``contexts=True``, contexts on the graph found: for each variable whose blanket is
+       complete, the optimal classes of its blanket (the package's exact partition search up
+       to 16 configurations) proposed as a whole, then single contexts added or removed in a
+       random order (``seed``) while one raises the score. Edges whose common neighbours have
+       more than ``max_context_configs`` outcomes get no context.
+
+    ``max_time`` bounds the whole fit: a stage reached after it stops at once and keeps what
+    it has (``stopped_by_`` says ``"max_time"``).
+
+    Parameters
+    ----------
+    alpha : float or "bdeu", default=0.5
+        Dirichlet hyperparameter of the score (see ``MPLScore``).
+    kappa : float, default=0.2
+        Structure-prior factor per free parameter removed by contexts (1: flat; see ``MPLScore``).
+    contexts : bool, default=True
+        Search contexts after the graph (False: a plain Markov network).
+    max_blanket : int, optional
+        Largest blanket of the pre-screen.
+    max_context_configs : int, default=64
+        Edges whose common neighbours have more outcomes get no context.
+    max_time : float, optional
+        Seconds for the whole fit.
+    seed : int, optional
+        Seed of the random order of the context moves (the other stages use no randomness).
+    state_names : dict, optional
+        ``{variable: [states]}``.
+    weights : str or array-like, optional
+        Name of a count column of ``X``, or one count per row; such data (and Dask
+        DataFrames) are pooled into distinct rows with counts.
+    missing : {"error", "complete_cases", "state"}, default="error"
+        Missing cells: refused naming the columns, incomplete rows dropped (with a warning),
+        or missing as a state named ``"missing"``. Structural EM (``"em"``) is not available
+        for this learner.
+    return_type : {"pdag", "cpdag"}, default="pdag"
+        ``causal_graph_`` is the Markov network's graph as a pgmpy ``PDAG`` with every edge
+        undirected (both names give it; a Markov network with a chordless cycle has no DAG
+        with its independencies, so ``"dag"`` is refused).
+
+    Attributes
+    ----------
+    model_ : ContextualMarkovNetwork
+        The graph with its (closed) contexts and the data's state names.
+    graph_ : networkx.Graph
+        The learned undirected graph, nodes in the data's column order.
+    contexts_ : dict
+        ``{(u, v): [{w: state, ...}, ...]}``, closed.
+    best_score_ : float
+        MPL score of ``model_`` (with contexts).
+    graph_score_ : float
+        MPL score of ``graph_`` without contexts.
+    blankets_ : dict
+        The pre-screened blanket of every variable.
+    candidate_edges_ : list of tuple
+        Union of the pre-screened blankets.
+    n_edge_moves_, n_context_moves_ : int
+        Moves accepted by stages 2 and 3.
+    stopped_by_ : str
+        ``"converged"`` or ``"max_time"``.
+    fit_time_ : float
+        Seconds.
+    causal_graph_, adjacency_matrix_ : pgmpy.base.PDAG, pandas.DataFrame
+        The graph (every edge undirected) and its adjacency (both entries of an edge).
+    scorer_ : MPLScore
+
+    Examples
+    --------
+    >>> from pgmpy_sgm.datasets import load_heart_disease
+    >>> est = MPLSearch(seed=0).fit(load_heart_disease())
+    >>> est.graph_.number_of_edges(), est.stopped_by_
+    (5, 'converged')
+    >>> est.contexts_[("smoking", "systolic_bp")], est.contexts_[("systolic_bp", "lipoprotein_ratio")]
+    ([{'lipoprotein_ratio': 1}], [{'smoking': 0}])
+
+    References
+    ----------
+    .. [1] J. Pensar, H. Nyman, J. Niiranen and J. Corander. Marginal pseudo-likelihood learning
+       of discrete Markov network structures. Bayesian Analysis 12(4), 1195-1215, 2017.
+    .. [2] J. Pensar, H. Nyman and J. Corander. Structure learning of contextual Markov networks
+       using marginal pseudo-likelihood. Scandinavian Journal of Statistics 44, 455-479, 2017.
+    """
+
+    def __init__(self, alpha=DEFAULT_ALPHA, kappa: float = DEFAULT_KAPPA, contexts: bool = True,
+                 max_blanket: int | None = None, max_context_configs: int = 64, max_time: float | None = None,
+                 seed: int | None = None, state_names: dict | None = None, weights=None, missing="error",
+                 return_type: str = "pdag"):  # fmt: skip
+        self.alpha = alpha
+        self.kappa = kappa
+        self.contexts = contexts
+        self.max_blanket = max_blanket
+        self.max_context_configs = max_context_configs
+        self.max_time = max_time
+        self.seed = seed
+        self.state_names = state_names
+        self.weights = weights
+        self.missing = missing
+        self.return_type = return_type
+
+    def _check_params(self) -> None:
+        for name, low, none_ok in (("max_blanket", 1, True), ("max_context_configs", 1, False), ("seed", 0, True)):
+            value = getattr(self, name)
+            if not (none_ok and value is None) and (isinstance(value, bool) or not isinstance(value, Integral)
+                                                    or value < low):  # fmt: skip
+                raise ValueError(f"{name} must be an integer >= {low}{' or None' if none_ok else ''}. Got: {value!r}")
+        if self.max_time is not None and (isinstance(self.max_time, bool) or not isinstance(self.max_time, Real)
+                                          or not self.max_time > 0):  # fmt: skip
+            raise ValueError(f"max_time must be a positive number of seconds or None. Got: {self.max_time!r}")
+        if not isinstance(self.contexts, bool | np.bool_):
+            raise TypeError(f"contexts must be a bool. Got: {self.contexts!r}")
+        if check_missing_option(self.missing) == "em":
+            raise ValueError("missing='em' (structural EM) is not available for MPLSearch; "
+                             "use 'complete_cases' or 'state'")  # fmt: skip
+        if self._check_return_type() == "dag":
+            raise ValueError("return_type='dag' is not available: a Markov network with a chordless cycle has no DAG "
+                             "with its independencies; use 'pdag' (every edge undirected)")  # fmt: skip
+
+    def _fit_data(self, X, weights) -> tuple[pd.DataFrame, np.ndarray | None]:
+        if is_dask_frame(X):
+            frame, counts = pool_data(X, weights)
+            return self._validated_frame(frame, counts), counts
+        variables = self._validated_frame(X, weights)
+        if weights is None:
+            return variables, None
+        return pool_data(X if isinstance(X, pd.DataFrame) else variables, weights)
+
+    def _new_score(self, X, counts, state_names) -> MPLScore:
+        return MPLScore(X, weights=counts, state_names=state_names, alpha=self.alpha, kappa=self.kappa)
+
+    def fit(self, X, y=None) -> MPLSearch:
+        """Learn the Markov network and its contexts from discrete data ``X``.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame, dask.dataframe.DataFrame or numpy.ndarray
+            One row per observation, or a table of counts with ``weights``. An array gets
+            columns ``x0, x1, ...``.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        MPLSearch
+            ``self``.
+
+        Examples
+        --------
+        >>> table = pd.DataFrame({"a": [0, 1, 0, 1], "b": [0, 1, 1, 0], "n": [45, 45, 5, 5]})
+        >>> sorted(MPLSearch(weights="n").fit(table).graph_.edges())
+        [('a', 'b')]
+        """
+        self._check_params()
+        start = time.perf_counter()
+        deadline = Deadline(self.max_time)
+        X, weights = pooled_input(X, self.weights, check_missing_option(self.missing) != "error")
+        X, weights, _ = missing_input(X, weights, self.missing)
+        X, counts = self._fit_data(X, weights)
+        columns = list(X.columns)
+        score = self._new_score(X, counts, self.state_names)
+        self.blankets_ = {v: prescreen_blanket(score, v, self.max_blanket, deadline) for v in columns}
+        position = {v: i for i, v in enumerate(columns)}
+        candidates = sorted({tuple(sorted((v, w), key=position.__getitem__)) for v, b in self.blankets_.items()
+                             for w in b}, key=lambda e: (position[e[0]], position[e[1]]))  # fmt: skip
+        self.candidate_edges_ = candidates
+        graph, self.n_edge_moves_ = climb_edges(score, candidates, deadline)
+        closed, self.n_context_moves_ = {}, 0
+        if self.contexts:
+            rng = np.random.default_rng(self.seed)
+            closed, self.n_context_moves_ = climb_contexts(score, graph, rng, deadline, self.max_context_configs)
+        ordered = nx.Graph()
+        ordered.add_nodes_from(columns)
+        ordered.add_edges_from(sorted((tuple(sorted(e, key=position.__getitem__)) for e in graph.edges()),
+                                      key=lambda e: (position[e[0]], position[e[1]])))  # fmt: skip
+        self.graph_ = ordered
+        self.contexts_ = score.decode_contexts(closed)
+        self.graph_score_ = score.score(ordered)
+        self.best_score_ = score.score(ordered, self.contexts_)
+        self.scorer_ = score
+        self.variables_ = columns
+        self.model_ = self._model(ordered, self.contexts_, score)
+        self.stopped_by_ = "max_time" if deadline.hit else "converged"
+        self._set_graph_result(ordered, columns)
+        self.fit_time_ = time.perf_counter() - start
+        return self
+
+    @staticmethod
+    def _model(graph: nx.Graph, contexts: dict, score: MPLScore) -> ContextualMarkovNetwork:
+        states = {v: list(s) for v, s in score.state_names.items()}
+        return ContextualMarkovNetwork(list(graph.edges()), contexts=contexts, nodes=list(graph.nodes()),
+                                       state_names=states)
+
+    def _set_graph_result(self, graph: nx.Graph, nodes: list) -> None:
+        self.causal_graph_ = equivalence_class(graph, nodes)
+        position = {v: i for i, v in enumerate(nodes)}
+        dag = DAG()  # for pgmpy's DAG-only metrics: the skeleton oriented along the column order
+        dag.add_nodes_from(nodes)
+        dag.add_edges_from((u, v) if position[u] < position[v] else (v, u) for u, v in graph.edges())
+        self._metric_dag = dag
+        self.adjacency_matrix_ = nx.to_pandas_adjacency(self.causal_graph_, nodelist=nodes, weight=1, dtype="int")
+
+    def _score_data(self, X) -> float:
+        """MPL score of ``model_`` (graph and contexts as fitted) on ``X``, with the fitted state names.
+
+        Examples
+        --------
+        >>> df = pd.DataFrame({"a": [0, 1] * 30, "b": [0, 1] * 29 + [1, 0]})
+        >>> est = MPLSearch().fit(df)
+        >>> round(est.score(df) - est.best_score_, 9)
+        0.0
+        """
+        weights = self.weights if isinstance(self.weights, str) and isinstance(X, pd.DataFrame) else None
+        if weights is not None and weights not in X.columns:
+            weights = None
+        variables = X.drop(columns=[weights]) if weights else X
+        validate_data(self, X=variables, dtype=None, accept_sparse=False, ensure_all_finite=True, reset=False)
+        if not isinstance(variables, pd.DataFrame):
+            variables = pd.DataFrame(variables, columns=list(self.feature_names_in_))
+        counts = None if weights is None else X[weights].to_numpy()
+        states = {v: list(s) for v, s in self.scorer_.state_names.items()}
+        score = self._new_score(variables[self.variables_], counts, states)
+        return score.score(self.graph_, self.contexts_)

@@ -1,0 +1,156 @@
+"""Edge contexts of a contextual Markov network as merges of each node's blanket configurations.
+
+Internal layout: ``contexts`` is ``{frozenset({u, v}): set of contexts}``, a context being a
+``frozenset`` of ``(common neighbour, state index)`` pairs, one per common neighbour of ``u``
+and ``v`` (the layout of :mod:`pgmpy_sgm.models`' contextual Markov networks).
+
+In a positive distribution Markov to a graph, ``X_u ⟂ X_v`` given the rest in context ``x`` of
+the common neighbours ``L_uv`` means that the conditional distribution of ``X_u`` given its
+Markov blanket does not depend on ``X_v`` at any blanket configuration agreeing with ``x`` on
+``L_uv``: every *line* in direction ``v`` (configurations differing only in ``X_v``) through such
+a configuration lies in one class. The classes of a node are the connected components of these
+merges. A line in direction ``v`` lying inside one class states the independence at its
+configuration, hence in the context it gives ``L_uv``: :func:`close_contexts` adds those implied
+contexts until nothing changes (a *maximal* set).
+"""
+
+from __future__ import annotations
+
+import math
+
+import networkx as nx
+import numpy as np
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
+
+__all__ = ["blanket_groups", "close_contexts", "common_neighbours"]
+
+
+def common_neighbours(graph: nx.Graph, u, v, order: dict) -> tuple:
+    """Nodes adjacent to both ``u`` and ``v``, sorted by ``order`` (``{node: position}``).
+
+    Examples
+    --------
+    >>> g = nx.Graph([("a", "b"), ("a", "c"), ("b", "c")])
+    >>> common_neighbours(g, "a", "b", {"a": 0, "b": 1, "c": 2})
+    ('c',)
+    """
+    shared = set(graph.adj[u]) & set(graph.adj[v])
+    return tuple(sorted(shared, key=order.__getitem__))
+
+
+def _coordinates(shape: tuple[int, ...]) -> np.ndarray:
+    n = math.prod(shape)
+    if not shape:
+        return np.zeros((1, 0), dtype=np.int64)
+    return np.stack(np.unravel_index(np.arange(n, dtype=np.int64), shape), axis=1)
+
+
+def _canonical(labels: np.ndarray) -> np.ndarray:
+    """Relabel groups by first appearance: 0, 1, ..."""
+    _, first, inverse = np.unique(labels, return_index=True, return_inverse=True)
+    rank = np.empty(first.size, dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(first.size)
+    return rank[inverse]
+
+
+def blanket_groups(node, blanket: tuple, cards: dict, contexts: dict) -> np.ndarray:
+    """Class of every configuration of ``node``'s blanket (C order over ``blanket``) under the contexts.
+
+    Parameters
+    ----------
+    node : hashable
+    blanket : tuple
+        The node's neighbours, in the order that numbers the configurations.
+    cards : dict
+        ``{variable: number of states}``.
+    contexts : dict
+        ``{frozenset({u, v}): set of frozensets of (variable, state index)}``.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        Canonical class ids (first appearance order).
+
+    Examples
+    --------
+    Node ``c`` with blanket ``(a, b)``; the edge ``{c, b}`` has the context ``a = 1``: the
+    configurations ``(1, 0)`` and ``(1, 1)`` merge.
+
+    >>> ctx = {frozenset(("c", "b")): {frozenset({("a", 1)})}}
+    >>> blanket_groups("c", ("a", "b"), {"a": 2, "b": 2, "c": 2}, ctx).tolist()
+    [0, 1, 2, 2]
+    """
+    shape = tuple(int(cards[w]) for w in blanket)
+    coords = _coordinates(shape)
+    n = coords.shape[0]
+    strides = np.array([math.prod(shape[i + 1:]) for i in range(len(shape))], dtype=np.int64)
+    position = {w: i for i, w in enumerate(blanket)}
+    rows, cols = [], []
+    for axis, other in enumerate(blanket):
+        for context in contexts.get(frozenset((node, other)), ()):
+            mask = np.ones(n, dtype=bool)
+            for w, s in context:
+                mask &= coords[:, position[w]] == s
+            members = np.flatnonzero(mask)
+            rows.append(members)
+            cols.append(members - coords[members, axis] * strides[axis])  # the line's configuration with X_other = 0
+    if not rows:
+        return np.arange(n, dtype=np.int64)
+    r, c = np.concatenate(rows), np.concatenate(cols)
+    links = coo_matrix((np.ones(r.size, dtype=np.int8), (r, c)), shape=(n, n))
+    _, labels = connected_components(links, directed=False)
+    return _canonical(labels)
+
+
+def _implied(node, blanket: tuple, cards: dict, groups: np.ndarray, graph: nx.Graph, order: dict) -> list:
+    """``(edge, context)`` pairs stated by lines of ``node``'s blanket lying inside one class."""
+    shape = tuple(int(cards[w]) for w in blanket)
+    grid = groups.reshape(shape)
+    found = []
+    for axis, other in enumerate(blanket):
+        shared = common_neighbours(graph, node, other, order)
+        if not shared:
+            continue
+        rest = tuple(w for w in blanket if w != other)
+        lines = np.moveaxis(grid, axis, -1).reshape(-1, shape[axis])
+        inside = np.flatnonzero(np.all(lines == lines[:, :1], axis=1))
+        if inside.size == 0:
+            continue
+        rest_coords = _coordinates(tuple(int(cards[w]) for w in rest))[inside]
+        keep = [rest.index(w) for w in shared]
+        for row in np.unique(rest_coords[:, keep], axis=0):
+            found.append((frozenset((node, other)), frozenset(zip(shared, (int(s) for s in row), strict=True))))
+    return found
+
+
+def close_contexts(graph: nx.Graph, cards: dict, contexts: dict, order: dict) -> dict:
+    """Add every context the given ones imply (see the module), until nothing changes.
+
+    Examples
+    --------
+    On the complete graph of four binary variables, the contexts ``1=0, 4=0`` on ``{2, 3}`` and
+    ``1=0, 2=0`` and ``1=0, 2=1`` on ``{3, 4}`` put node 3's blanket configurations with
+    ``X_1 = 0`` into one class, which states ``X_2 ⟂ X_3`` in context ``1=0, 4=1`` too:
+
+    >>> g = nx.complete_graph([1, 2, 3, 4])
+    >>> ctx = {frozenset((2, 3)): {frozenset({(1, 0), (4, 0)})},
+    ...        frozenset((3, 4)): {frozenset({(1, 0), (2, 0)}), frozenset({(1, 0), (2, 1)})}}
+    >>> closed = close_contexts(g, dict.fromkeys(g, 2), ctx, {1: 0, 2: 1, 3: 2, 4: 3})
+    >>> sorted(sorted(c) for c in closed[frozenset((2, 3))])
+    [[(1, 0), (4, 0)], [(1, 0), (4, 1)]]
+    """
+    closed = {edge: set(found) for edge, found in contexts.items() if found}
+    changed = True
+    while changed:
+        changed = False
+        touched = {w for edge in closed for w in edge}
+        for node in sorted(touched, key=order.__getitem__):
+            blanket = tuple(sorted(graph.adj[node], key=order.__getitem__))
+            groups = blanket_groups(node, blanket, cards, closed)
+            for edge, context in _implied(node, blanket, cards, groups, graph, order):
+                found = closed.setdefault(edge, set())
+                if context not in found:
+                    found.add(context)
+                    changed = True
+    return closed

@@ -1,0 +1,149 @@
+"""MPLSearch: recovery of planted Markov networks with contexts, agreement with the SG learner, the learner contract."""
+
+from __future__ import annotations
+
+import itertools
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+import pytest
+from pgmpy.base import PDAG
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from pgmpy_sgm.causal_discovery import MPLSearch, NonReversibleMCMC
+from pgmpy_sgm.datasets import load_heart_disease
+from pgmpy_sgm.datasets.synthetic import paper_synthetic_graph, simulate_paper_synthetic
+from pgmpy_sgm.models import ContextualMarkovNetwork
+from pgmpy_sgm.structure_score import MPLScore
+
+_CYCLE = [("a", "b"), ("b", "c"), ("c", "d"), ("d", "a"), ("a", "e"), ("b", "e")]
+
+
+def _sample_cycle_with_context(n: int, seed: int) -> pd.DataFrame:
+    """Exact draws from a binary Markov network: the chordless 4-cycle a-b-c-d plus e on a and b.
+
+    Log-potential: 0.9 * s_u * s_v (spins +-1) on every edge, except that the a-b term is
+    switched off when e = 1, so that a ⟂ b | e = 1 (given the rest) and not when e = 0. (The
+    b-e log odds ratio is then 3.6 -+ 1.8 as a = 1 or 0: no other context is close to holding.)
+    """
+    names = ["a", "b", "c", "d", "e"]
+    states = np.array(list(itertools.product([0, 1], repeat=5)))
+    spin = 2 * states - 1
+    col = {v: i for i, v in enumerate(names)}
+    logp = np.zeros(len(states))
+    for u, v in _CYCLE:
+        term = 0.9 * spin[:, col[u]] * spin[:, col[v]]
+        if (u, v) == ("a", "b"):
+            term = np.where(states[:, col["e"]] == 1, 0.0, term)
+        logp += term
+    p = np.exp(logp - logp.max())
+    rng = np.random.default_rng(seed)
+    rows = states[rng.choice(len(states), size=n, p=p / p.sum())]
+    return pd.DataFrame(rows, columns=names)
+
+
+def _edges(graph) -> list:
+    return sorted(tuple(sorted(e)) for e in graph.edges())
+
+
+def test_non_chordal_network_with_a_context_is_recovered():
+    data = _sample_cycle_with_context(30_000, seed=0)
+    est = MPLSearch(seed=0).fit(data)
+    assert _edges(est.graph_) == _edges(nx.Graph(_CYCLE))
+    assert not nx.is_chordal(est.graph_)
+    assert est.contexts_ == {("a", "b"): [{"e": 1}]}
+    assert isinstance(est.model_, ContextualMarkovNetwork)
+    assert [str(s) for s in est.model_.independencies()] == ["a ⟂ b | e=1"]
+    assert est.best_score_ > est.graph_score_
+
+
+def test_decomposable_truth_gives_the_sg_learners_graph():
+    data = simulate_paper_synthetic(20_000, seed=0)
+    mpl = MPLSearch(contexts=False).fit(data)
+    sgm = NonReversibleMCMC(n_iter=300, seed=0, show_progress=False).fit(data)
+    assert _edges(mpl.graph_) == _edges(sgm.model_) == _edges(paper_synthetic_graph())
+
+
+def test_heart_data_contexts_include_the_sgs_strata():
+    """The SG of the heart data (SGMScore's optimal strata on the paper's graph) states
+    smoking ⟂ systolic_bp | lipoprotein_ratio=1 and systolic_bp ⟂ lipoprotein_ratio | smoking=0."""
+    est = MPLSearch(seed=0).fit(load_heart_disease())
+    statements = {str(s) for s in est.model_.independencies()}
+    assert {"smoking ⟂ systolic_bp | lipoprotein_ratio=1", "systolic_bp ⟂ lipoprotein_ratio | smoking=0"} <= statements
+
+
+def test_contract_and_score():
+    data = _sample_cycle_with_context(2000, seed=1)
+    est = MPLSearch(seed=0).fit(data)
+    assert isinstance(est.causal_graph_, PDAG) and not est.causal_graph_.directed_edges
+    assert int(est.adjacency_matrix_.to_numpy().sum()) == 2 * est.graph_.number_of_edges()
+    assert list(est.graph_.nodes()) == list(data.columns)
+    assert est.score(data) == pytest.approx(est.best_score_, rel=1e-12)
+    assert est.best_score_ == pytest.approx(MPLScore(data).score(est.model_), rel=1e-12)
+    assert est.score(true_graph=est._metric_dag, metric="SHD") == 0
+    assert est.model_.is_maximal_regular()
+    assert set(est.candidate_edges_) >= {tuple(sorted(e, key=list(data.columns).index)) for e in est.graph_.edges()}
+
+
+def test_seed_reproducible_and_counts_equal_rows():
+    data = _sample_cycle_with_context(3000, seed=2)
+    a, b = MPLSearch(seed=3).fit(data), MPLSearch(seed=3).fit(data)
+    assert a.contexts_ == b.contexts_ and _edges(a.graph_) == _edges(b.graph_)
+    table = data.value_counts().rename("n").reset_index()
+    c = MPLSearch(seed=3, weights="n").fit(table)
+    assert _edges(c.graph_) == _edges(a.graph_) and c.best_score_ == pytest.approx(a.best_score_, rel=1e-12)
+
+
+def test_max_time_stops_with_a_valid_model():
+    data = _sample_cycle_with_context(2000, seed=4)
+    est = MPLSearch(max_time=1e-9).fit(data)
+    assert est.stopped_by_ == "max_time"
+    assert est.best_score_ == pytest.approx(MPLScore(data).score(est.model_), rel=1e-12)
+
+
+def test_missing_cells():
+    data = _sample_cycle_with_context(1000, seed=5).astype(float)
+    data.iloc[0, 0] = np.nan
+    with pytest.raises(ValueError, match="'a'"):
+        MPLSearch().fit(data)
+    with pytest.warns(UserWarning):
+        est = MPLSearch(missing="complete_cases").fit(data)
+    assert est.graph_.number_of_nodes() == 5
+    assert "missing" in MPLSearch(missing="state").fit(data).scorer_.state_names["a"]
+
+
+@pytest.mark.parametrize("params, error, message", [
+    ({"missing": "em"}, ValueError, "missing='em'"),
+    ({"return_type": "dag"}, ValueError, "return_type='dag'"),
+    ({"max_time": 0}, ValueError, "max_time must be"),
+    ({"max_blanket": 0}, ValueError, "max_blanket must be"),
+    ({"contexts": "yes"}, TypeError, "contexts must be a bool"),
+    ({"alpha": -1}, ValueError, "alpha must be"),
+])
+def test_bad_parameters(params, error, message):
+    with pytest.raises(error, match=message):
+        MPLSearch(**params).fit(_sample_cycle_with_context(100, seed=6))
+
+
+@parametrize_with_checks([MPLSearch(seed=0)])
+def test_sklearn_compatibility(estimator, check):
+    check(estimator)
+
+
+def test_numpy_input_learns_what_the_frame_with_x_columns_learns():
+    data = _sample_cycle_with_context(3000, seed=7)
+    array = MPLSearch(seed=0).fit(data.to_numpy())
+    named = MPLSearch(seed=0).fit(data.set_axis([f"x{i}" for i in range(5)], axis=1))
+    assert list(array.graph_.nodes()) == ["x0", "x1", "x2", "x3", "x4"]
+    assert _edges(array.graph_) == _edges(named.graph_) and array.contexts_ == named.contexts_
+    assert array.score(data.to_numpy()) == pytest.approx(array.best_score_, rel=1e-12)
+
+
+def test_dask_frame_learns_what_the_pandas_frame_learns():
+    dd = pytest.importorskip("dask.dataframe")
+    data = _sample_cycle_with_context(3000, seed=8)
+    plain = MPLSearch(seed=0).fit(data)
+    lazy = MPLSearch(seed=0).fit(dd.from_pandas(data, npartitions=3))
+    assert _edges(lazy.graph_) == _edges(plain.graph_) and lazy.contexts_ == plain.contexts_
+    assert lazy.best_score_ == pytest.approx(plain.best_score_, rel=1e-12)
