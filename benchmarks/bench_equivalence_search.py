@@ -20,7 +20,8 @@ from pgmpy.base import DAG
 from pgmpy.causal_discovery import GES
 from predictive import as_categories, load_network, network_states
 
-from pgmpy_sgm.causal_discovery._equivalence_search import _bits, greedy_equivalence_search
+from pgmpy_sgm.causal_discovery._equivalence_search import greedy_equivalence_search
+from pgmpy_sgm.core.bitsets import iter_bits
 from pgmpy_sgm.structure_score import LDAGScore
 
 warnings.filterwarnings("ignore", category=FutureWarning)
@@ -41,15 +42,16 @@ def main() -> None:
         columns = list(data.columns)
         ours_score = LDAGScore(data, state_names=states, labels=False)
         tic = time.perf_counter()
-        found = greedy_equivalence_search(
-            lambda y, m, s=ours_score, c=columns: s.unlabelled_score(c[y], tuple(c[i] for i in _bits(m))), len(columns)
-        )
+        def family_score(y, m, s=ours_score, c=columns):
+            return s.unlabelled_score(c[y], tuple(c[i] for i in iter_bits(m)))
+
+        found = greedy_equivalence_search(family_score, len(columns))
         ours_s = time.perf_counter() - tic
         theirs_score = LDAGScore(data, state_names=states, labels=False)  # a fresh cache for pgmpy
         tic = time.perf_counter()
         dag = GES(scoring_method=theirs_score, return_type="dag").fit(data).causal_graph_
         theirs_s = time.perf_counter() - tic
-        ours_dag = DAG([(columns[p], columns[y]) for y, m in enumerate(found.parents) for p in _bits(m)])
+        ours_dag = DAG([(columns[p], columns[y]) for y, m in enumerate(found.parents) for p in iter_bits(m)])
         ours_dag.add_nodes_from(columns)
         dag.add_nodes_from(columns)
         print(f"{name} n={args.n}: package {ours_s:.2f} s (score {ours_score.score(ours_dag):.2f}), "

@@ -28,10 +28,6 @@ __all__ = ["EquivalenceSearchResult", "greedy_equivalence_search", "cpdag_of_dag
 MAX_SUBSETS_PER_PAIR = 256
 
 
-#: The members of a bit mask, smallest first (the name ldag_search imports).
-_bits = iter_bits
-
-
 def _adjacency(pa: list[int], ch: list[int], ne: list[int]) -> list[int]:
     return [p | c | n for p, c, n in zip(pa, ch, ne, strict=True)]
 

@@ -21,9 +21,10 @@ from tqdm.auto import tqdm
 
 from pgmpy_sgm.causal_discovery._base import CausalDiscoveryMixin
 from pgmpy_sgm.causal_discovery._dag_chain import dag_chain, visited_posterior
-from pgmpy_sgm.causal_discovery._equivalence_search import _bits, greedy_equivalence_search
+from pgmpy_sgm.causal_discovery._equivalence_search import greedy_equivalence_search
 from pgmpy_sgm.causal_discovery._order import canonical_order
 from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_fitted, missing_input, structural_em
+from pgmpy_sgm.core.bitsets import iter_bits
 from pgmpy_sgm.core.data import ExpectedCounts
 from pgmpy_sgm.core.missing import IncompleteTable, check_missing_option, em_options, missing_cells
 from pgmpy_sgm.core.pooling import is_dask_frame, pool_data, pooled_input
@@ -88,7 +89,7 @@ class _OrderedHillClimb(HillClimbSearch):
 
 def _climb(score, X, start: DAG, tabu_length: int, max_indegree, max_iter: int) -> tuple[DAG, float, float, int, int]:
     """One tabu climb: the DAG reached, its score, seconds taken, families labelled anew, moves scored."""
-    t0, n0 = time.perf_counter(), len(score._labelling_cache)
+    t0, n0 = time.perf_counter(), score.n_families_labelled
     if len(X) < 2:  # pooled data with one distinct row: the climb reads only the columns of X
         X = pd.concat([X, X], ignore_index=True)
     est = _OrderedHillClimb(
@@ -103,7 +104,7 @@ def _climb(score, X, start: DAG, tabu_length: int, max_indegree, max_iter: int) 
     dag = DAG()
     dag.add_nodes_from(X.columns)  # the columns' order, on which the kicks draw
     dag.add_edges_from(est.causal_graph_.edges())
-    return dag, float(score.score(dag)), time.perf_counter() - t0, len(score._labelling_cache) - n0, est.n_moves_scored_
+    return dag, float(score.score(dag)), time.perf_counter() - t0, score.n_families_labelled - n0, est.n_moves_scored_
 
 
 class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
@@ -488,12 +489,12 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         dag.add_nodes_from(columns)
 
         def family(y: int, mask: int) -> float:
-            return score.unlabelled_score(columns[y], tuple(columns[i] for i in _bits(mask)))
+            return score.unlabelled_score(columns[y], tuple(columns[i] for i in iter_bits(mask)))
 
         found = greedy_equivalence_search(family, len(columns), self.max_indegree)
-        dag.add_edges_from((columns[p], columns[y]) for y, mask in enumerate(found.parents) for p in _bits(mask))
+        dag.add_edges_from((columns[p], columns[y]) for y, mask in enumerate(found.parents) for p in iter_bits(mask))
         self.ges_steps_ = [
-            (kind, columns[x], columns[y], tuple(columns[i] for i in _bits(subset)), gain)
+            (kind, columns[x], columns[y], tuple(columns[i] for i in iter_bits(subset)), gain)
             for kind, x, y, subset, gain in found.steps
         ]
         return dag

@@ -176,6 +176,20 @@ class LDAGScore(LocalScoreCache, BaseStructureScore):
         counts = self.encoded.counts(parents + (variable,))
         return parents, np.asarray(counts).reshape(-1, self.encoded.cardinality[variable])
 
+    @property
+    def n_families_labelled(self) -> int:
+        """How many parent sets have been labelled so far (the size of the labelling cache).
+
+        Examples
+        --------
+        >>> from pgmpy_sgm import LDAGScore, load_heart_disease
+        >>> score = LDAGScore(load_heart_disease())
+        >>> _ = score.best_labelling("smoking", ["systolic_bp"])
+        >>> score.n_families_labelled
+        1
+        """
+        return len(self._labelling_cache)
+
     def best_labelling(self, variable, parents) -> GroupsResult:
         """Best classes of ``variable``'s parent configurations, parents in the order given (cached).
 
