@@ -255,6 +255,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=HERE / "results_mpl.csv")
     parser.add_argument("--sizes", type=int, nargs="+", default=[500, 2000, 10_000])
+    parser.add_argument("--large-sizes", type=int, nargs="+", default=None,
+                        help="training sizes for the 100-variable grid (default: --sizes)")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--report", action="store_true")
     parser.add_argument("--heart", action="store_true", help="only the heart-data comparison")
@@ -277,7 +279,7 @@ def main() -> None:
         name = f"{kind}-{len(nodes)}"
         states = {v: [0, 1] for v in nodes}
         test, _ = _cmn_data.sample(model, TEST_N, seed=1000)
-        for n in sizes:
+        for n in (args.large_sizes or sizes) if len(nodes) >= 100 else sizes:
             if (name, n, 0) in finished:
                 continue
             train, how = _cmn_data.sample(model, n, seed=0)
