@@ -223,13 +223,13 @@ def run_setting(tag: dict, train, test, states, truth: nx.Graph, learners: list,
               f"fit={full.get('fit_s', np.nan):.1f}s {full.get('note', '')}", flush=True)
 
 
-def learners(with_bdgraph: bool, d: int) -> list:
+def learners(with_bdgraph: bool, d: int, only: list | None = None) -> list:
     out = [("MPL", lambda tr, te, st: fit_mpl(tr, te, st, True)),
            ("MPL-plain", lambda tr, te, st: fit_mpl(tr, te, st, False)),
            ("SGM", fit_sgm), ("LDAG", fit_ldag), ("HC", fit_hc)]
     if with_bdgraph:
         out.append(("BDgraph", lambda tr, te, st: fit_bdgraph(tr, st)))
-    return out
+    return [x for x in out if only is None or x[0] in only]
 
 
 def run_heart(out: Path, with_bdgraph: bool) -> None:
@@ -265,6 +265,8 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[500, 2000, 10_000])
     parser.add_argument("--large-sizes", type=int, nargs="+", default=None,
                         help="training sizes for the 100-variable grid (default: --sizes)")
+    parser.add_argument("--learners", nargs="+", default=None, help="only these learners (names as in the tables)")
+    parser.add_argument("--data", nargs="+", default=None, help="only these data sets (e.g. grid-100 asia)")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--report", action="store_true")
     parser.add_argument("--heart", action="store_true", help="only the heart-data comparison")
@@ -285,6 +287,8 @@ def main() -> None:
         model = make_cmn(kind, size, seed=0)
         truth, nodes = model[0], sorted(model[0].nodes())
         name = f"{kind}-{len(nodes)}"
+        if args.data and name not in args.data:
+            continue
         states = {v: [0, 1] for v in nodes}
         test, _ = _cmn_data.sample(model, TEST_N, seed=1000)
         for n in (args.large_sizes or sizes) if len(nodes) >= 100 else sizes:
@@ -293,9 +297,11 @@ def main() -> None:
             train, how = _cmn_data.sample(model, n, seed=0)
             print(f"{name} n={n} ({how})", flush=True)
             tag = {"data": name, "d": len(nodes), "n": n, "seed": 0, "sampler": how}
-            run_setting(tag, train, test, states, truth, learners(with_bdgraph, len(nodes)), args.out)
+            run_setting(tag, train, test, states, truth, learners(with_bdgraph, len(nodes), args.learners), args.out)
     networks = [("asia", sizes), ("child", sizes)] + ([] if args.quick else [("insurance", [2000]), ("alarm", [2000])])
     for name, ns in networks:
+        if args.data and name not in args.data:
+            continue
         bn = load_network(name)
         states = network_states(bn)
         truth = moral_graph(list(bn.edges()), list(bn.nodes()))
@@ -307,7 +313,7 @@ def main() -> None:
             train, test = train[sorted(train.columns)], test[sorted(test.columns)]
             print(f"{name} n={n}", flush=True)
             tag = {"data": name, "d": len(states), "n": n, "seed": 0, "sampler": "bnlearn"}
-            run_setting(tag, train, test, states, truth, learners(with_bdgraph, len(states)), args.out)
+            run_setting(tag, train, test, states, truth, learners(with_bdgraph, len(states), args.learners), args.out)
 
 
 def _cell(value, fmt: str) -> str:
