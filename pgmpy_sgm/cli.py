@@ -7,6 +7,7 @@ Examples
     pgmpy-sgm learn                              # the bundled heart-disease data
     pgmpy-sgm learn data.csv --counts-column n --iterations 5000 --plot sg.png --json sg.json
     pgmpy-sgm learn data.csv --ldag --json ldag.json --bif ldag.bif   # a labelled DAG
+    pgmpy-sgm learn data.csv --mpl --json cmn.json --plot cmn.png     # a contextual Markov network
     pgmpy-sgm score data.csv sg.json
     pgmpy-sgm convert sg.json --bif sg.bif --data data.csv
 """
@@ -21,16 +22,18 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
+import networkx as nx
 import pandas as pd
 from pgmpy.readwrite import BIFWriter, XMLBIFWriter
 
-from pgmpy_sgm.causal_discovery import ConvergenceWarning, LDAGSearch, NonReversibleMCMC
+from pgmpy_sgm.causal_discovery import ConvergenceWarning, LDAGSearch, MPLSearch, NonReversibleMCMC
 from pgmpy_sgm.causal_discovery._convergence import SPREAD_WARNING
 from pgmpy_sgm.core.missing import MISSING_CHOICES
 from pgmpy_sgm.datasets import load_heart_disease
 from pgmpy_sgm.models import LabeledBayesianNetwork, StratifiedGraph, StratifiedGraphicalModel
 from pgmpy_sgm.readwrite import from_json_dict, ldag_from_json_dict, write_bif, write_json, write_xmlbif
 from pgmpy_sgm.readwrite._fields import atomic_write_text
+from pgmpy_sgm.readwrite.cmn_json import write_cmn_json
 from pgmpy_sgm.readwrite.data_file import CountsLikeColumnWarning, read_data_file
 from pgmpy_sgm.readwrite.json_io import load_json_document
 from pgmpy_sgm.readwrite.ldag_json import write_ldag_json
@@ -113,6 +116,10 @@ def build_parser() -> argparse.ArgumentParser:
     learn.add_argument("--restart-budget", type=_restart_budget, default=None, metavar="B",
                        help="with --ldag: the restarts may score B times the candidate moves of the longest first "
                             f"climb ('none': no limit, run all --restarts; default {_DEFAULT_RESTART_BUDGET})")
+
+    learn.add_argument("--mpl", action="store_true",
+                       help="learn a contextual Markov network (any undirected graph, chordal or not, with edge "
+                            "contexts) by marginal pseudo-likelihood instead of a stratified graph")
 
     score = sub.add_parser("score", help="log unnormalized posterior (SG prior) of a saved stratified graph on a "
                                          "CSV file")
@@ -300,6 +307,8 @@ def _check_search_options(args) -> None:
 
 
 def _learn(args) -> int:
+    if args.mpl:
+        return _learn_mpl(args)
     _check_search_options(args)
     if args.ldag:
         return _learn_ldag(args)
@@ -382,6 +391,51 @@ def _learn_ldag(args) -> int:
     return 0
 
 
+_MPL_REFUSED = ("iterations", "chains", "method", "restarts", "restart_budget", "no_strata", "ldag", "bif")
+_EXPLAIN_MPL_SCORE = ("log marginal pseudo-likelihood = sum over the variables of the log marginal likelihood of each "
+                      "given its Markov blanket (Dirichlet alpha {alpha:g}, blanket outcomes merged by the contexts) "
+                      "+ log structure prior (kappa {kappa:g} per free parameter a context removes)")
+
+
+def _learn_mpl(args) -> int:
+    """``learn --mpl``: a contextual Markov network by :class:`~pgmpy_sgm.causal_discovery.MPLSearch`."""
+    given = [name for name in _MPL_REFUSED if getattr(args, name) not in (None, False)]
+    if given or args.jobs != 1:
+        flag = "--" + (given[0] if given else "jobs").replace("_", "-")
+        raise CommandLineError(f"{flag} does not apply to --mpl (options: --seed, --max-time, --missing, --json, "
+                               "--plot)")
+    _check_outputs({"--json": args.json, "--plot": args.plot}, [args.data])
+    frame, weights, description = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings,
+                                            show_progress=not args.quiet, dask=args.dask,
+                                            keep_missing=args.missing != "error")
+    print(f"Data: {description}", flush=True)
+    est = MPLSearch(seed=args.seed, max_time=args.max_time, weights=weights, missing=args.missing).fit(frame)
+    model = est.model_
+    print(f"Search: pre-screened blankets, hill climbing over {len(est.candidate_edges_)} candidate edges "
+          f"({_plural(est.n_edge_moves_, 'move')}), contexts ({_plural(est.n_context_moves_, 'move')}), "
+          f"seed {args.seed}, "
+          f"{est.fit_time_:.1f} s{' (stopped by --max-time)' if est.stopped_by_ == 'max_time' else ''}")
+    print()
+    chordal = "chordal" if nx.is_chordal(nx.Graph(model.edges())) else "not chordal"
+    print(f"Best contextual Markov network: log marginal pseudo-likelihood {est.best_score_:.2f} ({chordal})")
+    print(f"  edges ({model.number_of_edges()}): {_format_edges(model)}")
+    _print_statements(model)
+    print(f"  free parameters: {model.n_free_parameters()} "
+          f"(without contexts: {model.n_free_parameters(contexts=False)})")
+    print()
+    print(f"Note: {_EXPLAIN_MPL_SCORE.format(alpha=est.alpha, kappa=est.kappa)}.")
+    if args.json:
+        write_cmn_json(model, args.json, overwrite=True)
+        print(f"Saved the model to {args.json}")
+    if args.plot:
+        _draw(model, args.plot, f"log marginal pseudo-likelihood {est.best_score_:.2f}")
+    return 0
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 _START_NAMES = {"ges": "the equivalence search's DAG", "empty": "the empty graph", "given": "the given DAG"}
 
 
@@ -425,21 +479,32 @@ def _write_outputs(args, est, frame, weights) -> None:
         write_json(est.model_, args.json, overwrite=True)
         print(f"Saved the model to {args.json}")
     if args.plot:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        from pgmpy_sgm.plotting import plot_stratified_graph, save_figure  # matplotlib only when drawing
-
-        fig, ax = plt.subplots(figsize=(7, 6))
-        plot_stratified_graph(est.model_, ax=ax)
-        ax.set_title(f"{_SG_SCORE} {est.best_score_:.2f}")
-        save_figure(fig, args.plot)
-        plt.close(fig)
-        print(f"Saved the drawing to {args.plot}")
+        _draw(est.model_, args.plot, f"{_SG_SCORE} {est.best_score_:.2f}")
     if args.bif:
         _write_network(_fit_model(est.model_, frame, weights, args.missing), args.bif, None)
+
+
+def _draw(model, path, title: str) -> None:
+    """Draw a stratified graph or a contextual Markov network with its labels to ``path``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from pgmpy_sgm.models import ContextualMarkovNetwork
+    from pgmpy_sgm.plotting import (  # matplotlib only when drawing
+        plot_contextual_markov_network,
+        plot_stratified_graph,
+        save_figure,
+    )
+
+    draw = plot_contextual_markov_network if isinstance(model, ContextualMarkovNetwork) else plot_stratified_graph
+    fig, ax = plt.subplots(figsize=(7, 6))
+    draw(model, ax=ax)
+    ax.set_title(title)
+    save_figure(fig, path)
+    plt.close(fig)
+    print(f"Saved the drawing to {path}")
 
 
 def _fit_model(sg, frame, weights, missing="error"):
