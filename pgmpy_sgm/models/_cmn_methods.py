@@ -233,7 +233,7 @@ class ParameterMethods:
         float or numpy.ndarray of shape (n_rows,)
             ``-inf`` for rows of probability zero. A row with missing cells (NaN, None,
             ``pd.NA``, empty strings) gets the log probability of its observed part: its
-            completions' probabilities summed (exactly, up to 4096 completions per row).
+            completions' probabilities summed (exactly, up to 131,072 completions per row).
 
         Raises
         ------

@@ -22,16 +22,16 @@ a context is therefore an outcome of exactly those variables, as for the strata 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from itertools import product
+from collections.abc import Iterable, Mapping
 
 import networkx as nx
 import numpy as np
 from pgmpy.models import DiscreteMarkovNetwork
 
-from pgmpy_sgm.core.arguments import check_mapping, check_node, check_nodes, edge_pairs, state_list
+from pgmpy_sgm.core.arguments import check_nodes, edge_pairs
 from pgmpy_sgm.models._cmn_methods import ParameterMethods
 from pgmpy_sgm.models._cmn_structure import common_neighbours, implied_contexts, log_linear_dimension
+from pgmpy_sgm.models._edge_labels import all_contexts, check_edge_ends, edge_label_items, merged_state_names
 from pgmpy_sgm.models._statements import ContextSpecificIndependence
 
 __all__ = ["ContextualMarkovNetwork"]
@@ -106,15 +106,8 @@ class ContextualMarkovNetwork(ParameterMethods, DiscreteMarkovNetwork):
             self.add_edge(u, v)
         if state_names:
             self.set_state_names(state_names)
-        for edge, found in check_mapping(contexts or {}, "contexts", "{(u, v): [context, ...]}").items():
-            if not isinstance(edge, tuple | list | frozenset) or len(edge) != 2:
-                raise ValueError(f"contexts keys must be edges (u, v). Got: {edge!r}")
-            if isinstance(found, Mapping):
-                raise TypeError(f"contexts[{tuple(edge)!r}] must be a list of contexts (dicts). Got a single dict.")
-            if isinstance(found, str | bytes) or not isinstance(found, Iterable):
-                raise TypeError(f"contexts[{tuple(edge)!r}] must be a list of contexts (dicts). Got: {found!r}")
-            for context in found:
-                self.add_context(*tuple(edge), context)
+        for u, v, context in edge_label_items(contexts, "contexts"):
+            self.add_context(u, v, context)
 
     # -- construction ----------------------------------------------------------
     def add_edge(self, u, v, **kwargs) -> None:
@@ -127,10 +120,7 @@ class ContextualMarkovNetwork(ParameterMethods, DiscreteMarkovNetwork):
         >>> list(cmn.edges())
         [('a', 'b')]
         """
-        check_node(u, f"edge ({u!r}, {v!r})")
-        check_node(v, f"edge ({u!r}, {v!r})")
-        if u == v:
-            raise ValueError(f"Self-loop on {u!r}: an edge joins two different variables.")
+        check_edge_ends(u, v)
         nx.Graph.add_edge(self, u, v, **kwargs)
 
     def set_state_names(self, state_names: Mapping) -> None:
@@ -143,15 +133,7 @@ class ContextualMarkovNetwork(ParameterMethods, DiscreteMarkovNetwork):
         >>> cmn.state_names
         {'a': ('lo', 'mid', 'hi'), 'b': (0, 1)}
         """
-        if not isinstance(state_names, Mapping):
-            raise TypeError(f"state_names must be a dict {{variable: [states]}}. Got: {type(state_names).__name__}")
-        merged = dict(self.graph.get("state_names", {}))
-        for var, states in state_names.items():
-            if isinstance(states, Sequence | np.ndarray) and not isinstance(states, str | bytes) and (
-                    len(states) < 1 or len(set(map(repr, states))) != len(states)):
-                raise ValueError(f"state_names[{var!r}] must list distinct states. Got: {list(states)}")
-            merged[check_node(var, "state_names")] = tuple(state_list(states, var))
-        self.graph["state_names"] = merged
+        self.graph["state_names"] = merged_state_names(self.graph.get("state_names", {}), state_names)
 
     @property
     def state_names(self) -> dict:
@@ -436,8 +418,7 @@ class ContextualMarkovNetwork(ParameterMethods, DiscreteMarkovNetwork):
         >>> ContextualMarkovNetwork.complete_contexts(["a"], {"a": ["x", "y"]})
         [{'a': 'x'}, {'a': 'y'}]
         """
-        variables = list(variables)
-        return [dict(zip(variables, combo, strict=True)) for combo in product(*(state_names[v] for v in variables))]
+        return all_contexts(variables, state_names)
 
     # -- files -----------------------------------------------------------------
     def save(self, filename, overwrite: bool = False) -> None:

@@ -18,17 +18,18 @@ regular      no stratum is the whole outcome space of its common neighbours
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from itertools import combinations, product
+from collections.abc import Iterable, Mapping
+from itertools import combinations
 
 import networkx as nx
 import numpy as np
 from pgmpy.base import UndirectedGraph
 
-from pgmpy_sgm.core.arguments import check_mapping, check_node, check_nodes, edge_pairs, state_list
+from pgmpy_sgm.core.arguments import check_nodes, edge_pairs
 from pgmpy_sgm.core.decomposition import decompose, edge_clique_counts, free_parameters
 from pgmpy_sgm.core.labelling import CliqueLabelling, contexts_from_groups, groups_from_contexts
 from pgmpy_sgm.core.lines import leak_directions
+from pgmpy_sgm.models._edge_labels import all_contexts, check_edge_ends, edge_label_items, merged_state_names
 from pgmpy_sgm.models._statements import ContextSpecificIndependence
 
 __all__ = ["StratifiedGraph", "ContextSpecificIndependence", "CliqueLabelling"]
@@ -97,15 +98,8 @@ class StratifiedGraph(UndirectedGraph):
             self.add_edge(*edge)
         if state_names:
             self.set_state_names(state_names)
-        for edge, contexts in check_mapping(strata or {}, "strata", "{(u, v): [context, ...]}").items():
-            if not isinstance(edge, tuple | list | frozenset) or len(edge) != 2:
-                raise ValueError(f"strata keys must be edges (u, v). Got: {edge!r}")
-            if isinstance(contexts, Mapping):
-                raise TypeError(f"strata[{tuple(edge)!r}] must be a list of contexts (dicts). Got a single dict.")
-            if isinstance(contexts, str | bytes) or not isinstance(contexts, Iterable):
-                raise TypeError(f"strata[{tuple(edge)!r}] must be a list of contexts (dicts). Got: {contexts!r}")
-            for context in contexts:
-                self.add_label(*tuple(edge), context)
+        for u, v, context in edge_label_items(strata, "strata"):
+            self.add_label(u, v, context)
 
     # -- construction ----------------------------------------------------------
     def add_edge(self, u, v, **attr) -> None:
@@ -118,10 +112,7 @@ class StratifiedGraph(UndirectedGraph):
         >>> list(sg.edges())
         [('a', 'b')]
         """
-        check_node(u, f"edge ({u!r}, {v!r})")
-        check_node(v, f"edge ({u!r}, {v!r})")
-        if u == v:
-            raise ValueError(f"Self-loop on {u!r}: an edge joins two different variables.")
+        check_edge_ends(u, v)
         attr.pop("weight", None) if attr.get("weight") is None else None
         nx.Graph.add_edge(self, u, v, **attr)
 
@@ -153,15 +144,7 @@ class StratifiedGraph(UndirectedGraph):
         >>> sg.states("a"), sg.states("b")
         (('lo', 'mid', 'hi'), (0, 1))
         """
-        if not isinstance(state_names, Mapping):
-            raise TypeError(f"state_names must be a dict {{variable: [states]}}. Got: {type(state_names).__name__}")
-        merged = dict(self.graph.get("state_names", {}))
-        for var, states in state_names.items():
-            if isinstance(states, Sequence | np.ndarray) and not isinstance(states, str | bytes) and (
-                    len(states) < 1 or len(set(map(repr, states))) != len(states)):
-                raise ValueError(f"state_names[{var!r}] must list distinct states. Got: {list(states)}")
-            merged[check_node(var, "state_names")] = tuple(state_list(states, var))
-        self.graph["state_names"] = merged
+        self.graph["state_names"] = merged_state_names(self.graph.get("state_names", {}), state_names)
 
     @property
     def state_names(self) -> dict:
@@ -631,8 +614,7 @@ class StratifiedGraph(UndirectedGraph):
         >>> StratifiedGraph.complete_contexts(["a"], {"a": ["x", "y"]})
         [{'a': 'x'}, {'a': 'y'}]
         """
-        variables = list(variables)
-        return [dict(zip(variables, combo, strict=True)) for combo in product(*(state_names[v] for v in variables))]
+        return all_contexts(variables, state_names)
 
     def to_graph(self) -> nx.Graph:
         """The underlying graph as a plain ``networkx.Graph``.
