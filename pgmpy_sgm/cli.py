@@ -415,6 +415,7 @@ def _learn_mpl(args) -> int:
           f"({_plural(est.n_edge_moves_, 'move')}), contexts ({_plural(est.n_context_moves_, 'move')}), "
           f"seed {args.seed}, "
           f"{est.fit_time_:.1f} s{' (stopped by --max-time)' if est.stopped_by_ == 'max_time' else ''}")
+    _print_em(est)
     print()
     chordal = "chordal" if nx.is_chordal(nx.Graph(model.edges())) else "not chordal"
     print(f"Best contextual Markov network: log marginal pseudo-likelihood {est.best_score_:.2f} ({chordal})")

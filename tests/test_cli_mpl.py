@@ -50,7 +50,12 @@ def test_learn_mpl_refuses_options_of_other_searches(extra, capsys):
     assert extra[0] in err
 
 
-def test_learn_mpl_refuses_em_with_one_line(heart_csv, capsys):
-    assert main(["learn", str(heart_csv), "--counts-column", "count", "--mpl", "--quiet", "--missing", "em"]) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("pgmpy-sgm: error:") and err.count("\n") == 1
+def test_learn_mpl_with_missing_cells_runs_structural_em(tmp_path, capsys):
+    data = load_heart_disease().astype(object)
+    data.iloc[::7, 0] = None
+    path = tmp_path / "gaps.csv"
+    data.to_csv(path, index=False)
+    assert main(["learn", str(path), "--mpl", "--quiet", "--missing", "em"]) == 0
+    out = capsys.readouterr().out
+    assert "structural EM from the complete cases" in out
+    assert "Best contextual Markov network" in out

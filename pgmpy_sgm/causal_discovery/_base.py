@@ -25,9 +25,9 @@ from pgmpy.base import DAG, PDAG
 from pgmpy.metrics import get_metrics
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from pgmpy_sgm.core.data import check_frame
+from pgmpy_sgm.core.data import ExpectedCounts, check_frame
 from pgmpy_sgm.core.moves import chordal_families
-from pgmpy_sgm.core.pooling import is_dask_frame
+from pgmpy_sgm.core.pooling import is_dask_frame, pool_data
 
 __all__ = [
     "CausalDiscoveryMixin",
@@ -274,6 +274,20 @@ class CausalDiscoveryMixin:
 
     def _check_return_type(self) -> str:
         return check_return_type(self.return_type)
+
+    def _fit_data(self, X, weights) -> tuple[pd.DataFrame, np.ndarray | None]:
+        """The variables (an array gets columns ``x0, x1, ...``) and the counts of their rows, or None.
+
+        Rows are kept as given, or pooled into distinct rows with counts for weighted data
+        and Dask DataFrames; expected counts come pooled from an E-step and are kept.
+        """
+        if is_dask_frame(X):  # pooled where its partitions live
+            frame, counts = pool_data(X, weights)
+            return self._validated_frame(frame, counts), counts
+        variables = self._validated_frame(X, weights)
+        if weights is None or isinstance(weights, ExpectedCounts):
+            return variables, weights
+        return pool_data(X if isinstance(X, pd.DataFrame) else variables, weights)
 
     def _validated_frame(self, X, weights=None) -> pd.DataFrame:
         """The variables of ``X`` as a DataFrame (an array gets columns ``x0, x1, ...``), checked as pgmpy does.

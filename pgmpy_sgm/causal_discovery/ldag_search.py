@@ -25,9 +25,8 @@ from pgmpy_sgm.causal_discovery._equivalence_search import greedy_equivalence_se
 from pgmpy_sgm.causal_discovery._order import canonical_order
 from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_fitted, missing_input, structural_em
 from pgmpy_sgm.core.bitsets import iter_bits
-from pgmpy_sgm.core.data import ExpectedCounts
 from pgmpy_sgm.core.missing import IncompleteTable, check_missing_option, em_options, missing_cells
-from pgmpy_sgm.core.pooling import is_dask_frame, pool_data, pooled_input
+from pgmpy_sgm.core.pooling import pooled_input
 from pgmpy_sgm.models import LabeledBayesianNetwork
 from pgmpy_sgm.structure_score.ldag_score import DEFAULT_KAPPA, LDAGScore
 
@@ -445,20 +444,6 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         if self.state_names is not None and not isinstance(self.state_names, dict):
             raise TypeError(f"state_names must be a dict {{variable: [states]}}. Got: {self.state_names!r}")
         self._check_return_type()
-
-    def _fit_data(self, X, weights) -> tuple[pd.DataFrame, np.ndarray | None]:
-        """The variables (an array gets columns ``x0, x1, ...``) and the counts of their rows, or None.
-
-        Rows are kept as given, or pooled into distinct rows with counts for weighted data
-        and Dask DataFrames.
-        """
-        if is_dask_frame(X):  # pooled where its partitions live
-            frame, counts = pool_data(X, weights)
-            return self._validated_frame(frame, counts), counts
-        variables = self._validated_frame(X, weights)
-        if weights is None or isinstance(weights, ExpectedCounts):  # expected counts come pooled from an E-step
-            return variables, weights
-        return pool_data(X if isinstance(X, pd.DataFrame) else variables, weights)
 
     # -- starts -------------------------------------------------------------------------
     def _start_dags(self, score, columns: list) -> list[tuple[str, DAG]]:

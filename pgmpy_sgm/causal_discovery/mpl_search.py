@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from numbers import Integral, Real
 
@@ -9,14 +10,14 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 from pgmpy.base import DAG
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import validate_data
 
 from pgmpy_sgm.causal_discovery._base import CausalDiscoveryMixin, equivalence_class
 from pgmpy_sgm.causal_discovery._mpl_steps import Deadline, climb_contexts, climb_edges, prescreen_blanket
-from pgmpy_sgm.causal_discovery._structural_em import missing_input
-from pgmpy_sgm.core.missing import check_missing_option
-from pgmpy_sgm.core.pooling import is_dask_frame, pool_data, pooled_input
+from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_fitted, missing_input, structural_em
+from pgmpy_sgm.core.missing import IncompleteTable, check_missing_option, em_options, missing_cells
+from pgmpy_sgm.core.pooling import pooled_input
 from pgmpy_sgm.models.contextual_markov_network import ContextualMarkovNetwork
 from pgmpy_sgm.structure_score.mpl_score import DEFAULT_ALPHA, DEFAULT_KAPPA, MPLScore
 
@@ -66,10 +67,15 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
     weights : str or array-like, optional
         Name of a count column of ``X``, or one count per row; such data (and Dask
         DataFrames) are pooled into distinct rows with counts.
-    missing : {"error", "complete_cases", "state"}, default="error"
+    missing : {"error", "complete_cases", "em", "state"} or EMOptions, default="error"
         Missing cells: refused naming the columns, incomplete rows dropped (with a warning),
-        or missing as a state named ``"missing"``. Structural EM (``"em"``) is not available
-        for this learner.
+        structural EM (``"em"`` or an :class:`~pgmpy_sgm.core.missing.EMOptions`: every
+        incomplete row completed by the posterior of the current network, fitted by cyclical
+        projection, and the search run on the expected counts; see
+        :func:`~pgmpy_sgm.causal_discovery._structural_em.structural_em`), or missing as a
+        state named ``"missing"``. With EM, ``em_history_``, ``n_completed_exactly_``,
+        ``n_completed_by_draws_`` and ``missing_cells_`` record it, the other fitted attributes
+        refer to the chosen search's completed table, and ``max_time`` bounds each search.
     return_type : {"pdag", "cpdag"}, default="pdag"
         ``causal_graph_`` is the Markov network's graph as a pgmpy ``PDAG`` with every edge
         undirected (both names give it; a Markov network with a chordless cycle has no DAG
@@ -145,21 +151,9 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
             raise ValueError(f"max_time must be a positive number of seconds or None. Got: {self.max_time!r}")
         if not isinstance(self.contexts, bool | np.bool_):
             raise TypeError(f"contexts must be a bool. Got: {self.contexts!r}")
-        if check_missing_option(self.missing) == "em":
-            raise ValueError("missing='em' (structural EM) is not available for MPLSearch; "
-                             "use 'complete_cases' or 'state'")  # fmt: skip
         if self._check_return_type() == "dag":
             raise ValueError("return_type='dag' is not available: a Markov network with a chordless cycle has no DAG "
                              "with its independencies; use 'pdag' (every edge undirected)")  # fmt: skip
-
-    def _fit_data(self, X, weights) -> tuple[pd.DataFrame, np.ndarray | None]:
-        if is_dask_frame(X):
-            frame, counts = pool_data(X, weights)
-            return self._validated_frame(frame, counts), counts
-        variables = self._validated_frame(X, weights)
-        if weights is None:
-            return variables, None
-        return pool_data(X if isinstance(X, pd.DataFrame) else variables, weights)
 
     def _new_score(self, X, counts, state_names) -> MPLScore:
         return MPLScore(X, weights=counts, state_names=state_names, alpha=self.alpha, kappa=self.kappa)
@@ -190,7 +184,9 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
         start = time.perf_counter()
         deadline = Deadline(self.max_time)
         X, weights = pooled_input(X, self.weights, check_missing_option(self.missing) != "error")
-        X, weights, _ = missing_input(X, weights, self.missing)
+        X, weights, needs_em = missing_input(X, weights, self.missing)
+        if needs_em:
+            return self._fit_em(X, weights)
         X, counts = self._fit_data(X, weights)
         columns = list(X.columns)
         score = self._new_score(X, counts, self.state_names)
@@ -219,6 +215,31 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
         self._set_graph_result(ordered, columns)
         self.fit_time_ = time.perf_counter() - start
         return self
+
+    def _fit_em(self, X: pd.DataFrame, weights) -> MPLSearch:
+        """Structural EM (see ``missing``): M-steps are fits of a copy of this learner on completed tables."""
+        variables = [c for c in X.columns if not (isinstance(weights, str) and c == weights)]
+        cells = missing_cells(X, variables)
+        table = IncompleteTable.from_frame(X, weights, self.state_names)
+        result = structural_em(table, functools.partial(self._m_step, table), em_options(self.missing), self.seed)
+        adopt_fitted(self, result.last.estimator)
+        self.em_history_ = result.history
+        self.n_completed_exactly_ = result.completed.n_exact
+        self.n_completed_by_draws_ = result.completed.n_drawn
+        self.missing_cells_ = cells
+        return self
+
+    def _m_step(self, table: IncompleteTable, completed, previous) -> MStepResult:
+        """One M-step: this learner on a completed table, then the network's parameters by cyclical projection."""
+        step = clone(self).set_params(missing="error", weights=completed.counts,
+                                      state_names=table.state_names).fit(completed.frame)  # fmt: skip
+        model = step.model_.copy()
+        model.fit(completed.frame[table.variables], weights=completed.counts)
+        structure = {("edge", u, v) for u, v in step.graph_.edges()}
+        structure |= {("context", u, v, tuple(sorted(c.items(), key=repr))) for (u, v), found in step.contexts_.items()
+                      for c in found}  # fmt: skip
+        return MStepResult(step, frozenset(structure), float(step.best_score_),
+                           model.log_probability_function(table.variables, table.state_names))  # fmt: skip
 
     @staticmethod
     def _model(graph: nx.Graph, contexts: dict, score: MPLScore) -> ContextualMarkovNetwork:

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from pgmpy_sgm.core.arguments import random_generator
-from pgmpy_sgm.core.missing import encode_with_gaps, marginal_log_probability, missing_cells
+from pgmpy_sgm.core.missing import columns_of, encode_with_gaps, marginal_log_probability, missing_cells, recoding
 from pgmpy_sgm.models._cmn_inference import JunctionTreeEngine
 from pgmpy_sgm.models._cmn_parameters import broadcast_sum, cyclical_projection, log_probabilities
 
@@ -266,6 +266,38 @@ class ParameterMethods:
         else:
             total = log_probability(encode_frame(data, states))
         return total if per_row else float(total.sum())
+
+    def log_probability_function(self, variables: list, state_names=None):
+        """``f(codes)``: the log probability of complete rows given as state indices.
+
+        Column ``j`` of ``codes`` holds positions in ``state_names[variables[j]]`` (default: the
+        network's states); used for the E-step of structural EM.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from pgmpy_sgm.models import ContextualMarkovNetwork
+        >>> data = pd.DataFrame({"a": [0, 0, 1, 1], "b": [0, 1, 1, 1]})
+        >>> cmn = ContextualMarkovNetwork([("a", "b")]).fit(data, pseudo_count=0)
+        >>> f = cmn.log_probability_function(["b", "a"])
+        >>> np.exp(f(np.array([[1, 1], [0, 1]]))).round(4).tolist()  # P(a=1, b=1) = 1/2, P(a=1, b=0) = 0
+        [0.5, 0.0]
+        """
+        nodes = list(self.nodes())
+        order = columns_of(nodes, variables)
+        if state_names is not None:
+            columns_of(nodes, list(state_names), "state names of")
+        to_model = [None if state_names is None else recoding(state_names[v], self.node_states(v), v) for v in nodes]
+        _, _, log_z = self._calibrated()
+        log_potentials = dict(self._log_factors())
+
+        def log_probability(codes: np.ndarray) -> np.ndarray:
+            codes = np.asarray(codes)
+            own = np.column_stack([codes[:, j] if m is None else m[codes[:, j]]
+                                   for j, m in zip(order, to_model, strict=True)])  # fmt: skip
+            return log_probabilities(log_potentials, log_z, own, nodes)
+
+        return log_probability
 
     def simulate(self, n_samples: int = 10, seed: int | None = None) -> pd.DataFrame:
         """Draw ``n_samples`` independent rows exactly (down a junction tree of the factors).

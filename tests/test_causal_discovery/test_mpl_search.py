@@ -113,8 +113,34 @@ def test_missing_cells():
     assert "missing" in MPLSearch(missing="state").fit(data).scorer_.state_names["a"]
 
 
+def test_em_without_missing_cells_is_the_complete_data_fit():
+    data = _sample_cycle_with_context(2000, seed=7)
+    plain, em = MPLSearch(seed=0).fit(data), MPLSearch(seed=0, missing="em").fit(data)
+    assert em.best_score_ == plain.best_score_
+    assert sorted(em.graph_.edges()) == sorted(plain.graph_.edges()) and em.contexts_ == plain.contexts_
+    assert not hasattr(em, "em_history_")
+
+
+def test_em_completes_rows_by_the_fitted_network_and_is_deterministic():
+    data = _sample_cycle_with_context(3000, seed=8).astype(object)
+    rng = np.random.default_rng(0)
+    holes = data.mask(rng.random(data.shape) < 0.05)
+    first = MPLSearch(seed=1, missing="em").fit(holes)
+    again = MPLSearch(seed=1, missing="em").fit(holes)
+    assert first.best_score_ == again.best_score_ and first.contexts_ == again.contexts_
+    incomplete = int(holes.isna().any(axis=1).sum())
+    assert first.n_completed_exactly_ + first.n_completed_by_draws_ == incomplete
+    assert dict(first.missing_cells_) == {c: int(n) for c, n in holes.isna().sum().items() if n}
+    history = first.em_history_
+    assert len(history) >= 1 and set(history["step"]) <= {"structure", "parameters"}
+    # the chosen step is the one with the best observed-data criterion among the structure steps
+    structure_steps = history[history["step"] == "structure"]
+    assert history.attrs["best_iteration"] == structure_steps["criterion"].idxmax()
+    assert first.model_.number_of_nodes() == data.shape[1]
+
+
 @pytest.mark.parametrize("params, error, message", [
-    ({"missing": "em"}, ValueError, "missing='em'"),
+    ({"missing": "everything"}, ValueError, "missing"),
     ({"return_type": "dag"}, ValueError, "return_type='dag'"),
     ({"max_time": 0}, ValueError, "max_time must be"),
     ({"max_blanket": 0}, ValueError, "max_blanket must be"),

@@ -300,3 +300,16 @@ def test_contexts_tying_too_large_a_block():
     data = pd.DataFrame({v: [0, 1] for v in cmn.nodes()})
     with pytest.raises(ValueError, match=r"The contexts of edge \('u', 'v'\) tie cliques over 11 variables"):
         cmn.fit(data)
+
+
+def test_log_probability_function_is_the_normalised_joint_in_any_column_and_state_order():
+    data = pd.DataFrame({"a": [0, 0, 1, 1, 1, 0], "b": ["x", "y", "y", "y", "x", "x"], "c": [1, 1, 0, 1, 0, 0]})
+    cmn = ContextualMarkovNetwork([("a", "b"), ("b", "c"), ("a", "c")], state_names={"b": ["x", "y"]}).fit(data)
+    f = cmn.log_probability_function(["c", "b", "a"], {"a": [1, 0], "b": ["y", "x"], "c": [0, 1]})
+    codes = np.array([[i, j, k] for i in range(2) for j in range(2) for k in range(2)])
+    values = np.exp(f(codes))
+    assert values.sum() == pytest.approx(1.0, abs=1e-12)
+    joint = cmn.joint()
+    for (i, j, k), value in zip(codes, values, strict=True):
+        cell = {"c": [0, 1][i], "b": ["y", "x"][j], "a": [1, 0][k]}
+        assert value == pytest.approx(joint.get_value(**cell), rel=1e-10)
