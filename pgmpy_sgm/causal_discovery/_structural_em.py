@@ -45,7 +45,8 @@ from pgmpy_sgm.core.missing import (
 )
 from pgmpy_sgm.core.pooling import is_dask_frame
 
-__all__ = ["MStepResult", "EMResult", "structural_em", "MIN_COMPLETE_CASES", "missing_input", "adopt_fitted"]
+__all__ = ["MStepResult", "EMResult", "structural_em", "MIN_COMPLETE_CASES", "missing_input", "adopt_fitted",
+           "adopt_em_result"]
 
 
 
@@ -268,3 +269,28 @@ def adopt_fitted(target, source) -> None:
     {'model_': 1}
     """
     target.__dict__.update({k: v for k, v in vars(source).items() if k.endswith("_") and not k.startswith("_")})
+
+
+def adopt_em_result(target, result: EMResult, cells) -> None:
+    """Give a learner the fitted attributes of EM's chosen step and the record of the EM.
+
+    Sets what :func:`adopt_fitted` copies, plus ``em_history_``, ``n_completed_exactly_``,
+    ``n_completed_by_draws_`` and ``missing_cells_`` (``cells``: the missing cells per column).
+
+    Examples
+    --------
+    >>> class Learner:
+    ...     pass
+    >>> def m_step(completed, previous):
+    ...     return MStepResult(Learner(), frozenset(), 0.0, lambda codes: np.zeros(len(codes)))
+    >>> table = IncompleteTable.from_frame(pd.DataFrame({"a": [0, 1, None, 1]}))
+    >>> target = Learner()
+    >>> adopt_em_result(target, structural_em(table, m_step, EMOptions(max_iter=2)), {"a": 1})
+    >>> target.n_completed_exactly_, target.missing_cells_
+    (1.0, {'a': 1})
+    """
+    adopt_fitted(target, result.last.estimator)
+    target.em_history_ = result.history
+    target.n_completed_exactly_ = result.completed.n_exact
+    target.n_completed_by_draws_ = result.completed.n_drawn
+    target.missing_cells_ = cells

@@ -23,7 +23,7 @@ from pgmpy_sgm.causal_discovery._base import CausalDiscoveryMixin
 from pgmpy_sgm.causal_discovery._dag_chain import dag_chain, visited_posterior
 from pgmpy_sgm.causal_discovery._equivalence_search import greedy_equivalence_search
 from pgmpy_sgm.causal_discovery._order import canonical_order
-from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_fitted, missing_input, structural_em
+from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_em_result, missing_input, structural_em
 from pgmpy_sgm.core.bitsets import iter_bits
 from pgmpy_sgm.core.missing import IncompleteTable, check_missing_option, em_options, missing_cells
 from pgmpy_sgm.core.pooling import pooled_input
@@ -562,11 +562,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
             m_step = functools.partial(self._m_step, table, deadline)
             refit = functools.partial(self._parameter_step, table)
             result = structural_em(table, m_step, options, self.seed, report, refit)
-        adopt_fitted(self, result.last.estimator)
-        self.em_history_ = result.history
-        self.n_completed_exactly_ = result.completed.n_exact
-        self.n_completed_by_draws_ = result.completed.n_drawn
-        self.missing_cells_ = cells
+        adopt_em_result(self, result, cells)
         return self
 
     def _parameter_step(self, table: IncompleteTable, completed, previous: MStepResult) -> MStepResult:

@@ -15,7 +15,7 @@ from sklearn.utils.validation import validate_data
 
 from pgmpy_sgm.causal_discovery._base import CausalDiscoveryMixin, equivalence_class
 from pgmpy_sgm.causal_discovery._mpl_steps import Deadline, climb_contexts, climb_edges, prescreen_blanket
-from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_fitted, missing_input, structural_em
+from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_em_result, missing_input, structural_em
 from pgmpy_sgm.core.missing import IncompleteTable, check_missing_option, em_options, missing_cells
 from pgmpy_sgm.core.pooling import pooled_input
 from pgmpy_sgm.models.contextual_markov_network import ContextualMarkovNetwork
@@ -222,11 +222,7 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
         cells = missing_cells(X, variables)
         table = IncompleteTable.from_frame(X, weights, self.state_names)
         result = structural_em(table, functools.partial(self._m_step, table), em_options(self.missing), self.seed)
-        adopt_fitted(self, result.last.estimator)
-        self.em_history_ = result.history
-        self.n_completed_exactly_ = result.completed.n_exact
-        self.n_completed_by_draws_ = result.completed.n_drawn
-        self.missing_cells_ = cells
+        adopt_em_result(self, result, cells)
         return self
 
     def _m_step(self, table: IncompleteTable, completed, previous) -> MStepResult:

@@ -43,7 +43,7 @@ from pgmpy_sgm.causal_discovery._segments import (
     remaining,
     sequential_segments,
 )
-from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_fitted, missing_input, structural_em
+from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_em_result, missing_input, structural_em
 from pgmpy_sgm.core.data import check_frame
 from pgmpy_sgm.core.engine import ScoreEngine
 from pgmpy_sgm.core.missing import IncompleteTable, check_missing_option, em_options, missing_cells
@@ -738,11 +738,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         finally:
             if bar is not None:
                 bar.close()
-        adopt_fitted(self, result.last.estimator)
-        self.em_history_ = result.history
-        self.n_completed_exactly_ = result.completed.n_exact
-        self.n_completed_by_draws_ = result.completed.n_drawn
-        self.missing_cells_ = cells
+        adopt_em_result(self, result, cells)
         if not warn_if_unconverged(self.convergence_, stacklevel=3):
             self._warn_unsettled(0.0)
         return self
