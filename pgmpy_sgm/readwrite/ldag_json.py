@@ -18,6 +18,7 @@ overwrite silently (the helpers of :mod:`pgmpy_sgm.readwrite.json_io`).
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 
@@ -38,6 +39,8 @@ __all__ = ["ldag_to_json_dict", "ldag_from_json_dict", "write_ldag_json", "read_
 
 TYPE = "LabeledBayesianNetwork"
 _TOP_KEYS = ("format", "version", "type", "nodes", "state_names", "edges", "classes", "cpds")
+#: Optional: the BDeu equivalent sample size a later ``fit`` without an estimator uses.
+_OPTIONAL_KEYS = ("equivalent_sample_size",)
 
 
 def ldag_to_json_dict(model: LabeledBayesianNetwork) -> dict:
@@ -84,7 +87,7 @@ def ldag_to_json_dict(model: LabeledBayesianNetwork) -> dict:
                     "group_values": np.asarray(values, dtype=np.float64).tolist(),
                 }
             )
-    return {
+    document = {
         "format": FORMAT,
         "version": VERSION,
         "type": TYPE,
@@ -94,6 +97,9 @@ def ldag_to_json_dict(model: LabeledBayesianNetwork) -> dict:
         "classes": classes,
         "cpds": cpds,
     }
+    if model.equivalent_sample_size is not None:
+        document["equivalent_sample_size"] = float(model.equivalent_sample_size)
+    return document
 
 
 def ldag_from_json_dict(data: dict) -> LabeledBayesianNetwork:
@@ -115,7 +121,7 @@ def ldag_from_json_dict(data: dict) -> LabeledBayesianNetwork:
         raise TypeError(f"A labelled DAG document must be a JSON object; got {type(data).__name__}")
     if data.get("type") in ("StratifiedGraph", "StratifiedGraphicalModel"):
         raise ValueError(f"The document's type is {data['type']!r}, not a labelled DAG; read it with read_json")
-    unknown = sorted(set(data) - set(_TOP_KEYS))
+    unknown = sorted(set(data) - set(_TOP_KEYS) - set(_OPTIONAL_KEYS))
     if unknown:
         raise ValueError(f"Unknown field(s) {unknown} in the document")
     missing = [k for k in _TOP_KEYS if k not in data]
@@ -190,6 +196,11 @@ def ldag_from_json_dict(data: dict) -> LabeledBayesianNetwork:
             raise ValueError(f"Field 'cpds' has no CPD for the node(s) {missing}")
         model.add_cpds(*cpds)
         model.check_model()
+    ess = data.get("equivalent_sample_size")
+    if ess is not None:
+        if isinstance(ess, bool) or not isinstance(ess, int | float) or not math.isfinite(ess) or ess <= 0:
+            raise ValueError(f"Field 'equivalent_sample_size' must be a positive number. Got: {ess!r}")
+        model.equivalent_sample_size = float(ess)
     return model
 
 
