@@ -33,7 +33,7 @@ from pgmpy_sgm.core.optimize import (
     partition_space,
 )
 
-__all__ = ["bdeu_class_weights", "optimal_bdeu_groups"]
+__all__ = ["bdeu_class_weights", "optimal_bdeu_groups", "dirichlet_class_weights", "CachedBlockWeights"]
 
 _METHODS = ("auto", "exact", "heuristic")
 
@@ -80,24 +80,48 @@ def bdeu_class_weights(counts2d, group_ids, ess: float = 1.0, log_kappa: float =
     return float(_weights(pooled, lam, a, log_kappa).sum())
 
 
-def _weights(pooled: np.ndarray, lam: np.ndarray, a: float, log_kappa: float) -> np.ndarray:
+def dirichlet_class_weights(pooled: np.ndarray, alphas: np.ndarray, sizes: np.ndarray, log_kappa: float) -> np.ndarray:
+    """Log marginal likelihood of every class plus its label charge, one value per class.
+
+    ``pooled`` holds the counts of each class (classes x states), ``alphas`` the Dirichlet
+    hyperparameter of each state in each class, ``sizes`` the configurations each class holds;
+    a class of ``s`` configurations is charged ``(s - 1)(r - 1) log_kappa``.
+
+    Examples
+    --------
+    >>> w = dirichlet_class_weights(np.array([[1.0, 1.0]]), np.array([0.5]), np.array([1.0]), 0.0)
+    >>> round(float(w[0]), 6) == round(math.log(0.5 * 0.5 / (1.0 * 2.0)), 6)  # Beta(1/2, 1/2)
+    True
+    """
     r = pooled.shape[1]
-    al = a * lam
     return (
-        gammaln(r * al)
-        - gammaln(pooled.sum(axis=1) + r * al)
-        + (gammaln(pooled + al[:, None]) - gammaln(al)[:, None]).sum(axis=1)
-        + (lam - 1.0) * (r - 1) * log_kappa
+        gammaln(r * alphas)
+        - gammaln(pooled.sum(axis=1) + r * alphas)
+        + (gammaln(pooled + alphas[:, None]) - gammaln(alphas)[:, None]).sum(axis=1)
+        + (sizes - 1.0) * (r - 1) * log_kappa
     )
 
 
-class _Scorer:
-    """Cached block weight for the local search (callable on a configuration bitmask)."""
+def _weights(pooled: np.ndarray, lam: np.ndarray, a: float, log_kappa: float) -> np.ndarray:
+    return dirichlet_class_weights(pooled, a * lam, lam, log_kappa)
 
-    def __init__(self, counts: np.ndarray, a: float, log_kappa: float):
+
+class CachedBlockWeights:
+    """``weights`` of a block of configurations (a bitmask), cached; callable as ``local_search`` expects.
+
+    ``weights(pooled, sizes)`` gives one value per class from the pooled counts and the sizes.
+
+    Examples
+    --------
+    >>> counts = np.array([[3.0, 1.0], [2.0, 2.0]])
+    >>> block = CachedBlockWeights(counts, lambda pooled, sizes: pooled[:, 0] + sizes)
+    >>> block(0b11), block(0b01)
+    (7.0, 4.0)
+    """
+
+    def __init__(self, counts: np.ndarray, weights):
         self.rows = counts
-        self.a = a
-        self.log_kappa = log_kappa
+        self.weights = weights
         self._cache: dict[int, float] = {}
 
     def __call__(self, block: int) -> float:
@@ -105,7 +129,7 @@ class _Scorer:
         if w is None:
             members = [c for c in range(self.rows.shape[0]) if (block >> c) & 1]
             pooled = self.rows[members].sum(axis=0, keepdims=True)
-            w = float(_weights(pooled, np.array([float(len(members))]), self.a, self.log_kappa)[0])
+            w = float(self.weights(pooled, np.array([float(len(members))]))[0])
             self._cache[block] = w
         return w
 
@@ -176,7 +200,8 @@ def optimal_bdeu_groups(
         group_ids, exact, used = np.arange(q, dtype=np.int64), True, "exact"
     elif method == "heuristic" or (method == "auto" and q > MAX_EXACT_CONFIGS):
         space = partition_space(cards, (False,) * len(cards))
-        blocks = local_search(space, _Scorer(counts, a, float(log_kappa)))
+        weights = CachedBlockWeights(counts, lambda pooled, lam: _weights(pooled, lam, a, float(log_kappa)))
+        blocks = local_search(space, weights)
         group_ids, exact, used = space.group_ids(blocks), False, "heuristic"
     else:
         group_ids, exact, used = _exact(cards, counts, a, float(log_kappa)), True, "exact"

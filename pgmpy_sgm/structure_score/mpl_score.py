@@ -9,9 +9,9 @@ from numbers import Real
 import networkx as nx
 import numpy as np
 from pgmpy.structure_score import BaseStructureScore
-from scipy.special import gammaln
 
 from pgmpy_sgm.core._label_search import local_search
+from pgmpy_sgm.core.bdeu_groups import CachedBlockWeights, dirichlet_class_weights
 from pgmpy_sgm.core.data import EncodedData
 from pgmpy_sgm.core.lines import canonical_groups
 from pgmpy_sgm.core.optimize import GroupsResult, best_partition_by_block, exact_search_fits, partition_space
@@ -30,24 +30,6 @@ DEFAULT_KAPPA = 0.2
 
 #: Largest number of blanket configurations whose optimal classes are searched exactly.
 MAX_EXACT_BLANKET_CONFIGS = 16
-
-
-class _BlockScorer:
-    """Cached MPL class weight of a bitmask of configurations, for the heuristic partition search."""
-
-    def __init__(self, score: MPLScore, counts: np.ndarray):
-        self.score = score
-        self.rows = counts
-        self._cache: dict[int, float] = {}
-
-    def __call__(self, block: int) -> float:
-        w = self._cache.get(block)
-        if w is None:
-            members = [c for c in range(self.rows.shape[0]) if (block >> c) & 1]
-            pooled = self.rows[members].sum(axis=0, keepdims=True)
-            w = float(self.score.class_weights(pooled, np.array([float(len(members))]), self.rows.shape[0])[0])
-            self._cache[block] = w
-        return w
 
 
 class MPLScore(LocalScoreCache, BaseStructureScore):
@@ -167,12 +149,8 @@ class MPLScore(LocalScoreCache, BaseStructureScore):
         True
         """
         r = pooled.shape[1]
-        a = (sizes / (n_configs * r)) if self.alpha == "bdeu" else np.full(sizes.shape, float(self.alpha))
-        out = (gammaln(r * a) - gammaln(pooled.sum(axis=1) + r * a)
-               + (gammaln(pooled + a[:, None]) - gammaln(a)[:, None]).sum(axis=1))  # fmt: skip
-        if self.kappa < 1:
-            out = out + (sizes - 1.0) * (r - 1) * math.log(self.kappa)
-        return out
+        alphas = (sizes / (n_configs * r)) if self.alpha == "bdeu" else np.full(sizes.shape, float(self.alpha))
+        return dirichlet_class_weights(pooled, alphas, sizes, math.log(self.kappa))
 
     def _blanket_counts(self, variable, blanket: tuple) -> np.ndarray:
         table = self.encoded.counts(tuple(blanket) + (variable,))
@@ -407,7 +385,8 @@ class MPLScore(LocalScoreCache, BaseStructureScore):
             groups, exact, used = np.arange(q, dtype=np.int64), True, "exact"
         elif method == "heuristic" or (method == "auto" and not fits):
             space = partition_space(kept, (False,) * len(kept))
-            groups = space.group_ids(local_search(space, _BlockScorer(self, counts)))
+            weights = CachedBlockWeights(counts, lambda pooled, lam: self.class_weights(pooled, lam, q))
+            groups = space.group_ids(local_search(space, weights))
             exact, used = False, "heuristic"
         else:
             groups = best_partition_by_block(kept, (False,) * len(kept), counts,
