@@ -28,9 +28,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from pgmpy_sgm.core.data import ExpectedCounts, pool_codes, python_scalar, sorted_states
+from pgmpy_sgm.core.data import ExpectedCounts, encode_frame, pool_codes, python_scalar, sorted_states
 
 __all__ = [
+    "rows_log_probability",
     "MISSING_CHOICES",
     "MISSING_STATE",
     "MAX_COMPLETIONS",
@@ -647,6 +648,28 @@ def _complete_by_draws(rows: np.ndarray, counts: np.ndarray, cards: list[int], l
         if sweep >= BURN_IN_SWEEPS:
             draws.append(current.copy())
     return np.concatenate(draws), np.tile(counts / n_draws, n_draws)
+
+
+def rows_log_probability(data, states: Mapping, log_probability) -> np.ndarray:
+    """Log probability of every row of ``data``, of its observed part where cells are missing.
+
+    ``states`` gives each model variable's states (``{variable: [states]}``, in the column
+    order ``log_probability(codes)`` expects); complete data are encoded directly, rows with
+    gaps have their completions summed (:func:`marginal_log_probability`).
+
+    Examples
+    --------
+    >>> uniform = lambda codes: np.full(len(codes), np.log(0.25))
+    >>> rows_log_probability(pd.DataFrame({"a": [0, None], "b": [1, 1]}), {"a": [0, 1], "b": [0, 1]},
+    ...                      uniform).round(4).tolist()
+    [-1.3863, -0.6931]
+    """
+    nodes = list(states)
+    if isinstance(data, pd.DataFrame) and all(v in data.columns for v in nodes) \
+            and not missing_cells(data, nodes).empty:  # fmt: skip
+        codes, _ = encode_with_gaps(data[nodes], states)
+        return marginal_log_probability(codes, [len(s) for s in states.values()], log_probability)
+    return log_probability(encode_frame(data, states))
 
 
 def marginal_log_probability(codes: np.ndarray, cards: Sequence[int], log_probability,

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from pgmpy_sgm.core.arguments import random_generator
-from pgmpy_sgm.core.missing import columns_of, encode_with_gaps, marginal_log_probability, missing_cells, recoding
+from pgmpy_sgm.core.missing import columns_of, recoding, rows_log_probability
 from pgmpy_sgm.models._cmn_inference import JunctionTreeEngine
 from pgmpy_sgm.models._cmn_parameters import broadcast_sum, cyclical_projection, log_probabilities
 
@@ -249,22 +249,9 @@ class ParameterMethods:
         >>> cmn.log_likelihood(pd.DataFrame({"a": [1, 0], "b": [1, None]}), per_row=True).round(4).tolist()
         [-0.6931, -0.6931]
         """
-        from pgmpy_sgm.core.data import encode_frame
-
-        engine, beliefs, log_z = self._calibrated()
-        log_potentials = dict(self._log_factors())
         nodes = list(self.nodes())
         states = {v: list(self.node_states(v)) for v in nodes}
-
-        def log_probability(codes):
-            return log_probabilities(log_potentials, log_z, codes, nodes)
-
-        absent = [v for v in nodes if isinstance(data, pd.DataFrame) and v not in data.columns]
-        if isinstance(data, pd.DataFrame) and not absent and not missing_cells(data, nodes).empty:
-            codes, _ = encode_with_gaps(data[nodes], states)
-            total = marginal_log_probability(codes, [len(s) for s in states.values()], log_probability)
-        else:
-            total = log_probability(encode_frame(data, states))
+        total = rows_log_probability(data, states, self.log_probability_function(nodes))
         return total if per_row else float(total.sum())
 
     def log_probability_function(self, variables: list, state_names=None):

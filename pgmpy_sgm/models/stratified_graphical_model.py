@@ -18,12 +18,11 @@ from pgmpy_sgm.core.missing import (
     check_missing_option,
     columns_of,
     em_options,
-    encode_with_gaps,
-    marginal_log_probability,
     missing_cells,
     parameter_em,
     recoding,
     resolve_missing,
+    rows_log_probability,
 )
 from pgmpy_sgm.core.pooling import is_dask_frame, pool_data
 from pgmpy_sgm.exceptions import StrataNotShownWarning
@@ -588,14 +587,8 @@ class StratifiedGraphicalModel(StratifiedGraph):
         """
         self.require_parameters()
         nodes = list(self.nodes())
-        absent = [v for v in nodes if isinstance(data, pd.DataFrame) and v not in data.columns]
-        if isinstance(data, pd.DataFrame) and not absent and not missing_cells(data, nodes).empty:
-            codes, _ = encode_with_gaps(data[nodes], {v: list(self.states(v)) for v in nodes})
-            cards = [len(self.states(v)) for v in nodes]
-            total = marginal_log_probability(codes, cards, self.log_probability_function(nodes))
-        else:
-            codes = self._encode(data)
-            total = log_probabilities(self.clique_factors, codes, nodes, self.states)
+        states = {v: list(self.states(v)) for v in nodes}
+        total = rows_log_probability(data, states, self.log_probability_function(nodes))
         return total if per_row else float(total.sum())
 
     def simulate(self, n_samples: int = 10, seed: int | None = None, *, n: int | None = None) -> pd.DataFrame:
