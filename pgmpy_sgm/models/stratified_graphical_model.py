@@ -12,7 +12,7 @@ from pgmpy.factors.discrete import DiscreteFactor
 
 from pgmpy_sgm.convert import to_bayesian_network, to_junction_tree, to_markov_network
 from pgmpy_sgm.core.arguments import random_generator
-from pgmpy_sgm.core.data import EncodedData, encode_frame
+from pgmpy_sgm.core.data import EncodedData
 from pgmpy_sgm.core.missing import (
     IncompleteTable,
     check_missing_option,
@@ -552,9 +552,6 @@ class StratifiedGraphicalModel(StratifiedGraph):
                              f"{max_cells:,}; use to_bayesian_network() and pgmpy inference instead.")
         values = self._joint_array()
         return DiscreteFactor(nodes, values.shape, values, state_names={v: list(self.states(v)) for v in nodes})
-
-    def _encode(self, data: pd.DataFrame) -> np.ndarray:
-        return encode_frame(data, {v: list(self.states(v)) for v in self.nodes()})
 
     def log_likelihood(self, data: pd.DataFrame, per_row: bool = False):
         """Natural-log likelihood of rows of data under the model (e.g. held-out data).
