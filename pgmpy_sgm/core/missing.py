@@ -152,7 +152,13 @@ class EMOptions:
                 raise ValueError(f"EMOptions {name} must be a number >= 0{bound}. Got: {value!r}")
 
     def threshold(self, objective: float) -> float:
-        """The change of ``objective`` below which EM counts an iteration as settled."""
+        """The change of ``objective`` below which EM counts an iteration as settled.
+
+        Examples
+        --------
+        >>> EMOptions().threshold(-25_000.0), EMOptions().threshold(-100.0)
+        (2.5, 0.1)
+        """
         return max(self.tol, self.rtol * abs(objective)) if math.isfinite(objective) else self.tol
 
 
@@ -438,7 +444,14 @@ class IncompleteTable:
 
     @classmethod
     def from_frame(cls, frame: pd.DataFrame, weights=None, state_names: Mapping | None = None) -> IncompleteTable:
-        """Pool the rows of ``frame`` (every column a variable, except a ``weights`` column)."""
+        """Pool the rows of ``frame`` (every column a variable, except a ``weights`` column).
+
+        Examples
+        --------
+        >>> table = IncompleteTable.from_frame(pd.DataFrame({"a": [0, 1, None], "b": [1, 1, 0]}))
+        >>> table.cards, table.n_rows, table.n_incomplete
+        ([2, 2], 3.0, 1.0)
+        """
         if isinstance(weights, str):
             counts = frame[weights].to_numpy(dtype=np.float64)
             frame = frame.drop(columns=[weights])
@@ -485,14 +498,17 @@ class IncompleteTable:
 
     @property
     def cards(self) -> list[int]:
+        """Number of states of every variable, in ``variables`` order (see :meth:`from_frame`)."""
         return [len(self.state_names[v]) for v in self.variables]
 
     @property
     def n_rows(self) -> float:
+        """Rows of the data, counted with their weights (see :meth:`from_frame`)."""
         return float(self.counts.sum())
 
     @property
     def n_incomplete(self) -> float:
+        """Rows with at least one missing cell, counted with their weights (see :meth:`from_frame`)."""
         return float(self.counts[(self.codes < 0).any(axis=1)].sum())
 
 

@@ -43,11 +43,32 @@ PYTHON_OPTION_NAMES = {
 
 
 class DataFileError(ValueError):
-    """A data file that cannot be read as a table of discrete data (the message names the file and the culprit)."""
+    """A data file that cannot be read as a table of discrete data (the message names the file and the culprit).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "empty.csv"
+    >>> _ = path.write_text("")
+    >>> try:
+    ...     read_data_file(path)
+    ... except DataFileError as err:
+    ...     print(type(err).__name__, isinstance(err, ValueError))
+    DataFileError True
+    """
 
 
 class CountsLikeColumnWarning(UserWarning):
-    """A column looks like counts of the rows but is read as a variable (no ``counts_column`` was given)."""
+    """A column looks like counts of the rows but is read as a variable (no ``counts_column`` was given).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("error", CountsLikeColumnWarning)  # make it an error
+    ...     issubclass(CountsLikeColumnWarning, UserWarning)
+    True
+    """
 
 
 def _say(names: Mapping, option: str, value=None) -> str:
