@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import math
+import os
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
@@ -151,6 +152,8 @@ def read_data_file(
     pgmpy_sgm.readwrite.data_file.DataFileError: ...heart.csv was read as the single column ...; ... pass sep=';'
     """
     names = {**PYTHON_OPTION_NAMES, **(option_names or {})}
+    if not isinstance(path, str | os.PathLike):
+        raise TypeError(f"path must be a file path (str or pathlib.Path). Got: {type(path).__name__} {path!r}")
     file = Path(path)
     path = str(path)
     if not file.is_file():

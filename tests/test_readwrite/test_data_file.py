@@ -49,3 +49,8 @@ def test_a_counts_like_column_gets_a_warning_naming_the_option(tmp_path):
     rows.to_csv(path, index=False)
     with pytest.warns(CountsLikeColumnWarning, match=r"column 'n' .* pass counts_column='n'$"):
         read_data_file(path)
+
+
+def test_a_path_that_is_not_a_path_is_named():
+    with pytest.raises(TypeError, match="path must be a file path.*int 123"):
+        read_data_file(123)
