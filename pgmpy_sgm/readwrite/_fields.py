@@ -12,7 +12,8 @@ import numpy as np
 __all__ = [
     "atomic_write_text",
     "check_path",
-    "check_node", "check_state", "json_list", "node_ref", "state_value", "probabilities"]
+    "check_node", "check_state", "json_list", "node_ref", "state_value", "probabilities",
+    "json_nodes", "json_state_names", "json_edges"]
 
 
 def check_node(node, where: str):
@@ -212,3 +213,56 @@ def probabilities(value, size: int, field: str) -> np.ndarray:
     if (array < 0).any():
         raise ValueError(f"Field {field!r} holds negative probabilities")
     return array
+
+
+def json_nodes(value) -> list:
+    """The ``nodes`` field: a list of distinct valid nodes.
+
+    Examples
+    --------
+    >>> json_nodes(["a", "b"])
+    ['a', 'b']
+    >>> json_nodes(["a", "a"])
+    Traceback (most recent call last):
+    ...
+    ValueError: Field 'nodes' repeats a node
+    """
+    nodes = json_list(value, "nodes")
+    for v in nodes:
+        check_node(v, "nodes")
+    if len(set(nodes)) != len(nodes):
+        raise ValueError("Field 'nodes' repeats a node")
+    return nodes
+
+
+def json_state_names(value, known: set) -> dict:
+    """The ``state_names`` field, ``[[node, [states]], ...]``, as ``{node: [states]}``.
+
+    Examples
+    --------
+    >>> json_state_names([["a", ["lo", "hi"]]], {"a"})
+    {'a': ['lo', 'hi']}
+    """
+    names = {}
+    for i, entry in enumerate(json_list(value, "state_names")):
+        if not isinstance(entry, list) or len(entry) != 2:
+            raise TypeError(f"Field 'state_names[{i}]' must be [node, [states]]")
+        v = node_ref(entry[0], known, f"state_names[{i}]")
+        names[v] = [state_value(s, f"state_names of {v!r}") for s in json_list(entry[1], f"state_names of {v!r}")]
+    return names
+
+
+def json_edges(value, known: set) -> list[tuple]:
+    """The ``edges`` field, ``[[u, v], ...]``, as pairs of known nodes.
+
+    Examples
+    --------
+    >>> json_edges([["a", "b"]], {"a", "b"})
+    [('a', 'b')]
+    """
+    edges = []
+    for i, edge in enumerate(json_list(value, "edges")):
+        if not isinstance(edge, list) or len(edge) != 2:
+            raise TypeError(f"Field 'edges[{i}]' must be [u, v]")
+        edges.append((node_ref(edge[0], known, f"edges[{i}]"), node_ref(edge[1], known, f"edges[{i}]")))
+    return edges

@@ -26,7 +26,10 @@ from pgmpy_sgm.readwrite._fields import (
     atomic_write_text,
     check_node,
     check_state,
+    json_edges,
     json_list,
+    json_nodes,
+    json_state_names,
     node_ref,
     probabilities,
     state_value,
@@ -103,23 +106,10 @@ def _check_header(data) -> None:
 
 
 def _read_structure(data: dict) -> ContextualMarkovNetwork:
-    nodes = json_list(data["nodes"], "nodes")
-    for v in nodes:
-        check_node(v, "nodes")
-    if len(set(nodes)) != len(nodes):
-        raise ValueError("Field 'nodes' repeats a node")
+    nodes = json_nodes(data["nodes"])
     known = set(nodes)
-    names = {}
-    for i, entry in enumerate(json_list(data["state_names"], "state_names")):
-        if not isinstance(entry, list) or len(entry) != 2:
-            raise TypeError(f"Field 'state_names[{i}]' must be [node, [states]]")
-        v = node_ref(entry[0], known, f"state_names[{i}]")
-        names[v] = [state_value(s, f"state_names of {v!r}") for s in json_list(entry[1], f"state_names of {v!r}")]
-    edges = []
-    for i, edge in enumerate(json_list(data["edges"], "edges")):
-        if not isinstance(edge, list) or len(edge) != 2:
-            raise TypeError(f"Field 'edges[{i}]' must be [u, v]")
-        edges.append((node_ref(edge[0], known, f"edges[{i}]"), node_ref(edge[1], known, f"edges[{i}]")))
+    names = json_state_names(data["state_names"], known)
+    edges = json_edges(data["edges"], known)
     model = ContextualMarkovNetwork(edges, nodes=nodes, state_names=names)
     for i, entry in enumerate(json_list(data["contexts"], "contexts")):
         if not isinstance(entry, dict) or set(entry) != {"edge", "contexts"}:

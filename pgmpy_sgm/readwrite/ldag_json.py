@@ -28,10 +28,12 @@ from pgmpy_sgm.readwrite._fields import (
     atomic_write_text,
     check_node,
     check_state,
+    json_edges,
     json_list,
+    json_nodes,
+    json_state_names,
     node_ref,
     probabilities,
-    state_value,
 )
 from pgmpy_sgm.readwrite.json_io import DEFAULT_MAX_BYTES, FORMAT, VERSION, load_json_document
 
@@ -132,24 +134,12 @@ def ldag_from_json_dict(data: dict) -> LabeledBayesianNetwork:
             f"Not a {FORMAT} v{VERSION} {TYPE} document: format={data['format']!r}, "
             f"version={data['version']!r}, type={data['type']!r}"
         )
-    nodes = json_list(data["nodes"], "nodes")
-    for v in nodes:
-        check_node(v, "nodes")
-    if len(set(nodes)) != len(nodes):
-        raise ValueError("Field 'nodes' repeats a node")
+    nodes = json_nodes(data["nodes"])
     known = set(nodes)
-    names = {}
-    for i, entry in enumerate(json_list(data["state_names"], "state_names")):
-        if not isinstance(entry, list) or len(entry) != 2:
-            raise TypeError(f"Field 'state_names[{i}]' must be [node, [states]]")
-        v = node_ref(entry[0], known, f"state_names[{i}]")
-        names[v] = [state_value(s, f"state_names of {v!r}") for s in json_list(entry[1], f"state_names of {v!r}")]
+    names = json_state_names(data["state_names"], known)
     model = LabeledBayesianNetwork(state_names=names)
     model.add_nodes_from(nodes)
-    for i, edge in enumerate(json_list(data["edges"], "edges")):
-        if not isinstance(edge, list) or len(edge) != 2:
-            raise TypeError(f"Field 'edges[{i}]' must be [u, v]")
-        u, v = node_ref(edge[0], known, f"edges[{i}]"), node_ref(edge[1], known, f"edges[{i}]")
+    for i, (u, v) in enumerate(json_edges(data["edges"], known)):
         try:
             model.add_edge(u, v)
         except ValueError as err:  # pgmpy refuses self-loops and cycles
