@@ -2,7 +2,7 @@
 
 Run:  python benchmarks/bench_checkpoint.py [--iterations 480000] [--repeats 2]
 
-Heart data (counts), two chains in one process, default search, ``checkpoint_every=1000`` (the
+Heart data (counts), two chains in one process, default search, ``checkpoint=Checkpoint(every=1000)`` (the
 default); the checkpoint run writes a new file each repeat. Prints the best wall time of each,
 the overhead ratio and the checkpoint's size; then checks that a resumed run equals the
 uninterrupted one (same seed). Baseline: the same fit without a checkpoint.
@@ -24,7 +24,7 @@ sys.path.insert(0, str(HERE))
 from bench_mcmc import machine  # noqa: E402
 
 from pgmpy_sgm import load_heart_disease  # noqa: E402
-from pgmpy_sgm.causal_discovery import ConvergenceWarning, NonReversibleMCMC  # noqa: E402
+from pgmpy_sgm.causal_discovery import Checkpoint, ConvergenceWarning, NonReversibleMCMC  # noqa: E402
 
 warnings.filterwarnings("ignore", category=ConvergenceWarning)
 
@@ -55,7 +55,7 @@ def main() -> None:
               f"overhead {100 * (ratio - 1):+.1f}% (goal <= 10%)")
         half = NonReversibleMCMC(**{**params, "n_iter": args.iterations // 2}, checkpoint=os.path.join(folder, "h"))
         half.fit(data)
-        resumed = NonReversibleMCMC(**params, checkpoint=os.path.join(folder, "h"), resume=True).fit(data)
+        resumed = NonReversibleMCMC(**params, checkpoint=Checkpoint(os.path.join(folder, "h"), resume=True)).fit(data)
         same = (resumed.trace_ == reference.trace_).all() and resumed.best_score_ == reference.best_score_
         print(f"resumed at {args.iterations // 2} iterations = uninterrupted run: {bool(same)}")
     print(f"load average at the end: {os.getloadavg()}")

@@ -31,7 +31,7 @@ import pytest
 import pgmpy_sgm.causal_discovery._checkpoint as checkpoint_module
 import pgmpy_sgm.core.data as data_module
 from pgmpy_sgm import SGMScore, StratifiedGraph
-from pgmpy_sgm.causal_discovery import LDAGSearch, ModelAverage, NonReversibleMCMC
+from pgmpy_sgm.causal_discovery import Checkpoint, LDAGSearch, ModelAverage, NonReversibleMCMC
 from pgmpy_sgm.cli import main
 from pgmpy_sgm.core.data import EncodedData
 from pgmpy_sgm.core.pooling import pool_data
@@ -232,11 +232,12 @@ CASES = [
     ("score-prior", lambda tmp: SGMScore(DF, prior="flat"), ValueError, r"^prior must be one of .*Got: 'flat'"),
     ("score-max-labelled-clique", lambda tmp: SGMScore(DF, max_labelled_clique=1), ValueError,
      r"^max_labelled_clique must be an integer >= 2\. Got: 1"),
-    ("mcmc-n-iter-zero", _mcmc(n_iter=0), ValueError, r"^n_iter must be an integer >= 1\. Got: 0"),
-    ("mcmc-n-iter-float", _mcmc(n_iter=10.5), ValueError, r"^n_iter must be an integer >= 1\. Got: 10\.5"),
+    ("mcmc-n-iter-zero", _mcmc(n_iter=0), ValueError, r"^n_iter must be 'auto', an integer >= 1 or None\. Got: 0"),
+    ("mcmc-n-iter-float", _mcmc(n_iter=10.5), ValueError,
+     r"^n_iter must be 'auto', an integer >= 1 or None\. Got: 10\.5"),
     ("mcmc-n-chains", _mcmc(n_chains=0), ValueError, r"^n_chains must be an integer >= 1\. Got: 0"),
-    ("mcmc-seed-negative", _mcmc(seed=-1), ValueError, r"^seed must be an integer >= 0\. Got: -1"),
-    ("mcmc-seed-text", _mcmc(seed="42"), ValueError, r"^seed must be an integer >= 0\. Got: '42'"),
+    ("mcmc-seed-negative", _mcmc(seed=-1), ValueError, r"^seed must be an integer >= 0 or None\. Got: -1"),
+    ("mcmc-seed-text", _mcmc(seed="42"), ValueError, r"^seed must be an integer >= 0 or None\. Got: '42'"),
     ("mcmc-start-name", _mcmc(start="full"), ValueError, r"^start must be one of \('auto', 'empty', .*'full'"),
     ("mcmc-start-unknown-variable", _mcmc(start=[("a", "z")]), ValueError,
      r"^start has node\(s\) that are not variables of the data.*Got: \['z'\]"),
@@ -607,7 +608,7 @@ CHECKPOINT_RUN = {"n_iter": 120, "n_chains": 2, "seed": 5, "show_progress": Fals
 @pytest.fixture(scope="module")
 def checkpoint_entries(tmp_path_factory):
     path = tmp_path_factory.mktemp("ckpt") / "run.ckpt"
-    NonReversibleMCMC(**CHECKPOINT_RUN, checkpoint=str(path), checkpoint_every=40).fit(DF)
+    NonReversibleMCMC(**CHECKPOINT_RUN, checkpoint=Checkpoint(str(path), every=40)).fit(DF)
     return [json.loads(line)["body"] for line in path.read_text(encoding="utf-8").splitlines()]
 
 
@@ -674,13 +675,14 @@ def test_resumed_checkpoint_fields_are_range_checked(checkpoint_entries, edit, c
     path = _forged(edit(checkpoint_entries), tmp_path)
     settings = {**CHECKPOINT_RUN, "n_iter": 200, **changes}
     with pytest.raises(ValueError, match=message) as info:
-        NonReversibleMCMC(**settings, checkpoint=path, resume=True).fit(DF)
+        NonReversibleMCMC(**settings, checkpoint=Checkpoint(path, resume=True)).fit(DF)
     assert path in str(info.value) and "\n" not in str(info.value)
 
 
 def test_an_intact_forged_copy_resumes(checkpoint_entries, tmp_path):
     path = _forged(checkpoint_entries, tmp_path)  # the same content: the checks above refuse only the edits
-    assert NonReversibleMCMC(**{**CHECKPOINT_RUN, "n_iter": 200}, checkpoint=path, resume=True).fit(DF).n_iter_ == 200
+    resumed = NonReversibleMCMC(**{**CHECKPOINT_RUN, "n_iter": 200}, checkpoint=Checkpoint(path, resume=True))
+    assert resumed.fit(DF).n_iter_ == 200
 
 
 @pytest.mark.parametrize("found", [["b", "c", "d", "a"], ["a", "d", "c", "b"], ["c", "b", "a", "d"]])

@@ -25,7 +25,7 @@ import pytest
 from matplotlib.figure import Figure
 
 from pgmpy_sgm import StratifiedGraph
-from pgmpy_sgm.causal_discovery import CheckpointWarning, NonReversibleMCMC, _checkpoint
+from pgmpy_sgm.causal_discovery import Checkpoint, CheckpointWarning, NonReversibleMCMC, _checkpoint
 from pgmpy_sgm.plotting import _save, save_figure
 from pgmpy_sgm.readwrite import json_io, read_json, write_json
 
@@ -35,7 +35,7 @@ RUN = {"n_iter": 1500, "n_chains": 2, "seed": 3, "weights": "count", "show_progr
 CHILD = textwrap.dedent(
     """
     import sys, time
-    from pgmpy_sgm.causal_discovery import NonReversibleMCMC, _checkpoint
+    from pgmpy_sgm.causal_discovery import Checkpoint, NonReversibleMCMC, _checkpoint
     from pgmpy_sgm.datasets import load_heart_disease
 
     real = _checkpoint.CheckpointLog.append
@@ -46,7 +46,7 @@ CHILD = textwrap.dedent(
 
     _checkpoint.CheckpointLog.append = slow_append
     params = {params}
-    NonReversibleMCMC(**params, checkpoint=sys.argv[1], checkpoint_every=25).fit(load_heart_disease(as_counts=True))
+    NonReversibleMCMC(**params, checkpoint=Checkpoint(sys.argv[1], every=25)).fit(load_heart_disease(as_counts=True))
     print("finished")
     """
 )
@@ -120,7 +120,7 @@ def test_sigkilled_run_leaves_an_intact_checkpoint_that_resumes_exactly(heart, u
     done = [state["iteration"] for state in records[-1]["chains"]]
     assert 0 < max(done) < RUN["n_iter"], done
 
-    resumed = NonReversibleMCMC(**RUN, checkpoint=str(path), checkpoint_every=25, resume=True).fit(heart)
+    resumed = NonReversibleMCMC(**RUN, checkpoint=Checkpoint(str(path), every=25, resume=True)).fit(heart)
     assert [p.name for p in tmp_path.iterdir()] == ["run.ckpt"]  # nothing left behind
     assert resumed.n_iter_ == RUN["n_iter"]
     assert digest(resumed) == digest(uninterrupted)
@@ -227,7 +227,7 @@ def test_failed_checkpoint_during_fit_keeps_the_previous_records(heart, tmp_path
         return real(self, record)
 
     monkeypatch.setattr(_checkpoint.CheckpointLog, "append", fail_second)
-    est = NonReversibleMCMC(**{**RUN, "n_iter": 100}, checkpoint=str(path), checkpoint_every=25)
+    est = NonReversibleMCMC(**{**RUN, "n_iter": 100}, checkpoint=Checkpoint(str(path), every=25))
     with pytest.warns(CheckpointWarning, match="simulated failure"):
         est.fit(heart)  # the run goes on and keeps its results
     monkeypatch.undo()
@@ -235,7 +235,7 @@ def test_failed_checkpoint_during_fit_keeps_the_previous_records(heart, tmp_path
     _, records, _ = _checkpoint.read_checkpoint(path)
     assert [[state["iteration"] for state in r["chains"]] for r in records] == [[25, 25], [75, 75], [100, 100]]
     assert _leftovers(tmp_path, {"run.ckpt"}) == []
-    resumed = NonReversibleMCMC(**{**RUN, "n_iter": 100}, checkpoint=str(path), resume=True).fit(heart)
+    resumed = NonReversibleMCMC(**{**RUN, "n_iter": 100}, checkpoint=Checkpoint(str(path), resume=True)).fit(heart)
     assert digest(resumed) == digest(est)  # the record after the failed one carried what it missed
 
 
@@ -264,10 +264,10 @@ def test_same_seed_is_bit_identical_across_n_jobs(heart, uninterrupted):
 LONG_PARALLEL = textwrap.dedent(
     """
     import sys
-    from pgmpy_sgm.causal_discovery import NonReversibleMCMC
+    from pgmpy_sgm.causal_discovery import Checkpoint, NonReversibleMCMC
     from pgmpy_sgm.datasets import load_heart_disease
     NonReversibleMCMC(n_iter=10_000_000, n_chains=2, n_jobs=2, seed=0, weights="count", show_progress=False,
-                      checkpoint=sys.argv[1], checkpoint_every=200).fit(load_heart_disease(as_counts=True))
+                      checkpoint=Checkpoint(sys.argv[1], every=200)).fit(load_heart_disease(as_counts=True))
     """
 )
 

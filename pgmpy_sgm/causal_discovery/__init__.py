@@ -1,5 +1,6 @@
 """Structure learning of decomposable stratified graphical models, labelled DAGs and contextual Markov networks."""
 
+from pgmpy_sgm.causal_discovery._checkpoint import Checkpoint
 from pgmpy_sgm.causal_discovery._convergence import ConvergenceWarning
 from pgmpy_sgm.causal_discovery.exhaustive import exhaustive_posterior
 from pgmpy_sgm.causal_discovery.ldag_search import LDAGSearch
@@ -11,6 +12,7 @@ __all__ = [
     "NonReversibleMCMC",
     "exhaustive_posterior",
     "FitInterruptedWarning",
+    "Checkpoint",
     "CheckpointWarning",
     "ConvergenceWarning",
     "LDAGSearch",

@@ -25,6 +25,7 @@ from pgmpy.base import DAG, PDAG
 from pgmpy.metrics import get_metrics
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from pgmpy_sgm.causal_discovery._parameters import Constraint
 from pgmpy_sgm.core.data import ExpectedCounts, check_frame
 from pgmpy_sgm.core.moves import chordal_families
 from pgmpy_sgm.core.pooling import is_dask_frame, pool_data
@@ -41,6 +42,8 @@ __all__ = [
 
 #: Accepted ``return_type`` values, as pgmpy's ``PC``: ``"pdag"`` and ``"cpdag"`` both give the CPDAG.
 RETURN_TYPES = ("pdag", "cpdag", "dag")
+#: The constraint on ``return_type`` in the learners' parameter tables (any letter case).
+RETURN_TYPE = Constraint(f"one of {RETURN_TYPES}", lambda v: isinstance(v, str) and v.lower() in RETURN_TYPES)
 
 
 def check_return_type(return_type) -> str:

@@ -23,9 +23,22 @@ import json
 import os
 import tempfile
 import time
+import warnings
+from dataclasses import dataclass, replace
 from pathlib import Path
+from types import SimpleNamespace
 
-__all__ = ["CHECKPOINT_FORMAT", "CHECKPOINT_VERSION", "CheckpointLog", "read_checkpoint"]
+from pgmpy_sgm.causal_discovery._parameters import boolean, check_parameters, integer, path_or_none, seconds
+
+__all__ = [
+    "CHECKPOINT_FORMAT",
+    "CHECKPOINT_VERSION",
+    "Checkpoint",
+    "CheckpointLog",
+    "checkpoint_or_none",
+    "checkpoint_setting",
+    "read_checkpoint",
+]
 
 CHECKPOINT_FORMAT = "pgmpy_sgm.NonReversibleMCMC.checkpoint"
 CHECKPOINT_VERSION = 2
@@ -37,6 +50,107 @@ FSYNC_SECONDS = 1.0
 _PREFIX = '{"digest":"'
 _INFIX = '","body":'
 _BODY_START = len(_PREFIX) + 64 + len(_INFIX)
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """Where and how often a run of :class:`~pgmpy_sgm.causal_discovery.NonReversibleMCMC` is checkpointed.
+
+    ``NonReversibleMCMC(checkpoint="run.ckpt")`` is ``checkpoint=Checkpoint("run.ckpt")``;
+    the object gathers the settings of checkpointing in one argument.
+
+    Parameters
+    ----------
+    path : str or os.PathLike, optional
+        File (JSON lines) to which the run is written every ``every`` iterations or
+        ``seconds`` seconds, whichever comes first, and when the run is interrupted. Each
+        checkpoint appends what is new, and the file is never overwritten: a new run
+        refuses an existing file unless ``resume=True``. None writes no file; ``every``
+        then only sets how often parallel chains first synchronize.
+    resume : bool, default=False
+        Continue the run stored in ``path`` (a missing file starts a new run). The result
+        is identical to an uninterrupted run with the same seed; a checkpoint of another
+        run (other data, seed or settings) is refused, naming what differs.
+    every : int, default=1000
+        Iterations between checkpoints; parallel chains also synchronize this often.
+    seconds : float, default=30.0
+        Longest time between checkpoints.
+
+    Examples
+    --------
+    >>> Checkpoint("run.ckpt", resume=True)
+    Checkpoint(path='run.ckpt', resume=True, every=1000, seconds=30.0)
+    >>> Checkpoint("run.ckpt", every=0)
+    Traceback (most recent call last):
+        ...
+    ValueError: every must be an integer >= 1. Got: 0
+    >>> Checkpoint(resume=True)
+    Traceback (most recent call last):
+        ...
+    ValueError: resume=True needs a checkpoint file. Got: path=None
+    """
+
+    path: str | os.PathLike | None = None
+    resume: bool = False
+    every: int = 1000
+    seconds: float = 30.0
+
+    def __post_init__(self) -> None:
+        check_parameters(self, {"path": path_or_none(), "resume": boolean(), "every": integer(1),
+                                "seconds": seconds(none_ok=False)})  # fmt: skip
+        if self.resume and self.path is None:
+            raise ValueError("resume=True needs a checkpoint file. Got: path=None")
+
+
+#: The keywords ``NonReversibleMCMC`` took before :class:`Checkpoint`, and the field each sets.
+LEGACY_KEYWORDS = {"resume": "resume", "checkpoint_every": "every", "checkpoint_seconds": "seconds"}
+_LEGACY_CONSTRAINTS = {"resume": boolean(), "checkpoint_every": integer(1), "checkpoint_seconds": seconds(False)}
+
+
+def checkpoint_setting(checkpoint, legacy: dict, owner: str = "NonReversibleMCMC"):
+    """``checkpoint`` with the earlier keywords ``resume``, ``checkpoint_every`` and ``checkpoint_seconds`` folded in.
+
+    The earlier keywords still work, with a ``FutureWarning`` naming the new form.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     setting = checkpoint_setting("run.ckpt", {"resume": True, "checkpoint_every": 50})
+    >>> setting, caught[0].category.__name__
+    (Checkpoint(path='run.ckpt', resume=True, every=50, seconds=30.0), 'FutureWarning')
+    >>> checkpoint_setting("run.ckpt", {}) == "run.ckpt"
+    True
+    """
+    if not legacy:
+        return checkpoint
+    check_parameters(SimpleNamespace(**legacy), {k: v for k, v in _LEGACY_CONSTRAINTS.items() if k in legacy})
+    if legacy.get("resume") and checkpoint is None:
+        raise ValueError("resume=True needs a checkpoint file. Got: checkpoint=None")
+    fields = ", ".join(f"{LEGACY_KEYWORDS[k]}={v!r}" for k, v in legacy.items())
+    warnings.warn(f"{owner}({', '.join(f'{k}=' for k in legacy)}...) is deprecated: pass "
+                  f"checkpoint=Checkpoint(path, {fields}).", FutureWarning, stacklevel=5)  # fmt: skip
+    if isinstance(checkpoint, Checkpoint):
+        base = checkpoint
+    elif checkpoint is None or isinstance(checkpoint, str | os.PathLike):
+        base = Checkpoint(checkpoint)
+    else:
+        return checkpoint  # refused by the learner's parameter check, naming the value
+    return replace(base, **{LEGACY_KEYWORDS[k]: v for k, v in legacy.items()})
+
+
+def checkpoint_or_none(checkpoint) -> Checkpoint | None:
+    """The :class:`Checkpoint` a learner's ``checkpoint`` argument stands for (a path is one with defaults).
+
+    Examples
+    --------
+    >>> checkpoint_or_none("run.ckpt").every, checkpoint_or_none(None)
+    (1000, None)
+    """
+    if checkpoint is None or isinstance(checkpoint, Checkpoint):
+        return checkpoint
+    return Checkpoint(checkpoint)
 
 
 def _digest(previous: str, body_text: str) -> str:

@@ -7,7 +7,6 @@ import math
 import os
 import time
 import warnings
-from numbers import Integral, Real
 
 import joblib
 import networkx as nx
@@ -18,7 +17,7 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import check_is_fitted, validate_data
 from tqdm.auto import tqdm
 
-from pgmpy_sgm.causal_discovery._base import DecomposableCausalGraphMixin, check_data_argument
+from pgmpy_sgm.causal_discovery._base import RETURN_TYPE, DecomposableCausalGraphMixin, check_data_argument
 from pgmpy_sgm.causal_discovery._chain import (
     ChainData,
     ChainState,
@@ -28,11 +27,30 @@ from pgmpy_sgm.causal_discovery._chain import (
     release,
     run_segment,
 )
-from pgmpy_sgm.causal_discovery._checkpoint import CheckpointLog, read_checkpoint
+from pgmpy_sgm.causal_discovery._checkpoint import (
+    LEGACY_KEYWORDS,
+    Checkpoint,
+    CheckpointLog,
+    checkpoint_or_none,
+    checkpoint_setting,
+    read_checkpoint,
+)
 from pgmpy_sgm.causal_discovery._convergence import ConvergenceWarning, convergence_summary, warn_if_unconverged
 from pgmpy_sgm.causal_discovery._explore import explore_run
 from pgmpy_sgm.causal_discovery._held_out import fit_with_held_out_prior
 from pgmpy_sgm.causal_discovery._order import canonical_order, in_column_order
+from pgmpy_sgm.causal_discovery._parameters import (
+    Constraint,
+    boolean,
+    check_parameters,
+    integer,
+    n_jobs,
+    number,
+    one_of,
+    seconds,
+    seed,
+    state_names,
+)
 from pgmpy_sgm.causal_discovery._posterior import edge_probability_frame, pair_probabilities, posterior_frame
 from pgmpy_sgm.causal_discovery._run_state import RunState
 from pgmpy_sgm.causal_discovery._segments import (
@@ -207,6 +225,10 @@ class CheckpointWarning(RuntimeWarning):
     """
 
 
+def _is_deprecated_default(value) -> bool:
+    return isinstance(value, str) and value == "deprecated"
+
+
 class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
     r"""Bayesian structure learning of decomposable stratified graphs by non-reversible MCMC.
 
@@ -330,23 +352,19 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         ``"ray"``), used through ``joblib.parallel_config``.
     show_progress : bool, default=True
         Show a progress bar (also needs ``pgmpy.config.SHOW_PROGRESS``).
-    checkpoint : str or path, optional
-        File (JSON lines) to which the run is checkpointed every ``checkpoint_every``
-        iterations or ``checkpoint_seconds`` seconds, whichever comes first, and when
-        the run is interrupted. Each checkpoint appends what is new, so checkpointing
-        costs time linear in the run; lines are chained by SHA-256 digests. An existing
-        file is never overwritten: a new run refuses it unless ``resume=True``.
-    resume : bool, default=False
-        Continue the run stored in ``checkpoint`` (a missing file starts a new run). The
-        result is identical to an uninterrupted run with the same seed. The checkpoint is
-        verified first: its digests, every field, the decomposability and exact scores of
-        the chains' graphs and of the top visited graphs, and its identity (a fingerprint
-        of the data, the seed and the settings): a checkpoint of another run is refused
-        with the reason.
-    checkpoint_every : int, default=1000
-        Iterations between checkpoints; parallel chains also synchronize this often.
-    checkpoint_seconds : float, default=30.0
-        Longest time between checkpoints.
+    checkpoint : str, path or Checkpoint, optional
+        Checkpoint the run to this file (JSON lines), or as a
+        :class:`~pgmpy_sgm.causal_discovery.Checkpoint` sets: every ``every`` iterations
+        (default 1000; parallel chains also synchronize this often) or ``seconds`` seconds
+        (default 30), whichever comes first, and when the run is interrupted. Each
+        checkpoint appends what is new, so checkpointing costs time linear in the run;
+        lines are chained by SHA-256 digests. An existing file is never overwritten: a new
+        run refuses it unless ``Checkpoint(path, resume=True)``, which continues the run it
+        stores, with a result identical to an uninterrupted run with the same seed. The
+        checkpoint is verified first: its digests, every field, the decomposability and
+        exact scores of the chains' graphs and of the top visited graphs, and its identity
+        (a fingerprint of the data, the seed and the settings): a checkpoint of another run
+        is refused with the reason.
     missing : {"error", "complete_cases", "em", "state"} or EMOptions, default="error"
         What to do with missing cells (NaN, None, ``pd.NA``, empty strings): refuse them with
         an error naming every column with gaps; drop the incomplete rows (with a
@@ -384,6 +402,9 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         (its toggles then unbounded), otherwise within its toggles and ``max_time``. Unless
         time stops it, the exploration is deterministic, so seeded results do not depend on
         ``n_jobs`` or checkpoints; 0 turns it off.
+    resume, checkpoint_every, checkpoint_seconds : deprecated
+        The earlier form of ``checkpoint=Checkpoint(path, resume=..., every=..., seconds=...)``;
+        still honoured, with a ``FutureWarning``, and to be removed in version 0.4.
 
     Attributes
     ----------
@@ -491,12 +512,12 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         backend=None,
         show_progress=True,
         checkpoint=None,
-        resume=False,
-        checkpoint_every=1000,
-        checkpoint_seconds=30.0,
         return_type="pdag",
         missing="error",
         explore=0.02,
+        resume="deprecated",
+        checkpoint_every="deprecated",
+        checkpoint_seconds="deprecated",
     ):
         self.n_iter = n_iter
         self.n_chains = n_chains
@@ -513,12 +534,12 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         self.backend = backend
         self.show_progress = show_progress
         self.checkpoint = checkpoint
-        self.resume = resume
-        self.checkpoint_every = checkpoint_every
-        self.checkpoint_seconds = checkpoint_seconds
         self.return_type = return_type
         self.missing = missing
         self.explore = explore
+        self.resume = resume
+        self.checkpoint_every = checkpoint_every
+        self.checkpoint_seconds = checkpoint_seconds
 
     # -- validation ------------------------------------------------------------------
     def _check_fit_data(self, X):
@@ -536,56 +557,43 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         self.n_features_in_ = len(X.columns)
         return X
 
-    @staticmethod
-    def _check_int(name, value, low):
-        if isinstance(value, bool) or not isinstance(value, Integral) or value < low:
-            raise ValueError(f"{name} must be an integer >= {low}. Got: {value!r}")
-        return int(value)
+    _parameter_constraints = {
+        "n_iter": Constraint("'auto', an integer >= 1 or None",
+                             lambda v: v is None or v == "auto" or integer(1).accepts(v)),
+        "n_chains": integer(1),
+        "strata": boolean(),
+        "method": one_of(*_METHODS),
+        "max_time": seconds(),
+        "max_labelled_clique": integer(2),
+        "state_names": state_names(),
+        "prior": one_of("paper", "uniform", "held_out"),
+        "seed": seed(),
+        "n_jobs": n_jobs(),
+        "show_progress": boolean(),
+        "checkpoint": Constraint("a file path, a Checkpoint or None",
+                                 lambda v: v is None or isinstance(v, str | os.PathLike | Checkpoint), TypeError),
+        "return_type": RETURN_TYPE,
+        "explore": number(0.0, strict=False),
+    }
 
-    def _check_params(self):
-        if self.max_time is not None:
-            if isinstance(self.max_time, bool) or not isinstance(self.max_time, Real) or not self.max_time > 0:
-                raise ValueError(f"max_time must be a positive number of seconds or None. Got: {self.max_time!r}")
-            if not np.isfinite(self.max_time):
-                raise ValueError(f"max_time must be finite (use None for no limit). Got: {self.max_time!r}")
+    def _check_params(self) -> tuple[int | None, int, int]:
+        """Check every parameter (:data:`_parameter_constraints`, then the backend and ``n_iter=None``).
+
+        Returns ``n_iter`` (None for ``"auto"`` or a time budget), ``n_chains`` and the
+        iterations between synchronizations of parallel chains.
+        """
+        check_parameters(self, self._parameter_constraints)
+        check_backend(self.backend)
         if self.n_iter is None and self.max_time is None:
             raise ValueError("n_iter=None needs a time budget: set max_time (seconds). Got: max_time=None")
-        if isinstance(self.n_iter, str) and self.n_iter != "auto":
-            raise ValueError(f"n_iter must be 'auto', a positive integer or None. Got: {self.n_iter!r}")
-        auto = self.n_iter == "auto"
-        n_iter = None if self.n_iter is None or auto else self._check_int("n_iter", self.n_iter, 1)
-        if self.method not in _METHODS:
-            raise ValueError(f"method must be one of {_METHODS}. Got: {self.method!r}")
-        n_chains = self._check_int("n_chains", self.n_chains, 1)
-        every = self._check_int("checkpoint_every", self.checkpoint_every, 1)
-        seconds = self.checkpoint_seconds
-        if isinstance(seconds, bool) or not isinstance(seconds, Real) or not (0 < seconds < float("inf")):
-            raise ValueError(f"checkpoint_seconds must be a positive number of seconds. Got: {seconds!r}")
-        self._check_return_type()
-        if isinstance(self.explore, bool) or not isinstance(self.explore, Real) or not 0 <= self.explore < np.inf:
-            raise ValueError(f"explore must be a non-negative number. Got: {self.explore!r}")
-        self._check_int("max_labelled_clique", self.max_labelled_clique, 2)
-        if not isinstance(self.strata, bool | np.bool_):
-            raise TypeError(f"strata must be a bool. Got: {self.strata!r}")
-        if self.prior not in ("paper", "uniform", "held_out"):
-            raise ValueError(f"prior must be one of ('paper', 'uniform', 'held_out'). Got: {self.prior!r}")
-        if self.seed is not None:
-            self._check_int("seed", self.seed, 0)
-        if self.n_jobs is not None and (isinstance(self.n_jobs, bool) or not isinstance(self.n_jobs, Integral)):
-            raise TypeError(f"n_jobs must be an integer or None. Got: {self.n_jobs!r}")
-        if self.n_jobs == 0:
-            raise ValueError(f"n_jobs must be a non-zero integer (negative: CPUs + 1 + n_jobs). Got: {self.n_jobs}")
-        check_backend(self.backend)
-        for name in ("show_progress", "resume"):
-            if not isinstance(getattr(self, name), bool | np.bool_):
-                raise TypeError(f"{name} must be a bool. Got: {getattr(self, name)!r}")
-        if self.checkpoint is not None and not isinstance(self.checkpoint, str | os.PathLike):
-            raise TypeError(f"checkpoint must be a file path or None. Got: {self.checkpoint!r}")
-        if self.resume and self.checkpoint is None:
-            raise ValueError(f"resume=True needs a checkpoint file. Got: checkpoint={self.checkpoint!r}")
-        if self.state_names is not None and not isinstance(self.state_names, dict):
-            raise TypeError(f"state_names must be a dict {{variable: [states]}}. Got: {self.state_names!r}")
-        return n_iter, n_chains, every
+        n_iter = None if self.n_iter in (None, "auto") else int(self.n_iter)
+        legacy = {k: getattr(self, k) for k in LEGACY_KEYWORDS if not _is_deprecated_default(getattr(self, k))}
+        self._checkpoint_settings = checkpoint_or_none(checkpoint_setting(self.checkpoint, legacy)) or Checkpoint()
+        return n_iter, int(self.n_chains), self._checkpoint().every
+
+    def _checkpoint(self) -> Checkpoint:
+        """The checkpoint settings (a path stands for one with default settings; None for no file)."""
+        return self._checkpoint_settings
 
     def _start_key(self, tables: ScoreEngine, gains: np.ndarray | None, deadline: float | None = None) -> int:
         start = self.start
@@ -685,7 +693,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             named_start = "best_forest" if informed else "empty"
         gains = pair_gains(tables) if informed or named_start in ("best_forest", "climbed") else None
         # a climbed start cut short by the budget would differ between a run and its resumption
-        climb_deadline = None if self.max_time is None or self.checkpoint is not None else t_start + self.max_time / 2
+        climb_deadline = None if self.max_time is None or self._checkpoint().path else t_start + self.max_time / 2
         start_key = self._start_key(tables, gains, climb_deadline)
         plan = self._plan(tables, gains, strata, t_start)
         run = self._load_or_start(data, tables, n_chains, n_iter, strata, start_key, plan)
@@ -711,7 +719,8 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         if interrupted:
             warnings.warn(
                 f"Fitting was interrupted after {self.n_iter_} of {n_iter} iterations per chain; the fitted "
-                "attributes hold the graphs visited so far" + (" (checkpoint written)." if self.checkpoint else "."),
+                "attributes hold the graphs visited so far"
+                + (" (checkpoint written)." if self._checkpoint().path else "."),
                 FitInterruptedWarning,
                 stacklevel=2,
             )
@@ -721,10 +730,10 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
 
     def _fit_em(self, X: pd.DataFrame, weights) -> NonReversibleMCMC:
         """Structural EM (see ``missing``): M-steps are fits of a copy of this estimator on completed tables."""
-        if self.checkpoint is not None:
+        self._check_params()
+        if self._checkpoint().path is not None:
             raise ValueError("checkpoint is not available with missing='em'; pass checkpoint=None. "
                              f"Got: {self.checkpoint!r}")  # fmt: skip
-        self._check_params()
         variables = [c for c in X.columns if not (isinstance(weights, str) and c == weights)]
         cells = missing_cells(X, variables)
         table = IncompleteTable.from_frame(X, weights, self.state_names)
@@ -890,13 +899,13 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
     def _load_or_start(self, data, tables, n_chains, n_iter, strata, start_key, plan) -> RunState:
         identity = self._identity(data, n_chains, strata, start_key, plan)
         self._log = None
-        path = self.checkpoint
-        if path is not None and os.path.exists(path) and not self.resume:
+        path, resume = self._checkpoint().path, self._checkpoint().resume
+        if path is not None and os.path.exists(path) and not resume:
             raise ValueError(
-                f"The checkpoint file {os.fspath(path)!r} already exists: pass resume=True to continue the run it "
-                "holds, or choose another path (or delete the file) to start a new run."
+                f"The checkpoint file {os.fspath(path)!r} already exists: pass Checkpoint(path, resume=True) to "
+                "continue the run it holds, or choose another path (or delete the file) to start a new run."
             )
-        if self.resume and os.path.exists(path):
+        if resume and os.path.exists(path):
             header, records, log = read_checkpoint(path)
             stored = header["identity"]
             for name, value in identity.items():
@@ -931,18 +940,19 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             return action()
         except OSError as err:  # e.g. a full disk: keep running, the previous checkpoint is intact
             warnings.warn(
-                f"Could not write the checkpoint {os.fspath(self.checkpoint)!r} ({err}); the run goes on and the "
-                "previous checkpoint, if any, is intact.",
+                f"Could not write the checkpoint {os.fspath(self._checkpoint().path)!r} ({err}); the run goes on "
+                "and the previous checkpoint, if any, is intact.",
                 CheckpointWarning,
                 stacklevel=4,
             )
             return None
 
     def _save(self, run: RunState) -> None:
-        if self.checkpoint is None:
+        path = self._checkpoint().path
+        if path is None:
             return
         if self._log is None:  # the file could not be created before: try again from scratch
-            self._log = self._guarded(lambda: CheckpointLog.create(self.checkpoint, run.identity))
+            self._log = self._guarded(lambda: CheckpointLog.create(path, run.identity))
             if self._log is None:
                 return
             run.rewind()
@@ -956,9 +966,10 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         # Parallel chains meet after every segment (results do not depend on where segments end).
         # Without a checkpoint, segments grow to about SEGMENT_SECONDS of work, so that an
         # interruption loses little while synchronization costs stay small.
-        adaptive = not sequential and self.checkpoint is None
-        chunk = every if self.checkpoint is not None or adaptive else None
-        stop_seconds = None if self.checkpoint is None else float(self.checkpoint_seconds)
+        checkpoint = self._checkpoint()
+        adaptive = not sequential and checkpoint.path is None
+        chunk = every if checkpoint.path is not None or adaptive else None
+        stop_seconds = None if checkpoint.path is None else float(checkpoint.seconds)
         show = bool(self.show_progress and config.SHOW_PROGRESS)
         bar = ChainProgress(run.chains, n_iter, "NonReversibleMCMC") if show else None
         interrupted, known = False, {}  # clique labellings shared between worker processes (same data: same values)

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from pgmpy_sgm import load_heart_disease
-from pgmpy_sgm.causal_discovery import NonReversibleMCMC, _checkpoint
+from pgmpy_sgm.causal_discovery import Checkpoint, NonReversibleMCMC, _checkpoint
 
 RUN = {"n_iter": 200, "n_chains": 2, "seed": 5, "weights": "count", "show_progress": False}
 
@@ -18,7 +18,7 @@ def heart():
 @pytest.fixture(scope="module")
 def saved(heart, tmp_path_factory):
     path = tmp_path_factory.mktemp("ckpt") / "run.ckpt"
-    NonReversibleMCMC(**RUN, checkpoint=str(path), checkpoint_every=50).fit(heart)
+    NonReversibleMCMC(**RUN, checkpoint=Checkpoint(str(path), every=50)).fit(heart)
     return path.read_bytes()
 
 
@@ -36,7 +36,7 @@ def _forge(entries: list[dict]) -> bytes:
 
 
 def _resume(heart, path, **changes):
-    return NonReversibleMCMC(**{**RUN, **changes}, checkpoint=str(path), resume=True).fit(heart)
+    return NonReversibleMCMC(**{**RUN, **changes}, checkpoint=Checkpoint(str(path), resume=True)).fit(heart)
 
 
 def test_resume_from_an_intact_checkpoint(heart, saved, tmp_path):
@@ -119,3 +119,24 @@ def test_other_settings_are_refused_with_the_reason(heart, saved, tmp_path):
         _resume(heart, path, start="empty")
     with pytest.raises(ValueError, match=r"another run: the data or max_labelled_clique"):
         _resume(heart, path, max_labelled_clique=3)
+
+
+def test_earlier_keywords_warn_and_give_the_same_run(heart, tmp_path):
+    grouped = NonReversibleMCMC(**RUN, checkpoint=Checkpoint(tmp_path / "a.ckpt", every=50)).fit(heart)
+    with pytest.warns(FutureWarning, match=r"checkpoint=Checkpoint\(path, every=50\)"):
+        earlier = NonReversibleMCMC(**RUN, checkpoint=str(tmp_path / "b.ckpt"), checkpoint_every=50).fit(heart)
+    assert earlier.best_score_ == grouped.best_score_
+    assert (tmp_path / "a.ckpt").read_text().count("\n") == (tmp_path / "b.ckpt").read_text().count("\n")
+    with pytest.raises(ValueError, match="^checkpoint_every must be an integer >= 1"):
+        NonReversibleMCMC(**RUN, checkpoint_every=0).fit(heart)
+    with pytest.raises(ValueError, match="resume=True needs a checkpoint file"):
+        NonReversibleMCMC(**RUN, resume=True).fit(heart)
+
+
+def test_checkpoint_settings_are_checked_by_name():
+    with pytest.raises(ValueError, match=r"^seconds must be a positive number of seconds\. Got: 0"):
+        Checkpoint("run.ckpt", seconds=0)
+    with pytest.raises(TypeError, match=r"^path must be a file path or None\. Got: 3"):
+        Checkpoint(3)
+    with pytest.raises(TypeError, match=r"^resume must be a bool\. Got: 'yes'"):
+        Checkpoint("run.ckpt", resume="yes")

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from pgmpy_sgm import SGMScore, load_heart_disease
-from pgmpy_sgm.causal_discovery import NonReversibleMCMC, exhaustive_posterior
+from pgmpy_sgm.causal_discovery import Checkpoint, NonReversibleMCMC, exhaustive_posterior
 from pgmpy_sgm.causal_discovery._explore import explore_neighbourhoods
 from pgmpy_sgm.causal_discovery.exhaustive import enumerate_scores
 from pgmpy_sgm.core.moves import DecomposableState
@@ -98,9 +98,9 @@ def test_exploration_leaves_less_exact_mass_unvisited(heart, heart_exact):
 
 def test_explored_fit_is_the_same_with_any_n_jobs_and_checkpoint_segmenting(heart, tmp_path):
     one = _fit(heart, seed=11, n_iter=600, n_chains=3, explore=0.5)
-    two = _fit(heart, seed=11, n_iter=600, n_chains=3, explore=0.5, n_jobs=2, checkpoint_every=250)
-    saved = _fit(heart, seed=11, n_iter=600, n_chains=3, explore=0.5, checkpoint=str(tmp_path / "run.jsonl"),
-                 checkpoint_every=200)  # fmt: skip
+    two = _fit(heart, seed=11, n_iter=600, n_chains=3, explore=0.5, n_jobs=2, checkpoint=Checkpoint(every=250))
+    saved = _fit(heart, seed=11, n_iter=600, n_chains=3, explore=0.5,
+                 checkpoint=Checkpoint(tmp_path / "run.jsonl", every=200))  # fmt: skip
     assert one.n_visited_ > _fit(heart, seed=11, n_iter=600, n_chains=3, explore=0).n_visited_
     for other in (two, saved):
         pd.testing.assert_frame_equal(one.posterior_, other.posterior_)

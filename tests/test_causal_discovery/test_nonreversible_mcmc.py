@@ -13,7 +13,13 @@ import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from pgmpy_sgm import StratifiedGraph, load_heart_disease
-from pgmpy_sgm.causal_discovery import FitInterruptedWarning, NonReversibleMCMC, _checkpoint, exhaustive_posterior
+from pgmpy_sgm.causal_discovery import (
+    Checkpoint,
+    FitInterruptedWarning,
+    NonReversibleMCMC,
+    _checkpoint,
+    exhaustive_posterior,
+)
 from pgmpy_sgm.core.moves import DecomposableState
 from pgmpy_sgm.datasets import paper_synthetic_graph, simulate_paper_synthetic
 
@@ -173,7 +179,7 @@ def test_synthetic_recovery(n, seeds, what, needed):
 def test_same_seed_same_result_for_any_n_jobs(heart):
     one = _fit(heart, seed=11, n_iter=700, n_chains=3)
     again = _fit(heart, seed=11, n_iter=700, n_chains=3)
-    two = _fit(heart, seed=11, n_iter=700, n_chains=3, n_jobs=2, checkpoint_every=300)
+    two = _fit(heart, seed=11, n_iter=700, n_chains=3, n_jobs=2, checkpoint=Checkpoint(every=300))
     threads = _fit(heart, seed=11, n_iter=700, n_chains=3, n_jobs=2, backend="threading")
     for other in (again, two, threads):
         _assert_same_result(one, other)
@@ -213,11 +219,11 @@ def test_dask_backend_matches_sequential(heart, dask_client):
 def test_checkpoint_resume_matches_uninterrupted(heart, tmp_path):
     path = tmp_path / "run.ckpt"
     full = _fit(heart, seed=7, n_iter=900)
-    first = _fit(heart, seed=7, n_iter=400, checkpoint=str(path), checkpoint_every=150)
+    first = _fit(heart, seed=7, n_iter=400, checkpoint=Checkpoint(str(path), every=150))
     _, records, _ = _checkpoint.read_checkpoint(path)
     assert [c["iteration"] for c in records[-1]["chains"]] == [400, 400]
     assert [[c["iteration"] for c in r["chains"]] for r in records] == [[150, 150], [300, 300], [400, 400]]
-    resumed = _fit(heart, seed=7, n_iter=900, checkpoint=str(path), checkpoint_every=150, resume=True)
+    resumed = _fit(heart, seed=7, n_iter=900, checkpoint=Checkpoint(str(path), every=150, resume=True))
     _assert_same_result(full, resumed)
     assert first.trace_.shape == (2, 401)
     np.testing.assert_array_equal(first.trace_, full.trace_[:, :401])
@@ -226,7 +232,7 @@ def test_checkpoint_resume_matches_uninterrupted(heart, tmp_path):
 
 def test_checkpoint_records_hold_only_what_is_new(heart, tmp_path):
     path = tmp_path / "run.ckpt"
-    _fit(heart, seed=7, n_iter=600, checkpoint=str(path), checkpoint_every=100, method="paper")
+    _fit(heart, seed=7, n_iter=600, checkpoint=Checkpoint(str(path), every=100), method="paper")
     _, records, _ = _checkpoint.read_checkpoint(path)
     assert [len(base64.b64decode(r["traces"][0])) // 8 for r in records] == [101, 100, 100, 100, 100, 100]
     keys = [k for r in records for k in r["visited"]]
@@ -236,18 +242,18 @@ def test_checkpoint_records_hold_only_what_is_new(heart, tmp_path):
 def test_resume_rejects_other_run(heart, tmp_path):
     path = str(tmp_path / "run.ckpt")
     _fit(heart, seed=7, n_iter=50, checkpoint=path)
-    with pytest.raises(ValueError, match="already exists: pass resume=True"):
+    with pytest.raises(ValueError, match=r"already exists: pass Checkpoint\(path, resume=True\)"):
         _fit(heart, seed=7, n_iter=50, checkpoint=path)
     with pytest.raises(ValueError, match="another run: n_chains differs"):
-        _fit(heart, seed=7, n_iter=100, checkpoint=path, resume=True, n_chains=3)
+        _fit(heart, seed=7, n_iter=100, checkpoint=Checkpoint(path, resume=True), n_chains=3)
     with pytest.raises(ValueError, match="another run: method differs"):
-        _fit(heart, seed=7, n_iter=100, checkpoint=path, resume=True, method="paper")
+        _fit(heart, seed=7, n_iter=100, checkpoint=Checkpoint(path, resume=True), method="paper")
     with pytest.raises(ValueError, match="another run: the data .* differs"):
-        _fit(heart.assign(count=heart["count"] + 1), seed=7, n_iter=100, checkpoint=path, resume=True)
+        _fit(heart.assign(count=heart["count"] + 1), seed=7, n_iter=100, checkpoint=Checkpoint(path, resume=True))
     with pytest.raises(ValueError, match="another seed"):
-        _fit(heart, seed=8, n_iter=100, checkpoint=path, resume=True)
+        _fit(heart, seed=8, n_iter=100, checkpoint=Checkpoint(path, resume=True))
     with pytest.raises(ValueError, match="more than n_iter"):
-        _fit(heart, seed=7, n_iter=10, checkpoint=path, resume=True)
+        _fit(heart, seed=7, n_iter=10, checkpoint=Checkpoint(path, resume=True))
 
 
 def test_checkpoint_header_is_created_atomically(tmp_path, monkeypatch):
@@ -299,7 +305,7 @@ def test_keyboard_interrupt_keeps_results_and_resumes_exactly(heart, tmp_path, m
     assert partial.trace_.shape[1] == partial.n_iter_ + 1
     assert partial.best_score_ <= full.best_score_
     assert partial.n_visited_ == len(partial.posterior_) > 0
-    resumed = _fit(heart, seed=9, n_iter=600, checkpoint=path, resume=True)
+    resumed = _fit(heart, seed=9, n_iter=600, checkpoint=Checkpoint(path, resume=True))
     _assert_same_result(full, resumed)
 
 
@@ -326,9 +332,9 @@ def test_progress_bar_runs(heart, capsys):
         ({"prior": "flat"}, ValueError, "prior.*Got: 'flat'"),
         ({"strata": "yes"}, TypeError, "strata.*Got: 'yes'"),
         ({"max_labelled_clique": 1}, ValueError, "max_labelled_clique.*Got: 1"),
-        ({"checkpoint_every": 0}, ValueError, "checkpoint_every.*Got: 0"),
+        ({"checkpoint": 5}, TypeError, "^checkpoint must be a file path, a Checkpoint or None. Got: 5"),
         ({"n_jobs": 0}, ValueError, "n_jobs.*Got: 0"),
-        ({"resume": True}, ValueError, "resume.*Got: checkpoint=None"),
+        ({"n_iter": "long"}, ValueError, "^n_iter must be 'auto', an integer >= 1 or None. Got: 'long'"),
         ({"weights": "weight"}, ValueError, "weight"),
     ],
 )

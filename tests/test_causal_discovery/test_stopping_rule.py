@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from pgmpy_sgm import SGMScore, load_heart_disease
-from pgmpy_sgm.causal_discovery import ConvergenceWarning, NonReversibleMCMC, nonreversible_mcmc
+from pgmpy_sgm.causal_discovery import Checkpoint, ConvergenceWarning, NonReversibleMCMC, nonreversible_mcmc
 from pgmpy_sgm.causal_discovery._chain import ChainState, SearchPlan
 
 HEART_OPTIMUM = -6715.90  # the paper's best stratified graph
@@ -39,7 +39,7 @@ def test_default_fit_settles_at_the_paper_optimum(heart):
 
 def test_settling_does_not_depend_on_segments_or_processes(heart):
     one, _ = _fit_quietly(heart, seed=7, weights="count", n_chains=3)
-    two, _ = _fit_quietly(heart, seed=7, weights="count", n_chains=3, n_jobs=2, checkpoint_every=250)
+    two, _ = _fit_quietly(heart, seed=7, weights="count", n_chains=3, n_jobs=2, checkpoint=Checkpoint(every=250))
     np.testing.assert_array_equal(one.trace_, two.trace_)
     pd.testing.assert_frame_equal(one.posterior_, two.posterior_)
 
@@ -47,7 +47,7 @@ def test_settling_does_not_depend_on_segments_or_processes(heart):
 def test_a_settled_checkpoint_resumes_to_the_same_result(heart, tmp_path):
     path = tmp_path / "run.jsonl"
     first, _ = _fit_quietly(heart, seed=2, weights="count", checkpoint=path)
-    again, _ = _fit_quietly(heart, seed=2, weights="count", checkpoint=path, resume=True)
+    again, _ = _fit_quietly(heart, seed=2, weights="count", checkpoint=Checkpoint(path, resume=True))
     assert again.stop_reason_ == "settled"
     np.testing.assert_array_equal(first.trace_, again.trace_)
     pd.testing.assert_frame_equal(first.posterior_, again.posterior_)
