@@ -6,7 +6,7 @@ import functools
 import math
 import time
 import warnings
-from numbers import Integral, Real
+from numbers import Real
 
 import joblib
 import networkx as nx
@@ -19,10 +19,21 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import validate_data
 from tqdm.auto import tqdm
 
-from pgmpy_sgm.causal_discovery._base import CausalDiscoveryMixin
+from pgmpy_sgm.causal_discovery._base import RETURN_TYPE, CausalDiscoveryMixin
 from pgmpy_sgm.causal_discovery._dag_chain import dag_chain, visited_posterior
 from pgmpy_sgm.causal_discovery._equivalence_search import greedy_equivalence_search
 from pgmpy_sgm.causal_discovery._order import canonical_order
+from pgmpy_sgm.causal_discovery._parameters import (
+    Constraint,
+    boolean,
+    check_parameters,
+    integer,
+    n_jobs,
+    number,
+    seconds,
+    seed,
+    state_names,
+)
 from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_em_result, missing_input, structural_em
 from pgmpy_sgm.core.bitsets import iter_bits
 from pgmpy_sgm.core.missing import IncompleteTable, check_missing_option, em_options, missing_cells
@@ -391,13 +402,26 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         return scorer
 
     # -- validation ---------------------------------------------------------------------
-    @staticmethod
-    def _check_count(name: str, value, low: int, none_ok: bool = False) -> None:
-        if none_ok and value is None:
-            return
-        if isinstance(value, bool) or not isinstance(value, Integral) or value < low:
-            what = "a non-negative integer" if low == 0 else "a positive integer"
-            raise ValueError(f"{name} must be {what}{' or None' if none_ok else ''}. Got: {value!r}")
+    _parameter_constraints = {
+        "kappa": number(0.0, high=1.0),
+        "start": Constraint(f"one of {_STARTS} or a pgmpy DAG",
+                            lambda v: isinstance(v, nx.DiGraph) or (isinstance(v, str) and v in _STARTS)),
+        "n_restarts": integer(0),
+        "perturbation": integer(1, none_ok=True),
+        "tabu_length": integer(0),
+        "max_indegree": integer(1, none_ok=True),
+        "max_iter": integer(1),
+        "state_names": state_names(),
+        "seed": seed(),
+        "show_progress": boolean(),
+        "max_time": seconds(),
+        "restart_budget": number(0.0, strict=False, none_ok=True),
+        "n_jobs": n_jobs(),
+        "n_mcmc": integer(0),
+        "max_labelled_configs": integer(1, none_ok=True),
+        "labels": boolean(),
+        "return_type": RETURN_TYPE,
+    }
 
     def _ess_grid(self) -> tuple[float, ...]:
         """The equivalent sample sizes to try: one when fixed, :data:`ESS_GRID` for ``"auto"``, or the given ones."""
@@ -417,33 +441,9 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         return tuple(float(v) for v in values)
 
     def _check_params(self) -> None:
+        """Check every parameter (:data:`_parameter_constraints`, and the equivalent sample sizes)."""
+        check_parameters(self, self._parameter_constraints)
         self._ess_grid()
-        for name in ("n_restarts", "tabu_length", "n_mcmc"):
-            self._check_count(name, getattr(self, name), 0)
-        for name in ("perturbation", "max_indegree"):
-            self._check_count(name, getattr(self, name), 1, none_ok=True)
-        self._check_count("max_iter", self.max_iter, 1)
-        self._check_count("seed", self.seed, 0, none_ok=True)
-        if self.max_time is not None and (
-            isinstance(self.max_time, bool) or not isinstance(self.max_time, Real) or not self.max_time > 0
-        ):
-            raise ValueError(f"max_time must be a positive number of seconds or None. Got: {self.max_time!r}")
-        if self.restart_budget is not None and (
-            isinstance(self.restart_budget, bool)
-            or not isinstance(self.restart_budget, Real)
-            or not self.restart_budget >= 0
-        ):
-            raise ValueError(f"restart_budget must be a non-negative number or None. Got: {self.restart_budget!r}")
-        if isinstance(self.n_jobs, bool) or not isinstance(self.n_jobs, Integral) or self.n_jobs == 0:
-            raise ValueError(f"n_jobs must be a non-zero integer. Got: {self.n_jobs!r}")
-        if not isinstance(self.start, nx.DiGraph) and not (isinstance(self.start, str) and self.start in _STARTS):
-            raise ValueError(f"start must be one of {_STARTS} or a pgmpy DAG. Got: {self.start!r}")
-        for name in ("show_progress", "labels"):
-            if not isinstance(getattr(self, name), bool | np.bool_):
-                raise TypeError(f"{name} must be a bool. Got: {getattr(self, name)!r}")
-        if self.state_names is not None and not isinstance(self.state_names, dict):
-            raise TypeError(f"state_names must be a dict {{variable: [states]}}. Got: {self.state_names!r}")
-        self._check_return_type()
 
     # -- starts -------------------------------------------------------------------------
     def _start_dags(self, score, columns: list) -> list[tuple[str, DAG]]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import time
-from numbers import Integral, Real
 
 import networkx as nx
 import numpy as np
@@ -13,8 +12,9 @@ from pgmpy.base import DAG
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import validate_data
 
-from pgmpy_sgm.causal_discovery._base import CausalDiscoveryMixin, equivalence_class
+from pgmpy_sgm.causal_discovery._base import RETURN_TYPE, CausalDiscoveryMixin, equivalence_class
 from pgmpy_sgm.causal_discovery._mpl_steps import Deadline, climb_contexts, climb_edges, prescreen_blanket
+from pgmpy_sgm.causal_discovery._parameters import boolean, check_parameters, integer, seconds, seed, state_names
 from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_em_result, missing_input, structural_em
 from pgmpy_sgm.core.missing import IncompleteTable, check_missing_option, em_options, missing_cells
 from pgmpy_sgm.core.pooling import pooled_input
@@ -140,17 +140,18 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
         self.missing = missing
         self.return_type = return_type
 
+    _parameter_constraints = {
+        "contexts": boolean(),
+        "max_blanket": integer(1, none_ok=True),
+        "max_context_configs": integer(1),
+        "max_time": seconds(),
+        "seed": seed(),
+        "state_names": state_names(),
+        "return_type": RETURN_TYPE,
+    }
+
     def _check_params(self) -> None:
-        for name, low, none_ok in (("max_blanket", 1, True), ("max_context_configs", 1, False), ("seed", 0, True)):
-            value = getattr(self, name)
-            if not (none_ok and value is None) and (isinstance(value, bool) or not isinstance(value, Integral)
-                                                    or value < low):  # fmt: skip
-                raise ValueError(f"{name} must be an integer >= {low}{' or None' if none_ok else ''}. Got: {value!r}")
-        if self.max_time is not None and (isinstance(self.max_time, bool) or not isinstance(self.max_time, Real)
-                                          or not self.max_time > 0):  # fmt: skip
-            raise ValueError(f"max_time must be a positive number of seconds or None. Got: {self.max_time!r}")
-        if not isinstance(self.contexts, bool | np.bool_):
-            raise TypeError(f"contexts must be a bool. Got: {self.contexts!r}")
+        check_parameters(self, self._parameter_constraints)
         if self._check_return_type() == "dag":
             raise ValueError("return_type='dag' is not available: a Markov network with a chordless cycle has no DAG "
                              "with its independencies; use 'pdag' (every edge undirected)")  # fmt: skip
