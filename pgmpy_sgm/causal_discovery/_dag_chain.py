@@ -14,6 +14,7 @@ proposal symmetric.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 
 import numpy as np
@@ -63,6 +64,7 @@ def dag_chain(
     n_iter: int,
     rng: np.random.Generator,
     max_indegree: int | None = None,
+    deadline: float | None = None,
 ) -> DagChainResult:
     """Run the chain from the DAG ``edges`` for ``n_iter`` proposals.
 
@@ -76,6 +78,8 @@ def dag_chain(
     n_iter : int
     rng : numpy.random.Generator
     max_indegree : int, optional
+    deadline : float, optional
+        A ``time.time()`` value at which the chain stops, even before ``n_iter``.
 
     Returns
     -------
@@ -110,7 +114,9 @@ def dag_chain(
     n = len(nodes)
     if n < 2:
         return DagChainResult(visited, best, best_score, 0.0, trace)
-    for _ in range(int(n_iter)):
+    for step in range(int(n_iter)):
+        if deadline is not None and step % 64 == 0 and time.time() >= deadline:
+            break
         i, j = rng.choice(n, 2, replace=False)
         u, w = nodes[int(i)], nodes[int(j)]
         state = 1 if w in children[u] else (2 if u in children[w] else 0)
@@ -154,7 +160,7 @@ def dag_chain(
                 if current > best_score:
                     best, best_score = key, current
         trace.append(current)
-    return DagChainResult(visited, best, best_score, n_accepted / max(int(n_iter), 1), trace)
+    return DagChainResult(visited, best, best_score, n_accepted / max(len(trace) - 1, 1), trace)
 
 
 def visited_posterior(visited: dict, top: int = 50) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -16,6 +16,7 @@ of nodes plus the family terms not seen before.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -293,6 +294,7 @@ def greedy_equivalence_search(
     n_nodes: int,
     max_indegree: int | None = None,
     min_improvement: float = 1e-9,
+    deadline: float | None = None,
 ) -> EquivalenceSearchResult:
     """Greedy equivalence search from the empty graph: insertions, then deletions.
 
@@ -317,6 +319,10 @@ def greedy_equivalence_search(
         parents than this are skipped.
     min_improvement : float, default=1e-9
         Smallest gain of an applied operator.
+    deadline : float, optional
+        A ``time.time()`` value after which no further operator is applied (the
+        phase under way ends; the deletions still run if the insertions were cut short, as
+        they only remove edges the data do not support).
 
     Returns
     -------
@@ -349,7 +355,7 @@ def greedy_equivalence_search(
         evaluated[0] += 1
         return family(y, with_x) - family(y, without)
 
-    while True:  # forward phase
+    while deadline is None or time.time() < deadline:  # forward phase
         for neg_gain, y, x, subset, na in sorted(_insertions(pa, ch, ne, gain_of, max_indegree, min_improvement)):
             if not _semidirected_path(ch, ne, y, x, na | subset):
                 pa[y] |= 1 << x
@@ -363,7 +369,7 @@ def greedy_equivalence_search(
             break
     n_inserts = len(steps)
 
-    while True:  # backward phase
+    while deadline is None or time.time() < deadline:  # backward phase
         candidates = _deletions(pa, ch, ne, gain_of, min_improvement)
         if not candidates:
             break

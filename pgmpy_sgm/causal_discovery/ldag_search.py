@@ -88,8 +88,11 @@ class _OrderedHillClimb(HillClimbSearch):
     """
 
     n_moves_scored_ = 0
+    deadline: float | None = None  # a time.time() value after which no move is offered: the climb ends
 
     def _legal_operations_dag(self, *args, **kwargs):
+        if self.deadline is not None and time.time() >= self.deadline:
+            return iter(())
         position = {v: i for i, v in enumerate(self.variables_)}
         ops = list(super()._legal_operations_dag(*args, **kwargs))
         ops.sort(key=lambda t: (t[0][0], position[t[0][1][0]], position[t[0][1][1]]))
@@ -97,8 +100,9 @@ class _OrderedHillClimb(HillClimbSearch):
         return iter(ops)
 
 
-def _climb(score, X, start: DAG, tabu_length: int, max_indegree, max_iter: int) -> tuple[DAG, float, float, int, int]:
-    """One tabu climb: the DAG reached, its score, seconds taken, families labelled anew, moves scored."""
+def _climb(score, X, start: DAG, tabu_length: int, max_indegree, max_iter: int,
+           deadline: float | None = None) -> tuple[DAG, float, float, int, int]:  # fmt: skip
+    """One tabu climb (ended early at ``deadline``): the DAG reached, its score, seconds, families labelled, moves."""
     t0, n0 = time.perf_counter(), score.n_families_labelled
     if len(X) < 2:  # pooled data with one distinct row: the climb reads only the columns of X
         X = pd.concat([X, X], ignore_index=True)
@@ -110,7 +114,9 @@ def _climb(score, X, start: DAG, tabu_length: int, max_indegree, max_iter: int) 
         max_iter=max_iter,
         return_type="dag",
         show_progress=False,
-    ).fit(X)
+    )
+    est.deadline = deadline
+    est.fit(X)
     dag = DAG()
     dag.add_nodes_from(X.columns)  # the columns' order, on which the kicks draw
     dag.add_edges_from(est.causal_graph_.edges())
@@ -213,7 +219,10 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         most ``n_restarts`` restarts; when ``restart_budget`` or ``max_time`` stops the restarts early,
         the bar ends there, full, naming the reason.
     max_time : float, optional
-        Seconds after which no further restart is started (a climb is not interrupted).
+        Wall-clock budget in seconds for the whole fit, as for ``NonReversibleMCMC``: the
+        equivalence search, the climbs, the restarts and the chain stop when it is spent (a
+        climb ends after the move it is scoring) and the best DAG found so far is kept, with
+        ``restarts_stopped_by_ = "max_time"``. Results then depend on the machine's speed.
     restart_budget : float or None, default=0.25
         Work allowed to the restarts, as a multiple of the moves scored by the longest first climb
         (None: all ``n_restarts``; 0: none). A count, not a clock: the result does not
@@ -281,7 +290,8 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         Where each climb started: ``"ges"``, ``"empty"``, ``"given"`` or ``"restart"``.
     restarts_stopped_by_ : str
         Why no further restart ran: ``"n_restarts"`` (all of them ran), ``"restart_budget"``
-        (the next one would have exceeded the budget) or ``"max_time"``.
+        (the next one would have exceeded the budget) or ``"max_time"`` (the budget was
+        spent, possibly before or during the first climbs or the chain).
     start_scores_ : dict
         LDAG score of the DAG each first climb started from, by start.
     ges_steps_ : list of tuple or None
@@ -476,7 +486,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         def family(y: int, mask: int) -> float:
             return score.unlabelled_score(columns[y], tuple(columns[i] for i in iter_bits(mask)))
 
-        found = greedy_equivalence_search(family, len(columns), self.max_indegree)
+        found = greedy_equivalence_search(family, len(columns), self.max_indegree, deadline=self._deadline)
         dag.add_edges_from((columns[p], columns[y]) for y, mask in enumerate(found.parents) for p in iter_bits(mask))
         self.ges_steps_ = [
             (kind, columns[x], columns[y], tuple(columns[i] for i in iter_bits(subset)), gain)
@@ -516,6 +526,8 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         [('x0', 'x1')]
         """
         self._check_params()
+        start_time = time.perf_counter()
+        self._deadline = None if self.max_time is None else time.time() + float(self.max_time)
         keep_missing = check_missing_option(self.missing) != "error"
         X, weights = pooled_input(X, self.weights, keep_missing)  # a Dask DataFrame is pooled where it lives
         X, weights, needs_em = missing_input(X, weights, self.missing)
@@ -524,19 +536,20 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         X, counts = self._fit_data(X, weights)
         columns = list(X.columns)
         X = X[canonical_order(columns)]  # search in name order, report in column order (see the class notes)
-        start_time = time.perf_counter()
         rng = np.random.default_rng(self.seed)
         grid = self._ess_grid()
         show = bool(self.show_progress and config.SHOW_PROGRESS)
         n_starts = 1 if isinstance(self.start, nx.DiGraph) else (2 if self.start == "auto" else 1)
         with tqdm(total=n_starts * len(grid) + self.n_restarts, disable=not show, desc="LDAG climbs") as bar:
             score, best, best_score = self._first_climbs_per_ess(X, counts, grid, bar)
-            best, best_score = self._restarts(score, X, best, best_score, rng, bar, start_time)
+            best, best_score = self._restarts(score, X, best, best_score, rng, bar)
             if bar.n < bar.total:  # restarts end early by restart_budget or max_time: the bar ends full, saying why
                 bar.total = bar.n
                 bar.set_postfix_str(f"stopped by {self.restarts_stopped_by_}")
             bar.refresh()
         best, best_score = self._run_chain(score, X, best, best_score, rng)
+        if self._out_of_time():
+            self.restarts_stopped_by_ = "max_time"
         self.best_score_ = best_score
         self.scorer_ = score
         self.variables_ = columns
@@ -550,7 +563,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         variables = [c for c in X.columns if not (isinstance(weights, str) and c == weights)]
         cells = missing_cells(X, variables)
         table = IncompleteTable.from_frame(X, weights, self.state_names)
-        deadline = None if self.max_time is None else time.perf_counter() + float(self.max_time)
+        deadline = self._deadline
         options = em_options(self.missing)
         with tqdm(total=options.max_iter, disable=not (self.show_progress and config.SHOW_PROGRESS),
                   desc="LDAGSearch (structural EM)") as bar:  # fmt: skip
@@ -586,7 +599,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
             params["start"], params["n_restarts"] = dag, 0
             params["equivalent_sample_size"] = previous.estimator.ess_  # chosen once, by the first M-step
         if deadline is not None:
-            params["max_time"] = max(deadline - time.perf_counter(), 1.0)
+            params["max_time"] = max(deadline - time.time(), 1.0)
         step = clone(self).set_params(**params).fit(completed.frame)
         model = step.model_
         structure = {("edge", u, v) for u, v in model.edges()}
@@ -645,14 +658,17 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         self.climb_new_families_, self.climb_moves_ = [], []
         best, best_score = None, -np.inf
         for name, start in starts:
-            result = _climb(score, X, start, self.tabu_length, self.max_indegree, self.max_iter)
+            result = _climb(score, X, start, self.tabu_length, self.max_indegree, self.max_iter, self._deadline)
             self._record(name, result)
             if result[1] > best_score + 1e-9:
                 best, best_score = result[0], result[1]
             bar.update(1)
         return best, best_score
 
-    def _restarts(self, score, X, best: DAG, best_score: float, rng, bar, start_time: float) -> tuple[DAG, float]:
+    def _out_of_time(self) -> bool:
+        return self._deadline is not None and time.time() >= self._deadline
+
+    def _restarts(self, score, X, best: DAG, best_score: float, rng, bar) -> tuple[DAG, float]:
         """Kicked climbs from the best DAG, within ``n_restarts``, ``restart_budget`` and ``max_time``."""
         base_kick = self.perturbation or max(2, X.shape[1] // 3)
         kick, max_kick = base_kick, max(base_kick, X.shape[1] * (X.shape[1] - 1) // 2)
@@ -660,10 +676,10 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         remaining = self.n_restarts
         budget = None if self.restart_budget is None else self.restart_budget * max(self.climb_moves_)
         spent, done = 0, 0
-        settings = (self.tabu_length, self.max_indegree, self.max_iter)
+        settings = (self.tabu_length, self.max_indegree, self.max_iter, self._deadline)
         self.restarts_stopped_by_ = "n_restarts"
         while remaining > 0:
-            if self.max_time is not None and time.perf_counter() - start_time >= self.max_time:
+            if self._out_of_time():
                 self.restarts_stopped_by_ = "max_time"
                 break
             # the next restart is expected to cost what the restarts before it cost on average
@@ -696,7 +712,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         if self.n_mcmc == 0:
             return best, best_score
         columns = list(X.columns)
-        chain = dag_chain(score.local_score, columns, best.edges(), self.n_mcmc, rng, self.max_indegree)
+        chain = dag_chain(score.local_score, columns, best.edges(), self.n_mcmc, rng, self.max_indegree, self._deadline)
         if chain.best_score > best_score + 1e-9:
             best = DAG()
             best.add_nodes_from(columns)

@@ -123,9 +123,14 @@ def test_bad_start_is_named(start, match):
         LDAGSearch(start=start).fit(_planted(200, 4))
 
 
-def test_max_time_stops_restarts():
-    est = LDAGSearch(n_restarts=50, max_time=1e-9).fit(_planted(300, 3))
-    assert est.climb_starts_ == ["ges", "empty"]
+def test_max_time_bounds_the_whole_fit():
+    """A spent budget stops the equivalence search, the first climbs, the restarts and the chain alike."""
+    est = LDAGSearch(n_restarts=50, n_mcmc=10_000, max_time=1e-9).fit(_planted(300, 3))
+    assert est.climb_starts_ == ["ges", "empty"] and est.restarts_stopped_by_ == "max_time"
+    assert est.ges_steps_ == [] and est.climb_moves_ == [0, 0]  # no operator applied, no move scored
+    assert est.causal_graph_.number_of_edges() == 0 and est.n_visited_ == 1
+    unbounded = LDAGSearch(n_restarts=0).fit(_planted(300, 3))
+    assert unbounded.causal_graph_.number_of_edges() > 0 and unbounded.restarts_stopped_by_ == "n_restarts"
 
 
 def test_perturb_keeps_acyclic_and_indegree():
@@ -263,7 +268,7 @@ def test_kicks_grow_by_one_and_return_to_the_base_after_an_improvement(monkeypat
     kicks = []
     original = module._perturb
 
-    def climb(score, X, start, tabu_length, max_indegree, max_iter):
+    def climb(score, X, start, tabu_length, max_indegree, max_iter, deadline=None):
         return start, next(scripted), 0.0, 0, 100
 
     def recording(dag, n_moves, max_indegree, rng):
