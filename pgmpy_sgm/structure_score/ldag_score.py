@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 import networkx as nx
 import numpy as np
 from pgmpy.structure_score import BaseStructureScore
 
-from pgmpy_sgm.core.bdeu_groups import bdeu_class_weights, optimal_bdeu_groups
 from pgmpy_sgm.core.data import EncodedData
-from pgmpy_sgm.core.lines import canonical_groups
+from pgmpy_sgm.core.family_engine import FamilyEngine
 from pgmpy_sgm.core.optimize import GroupsResult
 from pgmpy_sgm.core.pooling import pooled_input
 from pgmpy_sgm.structure_score._base import LocalScoreCache
@@ -54,16 +52,9 @@ class LDAGScore(LocalScoreCache, BaseStructureScore):
     labelling is still found by the exact partition search. This is the form of the
     paper's prior as we read it; its constant could not be checked against the paper
     here. ``kappa=1`` is the flat prior. The defaults ``kappa=0.2`` (:data:`DEFAULT_KAPPA`)
-    and ESS 5 were checked by held-out log-likelihood of one tabu climb on data that the
-    predictive benchmark does not use: training seeds 10 and 11 (n = 500, 2,000 and
-    10,000; test seeds 2010 and 2011) of asia, child and alarm, and of sachs, a network
-    outside the benchmark, over ESS in {1, 2, 5} and kappa in {0.2, 0.5}. ESS 5 was best
-    (ESS 1 and 2 trailed it by 0.01-0.04 nats/row on average); kappa 0.2 and 0.5 could not be
-    told apart (kappa 0.5 ahead on 11 of 24 data sets, kappa 0.2 on 12, median difference
-    0.0002 nats/row), kappa 0.5 labelling more (19 against 5 labels per model). Kappa 0.2
-    is kept because on the heart data it finds exactly the stratified graph's two
-    statements and predicts better in 5-fold cross-validation, where kappa 0.5 adds seven
-    more; see ``benchmarks/RESULTS.md``.
+    and ESS 5 were chosen by held-out log-likelihood on data that the predictive benchmark
+    does not use, and kappa 0.2 finds exactly the stratified graph's two statements on the
+    heart data (``benchmarks/RESULTS.md``, "Labelled DAGs", has the figures).
 
     Parameters
     ----------
@@ -159,26 +150,17 @@ class LDAGScore(LocalScoreCache, BaseStructureScore):
         self.max_cells = max_cells
         self.encoded = EncodedData(data, weights=weights, state_names=state_names, max_cells=max_cells)
         self.variables = list(self.encoded.variables)
-        self._position = {v: i for i, v in enumerate(self.variables)}
         self.state_names = self.encoded.state_names
         self.dtypes = {v: "C" for v in self.variables}
-        self._labelling_cache: dict[tuple, tuple[tuple, GroupsResult]] = {}
+        self.engine = FamilyEngine(self.encoded, self.equivalent_sample_size, self.log_kappa, self.labels, method,
+                                   max_labelled_configs)  # fmt: skip
         self._init_local_score_cache()
         super(BaseStructureScore, self).__init__()
 
     # -- labellings ------------------------------------------------------------------
-    def _family(self, variable, parents) -> tuple[tuple, np.ndarray]:
-        parents = tuple(parents)
-        if variable not in self.encoded.cardinality:
-            raise ValueError(f"Variable {variable!r} is not a column of the data {self.variables}")
-        if variable in parents:
-            raise ValueError(f"Variable {variable!r} cannot be its own parent")
-        counts = self.encoded.counts(parents + (variable,))
-        return parents, np.asarray(counts).reshape(-1, self.encoded.cardinality[variable])
-
     @property
     def n_families_labelled(self) -> int:
-        """How many parent sets have been labelled so far (the size of the labelling cache).
+        """How many families have been labelled so far (see :class:`~pgmpy_sgm.core.family_engine.FamilyEngine`).
 
         Examples
         --------
@@ -188,7 +170,7 @@ class LDAGScore(LocalScoreCache, BaseStructureScore):
         >>> score.n_families_labelled
         1
         """
-        return len(self._labelling_cache)
+        return self.engine.n_families_labelled
 
     def best_labelling(self, variable, parents) -> GroupsResult:
         """Best classes of ``variable``'s parent configurations, parents in the order given (cached).
@@ -217,40 +199,7 @@ class LDAGScore(LocalScoreCache, BaseStructureScore):
         >>> LDAGScore(df, kappa=1.0).best_labelling("c", ("a", "b")).group_ids.tolist()  # c = a and b
         [0, 0, 0, 1]
         """
-        parents = tuple(parents)
-        key = (variable, parents)
-        hit = self._labelling_cache.get(key)
-        if hit is not None:
-            return hit[1]
-        canon = self._canonical(parents)
-        if canon != parents:
-            # one labelling per parent *set*: the search asks for the same family in several orders
-            res = self.best_labelling(variable, canon)
-            self._family(variable, parents)  # validates the names
-            perm = [canon.index(p) for p in parents]
-            index = np.arange(res.group_ids.size).reshape(self.encoded.cards(canon)).transpose(perm).reshape(-1)
-            ids = canonical_groups(res.group_ids[index])
-            ids.setflags(write=False)
-            res = replace(res, group_ids=ids)
-            self._labelling_cache[key] = (parents, res)
-            return res
-        parents, counts2d = self._family(variable, parents)
-        # single-state parents leave the configuration index unchanged and can carry no label
-        cards = tuple(k for k in self.encoded.cards(parents) if k > 1)
-        too_big = self.max_labelled_configs is not None and counts2d.shape[0] > self.max_labelled_configs
-        if self.labels and not too_big:
-            res = optimal_bdeu_groups(counts2d, cards, self.equivalent_sample_size, self.log_kappa, self.method)
-        else:
-            ids = np.arange(counts2d.shape[0], dtype=np.int64)
-            ids.setflags(write=False)
-            res = GroupsResult(ids, bdeu_class_weights(counts2d, ids, self.equivalent_sample_size), True, "exact")
-        self._labelling_cache[key] = (parents, res)
-        return res
-
-    def _canonical(self, parents: tuple) -> tuple:
-        """``parents`` in the column order of the data (unknown names last, for ``_family`` to reject)."""
-        position = self._position
-        return tuple(sorted(parents, key=lambda p: position.get(p, len(position))))
+        return self.engine.best_labelling(variable, tuple(parents))
 
     def family_score(self, variable, parents, group_ids) -> float:
         """Log marginal likelihood plus log prior of a family with given classes.
@@ -263,13 +212,7 @@ class LDAGScore(LocalScoreCache, BaseStructureScore):
         >>> round(s.family_score("b", ("a",), [0, 1]), 6) == round(s.local_score("b", ("a",)), 6)
         True
         """
-        parents, counts2d = self._family(variable, parents)
-        ids = np.asarray(group_ids)
-        if ids.shape != (counts2d.shape[0],) or not np.issubdtype(ids.dtype, np.integer):
-            raise ValueError(f"group_ids must hold one integer class id per parent configuration "
-                             f"({counts2d.shape[0]}). Got: {group_ids!r}")
-        classes = np.unique(ids, return_inverse=True)[1].astype(np.int64).ravel()  # ids 0..k-1 of the same classes
-        return bdeu_class_weights(counts2d, classes, self.equivalent_sample_size, self.log_kappa)
+        return self.engine.family_score(variable, tuple(parents), group_ids)
 
     def score(self, model) -> float:
         """LDAG score of a DAG: the sum of its families' terms under their best labellings.
@@ -310,9 +253,7 @@ class LDAGScore(LocalScoreCache, BaseStructureScore):
         >>> bool(abs(ours - BDeu(df, equivalent_sample_size=5).local_score("b", ("a",))) < 1e-9)
         True
         """
-        _, counts2d = self._family(variable, tuple(parents))
-        ids = np.arange(counts2d.shape[0], dtype=np.int64)
-        return float(bdeu_class_weights(counts2d, ids, self.equivalent_sample_size))
+        return self.engine.unlabelled_score(variable, tuple(parents))
 
     def _local_score(self, variable: str, parents: tuple[str, ...]) -> float:
         """The family term under the best labelling, with its structure prior."""
