@@ -163,22 +163,35 @@ def dag_chain(
     return DagChainResult(visited, best, best_score, n_accepted / max(len(trace) - 1, 1), trace)
 
 
-def visited_posterior(visited: dict, top: int = 50) -> tuple[pd.DataFrame, pd.DataFrame]:
+def visited_posterior(visited: dict, nodes: list, top: int = 50) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Posterior over visited DAGs (scores normalised over the visited set) and edge probabilities.
+
+    The same forms as :class:`~pgmpy_sgm.causal_discovery.NonReversibleMCMC`'s ``posterior_`` and
+    ``edge_probabilities_``.
+
+    Parameters
+    ----------
+    visited : dict
+        ``{frozenset of (parent, child) edges: log unnormalized posterior}``.
+    nodes : list
+        Rows and columns of the edge probabilities, in this order.
+    top : int, default=50
+        Rows of the posterior table.
 
     Returns
     -------
     models : pandas.DataFrame
-        The ``top`` most probable DAGs: ``edges`` (sorted tuple), ``n_edges``, ``log_score``,
-        ``probability``.
-    edges : pandas.DataFrame
-        ``source``, ``target``, ``probability`` of every directed edge seen, most probable first.
+        The ``top`` most probable DAGs: ``edges`` (sorted tuple), ``log_posterior``,
+        ``probability`` and ``n_edges``.
+    edges : pandas.DataFrame of shape (n_nodes, n_nodes)
+        Posterior probability of each directed edge, row ``u`` column ``v`` for ``u -> v``
+        (diagonal 0); an undirected learner's matrix is the symmetric sum of both directions.
 
     Examples
     --------
-    >>> models, edges = visited_posterior({frozenset(): 0.0, frozenset({("a", "b")}): 0.0})
-    >>> models["probability"].tolist(), edges["probability"].tolist()
-    ([0.5, 0.5], [0.5])
+    >>> models, edges = visited_posterior({frozenset(): 0.0, frozenset({("a", "b")}): 0.0}, ["a", "b"])
+    >>> models["probability"].tolist(), edges.to_numpy().tolist()
+    ([0.5, 0.5], [[0.0, 0.5], [0.0, 0.0]])
     """
     keys = list(visited)
     scores = np.array([visited[k] for k in keys], dtype=float)
@@ -188,16 +201,14 @@ def visited_posterior(visited: dict, top: int = 50) -> tuple[pd.DataFrame, pd.Da
     models = pd.DataFrame(
         {
             "edges": [tuple(sorted(keys[i], key=repr)) for i in order[:top]],
-            "n_edges": [len(keys[i]) for i in order[:top]],
-            "log_score": scores[order[:top]],
+            "log_posterior": scores[order[:top]],
             "probability": weights[order[:top]],
+            "n_edges": [len(keys[i]) for i in order[:top]],
         }
     )
-    prob: dict = {}
-    for k, wgt in zip(keys, weights, strict=True):
-        for e in k:
-            prob[e] = prob.get(e, 0.0) + float(wgt)
-    edges = pd.DataFrame(
-        [(u, v, p) for (u, v), p in prob.items()], columns=["source", "target", "probability"]
-    ).sort_values("probability", ascending=False, kind="stable", ignore_index=True)
-    return models, edges
+    position = {v: i for i, v in enumerate(nodes)}
+    matrix = np.zeros((len(nodes), len(nodes)))
+    for key, weight in zip(keys, weights, strict=True):
+        for u, v in key:
+            matrix[position[u], position[v]] += float(weight)
+    return models, pd.DataFrame(matrix, index=list(nodes), columns=list(nodes))

@@ -302,10 +302,13 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         The score on the training data (columns sorted by name). ``scoring_method_`` is a
         deprecated alias.
     posterior_ : pandas.DataFrame or None
-        With ``n_mcmc > 0``: the 50 most probable visited DAGs (``edges``, ``n_edges``,
-        ``log_score``, ``probability``), probabilities normalised over all visited DAGs.
-    edge_probabilities_ : pandas.DataFrame or None
-        With ``n_mcmc > 0``: posterior probability of every directed edge seen.
+        With ``n_mcmc > 0``: the 50 most probable visited DAGs, as ``NonReversibleMCMC``'s
+        table: ``edges`` (tuple of ``(parent, child)``), ``log_posterior`` (the LDAG score),
+        ``probability`` (normalised over all visited DAGs) and ``n_edges``.
+    edge_probabilities_ : pandas.DataFrame of shape (n_variables, n_variables) or None
+        With ``n_mcmc > 0``: posterior probability of each directed edge, row ``u``
+        column ``v`` for ``u -> v`` (``NonReversibleMCMC``'s matrix is symmetric: its edges
+        are undirected).
     n_visited_ : int
         Distinct DAGs visited by the chain (0 without it).
     acceptance_rate_ : float or None
@@ -548,6 +551,8 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
                 bar.set_postfix_str(f"stopped by {self.restarts_stopped_by_}")
             bar.refresh()
         best, best_score = self._run_chain(score, X, best, best_score, rng)
+        if self.edge_probabilities_ is not None:  # reported in the data's column order
+            self.edge_probabilities_ = self.edge_probabilities_.loc[columns, columns]
         if self._out_of_time():
             self.restarts_stopped_by_ = "max_time"
         self.best_score_ = best_score
@@ -718,7 +723,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
             best.add_nodes_from(columns)
             best.add_edges_from(chain.best)
             best_score = float(score.score(best))
-        self.posterior_, self.edge_probabilities_ = visited_posterior(chain.visited)
+        self.posterior_, self.edge_probabilities_ = visited_posterior(chain.visited, columns)
         self.n_visited_ = len(chain.visited)
         self.acceptance_rate_ = chain.acceptance_rate
         self.chain_best_scores_ = np.array([chain.best_score], dtype=np.float64)

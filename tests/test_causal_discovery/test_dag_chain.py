@@ -45,12 +45,13 @@ def test_posterior_over_all_three_node_dags_is_exact():
         assert value == pytest.approx(exact[g], rel=1e-9)
     top = max(exact.values())
     z = sum(math.exp(v - top) for v in exact.values())
-    models, edges = visited_posterior(result.visited, top=25)
+    models, edges = visited_posterior(result.visited, nodes, top=25)
     for row in models.itertuples():
         assert row.probability == pytest.approx(math.exp(exact[frozenset(row.edges)] - top) / z)
     p_ab = sum(math.exp(v - top) for g, v in exact.items() if ("a", "b") in g) / z
-    got = edges[(edges["source"] == "a") & (edges["target"] == "b")]["probability"].item()
-    assert got == pytest.approx(p_ab)
+    assert edges.loc["a", "b"] == pytest.approx(p_ab)
+    p_ba = sum(math.exp(v - top) for g, v in exact.items() if ("b", "a") in g) / z
+    assert edges.loc["b", "a"] == pytest.approx(p_ba) and list(edges.columns) == list(edges.index) == nodes
     assert result.best_score == pytest.approx(top)
 
 

@@ -165,8 +165,17 @@ def test_score_needs_an_argument(fitted):
 
 
 def test_mcmc_after_the_climbs_gives_a_posterior():
-    est = LDAGSearch(n_restarts=0, n_mcmc=2000, seed=0).fit(_planted(2000, 5))
+    data = _planted(2000, 5)
+    data = data[list(reversed(data.columns))]
+    est = LDAGSearch(n_restarts=0, n_mcmc=2000, seed=0).fit(data)
     assert est.n_visited_ >= len(est.posterior_) > 1
+    # the forms of NonReversibleMCMC: a posterior table and a variables x variables matrix in column order
+    assert list(est.posterior_.columns) == ["edges", "log_posterior", "probability", "n_edges"]
+    matrix = est.edge_probabilities_
+    assert list(matrix.index) == list(matrix.columns) == list(data.columns)
+    assert np.all(np.diag(matrix.to_numpy()) == 0) and (matrix.to_numpy() <= 1 + 1e-12).all()
+    for u, v in est.posterior_["edges"].iloc[0]:  # an edge of the top DAG has at least its probability
+        assert matrix.loc[u, v] >= est.posterior_["probability"].iloc[0] - 1e-12
     assert est.posterior_["probability"].is_monotonic_decreasing
     assert est.posterior_["probability"].sum() <= 1 + 1e-12
     assert est.best_score_ >= max(est.climb_scores_) - 1e-9
