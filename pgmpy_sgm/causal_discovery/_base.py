@@ -16,6 +16,7 @@ orientation is a :class:`~pgmpy.base.DAG` in that class
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 
 import networkx as nx
@@ -25,10 +26,12 @@ from pgmpy.base import DAG, PDAG
 from pgmpy.metrics import get_metrics
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from pgmpy_sgm.causal_discovery._parameters import Constraint
+from pgmpy_sgm.causal_discovery._parameters import Constraint, check_parameters
+from pgmpy_sgm.causal_discovery._structural_em import missing_input
 from pgmpy_sgm.core.data import ExpectedCounts, check_frame
+from pgmpy_sgm.core.missing import check_missing_option
 from pgmpy_sgm.core.moves import chordal_families
-from pgmpy_sgm.core.pooling import is_dask_frame, pool_data
+from pgmpy_sgm.core.pooling import is_dask_frame, pool_data, pooled_input
 
 __all__ = [
     "CausalDiscoveryMixin",
@@ -271,6 +274,71 @@ class CausalDiscoveryMixin:
         tags.input_tags.positive_only = False
         tags.target_tags.required = False
         return tags
+
+    def fit(self, X, y=None):
+        """Learn from discrete data ``X``: check it, pool it, handle its gaps, then run the learner's search.
+
+        The steps every learner shares, in order (as pgmpy's ``_BaseCausalDiscovery.fit``):
+        the data are checked (a DataFrame, a Dask DataFrame or a 2-D array; an array gets
+        columns ``x0, x1, ...``), the parameters are checked
+        (``_parameter_constraints``), a setting asked to be chosen by held-out fit is
+        chosen (``_fit_by_held_out``), weighted data and Dask DataFrames are pooled into
+        distinct rows with counts where they live
+        (:func:`~pgmpy_sgm.core.pooling.pooled_input`), missing cells are handled as
+        ``missing`` says (:func:`~pgmpy_sgm.causal_discovery._structural_em.missing_input`),
+        and the learner's own ``_fit(X, weights)`` runs, or its ``_fit_em(X, weights)`` for
+        structural EM. ``max_time`` counts from the call.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame, dask.dataframe.DataFrame or numpy.ndarray
+            One row per observation, or a table of counts with the learner's ``weights``
+            (scored as it is, without expanding it into rows), or a Dask DataFrame.
+        y : None
+            Ignored (scikit-learn convention).
+
+        Returns
+        -------
+        self
+
+        Examples
+        --------
+        >>> from pgmpy_sgm.causal_discovery import LDAGSearch
+        >>> df = pd.DataFrame({"a": [0, 1] * 50, "b": [0, 1] * 50})
+        >>> sorted(LDAGSearch(n_restarts=0, show_progress=False).fit(df).adjacency_matrix_.sum().tolist())
+        [0, 1]
+        >>> table = pd.DataFrame({"a": [0, 1], "b": [0, 1], "n": [50, 50]})  # the same data as counts
+        >>> sorted(LDAGSearch(n_restarts=0, weights="n", show_progress=False).fit(table).adjacency_matrix_.sum())
+        [0, 1]
+        """
+        self._started_at = time.time()
+        X = check_data_argument(X)
+        self._check_params()
+        chosen = self._fit_by_held_out(X)
+        if chosen is not None:
+            return chosen
+        X, weights = pooled_input(X, self.weights, check_missing_option(self.missing) != "error")
+        X, weights, needs_em = missing_input(X, weights, self.missing)
+        if needs_em:
+            return self._fit_em(X, weights)
+        return self._fit(X, weights)
+
+    def _fit_deadline(self) -> float | None:
+        """The ``time.time()`` at which ``max_time`` runs out, counted from the start of ``fit`` (None: no limit)."""
+        return None if self.max_time is None else self._started_at + float(self.max_time)
+
+    def _check_params(self) -> None:
+        check_parameters(self, self._parameter_constraints)
+
+    def _fit_by_held_out(self, X):
+        """Fit with a setting chosen by held-out fit when one is asked for, returning ``self``; else None."""
+        return None
+
+    def _fit(self, X, weights):  # the learner's search on complete (possibly pooled) data
+        raise NotImplementedError
+
+    def _fit_em(self, X, weights):  # the learner's structural EM on data with gaps
+        raise NotImplementedError
 
     def _score_data(self, X):  # the learner's own score of its model on data (score(X) without a metric)
         raise NotImplementedError

@@ -26,7 +26,6 @@ from pgmpy_sgm.causal_discovery._order import canonical_order
 from pgmpy_sgm.causal_discovery._parameters import (
     Constraint,
     boolean,
-    check_parameters,
     integer,
     n_jobs,
     number,
@@ -34,10 +33,9 @@ from pgmpy_sgm.causal_discovery._parameters import (
     seed,
     state_names,
 )
-from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_em_result, missing_input, structural_em
+from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_em_result, structural_em
 from pgmpy_sgm.core.bitsets import iter_bits
-from pgmpy_sgm.core.missing import IncompleteTable, check_missing_option, em_options, missing_cells
-from pgmpy_sgm.core.pooling import pooled_input
+from pgmpy_sgm.core.missing import IncompleteTable, em_options, missing_cells
 from pgmpy_sgm.models import LabeledBayesianNetwork
 from pgmpy_sgm.structure_score.ldag_score import DEFAULT_KAPPA, LDAGScore
 
@@ -455,7 +453,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
 
     def _check_params(self) -> None:
         """Check every parameter (:data:`_parameter_constraints`, and the equivalent sample sizes)."""
-        check_parameters(self, self._parameter_constraints)
+        super()._check_params()
         self._ess_grid()
 
     # -- starts -------------------------------------------------------------------------
@@ -498,44 +496,9 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         return dag
 
     # -- fitting ------------------------------------------------------------------------
-    def fit(self, X, y=None) -> LDAGSearch:
-        """Learn a labelled DAG from discrete data ``X``.
-
-        Parameters
-        ----------
-        X : pandas.DataFrame, dask.dataframe.DataFrame or numpy.ndarray
-            One row per observation, or a table of counts with the estimator's ``weights``
-            (scored and fitted as it is, without expanding it into rows), or a Dask
-            DataFrame. An array gets columns ``x0, x1, ...``.
-        y : None
-            Ignored (scikit-learn convention).
-
-        Returns
-        -------
-        LDAGSearch
-            ``self``.
-
-        Examples
-        --------
-        >>> import pandas as pd
-        >>> df = pd.DataFrame({"a": [0, 1] * 50, "b": [0, 1] * 50})
-        >>> sorted(LDAGSearch(n_restarts=0, show_progress=False).fit(df).adjacency_matrix_.sum().tolist())
-        [0, 1]
-        >>> table = pd.DataFrame({"a": [0, 1], "b": [0, 1], "n": [50, 50]})  # the same data as counts
-        >>> est = LDAGSearch(n_restarts=0, weights="n", show_progress=False).fit(table)
-        >>> sorted(est.adjacency_matrix_.sum().tolist())
-        [0, 1]
-        >>> sorted(LDAGSearch(n_restarts=0, show_progress=False).fit(df.to_numpy()).causal_graph_.edges())
-        [('x0', 'x1')]
-        """
-        self._check_params()
-        start_time = time.perf_counter()
-        self._deadline = None if self.max_time is None else time.time() + float(self.max_time)
-        keep_missing = check_missing_option(self.missing) != "error"
-        X, weights = pooled_input(X, self.weights, keep_missing)  # a Dask DataFrame is pooled where it lives
-        X, weights, needs_em = missing_input(X, weights, self.missing)
-        if needs_em:
-            return self._fit_em(X, weights)
+    def _fit(self, X, weights) -> LDAGSearch:
+        """The search on complete data (see :meth:`fit`): first climbs, restarts, chain, labelled model."""
+        self._deadline = self._fit_deadline()
         X, counts = self._fit_data(X, weights)
         columns = list(X.columns)
         X = X[canonical_order(columns)]  # search in name order, report in column order (see the class notes)
@@ -560,7 +523,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         self.variables_ = columns
         self._set_dag_result(best.edges(), columns)
         self.model_ = self._labelled_model(score, best, X, counts, columns)
-        self.fit_time_ = time.perf_counter() - start_time
+        self.fit_time_ = time.time() - self._started_at
         return self
 
     def _fit_em(self, X: pd.DataFrame, weights) -> LDAGSearch:
@@ -568,7 +531,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         variables = [c for c in X.columns if not (isinstance(weights, str) and c == weights)]
         cells = missing_cells(X, variables)
         table = IncompleteTable.from_frame(X, weights, self.state_names)
-        deadline = self._deadline
+        deadline = self._deadline = self._fit_deadline()
         options = em_options(self.missing)
         with tqdm(total=options.max_iter, disable=not (self.show_progress and config.SHOW_PROGRESS),
                   desc="LDAGSearch (structural EM)") as bar:  # fmt: skip

@@ -14,10 +14,9 @@ from sklearn.utils.validation import validate_data
 
 from pgmpy_sgm.causal_discovery._base import RETURN_TYPE, CausalDiscoveryMixin, equivalence_class
 from pgmpy_sgm.causal_discovery._mpl_steps import Deadline, climb_contexts, climb_edges, prescreen_blanket
-from pgmpy_sgm.causal_discovery._parameters import boolean, check_parameters, integer, seconds, seed, state_names
-from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_em_result, missing_input, structural_em
-from pgmpy_sgm.core.missing import IncompleteTable, check_missing_option, em_options, missing_cells
-from pgmpy_sgm.core.pooling import pooled_input
+from pgmpy_sgm.causal_discovery._parameters import boolean, integer, seconds, seed, state_names
+from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_em_result, structural_em
+from pgmpy_sgm.core.missing import IncompleteTable, em_options, missing_cells
 from pgmpy_sgm.models.contextual_markov_network import ContextualMarkovNetwork
 from pgmpy_sgm.structure_score.mpl_score import DEFAULT_ALPHA, DEFAULT_KAPPA, MPLScore
 
@@ -151,7 +150,7 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
     }
 
     def _check_params(self) -> None:
-        check_parameters(self, self._parameter_constraints)
+        super()._check_params()
         if self._check_return_type() == "dag":
             raise ValueError("return_type='dag' is not available: a Markov network with a chordless cycle has no DAG "
                              "with its independencies; use 'pdag' (every edge undirected)")  # fmt: skip
@@ -159,21 +158,8 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
     def _new_score(self, X, counts, state_names) -> MPLScore:
         return MPLScore(X, weights=counts, state_names=state_names, alpha=self.alpha, kappa=self.kappa)
 
-    def fit(self, X, y=None) -> MPLSearch:
-        """Learn the Markov network and its contexts from discrete data ``X``.
-
-        Parameters
-        ----------
-        X : pandas.DataFrame, dask.dataframe.DataFrame or numpy.ndarray
-            One row per observation, or a table of counts with ``weights``. An array gets
-            columns ``x0, x1, ...``.
-        y : None
-            Ignored.
-
-        Returns
-        -------
-        MPLSearch
-            ``self``.
+    def _fit(self, X, weights) -> MPLSearch:
+        """The search on complete data (see :meth:`fit`): blanket pre-screen, edge climb, contexts.
 
         Examples
         --------
@@ -181,13 +167,8 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
         >>> sorted(MPLSearch(weights="n").fit(table).graph_.edges())
         [('a', 'b')]
         """
-        self._check_params()
-        start = time.perf_counter()
-        deadline = Deadline(self.max_time)
-        X, weights = pooled_input(X, self.weights, check_missing_option(self.missing) != "error")
-        X, weights, needs_em = missing_input(X, weights, self.missing)
-        if needs_em:
-            return self._fit_em(X, weights)
+        end = self._fit_deadline()
+        deadline = Deadline(None if end is None else max(end - time.time(), 0.0))
         X, counts = self._fit_data(X, weights)
         columns = list(X.columns)
         score = self._new_score(X, counts, self.state_names)
@@ -214,7 +195,7 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
         self.model_ = self._model(ordered, self.contexts_, score)
         self.stopped_by_ = "max_time" if deadline.hit else "converged"
         self._set_graph_result(ordered, columns)
-        self.fit_time_ = time.perf_counter() - start
+        self.fit_time_ = time.time() - self._started_at
         return self
 
     def _fit_em(self, X: pd.DataFrame, weights) -> MPLSearch:

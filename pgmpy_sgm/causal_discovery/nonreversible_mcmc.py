@@ -17,7 +17,7 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import check_is_fitted, validate_data
 from tqdm.auto import tqdm
 
-from pgmpy_sgm.causal_discovery._base import RETURN_TYPE, DecomposableCausalGraphMixin, check_data_argument
+from pgmpy_sgm.causal_discovery._base import RETURN_TYPE, DecomposableCausalGraphMixin
 from pgmpy_sgm.causal_discovery._chain import (
     ChainData,
     ChainState,
@@ -42,7 +42,6 @@ from pgmpy_sgm.causal_discovery._order import canonical_order, in_column_order
 from pgmpy_sgm.causal_discovery._parameters import (
     Constraint,
     boolean,
-    check_parameters,
     integer,
     n_jobs,
     number,
@@ -61,12 +60,11 @@ from pgmpy_sgm.causal_discovery._segments import (
     remaining,
     sequential_segments,
 )
-from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_em_result, missing_input, structural_em
+from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_em_result, structural_em
 from pgmpy_sgm.core.data import check_frame
 from pgmpy_sgm.core.engine import ScoreEngine
-from pgmpy_sgm.core.missing import IncompleteTable, check_missing_option, em_options, missing_cells
+from pgmpy_sgm.core.missing import IncompleteTable, em_options, missing_cells
 from pgmpy_sgm.core.moves import DecomposableState, chordal_families
-from pgmpy_sgm.core.pooling import pooled_input
 from pgmpy_sgm.core.search import (
     best_forest_key,
     climbed_start_key,
@@ -576,19 +574,18 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         "explore": number(0.0, strict=False),
     }
 
-    def _check_params(self) -> tuple[int | None, int, int]:
-        """Check every parameter (:data:`_parameter_constraints`, then the backend and ``n_iter=None``).
-
-        Returns ``n_iter`` (None for ``"auto"`` or a time budget), ``n_chains`` and the
-        iterations between synchronizations of parallel chains.
-        """
-        check_parameters(self, self._parameter_constraints)
+    def _check_params(self) -> None:
+        """Check every parameter (:data:`_parameter_constraints`, then the backend and ``n_iter=None``)."""
+        super()._check_params()
         check_backend(self.backend)
         if self.n_iter is None and self.max_time is None:
             raise ValueError("n_iter=None needs a time budget: set max_time (seconds). Got: max_time=None")
-        n_iter = None if self.n_iter in (None, "auto") else int(self.n_iter)
         legacy = {k: getattr(self, k) for k in LEGACY_KEYWORDS if not _is_deprecated_default(getattr(self, k))}
         self._checkpoint_settings = checkpoint_or_none(checkpoint_setting(self.checkpoint, legacy)) or Checkpoint()
+
+    def _run_sizes(self) -> tuple[int | None, int, int]:
+        """``n_iter`` (None for ``"auto"`` or a time budget), ``n_chains``, iterations between synchronizations."""
+        n_iter = None if self.n_iter in (None, "auto") else int(self.n_iter)
         return n_iter, int(self.n_chains), self._checkpoint().every
 
     def _checkpoint(self) -> Checkpoint:
@@ -638,21 +635,15 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         return key
 
     # -- fitting ----------------------------------------------------------------------
-    def fit(self, X, y=None):
-        """Run the chains on ``X`` and set the fitted attributes.
+    def _fit_by_held_out(self, X):
+        """With ``prior="held_out"``, the fit under the prior chosen by held-out fit; else None."""
+        if self.prior == "held_out":
+            return fit_with_held_out_prior(self, X)
+        self.prior_, self.prior_scores_ = self.prior, None
+        return None
 
-        Parameters
-        ----------
-        X : pandas.DataFrame, dask.dataframe.DataFrame or numpy.ndarray
-            Discrete data (an array gets columns ``x0, x1, ...``). A Dask DataFrame is pooled
-            into distinct rows with counts where its partitions live
-            (:func:`~pgmpy_sgm.core.pooling.pool_data`), with the same results.
-        y : None
-            Ignored.
-
-        Returns
-        -------
-        self
+    def _fit(self, X, weights):
+        """Run the chains on complete data (see :meth:`fit`) and set the fitted attributes.
 
         Examples
         --------
@@ -661,21 +652,11 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         >>> round(est.fit(load_heart_disease()).best_score_, 2)
         -6720.18
         """
-        X = check_data_argument(X)
-        if self.prior == "held_out":
-            self._check_params()
-            return fit_with_held_out_prior(self, X)
-        self.prior_, self.prior_scores_ = self.prior, None
-        keep_missing = check_missing_option(self.missing) != "error"
-        X, weights = pooled_input(X, self.weights, keep_missing)  # a Dask DataFrame is pooled where it lives
-        X, weights, needs_em = missing_input(X, weights, self.missing)
-        if needs_em:
-            return self._fit_em(X, weights)
         X = self._check_fit_data(X)
         columns = list(X.columns)
         X = X[canonical_order(columns)]  # fit in the canonical order, report in column order (see class notes)
-        n_iter, n_chains, every = self._check_params()
-        t_start = time.time()
+        n_iter, n_chains, every = self._run_sizes()
+        t_start = self._started_at
         strata = bool(self.strata)
         scorer = SGMScore(
             X,
@@ -730,14 +711,13 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
 
     def _fit_em(self, X: pd.DataFrame, weights) -> NonReversibleMCMC:
         """Structural EM (see ``missing``): M-steps are fits of a copy of this estimator on completed tables."""
-        self._check_params()
         if self._checkpoint().path is not None:
             raise ValueError("checkpoint is not available with missing='em'; pass checkpoint=None. "
                              f"Got: {self.checkpoint!r}")  # fmt: skip
         variables = [c for c in X.columns if not (isinstance(weights, str) and c == weights)]
         cells = missing_cells(X, variables)
         table = IncompleteTable.from_frame(X, weights, self.state_names)
-        deadline = None if self.max_time is None else time.time() + float(self.max_time)
+        deadline = self._fit_deadline()
         bar = self._em_bar(em_options(self.missing).max_iter)
         try:
             report = None if bar is None else functools.partial(_em_progress, bar)
