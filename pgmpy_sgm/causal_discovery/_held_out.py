@@ -9,6 +9,7 @@ import pandas as pd
 from sklearn.base import clone
 
 from pgmpy_sgm.core.data import sorted_states
+from pgmpy_sgm.models import ModelAverage
 
 __all__ = ["HeldOutChoice", "choose_by_held_out", "rows_of", "fit_with_held_out_prior", "HELD_OUT_PRIORS"]
 
@@ -69,7 +70,6 @@ def rows_of(X, weights) -> pd.DataFrame:
 
 def _held_out_log_likelihood(est, train: pd.DataFrame, test: pd.DataFrame) -> float:
     """Log-likelihood per row of ``test`` under the model average of ``est`` fitted on ``train``."""
-    from pgmpy_sgm.models import ModelAverage
 
     fitted = est.fit(train)
     return float(ModelAverage.from_estimator(fitted, train).log_likelihood(test) / len(test))

@@ -12,6 +12,8 @@ from collections.abc import Iterable
 
 import pandas as pd
 
+from pgmpy_sgm.models import StratifiedGraph
+
 __all__ = ["canonical_order", "in_column_order", "reorder_edges", "reorder_posterior", "reorder_strata"]
 
 
@@ -85,7 +87,6 @@ def in_column_order(est, columns: Iterable) -> None:
     >>> list(est.model_.nodes()), list(est.model_.edges()), est.variables_
     (['b', 'a'], [('b', 'a')], ['b', 'a'])
     """
-    from pgmpy_sgm.models import StratifiedGraph
 
     order = [c for c in columns if c in set(est.variables_)]
     position = {v: i for i, v in enumerate(order)}

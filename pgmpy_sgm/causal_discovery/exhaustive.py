@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import pandas as pd
 from pgmpy import config
+from tqdm.auto import tqdm
 
 from pgmpy_sgm.causal_discovery._order import canonical_order, reorder_posterior
 from pgmpy_sgm.causal_discovery._posterior import posterior_frame
 from pgmpy_sgm.core.engine import ScoreEngine
 from pgmpy_sgm.core.moves import DecomposableState, chordal_families
+from pgmpy_sgm.structure_score import SGMScore
 
 __all__ = ["exhaustive_posterior"]
 
@@ -87,7 +89,6 @@ def exhaustive_posterior(
     .. [1] H. Nyman, J. Pensar, T. Koski and J. Corander. Stratified graphical models:
        context-specific independence in graphical models. Bayesian Analysis 9(4), 2014.
     """
-    from pgmpy_sgm.structure_score import SGMScore
 
     if isinstance(max_variables, bool) or not isinstance(max_variables, int) or max_variables < 1:
         raise ValueError(f"max_variables must be a positive integer. Got: {max_variables!r}")
@@ -126,7 +127,6 @@ def enumerate_scores(engine: ScoreEngine, strata: bool = True, show_progress: bo
     """
     bar = None
     if show_progress and config.SHOW_PROGRESS:
-        from tqdm.auto import tqdm
 
         bar = tqdm(total=1 << len(engine.pairs), desc="exhaustive_posterior", unit="graph")
     try:

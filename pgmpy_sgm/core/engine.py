@@ -34,6 +34,7 @@ from pgmpy_sgm.core.bitsets import iter_bits
 from pgmpy_sgm.core.data import EncodedData
 from pgmpy_sgm.core.labelling import CliqueLabelling, contexts_from_groups, groups_from_contexts
 from pgmpy_sgm.core.lines import dirichlet_log_ml, group_weights, labelled_clique_term
+from pgmpy_sgm.core.optimize import combine_centers, optimal_groups
 
 __all__ = ["ScoreEngine", "PRIORS", "LOG2", "iter_bits", "check_settings"]
 
@@ -411,7 +412,6 @@ class ScoreEngine:
         return value
 
     def _best_labelling(self, clique: int, forbidden: int, method: str) -> CliqueLabelling:
-        from pgmpy_sgm.core.optimize import combine_centers
 
         if not self.labelable(clique):
             return CliqueLabelling(None, None, 0.0, True, "unlabelled")
@@ -424,7 +424,6 @@ class ScoreEngine:
         return combine_centers(candidates)
 
     def _center_groups(self, clique: int, center: int, flags: tuple, method: str):
-        from pgmpy_sgm.core.optimize import optimal_groups
 
         key = (clique, center, flags, method)
         hit = self._center_cache.get(key)

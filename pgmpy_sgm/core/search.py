@@ -48,6 +48,7 @@ gains, so Kruskal's algorithm on positive pair gains maximises it.
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import time
 from collections.abc import Callable, Sequence
@@ -286,7 +287,6 @@ def greedy_climb(
     >>> greedy_climb(state), round(state.score, 2)  # the paper's best stratified graph
     (8, -6715.9)
     """
-    import heapq
 
     candidates = list(state.tables.pairs if pairs is None else pairs)
     n_moves = 0

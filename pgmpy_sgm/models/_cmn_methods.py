@@ -8,10 +8,13 @@ from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
+from pgmpy.factors.discrete import DiscreteFactor
+from pgmpy.models import DiscreteMarkovNetwork, JunctionTree
 
 from pgmpy_sgm.core.arguments import random_generator
+from pgmpy_sgm.core.data import EncodedData
 from pgmpy_sgm.core.missing import columns_of, recoding, rows_log_probability
-from pgmpy_sgm.models._cmn_inference import JunctionTreeEngine
+from pgmpy_sgm.models._cmn_inference import JunctionTreeEngine, align
 from pgmpy_sgm.models._cmn_parameters import broadcast_sum, cyclical_projection, log_probabilities
 
 __all__ = ["ParameterMethods", "DEFAULT_JOINT_CELLS"]
@@ -88,7 +91,6 @@ class ParameterMethods:
         >>> cmn.get_factors()  # doctest: +ELLIPSIS
         [<DiscreteFactor representing phi(a:2, b:2) at 0x...>]
         """
-        from pgmpy_sgm.core.data import EncodedData
 
         _check_number(pseudo_count, "pseudo_count", 0.0)
         _check_number(tol, "tol", 0.0, strict=True)
@@ -133,7 +135,6 @@ class ParameterMethods:
         return self
 
     def _set_log_potentials(self, log_potentials: dict) -> None:
-        from pgmpy.factors.discrete import DiscreteFactor
 
         factors = []
         for clique, table in log_potentials.items():
@@ -206,7 +207,6 @@ class ParameterMethods:
         >>> round(float(cmn.joint().values.sum()), 12)
         1.0
         """
-        from pgmpy.factors.discrete import DiscreteFactor
 
         nodes = list(self.nodes())
         size = math.prod(len(self.node_states(v)) for v in nodes)
@@ -331,7 +331,6 @@ class ParameterMethods:
         >>> type(mn).__name__, mn.check_model()
         ('DiscreteMarkovNetwork', True)
         """
-        from pgmpy.models import DiscreteMarkovNetwork
 
         network = DiscreteMarkovNetwork()
         network.add_nodes_from(self.nodes())
@@ -359,8 +358,6 @@ class ParameterMethods:
         >>> round(float(marginal.values.sum()), 12)
         1.0
         """
-        from pgmpy.factors.discrete import DiscreteFactor
-        from pgmpy.models import JunctionTree
 
         factors = self._log_factors()
         engine = JunctionTreeEngine(self, self.cardinalities(), cover=[scope for scope, _ in factors])
@@ -368,7 +365,6 @@ class ParameterMethods:
         tree.add_nodes_from(engine.cliques)
         tree.add_edges_from((engine.cliques[i], engine.cliques[j]) for i, j in engine.tree_edges)
         tables = [np.zeros([len(self.node_states(v)) for v in c]) for c in engine.cliques]
-        from pgmpy_sgm.models._cmn_inference import align
 
         for scope, log_table in factors:
             i = engine.home(scope)

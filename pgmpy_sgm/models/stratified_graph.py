@@ -24,6 +24,7 @@ from itertools import combinations
 import networkx as nx
 import numpy as np
 from pgmpy.base import UndirectedGraph
+from pgmpy.independencies import Independencies
 
 from pgmpy_sgm.core.arguments import check_nodes, edge_pairs
 from pgmpy_sgm.core.decomposition import decompose, edge_clique_counts, free_parameters
@@ -529,7 +530,6 @@ class StratifiedGraph(UndirectedGraph):
         >>> sorted(str(a) for a in sg.get_independencies().get_assertions())
         ['(a ⟂ c | b)', '(a ⟂ d)', '(b ⟂ d)', '(c ⟂ d)']
         """
-        from pgmpy.independencies import Independencies
 
         order = {v: i for i, v in enumerate(self.nodes())}
         out = Independencies()

@@ -20,6 +20,7 @@ import json
 import math
 
 import numpy as np
+from pgmpy.factors.discrete import DiscreteFactor
 
 from pgmpy_sgm.models import ContextualMarkovNetwork
 from pgmpy_sgm.readwrite._fields import (
@@ -141,7 +142,6 @@ def cmn_from_json_dict(data: dict, max_cells: int = DEFAULT_MAX_CELLS) -> Contex
     >>> cmn_from_json_dict(cmn_to_json_dict(cmn)) == cmn
     True
     """
-    from pgmpy.factors.discrete import DiscreteFactor
 
     _check_header(data)
     model = _read_structure(data)
