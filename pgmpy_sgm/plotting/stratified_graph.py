@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 import matplotlib.pyplot as plt
 import networkx as nx
@@ -328,9 +329,42 @@ def plot_stratified_graph(
         raise ValueError(f"strata_per_line must be a positive integer or None. Got: {strata_per_line!r}")
     per_line = strata_per_line if strata_per_line is not None else (4 if label_style == "compact" else 1)
 
-    # edges: unlabelled first so that red lines lie on top where they cross
-    labelled = set(strata)
-    ordered = sorted(sg.edges(), key=lambda e: e in labelled or (e[1], e[0]) in labelled)
+    style = _EdgeStyle(labelled_edge_color, edge_color, labelled_width, edge_width, font_size)
+    strata_texts, strata_edges, segments, orders = _draw_edges(ax, sg, pos, style, show_strata, label_style, names,
+                                                               per_line)  # fmt: skip
+    node_texts = _draw_nodes(ax, sg, pos, names, font_size)
+    renderer = _renderer(fig)
+    labelled = bool(strata)
+    if legend and labelled:
+        _draw_legend(ax, style)
+    if title is not None:
+        ax.set_title(title)
+    ax.set_axis_off()
+    _fit_limits(ax, pos, node_texts, renderer)
+    _place_strata(ax, strata_texts, strata_edges, segments, node_texts, renderer)
+    _fit_limits(ax, pos, node_texts + strata_texts, renderer)
+    if orders:
+        _draw_state_order_key(ax, orders, legend and labelled, renderer, font_size)
+    return ax
+
+
+@dataclass(frozen=True)
+class _EdgeStyle:
+    labelled_color: str
+    color: str
+    labelled_width: float
+    width: float
+    font_size: float
+
+
+def _draw_edges(ax: Axes, sg, pos: dict, style: _EdgeStyle, show_strata: bool, label_style: str, names: dict,
+                per_line: int) -> tuple[list, list, list, dict]:  # fmt: skip
+    """Draw the edges, unlabelled first so that red lines lie on top where they cross, and the strata texts.
+
+    Returns the strata texts, their edges, every edge's segment and the state orders of the key.
+    """
+    strata = sg.strata
+    ordered = sorted(sg.edges(), key=lambda e: e in strata or (e[1], e[0]) in strata)
     strata_texts, strata_edges, segments, orders = [], [], [], {}
     for u, v in ordered:
         key = (u, v) if (u, v) in strata else (v, u) if (v, u) in strata else None
@@ -339,8 +373,8 @@ def plot_stratified_graph(
         (line,) = ax.plot(
             [p[0], q[0]],
             [p[1], q[1]],
-            color=labelled_edge_color if is_labelled else edge_color,
-            linewidth=labelled_width if is_labelled else edge_width,
+            color=style.labelled_color if is_labelled else style.color,
+            linewidth=style.labelled_width if is_labelled else style.width,
             solid_capstyle="round",
             zorder=2 if is_labelled else 1,
             label=f"_{u} -- {v}",
@@ -351,77 +385,40 @@ def plot_stratified_graph(
             text, order = stratum_text(sg, *key, label_style=label_style, names=names, per_line=per_line)
             if order is not None:
                 orders[f"{names[key[0]]}–{names[key[1]]}"] = order
-            mid = (p + q) / 2
-            artist = ax.text(
-                mid[0],
-                mid[1],
-                text,
-                ha="center",
-                va="center",
-                fontsize=font_size - 1,
-                color=labelled_edge_color,
-                zorder=4,
-                bbox={"boxstyle": "round,pad=0.2", "facecolor": "white", "edgecolor": "none", "alpha": 0.9},
-                label=f"_{u} -- {v}",
-                gid=GID_STRATA,
-            )
-            strata_texts.append(artist)
+            strata_texts.append(_strata_text(ax, (p + q) / 2, text, style, f"_{u} -- {v}"))
             strata_edges.append((u, v))
+    return strata_texts, strata_edges, segments, orders
 
-    node_texts = []
-    for v in sg.nodes():
-        artist = ax.text(
-            pos[v][0],
-            pos[v][1],
-            names[v],
-            ha="center",
-            va="center",
-            fontsize=font_size,
-            zorder=5,
-            bbox={"boxstyle": "round,pad=0.4", "facecolor": "#f2f2f2", "edgecolor": "black", "linewidth": 1.2},
-            gid=GID_NODE,
-        )
-        node_texts.append(artist)
 
-    renderer = _renderer(fig)
+def _strata_text(ax: Axes, where, text: str, style: _EdgeStyle, label: str):
+    box = {"boxstyle": "round,pad=0.2", "facecolor": "white", "edgecolor": "none", "alpha": 0.9}
+    return ax.text(where[0], where[1], text, ha="center", va="center", fontsize=style.font_size - 1,
+                   color=style.labelled_color, zorder=4, bbox=box, label=label, gid=GID_STRATA)  # fmt: skip
+
+
+def _draw_nodes(ax: Axes, sg, pos: dict, names: dict, font_size: float) -> list:
+    box = {"boxstyle": "round,pad=0.4", "facecolor": "#f2f2f2", "edgecolor": "black", "linewidth": 1.2}
+    return [ax.text(pos[v][0], pos[v][1], names[v], ha="center", va="center", fontsize=font_size, zorder=5, bbox=box,
+                    gid=GID_NODE) for v in sg.nodes()]  # fmt: skip
+
+
+def _draw_legend(ax: Axes, style: _EdgeStyle) -> None:
+    handles = [
+        Line2D([], [], color=style.labelled_color, linewidth=style.labelled_width, label=LEGEND_LABELLED),
+        Line2D([], [], color=style.color, linewidth=style.width, label=LEGEND_EDGE),
+    ]
+    box = ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), fontsize=style.font_size - 1,
+                    frameon=False, borderaxespad=0.2)  # fmt: skip
+    box.set_gid(GID_LEGEND)
+
+
+def _draw_state_order_key(ax: Axes, orders: dict, under_legend: bool, renderer, font_size: float) -> None:
+    """The order of the states in the compact strata texts, under the legend when there is one."""
     key_y = 0.0
-    if legend and labelled:
-        handles = [
-            Line2D([], [], color=labelled_edge_color, linewidth=labelled_width, label=LEGEND_LABELLED),
-            Line2D([], [], color=edge_color, linewidth=edge_width, label=LEGEND_EDGE),
-        ]
-        box = ax.legend(
-            handles=handles,
-            loc="upper center",
-            bbox_to_anchor=(0.5, 0.0),
-            fontsize=font_size - 1,
-            frameon=False,
-            borderaxespad=0.2,
-        )
-        box.set_gid(GID_LEGEND)
-    if title is not None:
-        ax.set_title(title)
-    ax.set_axis_off()
-
-    _fit_limits(ax, pos, node_texts, renderer)
-    _place_strata(ax, strata_texts, strata_edges, segments, node_texts, renderer)
-    _fit_limits(ax, pos, node_texts + strata_texts, renderer)
-    if orders and legend and labelled:  # the key goes under the legend
+    if under_legend:
         ax.apply_aspect()
         legend_box = ax.get_legend().get_window_extent(renderer) if renderer is not None else None
         key_y = ax.transAxes.inverted().transform(legend_box.p0)[1] if legend_box is not None else -0.12
-    if orders:
-        key_text = "Order of states: " + "; ".join(f"{edge}: ({', '.join(o)})" for edge, o in orders.items())
-        ax.text(
-            0.5,
-            key_y,
-            key_text,
-            transform=ax.transAxes,
-            ha="center",
-            va="top",
-            fontsize=font_size - 1,
-            color="dimgray",
-            wrap=True,
-            gid=GID_KEY,
-        )
-    return ax
+    key_text = "Order of states: " + "; ".join(f"{edge}: ({', '.join(o)})" for edge, o in orders.items())
+    ax.text(0.5, key_y, key_text, transform=ax.transAxes, ha="center", va="top", fontsize=font_size - 1,
+            color="dimgray", wrap=True, gid=GID_KEY)  # fmt: skip
