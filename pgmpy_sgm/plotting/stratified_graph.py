@@ -316,18 +316,10 @@ def plot_stratified_graph(
     check_style(label_style)
     names = display_names(sg, node_labels)
     pos = check_positions(sg, pos) if pos is not None else graph_layout(sg, layout, seed)
-    if ax is None:
-        n = sg.number_of_nodes()
-        side = min(4.5 + 0.35 * n, 10.0)
-        _, ax = plt.subplots(figsize=(side + 1.0, side))
-    elif not isinstance(ax, Axes):
-        raise TypeError(f"ax must be a matplotlib Axes. Got: {type(ax).__name__}")
+    ax = _axes_for(ax, sg.number_of_nodes())
     fig = ax.figure
     strata = sg.strata
-    if strata_per_line is not None and (isinstance(strata_per_line, bool) or not isinstance(strata_per_line, int)
-                                        or strata_per_line < 1):
-        raise ValueError(f"strata_per_line must be a positive integer or None. Got: {strata_per_line!r}")
-    per_line = strata_per_line if strata_per_line is not None else (4 if label_style == "compact" else 1)
+    per_line = _strata_per_line(strata_per_line, label_style)
 
     style = _EdgeStyle(labelled_edge_color, edge_color, labelled_width, edge_width, font_size)
     strata_texts, strata_edges, segments, orders = _draw_edges(ax, sg, pos, style, show_strata, label_style, names,
@@ -346,6 +338,24 @@ def plot_stratified_graph(
     if orders:
         _draw_state_order_key(ax, orders, legend and labelled, renderer, font_size)
     return ax
+
+
+def _axes_for(ax, n_nodes: int) -> Axes:
+    """``ax``, checked, or the axes of a new figure sized for ``n_nodes``."""
+    if ax is None:
+        side = min(4.5 + 0.35 * n_nodes, 10.0)
+        return plt.subplots(figsize=(side + 1.0, side))[1]
+    if not isinstance(ax, Axes):
+        raise TypeError(f"ax must be a matplotlib Axes. Got: {type(ax).__name__}")
+    return ax
+
+
+def _strata_per_line(strata_per_line, label_style: str) -> int:
+    """Strata per text line: as given, or 4 for compact labels and 1 otherwise."""
+    if strata_per_line is not None and (isinstance(strata_per_line, bool) or not isinstance(strata_per_line, int)
+                                        or strata_per_line < 1):  # fmt: skip
+        raise ValueError(f"strata_per_line must be a positive integer or None. Got: {strata_per_line!r}")
+    return strata_per_line if strata_per_line is not None else (4 if label_style == "compact" else 1)
 
 
 @dataclass(frozen=True)
