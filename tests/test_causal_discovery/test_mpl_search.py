@@ -258,11 +258,11 @@ def test_bayesian_network_data_the_union_of_the_blankets_recovers_more_of_the_mo
     """Data from the child network (20 variables, up to 6 states): the climb's pseudo-likelihood graph
     misses moral edges at the multi-state hubs; the chosen graph recovers more of the moral graph."""
     import gzip
-
-    from pgmpy_sgm.causal_discovery._mpl_steps import Deadline, climb_edges
     from pathlib import Path
 
     from pgmpy.readwrite import BIFReader
+
+    from pgmpy_sgm.causal_discovery._mpl_steps import Deadline, climb_edges
 
     with gzip.open(Path(__file__).parents[1] / "data" / "child.bif.gz", "rt") as fh:
         bn = BIFReader(string=fh.read()).get_model()
