@@ -42,7 +42,7 @@ _TOL = 1e-9
 #: :func:`choose_graph` compares graphs; above it the climb's graph is kept without a comparison.
 MAX_BIC_WORK = 2**22
 
-#: Pseudo-count of the fits behind :func:`graph_bic` (``ContextualMarkovNetwork.fit``'s default).
+#: Pseudo-count of the fits behind :func:`graph_bic` (a near-maximum-likelihood fit that stays positive).
 BIC_PSEUDO_COUNT = 1.0
 
 
