@@ -149,13 +149,15 @@ def climb_edges(score, candidates: list, deadline: Deadline) -> tuple[nx.Graph, 
     return graph, moves
 
 
-def graph_bic(score, graph: nx.Graph, pseudo_count: float = BIC_PSEUDO_COUNT, tol: float = 1e-6,
-              max_iter: int = 200) -> float | None:  # fmt: skip
+def graph_bic(score, graph: nx.Graph, pseudo_count: float = BIC_PSEUDO_COUNT, tol: float = 1e-4,
+              max_iter: int = 100) -> float | None:  # fmt: skip
     """BIC of ``graph`` as a Markov network on the score's data; None when its junction tree is too costly.
 
     ``log L - (k / 2) log N``: ``log L`` is the exact log-likelihood of the data under clique
     potentials fitted by cyclical projection (with a uniform pseudo-sample of total weight
-    ``pseudo_count``; 0 gives maximum likelihood), ``k`` the dimension of the log-linear model
+    ``pseudo_count``; 0 gives maximum likelihood; ``tol`` and ``max_iter`` as in
+    ``ContextualMarkovNetwork.fit``, loose by default: the comparison needs the log-likelihood to
+    a fraction of a nat, not the parameters to 1e-8), ``k`` the dimension of the log-linear model
     (:func:`~pgmpy_sgm.models._cmn_structure.log_linear_dimension`), ``N`` the number of rows.
 
     Examples
