@@ -2,7 +2,9 @@
 
 Run: ``nohup python benchmarks/bench_mpl.py --out benchmarks/results_mpl.csv &`` (rows are appended as
 each fit ends, and a re-run skips the settings already in the file); ``--quick`` for a smoke run;
-``--report`` prints the tables of RESULTS.md from the CSV.
+``--report`` prints the tables of RESULTS.md from the CSV; ``--report --also OTHER.csv --baseline BASE.csv`` adds the
+rows of other runs, and the ``MPL`` rows of an earlier version's run (its learners renamed ``MPL@base``,
+``MPL-plain@base``) with their own "best other" column.
 
 Data (training n in ``--sizes``, default 500, 2000, 10000; test n = 10000, another seed):
 
@@ -15,8 +17,8 @@ Data (training n in ``--sizes``, default 500, 2000, 10000; test n = 10000, anoth
 Learners, each timed on its own:
 
 * ``MPL``: :class:`~pgmpy_sgm.causal_discovery.MPLSearch` with its defaults (contexts on), then
-  ``ContextualMarkovNetwork.fit`` (cyclical projection, pseudo-count 1) for the held-out
-  log-likelihood (exact, by a junction tree); ``MPL-plain``: the same with ``contexts=False``;
+  ``ContextualMarkovNetwork.fit`` (cyclical projection, its default pseudo-count; ``MPL-pc1``: pseudo-count 1)
+  for the held-out log-likelihood (exact, by a junction tree); ``MPL-plain``: the same with ``contexts=False``;
 * ``SGM``: ``NonReversibleMCMC`` (decomposable stratified graphs) under a 30 s budget (``max_time``),
   Bayesian parameters;
 * ``LDAG``: ``LDAGSearch(n_restarts=0)`` (the GES and empty-graph climbs, no restarts);
@@ -25,6 +27,15 @@ Learners, each timed on its own:
 * ``BDgraph``: R's ``BDgraph::bdgraph.mpl(method="dgm", algorithm="hc")`` (the MPL hill climb
   without contexts) through ``Rscript``, when ``Rscript`` and BDgraph are installed (its time is
   the R call's, without starting R); otherwise a skip message.
+
+``--smoothing``: the choice of ``ContextualMarkovNetwork.fit``'s ``pseudo_count`` on data this benchmark does not
+use (generating seeds 10 and 11 of blocks-10, grid-12 and grid-20; the bnlearn networks sachs, child and
+insurance with training seeds 10 and 11 and test seed 2010/2011; n = 500 and 2000): the graph of
+``MPLSearch()`` fitted with each pseudo-count in ``SMOOTHING_PSEUDO_COUNTS``, one line of held-out nats/row each.
+
+``--diagnose``: on the bnlearn settings, the graphs behind the held-out gap: the MPL score, edge recall and
+held-out nats/row (CMN fitted with pseudo-count 1 and 5) of the climb's graph, of the union of the pre-screened
+blankets and of the moral graph, and the generating DAG as a Bayesian network (BDeu, ESS 5) on the same data.
 
 ``--heart``: the heart data instead (5 folds as in ``predictive.py``; the edge scores are against the
 graph of ``NonReversibleMCMC`` on all rows), then the graphs and statements of MPL and of the SG on all
@@ -63,7 +74,7 @@ from predictive import as_categories, bn_free_parameters, bn_log_likelihood, loa
 
 from pgmpy_sgm import load_heart_disease  # noqa: E402
 from pgmpy_sgm.causal_discovery import LDAGSearch, MPLSearch, NonReversibleMCMC  # noqa: E402
-from pgmpy_sgm.models import StratifiedGraphicalModel  # noqa: E402
+from pgmpy_sgm.models import ContextualMarkovNetwork, StratifiedGraphicalModel  # noqa: E402
 
 warnings.filterwarnings("ignore")
 
@@ -111,16 +122,18 @@ def edge_scores(learned: nx.Graph, true: nx.Graph) -> dict:
 MAX_LIKELIHOOD_VARIABLES = 50
 
 
-def fit_mpl(train, test, states, contexts: bool) -> tuple[dict, nx.Graph]:
+def fit_mpl(train, test, states, contexts: bool, pseudo_count: float | None = None) -> tuple[dict, nx.Graph]:
     start = time.perf_counter()
     est = MPLSearch(seed=0, contexts=contexts, state_names=states).fit(train)
     fit_s = time.perf_counter() - start
-    row = {"fit_s": fit_s, "n_contexts": sum(len(c) for c in est.contexts_.values())}
+    row = {"fit_s": fit_s, "n_contexts": sum(len(c) for c in est.contexts_.values()),
+           "note": f"graph={getattr(est, 'graph_rule_', 'global')}"}
     if train.shape[1] > MAX_LIKELIHOOD_VARIABLES:
         return {**row, "ll": np.nan, "n_params": est.model_.n_free_parameters(),
                 "note": "likelihood not computed (too slow above 50 variables)"}, est.graph_
     try:
-        model = est.model_.fit(train, state_names=states)
+        options = {} if pseudo_count is None else {"pseudo_count": pseudo_count}
+        model = est.model_.fit(train, state_names=states, **options)
         row.update(ll=model.log_likelihood(test) / len(test), n_params=model.n_free_parameters())
     except (MemoryError, ValueError) as err:  # a junction tree too large to build
         row.update(ll=np.nan, n_params=np.nan, note=f"no likelihood: {str(err)[:80]}")
@@ -226,6 +239,7 @@ def run_setting(tag: dict, train, test, states, truth: nx.Graph, learners: list,
 def learners(with_bdgraph: bool, d: int, only: list | None = None) -> list:
     out = [("MPL", lambda tr, te, st: fit_mpl(tr, te, st, True)),
            ("MPL-plain", lambda tr, te, st: fit_mpl(tr, te, st, False)),
+           ("MPL-pc1", lambda tr, te, st: fit_mpl(tr, te, st, True, pseudo_count=1.0)),
            ("SGM", fit_sgm), ("LDAG", fit_ldag), ("HC", fit_hc)]
     if with_bdgraph:
         out.append(("BDgraph", lambda tr, te, st: fit_bdgraph(tr, st)))
@@ -252,6 +266,74 @@ def run_heart(out: Path, with_bdgraph: bool) -> None:
     print("  SG statements:", [str(s) for s in sgm.model_.independencies()])
 
 
+def run_diagnose() -> None:
+    """Climb's graph, union of the blankets and moral graph: MPL score, recall, held-out fit; the true DAG as a BN."""
+    from pgmpy_sgm.causal_discovery._mpl_steps import Deadline, climb_edges
+
+    print("| data | n | graph | edges | recall | MPL score | nats/row, pc 1 | nats/row, pc 5 |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name, ns in (("asia", (500, 2000, 10_000)), ("child", (500, 2000, 10_000)), ("insurance", (2000,)),
+                     ("alarm", (2000,))):  # fmt: skip
+        bn = load_network(name)
+        states = network_states(bn)
+        moral = moral_graph(list(bn.edges()), list(bn.nodes()))
+        test = as_categories(bn.simulate(TEST_N, seed=1000, show_progress=False), states)
+        for n in ns:
+            train = as_categories(bn.simulate(n, seed=0, show_progress=False), states)
+            train, test = train[sorted(train.columns)], test[sorted(test.columns)]
+            est = MPLSearch(contexts=False, state_names=states).fit(train)
+            climbed, _ = climb_edges(est.scorer_, est.candidate_edges_, Deadline(None))
+            union = nx.Graph(est.candidate_edges_)
+            union.add_nodes_from(train.columns)
+            for label, graph in (("climb", climbed), ("union of blankets", union), ("moral (truth)", moral)):
+                cells = []
+                for pseudo_count in (1.0, 5.0):
+                    model = ContextualMarkovNetwork(list(graph.edges()), nodes=list(train.columns), state_names=states)
+                    model.fit(train, state_names=states, pseudo_count=pseudo_count)
+                    cells.append(f"{model.log_likelihood(test) / len(test):.4f}")
+                recall = edge_scores(graph, moral)["recall"]
+                print(f"| {name} | {n} | {label} | {graph.number_of_edges()} | {recall:.2f} "
+                      f"| {est.scorer_.score(graph):.1f} | " + " | ".join(cells) + " |", flush=True)
+            dag = DiscreteBayesianNetwork(bn.edges())
+            dag.add_nodes_from(bn.nodes())
+            dag.add_cpds(*DiscreteBayesianEstimator(prior_type="BDeu", equivalent_sample_size=5,
+                                                    state_names=states).fit(dag, train).parameters_)  # fmt: skip
+            print(f"| {name} | {n} | true DAG as a BN (BDeu, ESS 5; {bn_free_parameters(dag)} parameters) | "
+                  f"{bn.number_of_edges()} | | | {bn_log_likelihood(dag, test).mean():.4f} | |", flush=True)
+
+
+SMOOTHING_PSEUDO_COUNTS = (0.5, 1.0, 2.0, 5.0, 10.0, 20.0)
+
+
+def run_smoothing() -> None:
+    """Held-out nats/row of the MPL graph fitted with each pseudo-count, on data the benchmark does not use."""
+    sets = []
+    for seed in (10, 11):
+        for kind, size in (("blocks", 2), ("grid", (3, 4)), ("grid", (4, 5))):
+            model = make_cmn(kind, size, seed)
+            nodes = sorted(model[0].nodes())
+            test, _ = _cmn_data.sample(model, TEST_N, seed=2000 + seed)
+            for n in (500, 2000):
+                sets.append((f"{kind}-{len(nodes)}", seed, n, _cmn_data.sample(model, n, seed)[0], test,
+                             {v: [0, 1] for v in nodes}))  # fmt: skip
+        for name in ("sachs", "child", "insurance"):
+            bn = load_network(name)
+            states = network_states(bn)
+            test = as_categories(bn.simulate(TEST_N, seed=2000 + seed, show_progress=False), states)
+            for n in (500, 2000):
+                train = as_categories(bn.simulate(n, seed=seed, show_progress=False), states)
+                sets.append((name, seed, n, train[sorted(train.columns)], test[sorted(test.columns)], states))
+    print("| data | seed | n | graph | " + " | ".join(f"pc {c:g}" for c in SMOOTHING_PSEUDO_COUNTS) + " |")
+    print("|---|---|---|---|" + "---|" * len(SMOOTHING_PSEUDO_COUNTS))
+    for name, seed, n, train, test, states in sets:
+        est = MPLSearch(seed=0, state_names=states).fit(train)
+        cells = []
+        for pseudo_count in SMOOTHING_PSEUDO_COUNTS:
+            model = est.model_.copy().fit(train, state_names=states, pseudo_count=pseudo_count)
+            cells.append(f"{model.log_likelihood(test) / len(test):.4f}")
+        print(f"| {name} | {seed} | {n} | {est.graph_rule_} | " + " | ".join(cells) + " |", flush=True)
+
+
 def done(out: Path) -> set:
     if not out.exists():
         return set()
@@ -265,14 +347,37 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[500, 2000, 10_000])
     parser.add_argument("--large-sizes", type=int, nargs="+", default=None,
                         help="training sizes for the 100-variable grid (default: --sizes)")
-    parser.add_argument("--learners", nargs="+", default=None, help="only these learners (names as in the tables)")
+    parser.add_argument("--learners", nargs="+", default=["MPL", "MPL-plain", "SGM", "LDAG", "HC", "BDgraph"],
+                        help="only these learners (names as in the tables; MPL-pc1, the CMN fitted with pseudo-count 1,"
+                             " the earlier default, runs only when named)")
     parser.add_argument("--data", nargs="+", default=None, help="only these data sets (e.g. grid-100 asia)")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--report", action="store_true")
+    parser.add_argument("--also", type=Path, nargs="*", default=[],
+                        help="with --report: more result files (a data set, n and learner already read is skipped)")
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="with --report: results of an earlier version (its MPL rows shown as MPL@base)")
     parser.add_argument("--heart", action="store_true", help="only the heart-data comparison")
+    parser.add_argument("--smoothing", action="store_true", help="only the choice of the fit's pseudo-count")
+    parser.add_argument("--diagnose", action="store_true", help="only the graphs behind the bnlearn held-out gap")
     args = parser.parse_args()
     if args.report:
-        print(report(pd.read_csv(args.out)))
+        frames = [pd.read_csv(args.out)]
+        for extra in args.also:  # rows of a (data, n, learner) already read are not read again
+            keys = ["data", "n", "learner"]
+            seen = set(pd.concat(frames)[keys].itertuples(index=False, name=None))
+            more = pd.read_csv(extra)
+            frames.append(more[[k not in seen for k in more[keys].itertuples(index=False, name=None)]])
+        if args.baseline is not None:
+            base = pd.read_csv(args.baseline)
+            frames.append(base[base["learner"].str.startswith("MPL")].assign(learner=lambda f: f["learner"] + "@base"))
+        print(report(pd.concat(frames, ignore_index=True)))
+        return
+    if args.smoothing:
+        run_smoothing()
+        return
+    if args.diagnose:
+        run_diagnose()
         return
     with_bdgraph = bdgraph_available()
     if not with_bdgraph:
@@ -322,20 +427,22 @@ def _cell(value, fmt: str) -> str:
 
 def report(frame: pd.DataFrame) -> str:
     """Markdown: held-out nats/row (free parameters), then edge F1 (fit seconds), one row per data set and n."""
-    order = ["MPL", "MPL-plain", "SGM", "LDAG", "HC", "BDgraph"]
+    order = ["MPL@base", "MPL-plain@base", "MPL", "MPL-plain", "MPL-pc1", "SGM", "LDAG", "HC", "BDgraph"]
     names = [x for x in order if x in set(frame["learner"])]
     frame = frame.assign(key=frame["data"] + " | " + frame["n"].astype(str))
     keys = list(dict.fromkeys(frame["key"]))
-    first = ["| data | n | " + " | ".join(x for x in names if x != "BDgraph") + " | MPL − best other |",
-             "|---|---|" + "---|" * (len([x for x in names if x != "BDgraph"]) + 1)]
+    gaps = [x for x in ("MPL@base", "MPL", "MPL-pc1") if x in names]
+    shown = [x for x in names if x != "BDgraph"]
+    first = ["| data | n | " + " | ".join(shown) + "".join(f" | {x} − best other" for x in gaps) + " |",
+             "|---|---|" + "---|" * (len(shown) + len(gaps))]
     second = ["| data | n | " + " | ".join(names) + " |", "|---|---|" + "---|" * len(names)]
     for key in keys:
         part = frame[frame["key"] == key].groupby("learner").mean(numeric_only=True)
         cells = [f"{_cell(part.loc[x, 'll'], '.4f')} ({_cell(part.loc[x, 'n_params'], '.0f')})" if x in part.index
                  else "–" for x in names if x != "BDgraph"]  # fmt: skip
         others = [part.loc[x, "ll"] for x in ("SGM", "LDAG", "HC") if x in part.index and pd.notna(part.loc[x, "ll"])]
-        gap = part.loc["MPL", "ll"] - max(others) if "MPL" in part.index and others else np.nan
-        first.append(f"| {key} | " + " | ".join(cells) + f" | {_cell(gap, '+.4f')} |")
+        gap = [part.loc[x, "ll"] - max(others) if x in part.index and others else np.nan for x in gaps]
+        first.append(f"| {key} | " + " | ".join(cells) + "".join(f" | {_cell(g, '+.4f')}" for g in gap) + " |")
         cells = [f"{_cell(part.loc[x, 'f1'], '.3f')} ({_cell(part.loc[x, 'fit_s'], '.1f')} s)" if x in part.index
                  else "–" for x in names]  # fmt: skip
         second.append(f"| {key} | " + " | ".join(cells) + " |")

@@ -34,23 +34,32 @@ def learned(affairs):
     return MPLSearch(seed=0).fit(affairs).model_
 
 
-def test_07_the_best_graph_is_not_chordal_and_has_one_context(learned):
-    assert learned.number_of_edges() == 14 and not nx.is_chordal(learned)
-    assert not learned.has_edge("affair", "children") and not learned.has_edge("marriage", "years_married")
-    assert set(learned.neighbors("affair")) == {"marriage", "religious", "years_married"}
-    assert set(learned.neighbors("marriage")) == {"affair", "children"}
-    assert [str(s) for s in learned.independencies()] == ["education ⟂ husband_occ | occupation=low"]
-    assert (learned.n_free_parameters(), learned.n_free_parameters(contexts=False)) == (24, 25)
+def test_07_the_best_graph_is_not_chordal_and_has_its_contexts(learned):
+    assert learned.number_of_edges() == 17 and not nx.is_chordal(learned)
+    cycle = ["affair", "religious", "age", "years_married"]  # chordless: neither chord is an edge
+    assert all(learned.has_edge(u, v) for u, v in zip(cycle, cycle[1:] + cycle[:1], strict=True))
+    assert not learned.has_edge("affair", "age") and not learned.has_edge("religious", "years_married")
+    assert set(learned.neighbors("affair")) == {"marriage", "religious", "years_married", "children", "education"}
+    assert [str(s) for s in learned.independencies()] == [
+        "affair ⟂ children | marriage=happy, years_married=over_6, education=no_degree",
+        "affair ⟂ children | marriage=happy, years_married=up_to_6, education=degree",
+        "affair ⟂ children | marriage=unhappy, years_married=over_6, education=no_degree",
+        "years_married ⟂ education | affair=yes, children=yes, husband_occ=high",
+        "education ⟂ husband_occ | years_married=up_to_6, occupation=low"]
+    assert (learned.n_free_parameters(), learned.n_free_parameters(contexts=False)) == (30, 35)
 
 
 def test_07_the_fitted_context_holds_given_every_outcome_of_the_rest(affairs, learned):
+    """education ⟂ husband_occ given the rest when years_married=up_to_6 and occupation=low, not when high."""
     fitted = ContextualMarkovNetwork(learned).fit(affairs)
     joint = fitted.joint()
-    rest = [v for v in affairs.columns if v not in ("education", "husband_occ", "occupation")]
+    fixed = ("education", "husband_occ", "occupation", "years_married")
+    rest = [v for v in affairs.columns if v not in fixed]
     ratios = {"low": [], "high": []}
     for values in product(*(fitted.node_states(v) for v in rest)):
         for occupation in ratios:
-            table = joint.reduce([*zip(rest, values, strict=True), ("occupation", occupation)], inplace=False)
+            evidence = [*zip(rest, values, strict=True), ("occupation", occupation), ("years_married", "up_to_6")]
+            table = joint.reduce(evidence, inplace=False)
             t = table.values.transpose([table.variables.index("education"), table.variables.index("husband_occ")])
             ratios[occupation].append(t[0, 0] * t[1, 1] / (t[0, 1] * t[1, 0]))
     assert np.allclose(ratios["low"], 1.0, atol=1e-9)

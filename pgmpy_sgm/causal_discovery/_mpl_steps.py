@@ -5,7 +5,13 @@
    raise it (Pensar et al., 2017, the first stage of their search; BDgraph's ``local_mb_hc``);
    the union ("OR") of the blankets gives the candidate edges.
 2. :func:`climb_edges`: best-improvement hill climbing over the candidate edges from the
-   empty graph, each toggle changing the local terms of the edge's two ends.
+   empty graph, each toggle changing the local terms of the edge's two ends. When it drops
+   candidate edges, :func:`choose_graph` keeps the climb's graph or the union of the blankets,
+   whichever has the higher BIC as a Markov network (maximum-likelihood clique potentials by
+   cyclical projection, exact likelihood, log-linear dimension): the pseudo-likelihood prices
+   every conditional as a table saturated in the whole blanket, so the global score rejects
+   edges at high-degree, multi-state nodes that the network's clique potentials pay for
+   cheaply (see :func:`choose_graph`).
 3. :func:`climb_contexts`: on the graph found, contexts added (or removed) one at a time in a
    random order when they raise the score, after a first proposal per variable whose blanket is
    complete: the optimal classes of its blanket for its own term alone
@@ -23,11 +29,21 @@ from itertools import product
 import networkx as nx
 import numpy as np
 
+from pgmpy_sgm.models._cmn_inference import JunctionTreeEngine
+from pgmpy_sgm.models._cmn_parameters import cyclical_projection
+from pgmpy_sgm.models._cmn_structure import log_linear_dimension
 from pgmpy_sgm.structure_score._mpl_groups import close_contexts, common_neighbours
 
-__all__ = ["prescreen_blanket", "climb_edges", "climb_contexts", "Deadline"]
+__all__ = ["prescreen_blanket", "climb_edges", "choose_graph", "graph_bic", "climb_contexts", "Deadline"]
 
 _TOL = 1e-9
+
+#: Largest work of one sweep of cyclical projection (maximal cliques x junction-tree cells) at which
+#: :func:`choose_graph` compares graphs; above it the climb's graph is kept without a comparison.
+MAX_BIC_WORK = 2**22
+
+#: Pseudo-count of the fits behind :func:`graph_bic` (a near-maximum-likelihood fit that stays positive).
+BIC_PSEUDO_COUNT = 1.0
 
 
 class Deadline:
@@ -131,6 +147,87 @@ def climb_edges(score, candidates: list, deadline: Deadline) -> tuple[nx.Graph, 
             if u in e or v in e:
                 gains[e] = gain(*e)
     return graph, moves
+
+
+def graph_bic(score, graph: nx.Graph, pseudo_count: float = BIC_PSEUDO_COUNT, tol: float = 1e-4,
+              max_iter: int = 100) -> float | None:  # fmt: skip
+    """BIC of ``graph`` as a Markov network on the score's data; None when its junction tree is too costly.
+
+    ``log L - (k / 2) log N``: ``log L`` is the exact log-likelihood of the data under clique
+    potentials fitted by cyclical projection (with a uniform pseudo-sample of total weight
+    ``pseudo_count``; 0 gives maximum likelihood; ``tol`` and ``max_iter`` as in
+    ``ContextualMarkovNetwork.fit``, loose by default: the comparison needs the log-likelihood to
+    a fraction of a nat, not the parameters to 1e-8), ``k`` the dimension of the log-linear model
+    (:func:`~pgmpy_sgm.models._cmn_structure.log_linear_dimension`), ``N`` the number of rows.
+
+    Examples
+    --------
+    Two binary variables: with the edge, the maximum-likelihood fit is the data's table
+    (``log L = 2 x 45 log 0.45 + 2 x 5 log 0.05``) and ``k = 3``:
+
+    >>> import pandas as pd
+    >>> from pgmpy_sgm.structure_score import MPLScore
+    >>> table = pd.DataFrame({"a": [0, 1, 0, 1], "b": [0, 1, 1, 0], "n": [45, 45, 5, 5]})
+    >>> score = MPLScore(table, weights="n")
+    >>> bic = graph_bic(score, nx.Graph([("a", "b")]), pseudo_count=0.0)
+    >>> expected = 90 * math.log(0.45) + 10 * math.log(0.05) - 1.5 * math.log(100)
+    >>> bool(abs(bic - expected) < 1e-6)
+    True
+    """
+    cards = {v: int(score.encoded.cardinality[v]) for v in graph.nodes()}
+    try:
+        engine = JunctionTreeEngine(graph, cards)
+    except ValueError:  # a clique of the triangulation beyond exact computation
+        return None
+    cells = sum(math.prod(cards[v] for v in c) for c in engine.cliques)
+    n_cliques = sum(1 for _ in nx.find_cliques(graph)) if graph.number_of_edges() else graph.number_of_nodes()
+    if cells * n_cliques > MAX_BIC_WORK:
+        return None
+    counts = score.encoded.counts
+    fit = cyclical_projection(graph, cards, {}, counts, pseudo_count, tol, max_iter)
+    log_l = -score.encoded.n * fit.log_z
+    for clique, table in fit.log_potentials.items():
+        observed = np.asarray(counts(clique), dtype=float)
+        log_l += float(np.sum(np.where(observed > 0, observed * table, 0.0)))
+    k = log_linear_dimension(graph, cards, {})
+    return log_l - 0.5 * k * math.log(score.encoded.n)
+
+
+def choose_graph(score, climbed: nx.Graph, candidates: list, deadline: Deadline) -> tuple[nx.Graph, str, dict]:
+    """The climb's graph or the union of the pre-screened blankets, whichever has the higher :func:`graph_bic`.
+
+    The global pseudo-likelihood scores each node by its conditional distribution as a table
+    saturated in the whole blanket, so an edge at a node with many multi-state neighbours
+    multiplies that node's table and is rejected, although a Markov network pays for the edge
+    only inside the cliques holding it; the node at the edge's other end, pre-screened alone,
+    keeps it. The union ("OR") of the blankets keeps those edges, and also any weak edge one
+    end accepted by chance; the BIC of the fitted networks, exact in the likelihood and in the
+    number of parameters, arbitrates. Returns the chosen graph, ``"global"`` or ``"or"``, and the
+    BIC of each graph compared (empty when the two graphs agree, the budget is spent, or a
+    junction tree is too costly: then the climb's graph).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pgmpy_sgm.structure_score import MPLScore
+    >>> table = pd.DataFrame({"a": [0, 1, 0, 1], "b": [0, 1, 1, 0], "n": [45, 45, 5, 5]})
+    >>> score = MPLScore(table, weights="n")
+    >>> graph, rule, bics = choose_graph(score, nx.Graph([("a", "b")]), [("a", "b")], Deadline(None))
+    >>> sorted(graph.edges()), rule, bics
+    ([('a', 'b')], 'global', {})
+    """
+    union = nx.Graph()
+    union.add_nodes_from(climbed.nodes())
+    union.add_edges_from(candidates)
+    if {frozenset(e) for e in union.edges()} == {frozenset(e) for e in climbed.edges()} or deadline.passed():
+        return climbed, "global", {}
+    bics = {}
+    for rule, graph in (("global", climbed), ("or", union)):
+        bic = graph_bic(score, graph)
+        if bic is None or deadline.passed():
+            return climbed, "global", {}
+        bics[rule] = bic
+    return (union, "or", bics) if bics["or"] > bics["global"] else (climbed, "global", bics)
 
 
 def _outcomes(graph: nx.Graph, cards: dict, u, v, order: dict) -> list:

@@ -13,7 +13,7 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import validate_data
 
 from pgmpy_sgm.causal_discovery._base import RETURN_TYPE, CausalDiscoveryMixin, equivalence_class
-from pgmpy_sgm.causal_discovery._mpl_steps import Deadline, climb_contexts, climb_edges, prescreen_blanket
+from pgmpy_sgm.causal_discovery._mpl_steps import Deadline, choose_graph, climb_contexts, climb_edges, prescreen_blanket
 from pgmpy_sgm.causal_discovery._parameters import boolean, integer, seconds, seed, state_names
 from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_em_result, structural_em
 from pgmpy_sgm.core.missing import IncompleteTable, em_options, missing_cells
@@ -35,7 +35,12 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
     1. a pre-screen: each variable's blanket by forward additions and backward deletions of
        its own local term; the union of the blankets are the candidate edges
        (``candidate_edges_``);
-    2. best-improvement hill climbing over the candidate edges from the empty graph;
+    2. best-improvement hill climbing over the candidate edges from the empty graph; when the
+       climb drops candidate edges, the climb's graph or the union of the blankets, whichever
+       has the higher BIC as a fitted Markov network (``graph_rule_``): the pseudo-likelihood
+       prices each node's conditional as a table saturated in its whole blanket, so the climb
+       rejects edges at high-degree, multi-state nodes (as in data from Bayesian networks) that
+       the network's clique potentials pay for cheaply;
     3. with ``contexts=True``, contexts on the graph found: for each variable whose blanket is
        complete, the optimal classes of its blanket (the package's exact partition search up
        to 16 configurations) proposed as a whole, then single contexts added or removed in a
@@ -96,6 +101,11 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
         The pre-screened blanket of every variable.
     candidate_edges_ : list of tuple
         Union of the pre-screened blankets.
+    graph_rule_ : str
+        ``"global"`` (the climb's graph) or ``"or"`` (the union of the blankets), as chosen in stage 2.
+    graph_bic_ : dict
+        BIC of each graph compared in stage 2 (``{"global": ..., "or": ...}``; empty when the
+        two graphs agree or were not compared).
     n_edge_moves_, n_context_moves_ : int
         Moves accepted by stages 2 and 3.
     stopped_by_ : str
@@ -110,8 +120,8 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
     --------
     >>> from pgmpy_sgm.datasets import load_heart_disease
     >>> est = MPLSearch(seed=0).fit(load_heart_disease())
-    >>> est.graph_.number_of_edges(), est.stopped_by_
-    (5, 'converged')
+    >>> est.graph_.number_of_edges(), est.graph_rule_, est.stopped_by_
+    (6, 'or', 'converged')
     >>> est.contexts_[("smoking", "systolic_bp")], est.contexts_[("systolic_bp", "lipoprotein_ratio")]
     ([{'lipoprotein_ratio': 1}], [{'smoking': 0}])
 
@@ -178,6 +188,7 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
                              for w in b}, key=lambda e: (position[e[0]], position[e[1]]))  # fmt: skip
         self.candidate_edges_ = candidates
         graph, self.n_edge_moves_ = climb_edges(score, candidates, deadline)
+        graph, self.graph_rule_, self.graph_bic_ = choose_graph(score, graph, candidates, deadline)
         closed, self.n_context_moves_ = {}, 0
         if self.contexts:
             rng = np.random.default_rng(self.seed)

@@ -313,3 +313,12 @@ def test_log_probability_function_is_the_normalised_joint_in_any_column_and_stat
     for (i, j, k), value in zip(codes, values, strict=True):
         cell = {"c": [0, 1][i], "b": ["y", "x"][j], "a": [1, 0][k]}
         assert value == pytest.approx(joint.get_value(**cell), rel=1e-10)
+
+
+def test_default_pseudo_count_adds_five_observations_spread_over_the_cells():
+    """On one clique (a, b) with 2 x 3 states the default fit is (counts + 5 / 6) / (n + 5), cell by cell."""
+    data = pd.DataFrame({"a": [0, 0, 1, 1, 1, 0, 1], "b": ["x", "y", "y", "z", "z", "x", "x"]})
+    cmn = ContextualMarkovNetwork([("a", "b")], state_names={"a": [0, 1], "b": ["x", "y", "z"]}).fit(data)
+    counts = pd.crosstab(data["a"], data["b"]).reindex(index=[0, 1], columns=["x", "y", "z"], fill_value=0)
+    expected = (counts.to_numpy() + 5 / 6) / (len(data) + 5)
+    assert np.allclose(cmn.joint().values, expected, atol=1e-9)
