@@ -44,6 +44,7 @@ from pgmpy_sgm.causal_discovery._segments import (
     sequential_segments,
 )
 from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_em_result, missing_input, structural_em
+from pgmpy_sgm.core.candidates import CandidatePairs
 from pgmpy_sgm.core.data import check_frame
 from pgmpy_sgm.core.engine import ScoreEngine
 from pgmpy_sgm.core.missing import IncompleteTable, check_missing_option, em_options, missing_cells
@@ -795,6 +796,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             polish_after=max(POLISH_MIN, POLISH_AFTER_PER_NODE * n) if informed else 0,
             settle_age=max(SETTLE_MIN, SETTLE_PER_NODE * n) if auto else 0,
             settle_ratio=SETTLE_RATIO if auto else 0.0,
+            candidates=CandidatePairs(tables.pairs, n, gains) if informed else None,
         )
 
     def _explore_time_share(self, n: int) -> float:
@@ -842,7 +844,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         found: dict[int, float] = {}
         start = DecomposableState(tables, best_key, plan.strata)
         triples = functools.partial(tables.memo, "triple_partners", lambda: triple_partners(tables, pair_gains(tables)))
-        polished = polish(start, plan.clique_partners, deadline, found, triples)
+        polished = polish(start, plan.clique_partners, deadline, found, triples, plan.candidates)
         for key, score in found.items():
             if key not in run.visited:
                 run.visited[key] = score
