@@ -179,11 +179,12 @@ def run(
     if hill_climb:
         print(f"pgmpy HillClimbSearch (BDeu): {hill_climb_seconds(data):.1f} s", flush=True)
     fits = []
-    todo = [
-        (method, seed) for method, n_seeds in (("informed", seeds), ("old", seeds if old_code else 0),
-                                               ("paper", paper_seeds))
-        for seed in range(first_seed, first_seed + n_seeds)
-    ]  # fmt: skip
+    todo = sorted(
+        ((method, seed) for method, n_seeds in (("informed", seeds), ("old", seeds if old_code else 0),
+                                                ("paper", paper_seeds))
+         for seed in range(first_seed, first_seed + n_seeds)),
+        key=lambda item: item[1],
+    )  # fmt: skip  (seed by seed: the old and new code of a seed run side by side, under the same load)
 
     def launch(method, seed):
         if method == "old":
