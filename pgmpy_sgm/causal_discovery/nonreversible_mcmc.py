@@ -260,6 +260,13 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
       raises the best score, the chain jumps to the result. The score is a sum over
       cliques, so a region the walk has improved is kept while the rest of the walk,
       worse elsewhere, is not;
+    * beyond 31 variables the relocations, clique insertions and relocating insertions
+      climb over *candidate pairs* only (:class:`~pgmpy_sgm.core.candidates.CandidatePairs`):
+      from each node they rebuild, the pairs to its ``max(30, 2 sqrt(d))`` strongest partners
+      by pair gain, to its neighbours and its neighbours' neighbours in the current graph,
+      and the pairs among the nodes rebuilt; and a polish's sweeps visit the nodes near what
+      changed since the chain's last polish, then the nodes near what each sweep changed.
+      Up to 31 variables every pair is a candidate and every sweep visits every node;
     * after the chains end, the chains' best graphs are recombined in the same way, and
       the graphs found join the visited graphs.
     * then the neighbourhoods of the best visited graphs are explored (``explore``): every
