@@ -52,6 +52,7 @@ def main() -> None:
         score = SGMScore(frame)
         out["encode_s"] = time.perf_counter() - tic
         out["distinct_rows"] = int(score.engine.encoded.codes.shape[0])
+        score._local_score(*todo[0])  # the compiled kernels loaded once, before the timing
         tic = time.perf_counter()
         for child, parents in todo:
             score.engine.encoded._cache.clear()
@@ -63,6 +64,7 @@ def main() -> None:
         tic = time.perf_counter()
         bdeu = BDeu(frame.astype("category"))
         out["setup_s"] = time.perf_counter() - tic
+        bdeu._local_score(*todo[0])
         tic = time.perf_counter()
         for child, parents in todo[:10]:
             bdeu._local_score(child, parents)
