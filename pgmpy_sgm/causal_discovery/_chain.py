@@ -20,7 +20,15 @@ import numpy as np
 from pgmpy_sgm.causal_discovery._search_plan import SearchPlan
 from pgmpy_sgm.core.engine import ScoreEngine
 from pgmpy_sgm.core.moves import DecomposableState
-from pgmpy_sgm.core.search import pair_gains, polish, recombine, relocate, steepest_ascent, triple_partners
+from pgmpy_sgm.core.search import (
+    changed_region,
+    pair_gains,
+    polish,
+    recombine,
+    relocate,
+    steepest_ascent,
+    triple_partners,
+)
 
 __all__ = [
     "ChainData",
@@ -429,7 +437,7 @@ class Chain:
         if every and upcoming % every == 0:
             node = _relocation_node(self.tables, self.streams.next_pair(), upcoming // every)
             self.n_relocations += 1
-            return relocate(self.graph, node), True
+            return relocate(self.graph, node, self.plan.candidates), True
         pairs, next_pair, propose = self.tables.pairs, self.streams.next_pair, self.graph.propose
         draws = 0
         while True:
@@ -455,7 +463,8 @@ class Chain:
         plan, best_key = self.plan, self.best[0]
         start = self.graph if self.graph.key == best_key else DecomposableState(self.tables, best_key, plan.strata)
         triples = functools.partial(triples_for, self.data) if plan.relocating_insertions else None
-        polished = polish(start, plan.clique_partners, plan.deadline, self.visited, triples)
+        region = None if self.polished_key < 0 else changed_region(start, self.polished_key)
+        polished = polish(start, plan.clique_partners, plan.deadline, self.visited, triples, plan.candidates, region)
         self.polished_key = polished.key
         if polished.score > self.graph.score and polished.key != self.graph.key:
             self.graph = polished

@@ -52,6 +52,10 @@ class SearchPlan:
         run their iterations.
     settle_ratio : float
         See ``settle_age``.
+    candidates : CandidatePairs or None
+        :class:`~pgmpy_sgm.core.candidates.CandidatePairs`: relocations, clique insertions
+        and relocating insertions climb over their candidate pairs, and polishes follow the
+        part of the graph that changed (None: every pair, every node).
     """
 
     strata: bool = True
@@ -66,6 +70,7 @@ class SearchPlan:
     polish_after: int = 0
     settle_age: int = 0
     settle_ratio: float = 0.0
+    candidates: object = None
 
     def settled(self, iteration: int, best_iteration: int, best_key: int, polished_key: int, settle_round: int) -> bool:
         """Whether a chain in this position has settled (see ``settle_age``).

@@ -61,6 +61,7 @@ from pgmpy_sgm.causal_discovery._segments import (
     sequential_segments,
 )
 from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_em_result, structural_em
+from pgmpy_sgm.core.candidates import CandidatePairs
 from pgmpy_sgm.core.data import check_frame
 from pgmpy_sgm.core.engine import ScoreEngine
 from pgmpy_sgm.core.missing import IncompleteTable, em_options, missing_cells
@@ -279,6 +280,13 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
       raises the best score, the chain jumps to the result. The score is a sum over
       cliques, so a region the walk has improved is kept while the rest of the walk,
       worse elsewhere, is not;
+    * beyond 31 variables the relocations, clique insertions and relocating insertions
+      climb over *candidate pairs* only (:class:`~pgmpy_sgm.core.candidates.CandidatePairs`):
+      from each node they rebuild, the pairs to its ``max(30, 2 sqrt(d))`` strongest partners
+      by pair gain, to its neighbours and its neighbours' neighbours in the current graph,
+      and the pairs among the nodes rebuilt; and a polish's sweeps visit the nodes near what
+      changed since the chain's last polish, then the nodes near what each sweep changed.
+      Up to 31 variables every pair is a candidate and every sweep visits every node;
     * after the chains end, the chains' best graphs are recombined in the same way, and
       the graphs found join the visited graphs.
     * then the neighbourhoods of the best visited graphs are explored (``explore``): every
@@ -784,6 +792,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             polish_after=max(POLISH_MIN, POLISH_AFTER_PER_NODE * n) if informed else 0,
             settle_age=max(SETTLE_MIN, SETTLE_PER_NODE * n) if auto else 0,
             settle_ratio=SETTLE_RATIO if auto else 0.0,
+            candidates=CandidatePairs(tables.pairs, n, gains) if informed else None,
         )
 
     def _explore_time_share(self, n: int) -> float:
@@ -831,7 +840,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         found: dict[int, float] = {}
         start = DecomposableState(tables, best_key, plan.strata)
         triples = functools.partial(tables.memo, "triple_partners", lambda: triple_partners(tables, pair_gains(tables)))
-        polished = polish(start, plan.clique_partners, deadline, found, triples)
+        polished = polish(start, plan.clique_partners, deadline, found, triples, plan.candidates)
         for key, score in found.items():
             if key not in run.visited:
                 run.visited[key] = score

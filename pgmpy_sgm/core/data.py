@@ -170,7 +170,10 @@ class EncodedData:
         self.cardinality = {v: len(self.state_names[v]) for v in self.variables}
         max_card = max(self.cardinality.values())
         dtype = np.uint8 if max_card <= 256 else np.uint16 if max_card <= 65536 else np.uint32
-        codes = np.column_stack(columns).astype(dtype, copy=False) if columns else np.zeros((len(frame), 0), dtype)
+        codes = np.empty((len(frame), len(columns)), dtype=dtype)
+        for j in range(len(columns)):  # one matrix filled column by column, each column freed once copied
+            codes[:, j] = columns[j]
+            columns[j] = None
         self.codes, self.weights = self._pool_rows(codes, weight_values)
         self.n = float(self.weights.sum())
         if not math.isfinite(self.n):
@@ -422,7 +425,10 @@ class EncodedData:
         w = np.ones(codes.shape[0]) if weights is None else weights
         keep = w > 0
         cards = [len(self.state_names[v]) for v in self.variables]
-        pooled_codes, pooled_weights, _ = pool_codes(codes[keep], cards, w[keep])
+        if keep.all():  # no copy of the codes when every row counts
+            pooled_codes, pooled_weights, _ = pool_codes(codes, cards, w)
+        else:
+            pooled_codes, pooled_weights, _ = pool_codes(codes[keep], cards, w[keep])
         return pooled_codes, pooled_weights
 
     # -- queries ---------------------------------------------------------------

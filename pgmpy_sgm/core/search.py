@@ -48,6 +48,7 @@ gains, so Kruskal's algorithm on positive pair gains maximises it.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import time
@@ -55,6 +56,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from pgmpy_sgm.core.candidates import CandidatePairs
 from pgmpy_sgm.core.moves import DecomposableState, chordal_families, iter_bits
 from pgmpy_sgm.core.unionfind import DisjointSets
 
@@ -74,6 +76,8 @@ __all__ = [
     "relocate_into",
     "triple_sweep",
     "polish",
+    "touching_pairs",
+    "changed_region",
     "difference_parts",
     "recombine",
 ]
@@ -96,6 +100,10 @@ TRIPLES_PER_NODE = 3
 
 #: Share of proposals drawn uniformly over all pairs (the rest go to informed pairs).
 UNIFORM_SHARE = 0.2
+
+#: :func:`recombine` applies at most this many toggles one by one to a copy of the graph
+#: (more: the graph is built anew).
+INCREMENTAL_TOGGLES = 40
 
 #: :func:`recombine` imports every two parts together when the graphs differ in at most this
 #: many parts (otherwise only a part that is not decomposable alone, with each other part).
@@ -314,11 +322,12 @@ def greedy_climb(
             n_moves += 1
 
 
-def relocate(state: DecomposableState, node: int) -> DecomposableState | None:
+def relocate(state: DecomposableState, node: int, candidates: CandidatePairs | None = None) -> DecomposableState | None:
     """Remove every edge of ``node``, then climb over the pairs touching it and its former neighbours.
 
-    The result is a new state (``state`` is unchanged), or None when the edges could not
-    be removed one by one through decomposable graphs. (For a chordal graph they always
+    With ``candidates`` (:class:`~pgmpy_sgm.core.candidates.CandidatePairs`) the climb looks
+    at their candidate pairs only. The result is a new state (``state`` is unchanged), or
+    None when the edges could not be removed one by one through decomposable graphs. (For a chordal graph they always
     can: an edge to a neighbour that is simplicial among the node's neighbours lies in one
     maximal clique; the loop retries the others until one is removable.)
 
@@ -339,16 +348,29 @@ def relocate(state: DecomposableState, node: int) -> DecomposableState | None:
     if isolated is None:
         return None
     new, neighbours = isolated
-    touched = set(neighbours)
-    touched.add(node)
-    pairs = [(i, j) for i, j in tables.pairs if i in touched or j in touched]
-    greedy_climb(new, pairs)
+    greedy_climb(new, touching_pairs(new, [node, *neighbours], candidates))
     return new
+
+
+def touching_pairs(state: DecomposableState, nodes: Sequence[int], candidates: CandidatePairs | None = None) -> list:
+    """The pairs a move rebuilding ``nodes`` climbs over: every pair touching them, or the candidates' (screened).
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import SGMScore, load_heart_disease
+    >>> tables = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
+    >>> touching_pairs(DecomposableState(tables), [0, 1])
+    [(0, 1), (0, 2), (0, 3), (0, 4), (0, 5), (1, 2), (1, 3), (1, 4), (1, 5)]
+    """
+    if candidates is not None:
+        return candidates.touching(state.adj, nodes)
+    touched = set(nodes)
+    return [(i, j) for i, j in state.tables.pairs if i in touched or j in touched]
 
 
 def _isolated(state: DecomposableState, node: int) -> tuple[DecomposableState, list[int]] | None:
     """A copy of ``state`` with every edge of ``node`` removed (through decomposable graphs), and its old neighbours."""
-    new = DecomposableState(state.tables, state.key, state.strata)
+    new = state.copy()
     neighbours = list(iter_bits(new.adj[node]))
     pending = list(neighbours)
     stalls = 0
@@ -367,7 +389,11 @@ def _isolated(state: DecomposableState, node: int) -> tuple[DecomposableState, l
 
 
 def relocation_sweep(
-    state: DecomposableState, deadline: float | None = None, visited: dict | None = None
+    state: DecomposableState,
+    deadline: float | None = None,
+    visited: dict | None = None,
+    candidates: CandidatePairs | None = None,
+    nodes: Sequence[int] | None = None,
 ) -> DecomposableState:
     """Relocate every node in turn, keeping improvements, until a round improves nothing.
 
@@ -394,11 +420,24 @@ def relocation_sweep(
     >>> round(relocation_sweep(start).score, 2)
     -6715.9
     """
-    return _sweep(state, relocate, deadline, visited)
+    return _sweep(state, functools.partial(_relocate_at, candidates=candidates), deadline, visited, nodes)
 
 
-def _sweep(state: DecomposableState, move_at, deadline: float | None, visited: dict | None) -> DecomposableState:
-    """Apply ``move_at(best, node)`` for every node in turn, keeping improvements, until a round keeps none."""
+def _relocate_at(state: DecomposableState, node: int, candidates: CandidatePairs | None) -> DecomposableState | None:
+    return relocate(state, node, candidates)
+
+
+def _sweep(
+    state: DecomposableState, move_at, deadline: float | None, visited: dict | None, nodes: Sequence[int] | None = None
+) -> DecomposableState:
+    """Apply ``move_at(best, node)`` for every node in turn, keeping improvements, until a round keeps none.
+
+    With ``nodes``, the first round visits those nodes only and each further round the
+    nodes near the changes the previous round kept (:func:`changed_region`), until a round
+    keeps none: the sweep follows the part of the graph that changes.
+    """
+    if nodes is not None:
+        return _region_sweep(state, move_at, deadline, visited, nodes)
     best = state
     improved = True
     while improved:
@@ -413,6 +452,50 @@ def _sweep(state: DecomposableState, move_at, deadline: float | None, visited: d
                 if visited is not None:
                     visited.setdefault(new.key, new.score)
     return best
+
+
+def _region_sweep(state: DecomposableState, move_at, deadline: float | None, visited: dict | None, nodes):
+    best = state
+    todo = sorted(set(nodes))
+    while todo:
+        changed: set[int] = set()
+        for node in todo:
+            if deadline is not None and time.time() >= deadline:
+                return best
+            new = move_at(best, node)
+            if new is not None and new.score > best.score + 1e-9:
+                changed |= changed_region(best, new.key, new.adj)
+                best = new
+                if visited is not None:
+                    visited.setdefault(new.key, new.score)
+        todo = sorted(changed)
+    return best
+
+
+def changed_region(state: DecomposableState, key: int, adj: Sequence[int] | None = None) -> set[int]:
+    """The nodes of the pairs in which the graph ``key`` differs from ``state``, with their neighbours in both.
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import SGMScore, load_heart_disease
+    >>> from pgmpy_sgm.core.moves import key_from_edges
+    >>> tables = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
+    >>> before = DecomposableState(tables, key_from_edges(tables, [(0, 1), (1, 2)]))
+    >>> sorted(changed_region(before, key_from_edges(tables, [(0, 1), (1, 2), (3, 4)])))
+    [3, 4]
+    >>> sorted(changed_region(before, before.key))
+    []
+    """
+    pairs = state.tables.pairs
+    out: set[int] = set()
+    for p in iter_bits(key ^ state.key):
+        out.update(pairs[p])
+    near = set(out)
+    for v in out:
+        near.update(iter_bits(state.adj[v]))
+        if adj is not None:
+            near.update(iter_bits(adj[v]))
+    return near
 
 
 def clique_partners(tables, gains: np.ndarray, top: int = CLIQUE_PARTNERS) -> tuple[tuple[int, ...], ...]:
@@ -452,8 +535,10 @@ def clique_partners(tables, gains: np.ndarray, top: int = CLIQUE_PARTNERS) -> tu
     return tuple(tuple(v for _, v in sorted(options)[:top]) for options in by_node)
 
 
-def insert_clique(state: DecomposableState, members: Sequence[int]) -> DecomposableState | None:
-    """Make ``members`` pairwise adjacent, then climb over the pairs touching them.
+def insert_clique(
+    state: DecomposableState, members: Sequence[int], candidates: CandidatePairs | None = None
+) -> DecomposableState | None:
+    """Make ``members`` pairwise adjacent, then climb over the pairs touching them (the ``candidates``' only, if given).
 
     The result is a new state (``state`` is unchanged), or None when the members are
     already a clique or joining them would make the graph non-decomposable.
@@ -473,8 +558,7 @@ def insert_clique(state: DecomposableState, members: Sequence[int]) -> Decomposa
     new = None if key == state.key else _changed(state, key)
     if new is None:
         return None
-    touched = set(members)
-    greedy_climb(new, [(i, j) for i, j in tables.pairs if i in touched or j in touched])
+    greedy_climb(new, touching_pairs(new, members, candidates))
     return new
 
 
@@ -494,6 +578,8 @@ def clique_sweep(
     partners: Sequence[Sequence[int]],
     deadline: float | None = None,
     visited: dict | None = None,
+    candidates: CandidatePairs | None = None,
+    nodes: Sequence[int] | None = None,
 ) -> DecomposableState:
     """For every node in turn, the best of its clique insertions when it raises the score; rounds until none does.
 
@@ -532,9 +618,9 @@ def clique_sweep(
     plain_of: dict[int, DecomposableState] = {}
 
     def best_at(best: DecomposableState, node: int) -> DecomposableState | None:
-        return _best_insertion(best, _without_strata(best, plain_of), node, partners[node], deadline)
+        return _best_insertion(best, _without_strata(best, plain_of), node, partners[node], deadline, candidates)
 
-    return _sweep(state, best_at, deadline, visited)
+    return _sweep(state, best_at, deadline, visited, nodes)
 
 
 def _without_strata(state: DecomposableState, cache: dict[int, DecomposableState]) -> DecomposableState:
@@ -553,6 +639,7 @@ def _best_insertion(
     node: int,
     partners: Sequence[int],
     deadline: float | None,
+    candidates: CandidatePairs | None = None,
 ) -> DecomposableState | None:
     """The best clique insertion joining ``node`` to 2 or 3 of ``partners`` (None if none raises the score).
 
@@ -565,13 +652,13 @@ def _best_insertion(
         for others in itertools.combinations(partners, size):
             if deadline is not None and time.time() >= deadline:
                 return chosen
-            new = insert_clique(plain, (node, *others))
+            new = insert_clique(plain, (node, *others), candidates)
             if new is None or new.score <= plain.score - (SCREEN_SLACK if state.strata else 0.0):
                 continue
             if state.strata:
                 members = {node, *others}
                 new = DecomposableState(tables, new.key, strata=True)
-                greedy_climb(new, [(i, j) for i, j in tables.pairs if i in members or j in members])
+                greedy_climb(new, touching_pairs(new, sorted(members), candidates))
             if new.score > (state.score if chosen is None else chosen.score) + 1e-9:
                 chosen = new
     return chosen
@@ -632,7 +719,9 @@ def triple_partners(
     return tuple(out)
 
 
-def relocate_into(state: DecomposableState, node: int, others: Sequence[int]) -> DecomposableState | None:
+def relocate_into(
+    state: DecomposableState, node: int, others: Sequence[int], candidates: CandidatePairs | None = None
+) -> DecomposableState | None:
     """Remove every edge of ``node``, make ``node`` and ``others`` a clique, then climb over the pairs touching them.
 
     The climb covers the pairs touching ``node``, its former neighbours and ``others``.
@@ -660,8 +749,7 @@ def relocate_into(state: DecomposableState, node: int, others: Sequence[int]) ->
     inserted = _changed(new, key) if key != new.key else new
     if inserted is None:
         return None
-    touched = set(neighbours) | set(members)
-    greedy_climb(inserted, [(i, j) for i, j in tables.pairs if i in touched or j in touched])
+    greedy_climb(inserted, touching_pairs(inserted, sorted(set(neighbours) | set(members)), candidates))
     return inserted
 
 
@@ -670,6 +758,8 @@ def triple_sweep(
     triples: Sequence[Sequence[tuple[int, int]]],
     deadline: float | None = None,
     visited: dict | None = None,
+    candidates: CandidatePairs | None = None,
+    nodes: Sequence[int] | None = None,
 ) -> DecomposableState:
     """For every node in turn, the best of its relocating insertions when it raises the score; rounds until none does.
 
@@ -709,18 +799,18 @@ def triple_sweep(
         for others in triples[node]:
             if deadline is not None and time.time() >= deadline:
                 break
-            new = relocate_into(plain, node, others)
+            new = relocate_into(plain, node, others, candidates)
             if new is None or new.score <= plain.score - (SCREEN_SLACK if best.strata else 0.0):
                 continue
             if best.strata:  # the move again with strata (its climb may end elsewhere)
-                new = relocate_into(best, node, others)
+                new = relocate_into(best, node, others, candidates)
                 if new is None:
                     continue
             if new.score > (best.score if chosen is None else chosen.score) + 1e-9:
                 chosen = new
         return chosen
 
-    return _sweep(state, best_at, deadline, visited)
+    return _sweep(state, best_at, deadline, visited, nodes)
 
 
 def polish(
@@ -729,6 +819,8 @@ def polish(
     deadline: float | None = None,
     visited: dict | None = None,
     triples: Sequence[Sequence[tuple[int, int]]] | Callable[[], Sequence] | None = None,
+    candidates: CandidatePairs | None = None,
+    region: Sequence[int] | None = None,
 ) -> DecomposableState:
     """Relocation sweeps, then clique-insertion or relocating-insertion sweeps, until none raises the score.
 
@@ -747,6 +839,14 @@ def polish(
         finds nothing; a callable without arguments is called for them only then (their
         screening costs seconds on large data). Without ``partners`` and ``triples``, a
         :func:`relocation_sweep` only.
+    candidates : CandidatePairs, optional
+        Moves climb over the candidate pairs only. When they screen pairs out
+        (:attr:`~pgmpy_sgm.core.candidates.CandidatePairs.screened`), the sweeps also follow
+        the changes: the first visits the nodes of ``region`` (default: every node), each
+        later one the nodes near what the previous sweeps changed (:func:`changed_region`).
+    region : sequence of int, optional
+        With screening candidates, the nodes the first sweep visits, e.g. the nodes near
+        what changed since the last polish.
 
     Returns
     -------
@@ -760,6 +860,8 @@ def polish(
     >>> round(polish(DecomposableState(tables), clique_partners(tables, pair_gains(tables))).score, 2)
     -6715.9
     """
+    if candidates is not None and candidates.screened:
+        return _polish_regions(state, partners, deadline, visited, triples, candidates, region)
     best = relocation_sweep(state, deadline, visited)
     while partners is not None or triples is not None:
         moved = best
@@ -772,6 +874,27 @@ def polish(
         if moved.score <= best.score + 1e-9:
             break
         best = relocation_sweep(moved, deadline, visited)
+    return best
+
+
+def _polish_regions(state, partners, deadline, visited, triples, candidates, region) -> DecomposableState:
+    """:func:`polish` with screened candidates: each sweep visits the nodes near the changes before it."""
+    nodes = set(range(state.tables.n) if region is None else region)
+    best = relocation_sweep(state, deadline, visited, candidates, sorted(nodes))
+    nodes |= changed_region(state, best.key, best.adj)
+    while partners is not None or triples is not None:
+        moved = best
+        if partners is not None:
+            moved = clique_sweep(best, partners, deadline, visited, candidates, sorted(nodes))
+        if triples is not None and moved.score <= best.score + 1e-9:
+            if callable(triples):
+                triples = triples()
+            moved = triple_sweep(best, triples, deadline, visited, candidates, sorted(nodes))
+        if moved.score <= best.score + 1e-9:
+            break
+        nodes = changed_region(best, moved.key, moved.adj)
+        best = relocation_sweep(moved, deadline, visited, candidates, sorted(nodes))
+        nodes |= changed_region(moved, best.key, best.adj)
     return best
 
 
@@ -906,10 +1029,36 @@ def _changed(state: DecomposableState, key: int) -> DecomposableState | None:
     """
     engine = state.tables
     adj = list(state.adj)
-    for p in iter_bits(key ^ state.key):
-        i, j = engine.pairs[p]
+    toggles = [engine.pairs[p] for p in iter_bits(key ^ state.key)]
+    for i, j in toggles:
         adj[i] ^= 1 << j
         adj[j] ^= 1 << i
     if chordal_families(adj) is None:
         return None
-    return DecomposableState(engine, key, state.strata)
+    return _toggled(state, toggles) or DecomposableState(engine, key, state.strata)
+
+
+def _toggled(state: DecomposableState, toggles: list[tuple[int, int]]) -> DecomposableState | None:
+    """A copy of ``state`` with ``toggles`` made one by one through decomposable graphs (None when they cannot be).
+
+    Removals go first; a toggle that would make the graph non-decomposable is retried after
+    the others. The score is an exact function of the graph, so it equals that of the graph
+    built anew.
+    """
+    if len(toggles) > INCREMENTAL_TOGGLES:
+        return None
+    new = state.copy()
+    pending = sorted(toggles, key=lambda t: not new.has_edge(*t))
+    stalls = 0
+    while pending:
+        i, j = pending.pop(0)
+        move = new.propose(i, j)
+        if move is None:
+            pending.append((i, j))
+            stalls += 1
+            if stalls > len(pending):
+                return None
+            continue
+        stalls = 0
+        new.commit(move)
+    return new
