@@ -43,6 +43,7 @@ from pgmpy_sgm.causal_discovery._segments import (
     remaining,
     sequential_segments,
 )
+from pgmpy_sgm.causal_discovery._settle_check import adopt_check, settle_check
 from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_em_result, missing_input, structural_em
 from pgmpy_sgm.core.data import check_frame
 from pgmpy_sgm.core.engine import ScoreEngine
@@ -104,6 +105,10 @@ DEFAULT_MAX_TIME = 600.0
 #: A final polish of the best graph (when no chain polished it) runs for at most this many
 #: seconds or the fit's own duration so far, whichever is longer (within ``max_time``).
 FINAL_POLISH_SECONDS = 10.0
+
+#: With ``n_iter="auto"``, the settling check (when the chains have settled and agree) runs for at
+#: most this many seconds or the fit's duration so far, whichever is longer (within ``max_time``).
+SETTLE_CHECK_SECONDS = 10.0
 
 #: With ``method="informed"`` and a time budget, the share of it left to the exploration after the
 #: chains (``explore``): ``min(EXPLORE_TIME_SHARE, EXPLORE_TIME_PAIRS / d**2)``, falling with the
@@ -694,7 +699,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
                 if state.iteration == 0:
                     state.polished_key = start_key
         try:
-            interrupted = self._run(data, run, n_iter, every, plan)
+            interrupted = self._run(data, run, n_iter, every, plan, t_start)
             polish_gain = 0.0
             if informed and not interrupted:
                 self._visit_starts(data, run, strata)
@@ -828,6 +833,27 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             state.settle_round += 1
         return True
 
+    @staticmethod
+    def _failed_settle_check(tables: ScoreEngine, run: RunState, plan: SearchPlan, t_start: float, bar) -> bool:
+        """When the chains have settled and agree, whether the settling check beats their best (they then go on).
+
+        See :func:`~pgmpy_sgm.causal_discovery._settle_check.settle_check`; it runs for at most
+        ``max(SETTLE_CHECK_SECONDS, time spent so far)`` within the run's deadline.
+        """
+        if not plan.settle_age or plan.clique_partners is None or not all(state.settled for state in run.chains):
+            return False
+        now = time.time()
+        deadline = now + max(SETTLE_CHECK_SECONDS, now - t_start)
+        if plan.deadline is not None:
+            deadline = min(deadline, plan.deadline)
+        better = settle_check(tables, run, plan, deadline)
+        if better is None:
+            return False
+        adopt_check(run, better)
+        if bar is not None:
+            bar.jump(better.score)
+        return True
+
     def _final_polish(self, tables: ScoreEngine, run: RunState, plan: SearchPlan, t_start: float) -> float:
         """Polish the best visited graph if no chain did; returns the gain (the graphs found join the visited)."""
         if not run.visited:  # the time budget ran out before the first segment
@@ -950,7 +976,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         if self._guarded(lambda: self._log.append(record) or True) is not None:
             run.mark_saved()
 
-    def _run(self, data, run, n_iter, every, plan: SearchPlan) -> bool:
+    def _run(self, data, run, n_iter, every, plan: SearchPlan, t_start: float) -> bool:
         """Run the chains in segments until they are done, settled, out of time or interrupted (returned)."""
         sequential = self.backend is None and joblib.effective_n_jobs(self.n_jobs) == 1
         # Parallel chains meet after every segment (results do not depend on where segments end).
@@ -966,6 +992,9 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             while not interrupted:
                 todo = [s for s in run.chains if remaining(s, n_iter) > 0 and not s.settled]
                 if not todo and self._next_settle_round(run.chains, plan):
+                    continue
+                if not todo and self._failed_settle_check(data.engine, run, plan, t_start, bar):
+                    self._save(run)
                     continue
                 if not todo or (plan.deadline is not None and time.time() >= plan.deadline):
                     break
