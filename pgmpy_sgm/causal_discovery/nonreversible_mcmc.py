@@ -264,6 +264,8 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
       raises the best score, the chain jumps to the result. The score is a sum over
       cliques, so a region the walk has improved is kept while the rest of the walk,
       worse elsewhere, is not;
+    * with ``n_iter="auto"``, when the chains have settled and agree, the settling check
+      (see ``n_iter``) must find nothing better for the run to stop;
     * after the chains end, the chains' best graphs are recombined in the same way, and
       the graphs found join the visited graphs.
     * then the neighbourhoods of the best visited graphs are explored (``explore``): every
@@ -287,7 +289,14 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         and has stood for ``max(2000, 50 d, best_iteration / 2)`` iterations (``d``
         variables), and the chains' bests lie within 1 log-unit of each other; while they do
         not, the chains go on, each best having to stand twice as long in each new round.
-        It stops at ``max_time`` (600 seconds when not given) at the latest, with a
+        Chains that agree may still share a sub-optimum, so before the run stops a *settling
+        check* (``method="informed"``) recombines the chains' bests and tries, from the best,
+        every clique insertion of a node with two of its partners that is blocked as the
+        graph stands, removing the cheapest edges in its way
+        (:func:`~pgmpy_sgm.causal_discovery._settle_check.settle_check`); if that finds a
+        better graph, it is polished, every chain jumps there and the run goes on (the
+        check runs for at most 10 seconds or the fit's duration so far). It stops at
+        ``max_time`` (600 seconds when not given) at the latest, with a
         :class:`ConvergenceWarning` if the chains had not settled. None runs until
         ``max_time``.
     n_chains : int, default=2
@@ -334,7 +343,10 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         A joblib backend (e.g. ``"loky"``, ``"dask"`` with a ``dask.distributed.Client``,
         ``"ray"``), used through ``joblib.parallel_config``.
     show_progress : bool, default=True
-        Show a progress bar (also needs ``pgmpy.config.SHOW_PROGRESS``).
+        Show a progress bar (also needs ``pgmpy.config.SHOW_PROGRESS``). Beside the
+        iterations it shows the best score found so far, its age (seconds, and iterations
+        summed over the chains, since it was found), the chains' spread (best minus worst
+        chain best), each chain's best (up to four chains) and the acceptance rate.
     checkpoint : str or path, optional
         File (JSON lines) to which the run is checkpointed every ``checkpoint_every``
         iterations or ``checkpoint_seconds`` seconds, whichever comes first, and when
@@ -393,14 +405,25 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
     Attributes
     ----------
     convergence_ : pandas.DataFrame
-        One row per chain: ``best_score``, ``gap`` (below the best chain),
-        ``best_iteration``, ``n_iter`` and ``max_edge_probability_difference`` (the
-        largest difference between this chain's edge probabilities and the pooled ones);
-        ``convergence_.attrs`` holds ``spread`` (best minus worst chain best) and
-        ``max_edge_probability_difference`` (over all pairs of chains). A
+        One row per chain, saying whether the chains found the same mode and explored the
+        same graphs: ``best_score`` (the log unnormalized posterior of the best graph the
+        chain visited, with the default labellings), ``gap`` (how far it lies below the best
+        chain's), ``best_iteration`` (when the chain first reached it), ``n_iter``
+        (iterations run; ``n_iter - best_iteration`` is how long the best has stood) and
+        ``max_edge_probability_difference`` (the largest difference, over all pairs, between
+        the edge probabilities estimated from the graphs this chain visited alone and the
+        pooled ones). ``convergence_.attrs`` holds ``spread`` (best minus worst chain best:
+        the quantity the :class:`ConvergenceWarning` watches) and
+        ``max_edge_probability_difference`` (the largest difference between two chains'
+        probabilities of one edge). The edge-probability differences measure whether the
+        chains' visited sets agree, not the posterior's accuracy: with many variables,
+        chains that agree on the mode often visit different neighbourhoods of it, so they
+        can be large while the spread is 0. Graphs found by the settling check count as
+        visited by every chain. Agreeing chains are no proof of a mode: a
         :class:`ConvergenceWarning` is issued when the spread exceeds 2 log-units, when a
         final polish of the best graph still improves it, and when ``n_iter="auto"`` ran
-        out of time before the chains settled (see ``stop_reason_``).
+        out of time before the chains settled (see ``stop_reason_``); without one, the
+        best graph also survived the polish and, with ``n_iter="auto"``, the settling check.
     prior_ : str
         The structure prior used: ``prior``, or with ``prior="held_out"`` the one chosen.
     prior_scores_ : dict or None
@@ -441,8 +464,9 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         Iterations run by the longest chain (less than ``n_iter`` after an interruption
         or when ``max_time`` ran out).
     stop_reason_ : {"settled", "n_iter", "max_time", "interrupted"}
-        Why the fit stopped: every chain settled and the chains agreed (``n_iter="auto"``),
-        the chains ran ``n_iter`` iterations, the time ran out, or the fit was interrupted.
+        Why the fit stopped: every chain settled, the chains agreed and the settling check
+        found nothing better (``n_iter="auto"``), the chains ran ``n_iter`` iterations, the
+        time ran out, or the fit was interrupted.
         When the chains stopped without settling, the best graph found is polished once
         more (within the time left, at least 10 s); if that raises it, the polished graph is
         ``model_`` and a :class:`ConvergenceWarning` says by how much.
