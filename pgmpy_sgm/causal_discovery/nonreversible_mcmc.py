@@ -416,9 +416,9 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         the quantity the :class:`ConvergenceWarning` watches) and
         ``max_edge_probability_difference`` (the largest difference between two chains'
         probabilities of one edge). The edge-probability differences measure whether the
-        chains' visited sets agree, not the posterior's accuracy: with many variables,
-        chains that agree on the mode often visit different neighbourhoods of it, so they
-        can be large while the spread is 0. Graphs found by the settling check count as
+        chains' visited sets agree, not the posterior's accuracy: chains that agree on the
+        mode can visit different neighbourhoods of it, so they can be large while the
+        spread is 0. Graphs found by the settling check count as
         visited by every chain. Agreeing chains are no proof of a mode: a
         :class:`ConvergenceWarning` is issued when the spread exceeds 2 log-units, when a
         final polish of the best graph still improves it, and when ``n_iter="auto"`` ran
