@@ -14,7 +14,16 @@ SPREAD_WARNING = 2.0
 
 
 class ConvergenceWarning(RuntimeWarning):
-    """Independent chains of one fit disagree: their best scores differ by more than a few log-units.
+    """The search has not shown that it reached a posterior mode; ``best_score_`` may lie below it.
+
+    Issued by :class:`~pgmpy_sgm.causal_discovery.NonReversibleMCMC` when the chains'
+    best scores spread over more than 2 log-units (``convergence_.attrs["spread"]``: the
+    chains disagree on the mode), when a final polish of the best graph still raised it
+    (the chains stopped before reaching a mode, e.g. ``n_iter`` too small; the message
+    gives the gain), or when ``n_iter="auto"`` reached its time limit before the chains
+    settled. Its absence means the chains agree within 2 log-units and the best graph
+    survived the polish (and, with ``n_iter="auto"``, the settling check); it does not
+    prove that no better graph exists.
 
     Examples
     --------

@@ -91,6 +91,17 @@ class RunState:
                 self.seen_by[key] = seen | bit
                 self._dirty.add(key)
 
+    def add_found(self, found: dict, mask: int) -> None:
+        """Take in graphs found outside the chains' segments (``{key: score}``), as seen by the chains of ``mask``."""
+        for key, value in found.items():
+            if key not in self.visited:
+                self.visited[key] = value
+                self._fresh.append(key)
+            seen = self.seen_by.get(key, 0)
+            if seen | mask != seen:
+                self.seen_by[key] = seen | mask
+                self._dirty.add(key)
+
     def record(self) -> dict:
         """The checkpoint record of everything new since the last :meth:`mark_saved`."""
         return {

@@ -60,32 +60,44 @@ def remaining(state: ChainState, n_iter: int | None) -> int:
     return (2**62 if n_iter is None else n_iter) - state.iteration
 
 
-def progress_text(chain_best: list[float], age_seconds: float, rate: float) -> str:
-    """The progress bar's postfix: the best score, how long ago it improved, the chains' spread.
+def progress_text(chain_best: list[float], age_seconds: float, age_iterations: int, rate: float) -> str:
+    """The progress bar's postfix: the best score, its age, the chains' spread and the acceptance rate.
+
+    ``best`` is the best score any chain has found so far; its age is the time and the
+    iterations (summed over chains) since it was found; ``spread`` is the best minus the
+    worst chain best (chains not started yet left out), the quantity the
+    :class:`~pgmpy_sgm.causal_discovery.ConvergenceWarning` watches; up to four chains'
+    bests are listed; ``accept`` is the last reported chain's acceptance rate.
 
     Examples
     --------
-    >>> progress_text([-100.0, -102.5], 12.3, 0.0412)
-    'best=-100.00 (12 s ago) spread=2.50 chains=[-100.0 -102.5] accept=0.041'
+    >>> progress_text([-100.0, -102.5], 12.3, 4096, 0.0412)
+    'best=-100.00 (12 s, 4096 it ago) spread=2.50 chains=[-100.0 -102.5] accept=0.041'
     """
     started = [b for b in chain_best if np.isfinite(b)]
     spread = max(started) - min(started) if started else 0.0
-    text = f"best={max(chain_best):.2f} ({age_seconds:.0f} s ago) spread={spread:.2f}"
+    text = f"best={max(chain_best):.2f} ({age_seconds:.0f} s, {age_iterations} it ago) spread={spread:.2f}"
     if len(chain_best) <= 4:
         text += " chains=[" + " ".join(f"{b:.1f}" for b in chain_best) + "]"
     return text + f" accept={rate:.3f}"
 
 
 class ChainProgress:
-    """A progress bar over the iterations of all chains, showing each chain's best score.
+    """A progress bar over the iterations of all chains; its postfix is :func:`progress_text`.
 
     Examples
     --------
     >>> chains = [ChainState(c, 0, 0, None, {}, None, 0, None, 0) for c in range(2)]
     >>> bar = ChainProgress(chains, n_iter=100, desc="demo", disable=True)
     >>> bar.update(1, 50, -10.0, 0.5)
-    >>> bar.chain_best
-    [-inf, -10.0]
+    >>> bar.update(0, 30, -12.0, 0.4)
+    >>> bar.chain_best, bar.best, bar.iterations, bar.age_iterations
+    ([-12.0, -10.0], -10.0, 80, 30)
+    >>> bar.postfix().split(" spread=")[1]
+    '2.00 chains=[-12.0 -10.0] accept=0.400'
+    >>> bar.jump(-9.0)  # every chain moved to a better graph (the settling check)
+    >>> bar.chain_best, bar.age_iterations
+    ([-9.0, -9.0], 0)
     >>> bar.close()
     """
 
@@ -94,16 +106,40 @@ class ChainProgress:
         total = None if n_iter is None else len(chains) * n_iter
         self.bar = tqdm(total=total, initial=done, desc=desc, disable=disable)
         self.chain_best = [s.best_score if s.best_score is not None else -np.inf for s in chains]
-        self.improved_at = (time.monotonic(), max(self.chain_best))
+        self.best = max(self.chain_best)
+        self.iterations = done
+        self.improved_at = (time.monotonic(), done)
+        self.rate = 0.0
+
+    @property
+    def age_iterations(self) -> int:
+        """Iterations (summed over chains) since the best score last improved."""
+        return self.iterations - self.improved_at[1]
+
+    def postfix(self) -> str:
+        """The text shown after the bar (:func:`progress_text`)."""
+        age = time.monotonic() - self.improved_at[0]
+        return progress_text(self.chain_best, age, self.age_iterations, self.rate)
 
     def update(self, chain: int, steps: int, best_score: float, rate: float) -> None:
         """``steps`` more iterations of ``chain``, whose best score is now ``best_score``."""
         self.chain_best[chain] = max(self.chain_best[chain], best_score)
-        if max(self.chain_best) > self.improved_at[1]:
-            self.improved_at = (time.monotonic(), max(self.chain_best))
+        self.iterations += steps
+        self.rate = rate
+        self._note_best()
         self.bar.update(steps)
-        text = progress_text(self.chain_best, time.monotonic() - self.improved_at[0], rate)
-        self.bar.set_postfix_str(text, refresh=False)
+        self.bar.set_postfix_str(self.postfix(), refresh=False)
+
+    def jump(self, best_score: float) -> None:
+        """Every chain moved to a graph scoring ``best_score``, their new best."""
+        self.chain_best = [max(b, best_score) for b in self.chain_best]
+        self._note_best()
+        self.bar.set_postfix_str(self.postfix(), refresh=True)
+
+    def _note_best(self) -> None:
+        if max(self.chain_best) > self.best:
+            self.best = max(self.chain_best)
+            self.improved_at = (time.monotonic(), self.iterations)
 
     def close(self) -> None:
         """Close the bar."""

@@ -60,6 +60,7 @@ from pgmpy_sgm.causal_discovery._segments import (
     remaining,
     sequential_segments,
 )
+from pgmpy_sgm.causal_discovery._settle_check import adopt_check, settle_check
 from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_em_result, structural_em
 from pgmpy_sgm.core.candidates import CandidatePairs
 from pgmpy_sgm.core.data import check_frame
@@ -121,6 +122,10 @@ DEFAULT_MAX_TIME = 600.0
 #: A final polish of the best graph (when no chain polished it) runs for at most this many
 #: seconds or the fit's own duration so far, whichever is longer (within ``max_time``).
 FINAL_POLISH_SECONDS = 10.0
+
+#: With ``n_iter="auto"``, the settling check (when the chains have settled and agree) runs for at
+#: most this many seconds or the fit's duration so far, whichever is longer (within ``max_time``).
+SETTLE_CHECK_SECONDS = 10.0
 
 #: With ``method="informed"`` and a time budget, the share of it left to the exploration after the
 #: chains (``explore``): ``min(EXPLORE_TIME_SHARE, EXPLORE_TIME_PAIRS / d**2)``, falling with the
@@ -287,6 +292,8 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
       and the pairs among the nodes rebuilt; and a polish's sweeps visit the nodes near what
       changed since the chain's last polish, then the nodes near what each sweep changed.
       Up to 31 variables every pair is a candidate and every sweep visits every node;
+    * with ``n_iter="auto"``, when the chains have settled and agree, the settling check
+      (see ``n_iter``) must find nothing better for the run to stop;
     * after the chains end, the chains' best graphs are recombined in the same way, and
       the graphs found join the visited graphs.
     * then the neighbourhoods of the best visited graphs are explored (``explore``): every
@@ -310,7 +317,14 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         and has stood for ``max(2000, 50 d, best_iteration / 2)`` iterations (``d``
         variables), and the chains' bests lie within 1 log-unit of each other; while they do
         not, the chains go on, each best having to stand twice as long in each new round.
-        It stops at ``max_time`` (600 seconds when not given) at the latest, with a
+        Chains that agree may still share a sub-optimum, so before the run stops a *settling
+        check* (``method="informed"``) recombines the chains' bests and tries, from the best,
+        every clique insertion of a node with two of its partners that is blocked as the
+        graph stands, removing the cheapest edges in its way
+        (:func:`~pgmpy_sgm.causal_discovery._settle_check.settle_check`); if that finds a
+        better graph, it is polished, every chain jumps there and the run goes on (the
+        check runs for at most 10 seconds or the fit's duration so far). It stops at
+        ``max_time`` (600 seconds when not given) at the latest, with a
         :class:`ConvergenceWarning` if the chains had not settled. None runs until
         ``max_time``.
     n_chains : int, default=2
@@ -357,7 +371,10 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         A joblib backend (e.g. ``"loky"``, ``"dask"`` with a ``dask.distributed.Client``,
         ``"ray"``), used through ``joblib.parallel_config``.
     show_progress : bool, default=True
-        Show a progress bar (also needs ``pgmpy.config.SHOW_PROGRESS``).
+        Show a progress bar (also needs ``pgmpy.config.SHOW_PROGRESS``). Beside the
+        iterations it shows the best score found so far, its age (seconds, and iterations
+        summed over the chains, since it was found), the chains' spread (best minus worst
+        chain best), each chain's best (up to four chains) and the acceptance rate.
     checkpoint : str, path or Checkpoint, optional
         Checkpoint the run to this file (JSON lines), or as a
         :class:`~pgmpy_sgm.causal_discovery.Checkpoint` sets: every ``every`` iterations
@@ -415,14 +432,25 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
     Attributes
     ----------
     convergence_ : pandas.DataFrame
-        One row per chain: ``best_score``, ``gap`` (below the best chain),
-        ``best_iteration``, ``n_iter`` and ``max_edge_probability_difference`` (the
-        largest difference between this chain's edge probabilities and the pooled ones);
-        ``convergence_.attrs`` holds ``spread`` (best minus worst chain best) and
-        ``max_edge_probability_difference`` (over all pairs of chains). A
+        One row per chain, saying whether the chains found the same mode and explored the
+        same graphs: ``best_score`` (the log unnormalized posterior of the best graph the
+        chain visited, with the default labellings), ``gap`` (how far it lies below the best
+        chain's), ``best_iteration`` (when the chain first reached it), ``n_iter``
+        (iterations run; ``n_iter - best_iteration`` is how long the best has stood) and
+        ``max_edge_probability_difference`` (the largest difference, over all pairs, between
+        the edge probabilities estimated from the graphs this chain visited alone and the
+        pooled ones). ``convergence_.attrs`` holds ``spread`` (best minus worst chain best:
+        the quantity the :class:`ConvergenceWarning` watches) and
+        ``max_edge_probability_difference`` (the largest difference between two chains'
+        probabilities of one edge). The edge-probability differences measure whether the
+        chains' visited sets agree, not the posterior's accuracy: chains that agree on the
+        mode can visit different neighbourhoods of it, so they can be large while the
+        spread is 0. Graphs found by the settling check count as
+        visited by every chain. Agreeing chains are no proof of a mode: a
         :class:`ConvergenceWarning` is issued when the spread exceeds 2 log-units, when a
         final polish of the best graph still improves it, and when ``n_iter="auto"`` ran
-        out of time before the chains settled (see ``stop_reason_``).
+        out of time before the chains settled (see ``stop_reason_``); without one, the
+        best graph also survived the polish and, with ``n_iter="auto"``, the settling check.
     prior_ : str
         The structure prior used: ``prior``, or with ``prior="held_out"`` the one chosen.
     prior_scores_ : dict or None
@@ -463,8 +491,9 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         Iterations run by the longest chain (less than ``n_iter`` after an interruption
         or when ``max_time`` ran out).
     stop_reason_ : {"settled", "n_iter", "max_time", "interrupted"}
-        Why the fit stopped: every chain settled and the chains agreed (``n_iter="auto"``),
-        the chains ran ``n_iter`` iterations, the time ran out, or the fit was interrupted.
+        Why the fit stopped: every chain settled, the chains agreed and the settling check
+        found nothing better (``n_iter="auto"``), the chains ran ``n_iter`` iterations, the
+        time ran out, or the fit was interrupted.
         When the chains stopped without settling, the best graph found is polished once
         more (within the time left, at least 10 s); if that raises it, the polished graph is
         ``model_`` and a :class:`ConvergenceWarning` says by how much.
@@ -691,7 +720,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
                 if state.iteration == 0:
                     state.polished_key = start_key
         try:
-            interrupted = self._run(data, run, n_iter, every, plan)
+            interrupted = self._run(data, run, n_iter, every, plan, t_start)
             polish_gain = 0.0
             if informed and not interrupted:
                 self._visit_starts(data, run, strata)
@@ -826,6 +855,27 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             state.settle_round += 1
         return True
 
+    @staticmethod
+    def _failed_settle_check(tables: ScoreEngine, run: RunState, plan: SearchPlan, t_start: float, bar) -> bool:
+        """When the chains have settled and agree, whether the settling check beats their best (they then go on).
+
+        See :func:`~pgmpy_sgm.causal_discovery._settle_check.settle_check`; it runs for at most
+        ``max(SETTLE_CHECK_SECONDS, time spent so far)`` within the run's deadline.
+        """
+        if not plan.settle_age or plan.clique_partners is None or not all(state.settled for state in run.chains):
+            return False
+        now = time.time()
+        deadline = now + max(SETTLE_CHECK_SECONDS, now - t_start)
+        if plan.deadline is not None:
+            deadline = min(deadline, plan.deadline)
+        better = settle_check(tables, run, plan, deadline)
+        if better is None:
+            return False
+        adopt_check(run, better)
+        if bar is not None:
+            bar.jump(better.score)
+        return True
+
     def _final_polish(self, tables: ScoreEngine, run: RunState, plan: SearchPlan, t_start: float) -> float:
         """Polish the best visited graph if no chain did; returns the gain (the graphs found join the visited)."""
         if not run.visited:  # the time budget ran out before the first segment
@@ -949,7 +999,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         if self._guarded(lambda: self._log.append(record) or True) is not None:
             run.mark_saved()
 
-    def _run(self, data, run, n_iter, every, plan: SearchPlan) -> bool:
+    def _run(self, data, run, n_iter, every, plan: SearchPlan, t_start: float) -> bool:
         """Run the chains in segments until they are done, settled, out of time or interrupted (returned)."""
         sequential = self.backend is None and joblib.effective_n_jobs(self.n_jobs) == 1
         # Parallel chains meet after every segment (results do not depend on where segments end).
@@ -966,6 +1016,9 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             while not interrupted:
                 todo = [s for s in run.chains if remaining(s, n_iter) > 0 and not s.settled]
                 if not todo and self._next_settle_round(run.chains, plan):
+                    continue
+                if not todo and self._failed_settle_check(data.engine, run, plan, t_start, bar):
+                    self._save(run)
                     continue
                 if not todo or (plan.deadline is not None and time.time() >= plan.deadline):
                     break

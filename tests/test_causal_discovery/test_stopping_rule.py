@@ -98,3 +98,100 @@ def test_n_iter_keeps_its_meaning(heart):
 def test_bad_n_iter(heart, value):
     with pytest.raises((ValueError, TypeError), match="n_iter"):
         NonReversibleMCMC(n_iter=value, weights="count", show_progress=False).fit(heart)
+
+
+# -- the settling check ---------------------------------------------------------------------------------------------
+def _agreeing_run(tables, key: int, n_chains: int = 2):
+    from pgmpy_sgm.causal_discovery._run_state import RunState
+    from pgmpy_sgm.core.moves import DecomposableState
+
+    score = DecomposableState(tables, key).score
+    chains = []
+    for c in range(n_chains):
+        state = ChainState.new(c, np.random.SeedSequence(c), key)
+        state.iteration, state.best_iteration, state.settled = 5000, 1000, True
+        state.score, state.best_score, state.polished_key = score, score, key
+        chains.append(state)
+    run = RunState({}, chains)
+    run.visited[key], run.seen_by[key] = score, (1 << n_chains) - 1
+    return run
+
+
+def _check_plan(tables):
+    from pgmpy_sgm.core.search import clique_partners, pair_gains
+
+    return SearchPlan(clique_partners=clique_partners(tables, pair_gains(tables)), settle_age=100, polish_after=10)
+
+
+def test_settling_check_moves_agreeing_chains_off_a_sub_optimum(heart):
+    from pgmpy_sgm.core.moves import key_from_edges
+
+    tables = SGMScore(heart, weights="count").engine
+    poor = key_from_edges(tables, [(0, 1), (1, 2), (2, 3), (3, 4)])  # both chains "agree" on this path
+    run = _agreeing_run(tables, poor)
+    before = run.chains[0].best_score
+    assert NonReversibleMCMC._failed_settle_check(tables, run, _check_plan(tables), 0.0, None)
+    after = {(s.key, s.best_key, s.best_score, s.settled, s.best_iteration) for s in run.chains}
+    assert len(after) == 1  # every chain jumped to the same graph, no longer settled, a new best from now
+    key, best_key, best, settled, best_iteration = after.pop()
+    assert key == best_key and not settled and best_iteration == 5000 and best > before + 1.0
+    assert run.visited[key] == best and run.seen_by[key] == 0b11
+    # its score, from scratch by another scorer, is the graph's with its optimal strata
+    other = SGMScore(heart, weights="count")
+    edges = [(tables.variables[i], tables.variables[j]) for p, (i, j) in enumerate(tables.pairs) if key >> p & 1]
+    assert other.score(other.optimal_strata(edges)) == pytest.approx(best, abs=1e-6)
+
+
+def test_settling_check_passes_at_the_paper_optimum(heart):
+    tables = SGMScore(heart, weights="count").engine
+    est, _ = _fit_quietly(heart, seed=0, weights="count")
+    key = tables.key(list(est.model_.edges()))
+    assert est.best_score_ == pytest.approx(HEART_OPTIMUM, abs=0.005)
+    run = _agreeing_run(tables, key)
+    assert not NonReversibleMCMC._failed_settle_check(tables, run, _check_plan(tables), 0.0, None)
+    assert all(s.settled and s.key == key for s in run.chains)
+
+
+def test_settling_check_waits_for_every_chain(heart):
+    from pgmpy_sgm.core.moves import key_from_edges
+
+    tables = SGMScore(heart, weights="count").engine
+    run = _agreeing_run(tables, key_from_edges(tables, [(0, 1), (1, 2), (2, 3), (3, 4)]))
+    run.chains[1].settled = False
+    assert not NonReversibleMCMC._failed_settle_check(tables, run, _check_plan(tables), 0.0, None)
+    assert run.chains[0].settled
+
+
+# -- progress -------------------------------------------------------------------------------------------------------
+def test_progress_bar_shows_best_its_age_and_spread(heart, monkeypatch):
+    from pgmpy import config
+
+    from pgmpy_sgm.causal_discovery import _segments
+
+    shown = []
+
+    class Recorder:
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def update(self, n):
+            pass
+
+        def set_postfix_str(self, text, refresh=True):
+            shown.append(text)
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(_segments, "tqdm", Recorder)
+    monkeypatch.setattr(config, "SHOW_PROGRESS", True)
+    est = NonReversibleMCMC(n_iter=600, seed=0, weights="count", show_progress=True).fit(heart)
+    assert shown
+    last = shown[-1]
+    best = float(last.split("best=")[1].split(" ")[0])
+    assert best == pytest.approx(max(est.trace_[~np.isnan(est.trace_)]), abs=0.005)
+    age_iterations = int(last.split(" s, ")[1].split(" it ago")[0])
+    assert 0 <= age_iterations <= 2 * 600
+    spread = float(last.split("spread=")[1].split(" ")[0])
+    chains = [float(v) for v in last.split("chains=[")[1].split("]")[0].split()]
+    assert len(chains) == 2 and spread == pytest.approx(max(chains) - min(chains), abs=0.11)
