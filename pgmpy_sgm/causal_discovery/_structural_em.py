@@ -111,8 +111,9 @@ def structural_em(
     Every iteration is an E-step and then either a *structure* step (``m_step``: the
     learner's search) or, with ``parameter_step``, a *parameter* step (the previous
     structure's parameters and score on the new table: cheap). After a structure step the
-    iterations are parameter steps until the expected score moves by less than
-    ``options.threshold`` of it; then a structure step again. EM stops after a structure
+    iterations are parameter steps until the expected score rises by less than
+    ``options.threshold`` of it (or falls: rows whose posterior tail is carried by draws
+    make it wobble by a few nats); then a structure step again. EM stops after a structure
     step that moved the expected score by less than the threshold and either kept the
     structure or followed another such structure step (structures of equal score may
     alternate), or at ``max_iter`` (whose last iteration is a structure step).
@@ -193,7 +194,7 @@ def structural_em(
             break
         if structural:
             calm_search = small
-        structure_next = not structural and small
+        structure_next = not structural and gain < options.threshold(result.score)  # a fall counts as settled
     tic = time.perf_counter()
     observed = observed_log_likelihood(table, pending.result.log_probability, options.max_completions)
     candidates.append(pending._replace(criterion=pending.criterion + observed))

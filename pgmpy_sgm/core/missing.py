@@ -15,7 +15,10 @@ completions in proportion to their probability under a model (the posterior of t
 entries given the observed ones), computed exactly by enumeration up to a stated number of
 completions and by Gibbs draws from the same posterior beyond it. Rows with the same
 observed values and the same pattern are one distinct row, so the work grows with the
-number of distinct (row, pattern) pairs, not with the number of rows.
+number of distinct (row, pattern) pairs, not with the number of rows. Structural EM keeps
+the completed table small: each row keeps at most ``max_kept`` of its most probable
+completions, and the rest of its posterior is carried by a few draws from it with equal
+shares of its mass (an unbiased estimate of the exact expected counts).
 """
 
 from __future__ import annotations
@@ -111,8 +114,9 @@ class EMOptions:
     tol : float, default=0.1
         Absolute part of the settling threshold ``max(tol, rtol * |objective|)``: parameter EM
         stops when an iteration raises the observed-data log-likelihood by less than the
-        threshold; structural EM searches the structure again when a parameter step moves the
-        expected score by less than it, and stops when a search moved it by less than it.
+        threshold; structural EM searches the structure again when a parameter step raises the
+        expected score by less than it (or lowers it), and stops when a search moved it by
+        less than it.
     rtol : float, default=1e-4
         Relative part of the threshold: the scores grow with the number of rows, so a fixed
         ``tol`` is too strict on large tables (on 2000 rows of 20 variables the expected score
@@ -171,7 +175,8 @@ n_tail_draws=2)
             if name == "max_kept" and value is None:
                 continue
             if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
-                raise ValueError(f"EMOptions {name} must be an integer >= {low}. Got: {value!r}")
+                none = " or None" if name == "max_kept" else ""
+                raise ValueError(f"EMOptions {name} must be an integer >= {low}{none}. Got: {value!r}")
         for name, high in (("tol", math.inf), ("rtol", math.inf), ("tail_mass", 0.5)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < high:
@@ -515,12 +520,11 @@ class IncompleteTable:
         return CompletedTable(self._frame(codes), ExpectedCounts(self.counts[keep]), 0.0, 0.0, codes=codes)
 
     def _frame(self, codes: np.ndarray) -> pd.DataFrame:
-        """Complete rows of codes as a frame of states."""
+        """Complete rows of codes as a frame of states (categorical columns: the learners read their codes)."""
         columns = {}
         for j, v in enumerate(self.variables):
-            states = np.empty(len(self.state_names[v]), dtype=object)
-            states[:] = self.state_names[v]
-            columns[v] = pd.Series(states[codes[:, j]], dtype=object).infer_objects()
+            states = pd.Index(self.state_names[v], dtype=object, tupleize_cols=False).infer_objects()
+            columns[v] = pd.Categorical.from_codes(codes[:, j], categories=states)
         return pd.DataFrame(columns, columns=self.variables)
 
     @property

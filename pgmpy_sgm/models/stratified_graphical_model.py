@@ -396,8 +396,9 @@ class StratifiedGraphicalModel(StratifiedGraph):
         factors = self.clique_factors
 
         def log_probability(codes: np.ndarray) -> np.ndarray:
-            own = np.column_stack([codes[:, j] if m is None else m[codes[:, j]] for j, m in zip(order, to_model,
-                                                                                                strict=True)])
+            own = np.empty((len(codes), len(nodes)), dtype=np.int64, order="F")  # read by column below
+            for k, (j, m) in enumerate(zip(order, to_model, strict=True)):
+                own[:, k] = codes[:, j] if m is None else m[codes[:, j]]
             return log_probabilities(factors, own, nodes, self.states)
 
         return log_probability
