@@ -83,8 +83,10 @@ class EMResult:
     >>> def m_step(completed, previous):
     ...     return MStepResult(None, frozenset(), 0.0, lambda codes: np.zeros(len(codes)))
     >>> result = structural_em(table, m_step, EMOptions())
-    >>> type(result.last).__name__, result.completed.counts.tolist(), list(result.history.columns)
-    ('MStepResult', [1.5, 1.5], ['step', 'expected_score', 'gain', 'added', 'removed', 'seconds', 'table_rows', 'criterion'])
+    >>> type(result.last).__name__, result.completed.counts.tolist(), list(result.history.columns)[:5]
+    ('MStepResult', [1.5, 1.5], ['step', 'expected_score', 'gain', 'added', 'removed'])
+    >>> list(result.history.columns)[5:]
+    ['seconds', 'table_rows', 'criterion']
     """
 
     last: MStepResult
