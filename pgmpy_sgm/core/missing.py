@@ -740,7 +740,7 @@ def _head_and_tail(weights: np.ndarray, segments: _Segments, head: _Head,
     ([0.5, 0.0, 0.5, 1.0, 0.0, 0.0], [True, False])
     """
     owner, starts = segments
-    order = np.lexsort((-weights, owner))  # by row, most probable first, ties by position
+    order = np.argsort(2.0 * owner - weights, kind="stable")  # by row, most probable first, ties by position
     ranked = weights[order]
     held = np.cumsum(ranked)
     before = held - ranked - (held[starts] - ranked[starts])[owner]  # mass of the row's more probable ones
