@@ -1000,15 +1000,21 @@ def parameter_em(table: IncompleteTable, fit: Callable[[CompletedTable], Callabl
     Starts from ``fit`` on the complete cases when there are at least
     :data:`MIN_COMPLETE_CASES` of them (and twice the variables), else from independent
     variables (:func:`independent_log_probability`); then alternates the E-step
-    (:func:`complete_rows`, keeping every completion: ``options.tail_mass`` is for structural
-    EM) and ``fit`` until the observed-data log-likelihood (over the rows completed exactly)
-    rises by less than ``options.threshold`` of it. With maximum-likelihood fits it never
-    falls. Every E-step draws with the same random numbers.
+    (:func:`complete_rows`) and ``fit`` until the observed-data log-likelihood (over the rows
+    completed exactly) rises by less than ``options.threshold`` of it. The E-steps are first
+    *capped* (each row keeps at most ``options.max_kept`` completions, the rest of its
+    posterior carried by ``options.n_tail_draws`` draws; ``options.tail_mass`` is for
+    structural EM only), which makes the early iterations cheap on rows with many
+    completions; once they settle (or at the last iteration), the E-steps keep every
+    completion until EM settles again. When no row was capped, the first phase was exact
+    and EM stops there. With maximum-likelihood fits an exact iteration never lowers the
+    observed-data log-likelihood. Every E-step draws with the same random numbers.
 
     Returns
     -------
     pandas.DataFrame
-        One row per iteration: ``log_likelihood`` and ``gain``; ``attrs["start"]`` names the start.
+        One row per iteration: ``log_likelihood``, ``gain`` and ``e_step`` (``"capped"`` when
+        the E-step capped a row, else ``"exact"``); ``attrs["start"]`` names the start.
 
     Examples
     --------
@@ -1026,14 +1032,22 @@ def parameter_em(table: IncompleteTable, fit: Callable[[CompletedTable], Callabl
         log_probability, start = independent_log_probability(table), "independent variables (available cases)"
     draw_seed = int(np.random.default_rng(seed).integers(2**63))
     history, before = [], observed_log_likelihood(table, log_probability, options.max_completions)
+    e_step = "exact" if options.max_kept is None else "capped"
     for iteration in range(1, options.max_iter + 1):
-        completed = complete_rows(table, log_probability, options.max_completions, options.n_draws, draw_seed)
+        if iteration == options.max_iter:
+            e_step = "exact"  # the fit returned always comes from an exact E-step
+        cap = (options.max_kept, options.n_tail_draws) if e_step == "capped" else (None, 0)
+        completed = complete_rows(table, log_probability, options.max_completions, options.n_draws, draw_seed, 0.0,
+                                  *cap)  # fmt: skip
         log_probability = fit(completed)
         after = observed_log_likelihood(table, log_probability, options.max_completions)
-        history.append({"iteration": iteration, "log_likelihood": after, "gain": after - before})
-        if after - before < options.threshold(after):
+        label = "capped" if completed.n_capped > 0 else "exact"  # a capped E-step that capped no row was exact
+        history.append({"iteration": iteration, "log_likelihood": after, "gain": after - before, "e_step": label})
+        settled, before = after - before < options.threshold(after), after
+        if settled and (e_step == "exact" or completed.n_capped == 0):
             break
-        before = after
+        if settled:
+            e_step = "exact"
     frame = pd.DataFrame(history).set_index("iteration")
     frame.attrs["start"] = start
     return frame

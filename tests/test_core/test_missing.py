@@ -285,3 +285,40 @@ def test_tail_draws_are_the_same_for_the_same_seed():
     pd.testing.assert_frame_equal(one.frame, two.frame)
     np.testing.assert_array_equal(one.counts, two.counts)
     assert len(one.counts) != len(other.counts) or not np.array_equal(one.counts, other.counts)
+
+
+def _saturated_fit(table):
+    """Maximum likelihood of the full joint of the table's variables (plus a tiny floor): a test M-step."""
+
+    def fit(completed):
+        joint = np.full(table.cards, 1e-9)
+        np.add.at(joint, tuple(completed.codes.T), completed.counts)
+        joint /= joint.sum()
+        return lambda codes: np.log(joint[tuple(codes.T)])
+
+    return fit
+
+
+def test_parameter_em_with_capped_first_e_steps_ends_exact_at_the_exact_em_fixed_point():
+    from pgmpy_sgm.core.missing import parameter_em
+
+    frame = _masked(n=300, seed=17, rate=0.6)
+    table = IncompleteTable.from_frame(frame)
+    fit = _saturated_fit(table)
+    exact = parameter_em(table, fit, EMOptions(max_iter=200, tol=1e-7, rtol=0, max_kept=None))
+    capped = parameter_em(table, fit, EMOptions(max_iter=200, tol=1e-7, rtol=0, max_kept=1, n_tail_draws=1))
+    assert set(exact["e_step"]) == {"exact"}
+    assert capped["e_step"].iloc[0] == "capped" and capped["e_step"].iloc[-1] == "exact"
+    assert (capped.loc[capped["e_step"] == "exact", "gain"] >= -1e-9).all()
+    assert capped["log_likelihood"].iloc[-1] == pytest.approx(exact["log_likelihood"].iloc[-1], abs=1e-3)
+
+
+def test_parameter_em_with_no_row_capped_is_the_exact_em():
+    from pgmpy_sgm.core.missing import parameter_em
+
+    frame = _masked(n=300, seed=18, rate=0.2)
+    table = IncompleteTable.from_frame(frame)
+    fit = _saturated_fit(table)
+    exact = parameter_em(table, fit, EMOptions(max_iter=50, max_kept=None))
+    capped = parameter_em(table, fit, EMOptions(max_iter=50, max_kept=12))  # 12 = every completion of a row
+    pd.testing.assert_frame_equal(exact.drop(columns="e_step"), capped.drop(columns="e_step"))
