@@ -83,8 +83,10 @@ class EMResult:
     >>> def m_step(completed, previous):
     ...     return MStepResult(None, frozenset(), 0.0, lambda codes: np.zeros(len(codes)))
     >>> result = structural_em(table, m_step, EMOptions())
-    >>> type(result.last).__name__, result.completed.counts.tolist(), list(result.history.columns)
-    ('MStepResult', [1.5, 1.5], ['step', 'expected_score', 'gain', 'added', 'removed', 'seconds', 'criterion'])
+    >>> type(result.last).__name__, result.completed.counts.tolist(), list(result.history.columns)[:5]
+    ('MStepResult', [1.5, 1.5], ['step', 'expected_score', 'gain', 'added', 'removed'])
+    >>> list(result.history.columns)[5:]
+    ['seconds', 'table_rows', 'criterion']
     """
 
     last: MStepResult
@@ -111,8 +113,9 @@ def structural_em(
     Every iteration is an E-step and then either a *structure* step (``m_step``: the
     learner's search) or, with ``parameter_step``, a *parameter* step (the previous
     structure's parameters and score on the new table: cheap). After a structure step the
-    iterations are parameter steps until the expected score moves by less than
-    ``options.threshold`` of it; then a structure step again. EM stops after a structure
+    iterations are parameter steps until the expected score rises by less than
+    ``options.threshold`` of it (or falls: rows whose posterior tail is carried by draws
+    make it wobble by a few nats); then a structure step again. EM stops after a structure
     step that moved the expected score by less than the threshold and either kept the
     structure or followed another such structure step (structures of equal score may
     alternate), or at ``max_iter`` (whose last iteration is a structure step).
@@ -145,7 +148,8 @@ def structural_em(
         ``history`` has one row per iteration: ``step`` ("structure" or "parameters"),
         ``expected_score``, ``gain`` (over the previous iteration), ``added`` and ``removed``
         (structure elements, against the previous model, the start's included),
-        ``seconds`` and ``criterion`` (the observed-data criterion, structure steps only);
+        ``seconds``, ``table_rows`` (distinct rows of the completed table the step was
+        fitted on) and ``criterion`` (the observed-data criterion, structure steps only);
         ``history.attrs["start"]`` says which start was used and
         ``history.attrs["best_iteration"]`` which structure step is the result. ``last`` is
         that step and ``completed`` the table it was fitted on.
@@ -168,7 +172,7 @@ def structural_em(
     for iteration in range(1, options.max_iter + 1):
         tic = time.perf_counter()
         completed = complete_rows(table, log_probability, options.max_completions, options.n_draws, draw_seed,
-                                  options.tail_mass)  # fmt: skip
+                                  options.tail_mass, options.max_kept, options.n_tail_draws)  # fmt: skip
         if pending is not None:  # the E-step gives the observed-data log-likelihood of the model that made it
             candidates.append(pending._replace(criterion=pending.criterion + completed.log_likelihood))
             pending = None
@@ -181,7 +185,7 @@ def structural_em(
         gain, last_score = result.score - last_score, result.score
         row = {"iteration": iteration, "step": "structure" if structural else "parameters",
                "expected_score": result.score, "gain": gain, "added": added, "removed": removed,
-               "seconds": time.perf_counter() - tic}  # fmt: skip
+               "seconds": time.perf_counter() - tic, "table_rows": len(completed.counts)}  # fmt: skip
         rows.append(row)
         if report is not None:
             report(row)
@@ -192,7 +196,7 @@ def structural_em(
             break
         if structural:
             calm_search = small
-        structure_next = not structural and small
+        structure_next = not structural and gain < options.threshold(result.score)  # a fall counts as settled
     tic = time.perf_counter()
     observed = observed_log_likelihood(table, pending.result.log_probability, options.max_completions)
     candidates.append(pending._replace(criterion=pending.criterion + observed))
@@ -275,7 +279,10 @@ def adopt_em_result(target, result: EMResult, cells) -> None:
     """Give a learner the fitted attributes of EM's chosen step and the record of the EM.
 
     Sets what :func:`adopt_fitted` copies, plus ``em_history_``, ``n_completed_exactly_``,
-    ``n_completed_by_draws_`` and ``missing_cells_`` (``cells``: the missing cells per column).
+    ``n_completed_capped_``, ``n_completed_by_draws_`` (incomplete rows, counted with their
+    weights, of the chosen step's completed table, see
+    :class:`~pgmpy_sgm.core.missing.CompletedTable`) and ``missing_cells_`` (``cells``: the
+    missing cells per column).
 
     Examples
     --------
@@ -292,5 +299,6 @@ def adopt_em_result(target, result: EMResult, cells) -> None:
     adopt_fitted(target, result.last.estimator)
     target.em_history_ = result.history
     target.n_completed_exactly_ = result.completed.n_exact
+    target.n_completed_capped_ = result.completed.n_capped
     target.n_completed_by_draws_ = result.completed.n_drawn
     target.missing_cells_ = cells

@@ -253,8 +253,10 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         parameters (between searches, only the current network's parameters are re-fitted);
         the result is the search with the best observed-data criterion (see
         :func:`~pgmpy_sgm.causal_discovery._structural_em.structural_em`). The EM is
-        recorded in ``em_history_``, ``n_completed_exactly_``, ``n_completed_by_draws_`` and
-        ``missing_cells_``; the other fitted attributes refer to the chosen search's completed
+        recorded in ``em_history_``, ``n_completed_exactly_``, ``n_completed_capped_``,
+        ``n_completed_by_draws_`` and ``missing_cells_`` (each row keeps at most
+        ``EMOptions.max_kept`` of its completions, the rest of its posterior carried by
+        ``n_tail_draws`` draws); the other fitted attributes refer to the chosen search's completed
         table, and ``max_time`` bounds the whole fit. Or missing as a state
         named ``"missing"``. Data without missing cells give the same result under every
         choice.

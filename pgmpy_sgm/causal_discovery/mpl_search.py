@@ -78,7 +78,7 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
         projection, and the search run on the expected counts; see
         :func:`~pgmpy_sgm.causal_discovery._structural_em.structural_em`), or missing as a
         state named ``"missing"``. With EM, ``em_history_``, ``n_completed_exactly_``,
-        ``n_completed_by_draws_`` and ``missing_cells_`` record it, the other fitted attributes
+        ``n_completed_capped_``, ``n_completed_by_draws_`` and ``missing_cells_`` record it, the other fitted attributes
         refer to the chosen search's completed table, and ``max_time`` bounds each search.
     return_type : {"pdag", "cpdag"}, default="pdag"
         ``causal_graph_`` is the Markov network's graph as a pgmpy ``PDAG`` with every edge

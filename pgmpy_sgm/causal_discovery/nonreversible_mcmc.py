@@ -396,8 +396,11 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         completion limits); or treat missing as a state named ``"missing"``. Structural EM
         starts from the model of the complete cases (from independent variables fitted to
         the available cases when there are fewer than 30); each E-step completes every
-        incomplete row by the current model's posterior (exactly by enumeration up to 131,072
-        completions, by Gibbs draws beyond), giving a table of expected counts; an M-step
+        incomplete row by the current model's posterior (by enumeration up to 131,072
+        completions, by Gibbs draws beyond; each row keeps at most ``EMOptions.max_kept`` of
+        its most probable completions, the rest of its posterior carried by
+        ``n_tail_draws`` draws from it, see ``n_completed_capped_``), giving a table of
+        expected counts; an M-step
         runs the chains on it, warm-started from the current graph, and re-estimates the
         parameters (Bayesian, as :meth:`~pgmpy_sgm.models.StratifiedGraphicalModel.fit`), or,
         between such searches, only re-estimates the current graph's parameters, until the

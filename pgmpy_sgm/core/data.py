@@ -413,6 +413,10 @@ class EncodedData:
         if len(states) > 2**32 - 1:
             raise ValueError(f"Column {name!r} has {len(states)} states; at most 2**32 - 1 are supported.")
         self.state_names[name] = states
+        if is_categorical and [python_scalar(c) for c in column.cat.categories] == states:
+            codes = column.cat.codes.to_numpy()
+            if (codes >= 0).all():  # the codes are the positions among the states already
+                return codes
         values = column.astype(object) if is_categorical else column
         categories = pd.Index(states, dtype=object, tupleize_cols=False)  # tuple states stay states
         codes = pd.Categorical(values, categories=categories).codes  # the narrowest signed integers

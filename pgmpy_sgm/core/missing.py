@@ -15,7 +15,10 @@ completions in proportion to their probability under a model (the posterior of t
 entries given the observed ones), computed exactly by enumeration up to a stated number of
 completions and by Gibbs draws from the same posterior beyond it. Rows with the same
 observed values and the same pattern are one distinct row, so the work grows with the
-number of distinct (row, pattern) pairs, not with the number of rows.
+number of distinct (row, pattern) pairs, not with the number of rows. Structural EM keeps
+the completed table small: each row keeps at most ``max_kept`` of its most probable
+completions, and the rest of its posterior is carried by a few draws from it with equal
+shares of its mass (an unbiased estimate of the exact expected counts).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import math
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -37,6 +41,8 @@ __all__ = [
     "MAX_COMPLETIONS",
     "N_DRAWS",
     "TAIL_MASS",
+    "MAX_KEPT",
+    "N_TAIL_DRAWS",
     "RTOL",
     "MissingValuesWarning",
     "EMOptions",
@@ -66,6 +72,12 @@ MAX_COMPLETIONS = 131_072
 
 #: The least probable completions of a row, holding at most this share of its posterior, are dropped.
 TAIL_MASS = 1e-2
+
+#: In structural EM, each row keeps at most this many of its most probable completions ...
+MAX_KEPT = 8
+
+#: ... and the rest of its posterior, when it holds more than the tail mass, is carried by this many draws from it.
+N_TAIL_DRAWS = 2
 
 #: EM has settled when an iteration moves its objective by less than this share of it (or ``tol``).
 RTOL = 1e-4
@@ -102,8 +114,9 @@ class EMOptions:
     tol : float, default=0.1
         Absolute part of the settling threshold ``max(tol, rtol * |objective|)``: parameter EM
         stops when an iteration raises the observed-data log-likelihood by less than the
-        threshold; structural EM searches the structure again when a parameter step moves the
-        expected score by less than it, and stops when a search moved it by less than it.
+        threshold; structural EM searches the structure again when a parameter step raises the
+        expected score by less than it (or lowers it), and stops when a search moved it by
+        less than it.
     rtol : float, default=1e-4
         Relative part of the threshold: the scores grow with the number of rows, so a fixed
         ``tol`` is too strict on large tables (on 2000 rows of 20 variables the expected score
@@ -120,11 +133,24 @@ class EMOptions:
         most completions each with a tiny share, are dropped, which keeps the completed table
         (and so every search and score on it) small. ``0`` keeps every completion; parameter
         EM always does.
+    max_kept : int or None, default=8
+        In structural EM, each exactly completed row keeps at most this many of its most
+        probable completions (with their posterior probabilities); ``None``: no cap. This
+        bounds the completed table by ``max_kept + n_tail_draws`` rows per incomplete row,
+        whatever the number of completions (at 20% of cells missing on 20 variables, rows
+        have hundreds).
+    n_tail_draws : int, default=2
+        When the completions a row does not keep hold more than ``tail_mass`` of its
+        posterior, that rest is carried by this many draws from the posterior restricted to
+        it, each with an equal share of the rest's mass (systematic sampling, one random
+        number per row, the same at every E-step): the expected counts are then unbiased
+        estimates of the exact ones. ``0``: the kept completions are renormalised instead.
 
     Examples
     --------
     >>> EMOptions(max_iter=5)
-    EMOptions(max_iter=5, tol=0.1, rtol=0.0001, max_completions=131072, n_draws=200, tail_mass=0.01)
+    EMOptions(max_iter=5, tol=0.1, rtol=0.0001, max_completions=131072, n_draws=200, tail_mass=0.01, max_kept=8, \
+n_tail_draws=2)
     >>> EMOptions().threshold(-25_000.0)
     2.5
     >>> EMOptions(tol=-1)
@@ -139,12 +165,18 @@ class EMOptions:
     max_completions: int = MAX_COMPLETIONS
     n_draws: int = N_DRAWS
     tail_mass: float = TAIL_MASS
+    max_kept: int | None = MAX_KEPT
+    n_tail_draws: int = N_TAIL_DRAWS
 
     def __post_init__(self):
-        for name, low in (("max_iter", 1), ("max_completions", 1), ("n_draws", 1)):
+        for name, low in (("max_iter", 1), ("max_completions", 1), ("n_draws", 1), ("max_kept", 1),
+                          ("n_tail_draws", 0)):  # fmt: skip
             value = getattr(self, name)
+            if name == "max_kept" and value is None:
+                continue
             if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
-                raise ValueError(f"EMOptions {name} must be an integer >= {low}. Got: {value!r}")
+                none = " or None" if name == "max_kept" else ""
+                raise ValueError(f"EMOptions {name} must be an integer >= {low}{none}. Got: {value!r}")
         for name, high in (("tol", math.inf), ("rtol", math.inf), ("tail_mass", 0.5)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < high:
@@ -488,12 +520,11 @@ class IncompleteTable:
         return CompletedTable(self._frame(codes), ExpectedCounts(self.counts[keep]), 0.0, 0.0, codes=codes)
 
     def _frame(self, codes: np.ndarray) -> pd.DataFrame:
-        """Complete rows of codes as a frame of states."""
+        """Complete rows of codes as a frame of states (categorical columns: the learners read their codes)."""
         columns = {}
         for j, v in enumerate(self.variables):
-            states = np.empty(len(self.state_names[v]), dtype=object)
-            states[:] = self.state_names[v]
-            columns[v] = pd.Series(states[codes[:, j]], dtype=object).infer_objects()
+            states = pd.Index(self.state_names[v], dtype=object, tupleize_cols=False).infer_objects()
+            columns[v] = pd.Categorical.from_codes(codes[:, j], categories=states)
         return pd.DataFrame(columns, columns=self.variables)
 
     @property
@@ -530,13 +561,18 @@ class CompletedTable:
     counts : ExpectedCounts
         Their expected counts (summing to the number of rows).
     n_exact, n_drawn : float
-        Incomplete rows (counted with their weights) completed by enumeration and by draws.
+        Incomplete rows (counted with their weights) completed by enumeration (every
+        completion kept, but for a dropped tail of at most ``tail_mass``) and by Gibbs draws.
     log_likelihood : float
         The observed-data log-likelihood, under the model that completed the table, of the
         complete rows and of the rows completed exactly (the rows completed by draws left
         out); NaN for a table not made by :func:`complete_rows`.
     codes : numpy.ndarray or None
         The rows of ``frame`` as state indices (``None`` when not kept).
+    n_capped : float
+        Incomplete rows enumerated whose completions were capped: their ``max_kept`` most
+        probable completions kept, the rest of the posterior carried by draws from it (or
+        dropped, the head renormalised, with no tail draws).
     """
 
     frame: pd.DataFrame
@@ -545,6 +581,7 @@ class CompletedTable:
     n_drawn: float
     log_likelihood: float = math.nan
     codes: np.ndarray | None = None
+    n_capped: float = 0.0
 
 
 def independent_log_probability(table: IncompleteTable, pseudo: float = 1.0) -> Callable[[np.ndarray], np.ndarray]:
@@ -571,12 +608,6 @@ def independent_log_probability(table: IncompleteTable, pseudo: float = 1.0) -> 
     return log_probability
 
 
-def _completion_grid(cards: Sequence[int]) -> np.ndarray:
-    """Every combination of states of variables with these cardinalities, one per row."""
-    grids = np.meshgrid(*[np.arange(k) for k in cards], indexing="ij")
-    return np.stack([g.ravel() for g in grids], axis=1) if cards else np.zeros((1, 0), dtype=np.int64)
-
-
 def _posterior_weights(log_p: np.ndarray) -> np.ndarray:
     """Normalised ``exp(log_p)`` along the last axis; uniform where every entry is ``-inf``."""
     top = log_p.max(axis=-1, keepdims=True)
@@ -586,57 +617,173 @@ def _posterior_weights(log_p: np.ndarray) -> np.ndarray:
     return weights / weights.sum(axis=-1, keepdims=True)
 
 
-def _log_sum_exp(values: np.ndarray) -> np.ndarray:
-    """``log(sum(exp(values)))`` along the last axis; ``-inf`` where every entry is ``-inf``."""
-    top = values.max(axis=-1)
-    safe = np.where(np.isfinite(top), top, 0.0)
-    with np.errstate(divide="ignore"):
-        return safe + np.log(np.exp(values - safe[..., None]).sum(axis=-1))
+class _Head(NamedTuple):
+    """How much of a row's posterior structural EM keeps (see :class:`EMOptions`)."""
+
+    tail_mass: float
+    max_kept: int | None
+    n_tail_draws: int
 
 
-def _keep_head(weights: np.ndarray, tail_mass: float) -> np.ndarray:
-    """Each row's weights with its least probable entries, together at most ``tail_mass``, set to 0 (renormalised).
+class _Segments(NamedTuple):
+    """Completions of several rows laid end to end: ``owner[t]`` is the row of completion ``t``, ``starts[i]``
+    the first completion of row ``i``."""
 
-    Ties are cut in a fixed order (by position), so the result is deterministic.
+    owner: np.ndarray
+    starts: np.ndarray
+
+    def total(self, values: np.ndarray) -> np.ndarray:
+        """Per row, the sum of ``values`` over its completions."""
+        return np.add.reduceat(values, self.starts)
+
+
+def _n_completions(rows: np.ndarray, cards: Sequence[int]) -> np.ndarray:
+    """Completions of each row (``-1`` = missing), as floats (they can pass the integers' range)."""
+    return np.where(rows < 0, np.asarray(cards, dtype=np.float64), 1.0).prod(axis=1)
+
+
+def _enumerated(rows: np.ndarray, cards: Sequence[int], chunk_cells: int = 4_000_000):
+    """Every completion of every row, in chunks of rows: yields ``(first, last, block, segments)``.
+
+    ``block`` holds the completions of rows ``first:last`` one after the other (a row's
+    missing cells in mixed radix, the last missing column fastest); at most about
+    ``chunk_cells`` cells per chunk (at least one row).
 
     Examples
     --------
-    >>> _keep_head(np.array([[0.5, 0.0004, 0.4996], [0.9995, 0.0003, 0.0002]]), 1e-3).round(4).tolist()
-    [[0.5002, 0.0, 0.4998], [1.0, 0.0, 0.0]]
+    >>> [(a, b, block.tolist()) for a, b, block, _ in _enumerated(np.array([[0, -1], [-1, -1]]), [2, 2])]
+    [(0, 2, [[0, 0], [0, 1], [0, 0], [0, 1], [1, 0], [1, 1]])]
     """
-    if tail_mass <= 0:
-        return weights
-    order = np.argsort(-weights, axis=1, kind="stable")
-    ranked = np.take_along_axis(weights, order, axis=1)
-    before = np.cumsum(ranked, axis=1) - ranked  # mass of the more probable completions
-    kept = np.zeros_like(weights)
-    np.put_along_axis(kept, order, np.where(before < 1.0 - tail_mass, ranked, 0.0), axis=1)
-    return kept / kept.sum(axis=1, keepdims=True)
+    hidden = rows < 0
+    sizes = np.where(hidden, np.asarray(cards, dtype=np.int64), 1)
+    strides = np.ones_like(sizes)  # product of the sizes of the later columns
+    strides[:, :-1] = np.cumprod(sizes[:, :0:-1], axis=1)[:, ::-1]
+    n_completions = sizes.prod(axis=1)
+    ends = np.cumsum(n_completions * max(rows.shape[1], 1))
+    first = 0
+    while first < len(rows):
+        last = max(int(np.searchsorted(ends, ends[first] - n_completions[first] * rows.shape[1] + chunk_cells,
+                                       side="right")), first + 1)  # fmt: skip
+        counts = n_completions[first:last]
+        owner = np.repeat(np.arange(last - first), counts)
+        starts = np.cumsum(counts) - counts
+        local = np.arange(len(owner)) - starts[owner]
+        block = np.empty((len(owner), rows.shape[1]), dtype=np.int64, order="F")  # models read it by column
+        for j in range(rows.shape[1]):
+            block[:, j] = rows[first:last, j][owner]
+            if hidden[first:last, j].any():
+                where = hidden[first:last, j][owner]
+                block[where, j] = (local[where] // strides[first:last, j][owner[where]]) % cards[j]
+        yield first, last, block, _Segments(owner, starts)
+        first = last
 
 
-def _complete_exactly(rows: np.ndarray, counts: np.ndarray, hidden: list[int], cards: list[int], log_probability,
-                      tail_mass: float = 0.0,
-                      chunk_cells: int = 2_000_000) -> tuple[np.ndarray, np.ndarray, float]:  # fmt: skip
-    """Every completion of rows sharing one pattern (missing columns ``hidden``), with its expected count.
+def _segment_posterior(values: np.ndarray, segments: _Segments) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's posterior over its completions (uniform where all are ``-inf``) and its log summed probability."""
+    top = np.maximum.reduceat(values, segments.starts)
+    dead = ~np.isfinite(top)
+    safe = np.where(dead, 0.0, top)
+    weights = np.exp(values - safe[segments.owner])
+    weights[dead[segments.owner]] = 1.0
+    sums = segments.total(weights)
+    with np.errstate(divide="ignore"):
+        log_sum = np.where(dead, -np.inf, safe + np.log(sums))
+    return weights / sums[segments.owner], log_sum
 
-    Completions of expected count 0 (beyond the kept head, see :func:`_keep_head`) are left
-    out. Also returns the rows' observed-data log-likelihood (their counts times the log of
-    their completions' summed probabilities, before any is dropped).
+
+def _complete_exactly(rows: np.ndarray, counts: np.ndarray, cards: list[int], log_probability,
+                      head: _Head | None = None,
+                      uniforms: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, float, float]:  # fmt: skip
+    """Every completion of incomplete rows (``-1`` = missing), with its expected count, by enumeration.
+
+    With ``head`` (structural EM), each row keeps only part of its posterior
+    (:func:`_head_and_tail`, ``uniforms``: one random number per row for the tail draws);
+    completions of expected count 0 are left out. Also returns the rows' observed-data
+    log-likelihood (their counts times the log of their completions' summed probabilities,
+    before any is dropped) and the count of the rows whose completions were capped.
     """
-    grid = _completion_grid([cards[j] for j in hidden])
-    per_chunk = max(1, chunk_cells // max(len(grid) * rows.shape[1], 1))
-    out_rows, out_counts, log_likelihood = [], [], 0.0
-    for start in range(0, len(rows), per_chunk):
-        block = np.repeat(rows[start : start + per_chunk], len(grid), axis=0)
-        block[:, hidden] = np.tile(grid, (len(block) // len(grid), 1))
-        values = log_probability(block).reshape(-1, len(grid))
-        weights = _keep_head(_posterior_weights(values), tail_mass)
-        expected = (weights * counts[start : start + per_chunk, None]).ravel()
+    out_rows, out_counts, log_likelihood, n_capped = [], [], 0.0, 0.0
+    for first, last, block, segments in _enumerated(rows, cards):
+        values = log_probability(block)
+        weights, log_sum = _segment_posterior(values, segments)
+        chunk_counts = counts[first:last]
+        if head is not None:
+            chunk_uniforms = None if uniforms is None else uniforms[first:last]
+            weights, capped = _head_and_tail(weights, segments, head, chunk_uniforms)
+            n_capped += float(chunk_counts[capped].sum())
+        expected = weights * chunk_counts[segments.owner]
         keep = expected > 0
         out_rows.append(block[keep])
         out_counts.append(expected[keep])
-        log_likelihood += float(np.dot(_log_sum_exp(values), counts[start : start + per_chunk]))
-    return np.concatenate(out_rows), np.concatenate(out_counts), log_likelihood
+        log_likelihood += float(np.dot(log_sum, chunk_counts))
+    if not out_rows:
+        return np.zeros((0, rows.shape[1]), dtype=np.int64), np.zeros(0), 0.0, 0.0
+    return np.concatenate(out_rows), np.concatenate(out_counts), log_likelihood, n_capped
+
+
+def _head_and_tail(weights: np.ndarray, segments: _Segments, head: _Head,
+                   uniforms: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Each row's posterior weights reduced to its head (see :class:`EMOptions`), and which rows were capped.
+
+    The head: the most probable completions until they hold ``1 - tail_mass``, at most
+    ``max_kept`` of them (ties cut by position). When the rest holds at most ``tail_mass``
+    it is dropped and the head renormalised; otherwise (the row is *capped*) it is carried
+    by ``n_tail_draws`` systematic draws from the rest (:func:`_tail_draws`), or, with no
+    draws, dropped too.
+
+    Examples
+    --------
+    >>> weights = np.array([0.5, 0.3, 0.2, 0.995, 0.004, 0.001])  # two rows of three completions
+    >>> segments = _Segments(np.repeat([0, 1], 3), np.array([0, 3]))
+    >>> kept, capped = _head_and_tail(weights, segments, _Head(0.01, 1, 1), np.array([0.9, 0.5]))
+    >>> kept.round(4).tolist(), capped.tolist()  # row 0 keeps 0.5, the rest (0.5) drawn once: the third
+    ([0.5, 0.0, 0.5, 1.0, 0.0, 0.0], [True, False])
+    """
+    owner, starts = segments
+    order = np.argsort(2.0 * owner - weights, kind="stable")  # by row, most probable first, ties by position
+    ranked = weights[order]
+    held = np.cumsum(ranked)
+    before = held - ranked - (held[starts] - ranked[starts])[owner]  # mass of the row's more probable ones
+    in_head = before < 1.0 - head.tail_mass
+    if head.max_kept is not None:
+        in_head &= np.arange(len(owner)) - starts[owner] < head.max_kept
+    kept = np.zeros_like(weights)
+    kept[order] = np.where(in_head, ranked, 0.0)
+    rest_weights = weights - kept
+    capped = segments.total(rest_weights) > head.tail_mass
+    drawn = capped & (head.n_tail_draws > 0) if uniforms is not None else np.zeros_like(capped)
+    renormalise = ~drawn[owner]
+    kept[renormalise] /= segments.total(kept)[owner][renormalise]
+    if drawn.any():
+        picks, shares = _tail_draws(rest_weights, segments, np.flatnonzero(drawn), head.n_tail_draws, uniforms)
+        np.add.at(kept, picks, shares)
+    return kept, capped
+
+
+def _tail_draws(rest_weights: np.ndarray, segments: _Segments, rows: np.ndarray, n_draws: int,
+                uniforms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """``n_draws`` systematic draws from each of ``rows``' rest weights: the completions picked, and their shares.
+
+    Row ``i``'s targets are ``(k + uniforms[i]) / n_draws`` of its rest mass ``r``
+    (``k = 0 .. n_draws - 1``), each draw carrying ``r / n_draws``: every completion of the
+    rest is picked with probability proportional to its weight, so the shares are an
+    unbiased estimate of the rest.
+
+    Examples
+    --------
+    >>> segments = _Segments(np.zeros(3, dtype=int), np.array([0]))
+    >>> picks, shares = _tail_draws(np.array([0.0, 0.1, 0.3]), segments, np.array([0]), 2, np.array([0.25]))
+    >>> picks.tolist(), shares.round(4).tolist()  # targets 0.05 and 0.25 of 0.4
+    ([1, 2], [0.2, 0.2])
+    """
+    held = np.cumsum(rest_weights)
+    base = held[segments.starts[rows]] - rest_weights[segments.starts[rows]]  # mass before each row
+    ends = np.append(segments.starts[1:], len(rest_weights))[rows] - 1
+    rest = held[ends] - base
+    targets = (np.arange(n_draws)[None, :] + uniforms[rows, None]) / n_draws * rest[:, None]
+    targets = np.minimum(base[:, None] + targets, np.nextafter(held[ends], -np.inf)[:, None])
+    picks = np.minimum(np.searchsorted(held, targets.ravel(), side="right"), np.repeat(ends, n_draws))
+    return picks, np.repeat(rest / n_draws, n_draws)
 
 
 def _complete_by_draws(rows: np.ndarray, counts: np.ndarray, cards: list[int], log_probability,
@@ -710,29 +857,24 @@ def marginal_log_probability(codes: np.ndarray, cards: Sequence[int], log_probab
     if beyond not in ("raise", "nan"):
         raise ValueError(f"beyond must be 'raise' or 'nan'. Got: {beyond!r}")
     codes = np.asarray(codes, dtype=np.int64)
-    out = np.empty(len(codes))
-    hidden_mask = codes < 0
-    patterns, which = np.unique(hidden_mask, axis=0, return_inverse=True)
-    for p, pattern in enumerate(patterns):
-        hidden = [int(j) for j in np.flatnonzero(pattern)]
-        members = np.flatnonzero(which.ravel() == p)
-        n_completions = math.prod(cards[j] for j in hidden)
-        if n_completions > max_completions and beyond == "nan":
-            out[members] = np.nan
-            continue
-        if n_completions > max_completions:
-            raise ValueError(f"{len(members)} row(s) miss {len(hidden)} values with {n_completions:,} completions, "
-                             f"more than max_completions={max_completions:,}")  # fmt: skip
-        grid = _completion_grid([cards[j] for j in hidden])
-        block = np.repeat(codes[members], len(grid), axis=0)
-        block[:, hidden] = np.tile(grid, (len(members), 1))
-        out[members] = _log_sum_exp(log_probability(block).reshape(len(members), len(grid)))
+    out = np.full(len(codes), np.nan)
+    n_completions = _n_completions(codes, cards)
+    too_many = n_completions > max_completions
+    if too_many.any() and beyond == "raise":
+        worst = int(np.argmax(n_completions))
+        raise ValueError(f"{int(too_many.sum())} row(s) have more completions than max_completions="
+                         f"{max_completions:,}: the most, {n_completions[worst]:,.0f}, for a row missing "
+                         f"{int((codes[worst] < 0).sum())} values")  # fmt: skip
+    ok = np.flatnonzero(~too_many)
+    for first, last, block, segments in _enumerated(codes[ok], cards):
+        out[ok[first:last]] = _segment_posterior(log_probability(block), segments)[1]
     return out
 
 
 def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray], np.ndarray],
                   max_completions: int = MAX_COMPLETIONS, n_draws: int = N_DRAWS,
-                  seed: int | np.random.Generator | None = 0, tail_mass: float = 0.0) -> CompletedTable:  # fmt: skip
+                  seed: int | np.random.Generator | None = 0, tail_mass: float = 0.0, max_kept: int | None = None,
+                  n_tail_draws: int = 0) -> CompletedTable:  # fmt: skip
     """The E-step: every incomplete row spread over its completions by a model's posterior.
 
     Parameters
@@ -751,7 +893,17 @@ def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray]
         For the draws.
     tail_mass : float, default=0
         Each exactly completed row keeps only its most probable completions holding at least
-        ``1 - tail_mass`` of its posterior, renormalised (``0``: every completion).
+        ``1 - tail_mass`` of its posterior (``0``: every completion) ...
+    max_kept : int, optional
+        ... and at most ``max_kept`` of them (``None``: no cap). When the completions not
+        kept hold at most ``tail_mass`` they are dropped and the kept ones renormalised;
+        otherwise the row counts as capped (``n_capped``) and ...
+    n_tail_draws : int, default=0
+        ... the rest of its posterior is carried by this many systematic draws from it, each
+        with an equal share of the rest's mass (``0``: dropped, the kept ones renormalised).
+        The draws use one uniform number per distinct row, the same for the same ``seed``.
+        With draws, the expected counts are unbiased estimates of the exact ones; with
+        ``max_kept`` at least the number of completions and ``tail_mass=0``, exact.
 
     Returns
     -------
@@ -771,20 +923,17 @@ def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray]
     complete = ~hidden_mask.any(axis=1)
     rows, counts = [table.codes[complete]], [table.counts[complete]]
     log_likelihood = float(np.dot(log_probability(table.codes[complete]), table.counts[complete]))
-    n_exact = n_drawn = 0.0
-    patterns, which = np.unique(hidden_mask[~complete], axis=0, return_inverse=True)
+    n_exact = n_drawn = n_capped = 0.0
     incomplete_rows, incomplete_counts = table.codes[~complete], table.counts[~complete]
-    drawn = np.zeros(len(incomplete_rows), dtype=bool)
-    for p, pattern in enumerate(patterns):
-        hidden = [int(j) for j in np.flatnonzero(pattern)]
-        members = np.flatnonzero(which.ravel() == p)
-        if math.prod(cards[j] for j in hidden) > max_completions:
-            drawn[members] = True
-            continue
-        done_rows, done_counts, done_log_likelihood = _complete_exactly(
-            incomplete_rows[members], incomplete_counts[members], hidden, cards, log_probability, tail_mass
+    head = None if tail_mass <= 0 and max_kept is None else _Head(float(tail_mass), max_kept, int(n_tail_draws))
+    uniforms = rng.random(len(incomplete_rows)) if head is not None and n_tail_draws > 0 else None
+    drawn = _n_completions(incomplete_rows, cards) > max_completions
+    if (~drawn).any():
+        done_rows, done_counts, done_log_likelihood, n_capped = _complete_exactly(
+            incomplete_rows[~drawn], incomplete_counts[~drawn], cards, log_probability, head,
+            None if uniforms is None else uniforms[~drawn],
         )
-        n_exact += float(incomplete_counts[members].sum())
+        n_exact = float(incomplete_counts[~drawn].sum()) - n_capped
         log_likelihood += done_log_likelihood
         rows.append(done_rows)
         counts.append(done_counts)
@@ -795,7 +944,8 @@ def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray]
         rows.append(done_rows)
         counts.append(done_counts)
     distinct, pooled = _pooled_with_gaps(np.concatenate(rows), cards, np.concatenate(counts))
-    return CompletedTable(table._frame(distinct), ExpectedCounts(pooled), n_exact, n_drawn, log_likelihood, distinct)
+    return CompletedTable(table._frame(distinct), ExpectedCounts(pooled), n_exact, n_drawn, log_likelihood, distinct,
+                          n_capped)  # fmt: skip
 
 
 def mask_cells(data: pd.DataFrame, rate: float, seed: int | None = None, given: str | None = None) -> pd.DataFrame:
@@ -850,15 +1000,21 @@ def parameter_em(table: IncompleteTable, fit: Callable[[CompletedTable], Callabl
     Starts from ``fit`` on the complete cases when there are at least
     :data:`MIN_COMPLETE_CASES` of them (and twice the variables), else from independent
     variables (:func:`independent_log_probability`); then alternates the E-step
-    (:func:`complete_rows`, keeping every completion: ``options.tail_mass`` is for structural
-    EM) and ``fit`` until the observed-data log-likelihood (over the rows completed exactly)
-    rises by less than ``options.threshold`` of it. With maximum-likelihood fits it never
-    falls. Every E-step draws with the same random numbers.
+    (:func:`complete_rows`) and ``fit`` until the observed-data log-likelihood (over the rows
+    completed exactly) rises by less than ``options.threshold`` of it. The E-steps are first
+    *capped* (each row keeps at most ``options.max_kept`` completions, the rest of its
+    posterior carried by ``options.n_tail_draws`` draws; ``options.tail_mass`` is for
+    structural EM only), which makes the early iterations cheap on rows with many
+    completions; once they settle (or at the last iteration), the E-steps keep every
+    completion until EM settles again. When no row was capped, the first phase was exact
+    and EM stops there. With maximum-likelihood fits an exact iteration never lowers the
+    observed-data log-likelihood. Every E-step draws with the same random numbers.
 
     Returns
     -------
     pandas.DataFrame
-        One row per iteration: ``log_likelihood`` and ``gain``; ``attrs["start"]`` names the start.
+        One row per iteration: ``log_likelihood``, ``gain`` and ``e_step`` (``"capped"`` when
+        the E-step capped a row, else ``"exact"``); ``attrs["start"]`` names the start.
 
     Examples
     --------
@@ -876,14 +1032,22 @@ def parameter_em(table: IncompleteTable, fit: Callable[[CompletedTable], Callabl
         log_probability, start = independent_log_probability(table), "independent variables (available cases)"
     draw_seed = int(np.random.default_rng(seed).integers(2**63))
     history, before = [], observed_log_likelihood(table, log_probability, options.max_completions)
+    e_step = "exact" if options.max_kept is None else "capped"
     for iteration in range(1, options.max_iter + 1):
-        completed = complete_rows(table, log_probability, options.max_completions, options.n_draws, draw_seed)
+        if iteration == options.max_iter:
+            e_step = "exact"  # the fit returned always comes from an exact E-step
+        cap = (options.max_kept, options.n_tail_draws) if e_step == "capped" else (None, 0)
+        completed = complete_rows(table, log_probability, options.max_completions, options.n_draws, draw_seed, 0.0,
+                                  *cap)  # fmt: skip
         log_probability = fit(completed)
         after = observed_log_likelihood(table, log_probability, options.max_completions)
-        history.append({"iteration": iteration, "log_likelihood": after, "gain": after - before})
-        if after - before < options.threshold(after):
+        label = "capped" if completed.n_capped > 0 else "exact"  # a capped E-step that capped no row was exact
+        history.append({"iteration": iteration, "log_likelihood": after, "gain": after - before, "e_step": label})
+        settled, before = after - before < options.threshold(after), after
+        if settled and (e_step == "exact" or completed.n_capped == 0):
             break
-        before = after
+        if settled:
+            e_step = "exact"
     frame = pd.DataFrame(history).set_index("iteration")
     frame.attrs["start"] = start
     return frame

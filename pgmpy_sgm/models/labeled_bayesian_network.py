@@ -457,7 +457,9 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
             posterior and each M-step fits ``estimator`` to the expected counts (the classes
             stay tied), until the observed-data log-likelihood rises by less than
             ``max(tol, rtol * |log-likelihood|)``;
-            ``em_history_`` records it; with maximum likelihood it never falls. ``"state"``:
+            ``em_history_`` records it (the first E-steps capped, the last ones exact, see
+            :func:`~pgmpy_sgm.core.missing.parameter_em`); with maximum likelihood an exact
+            iteration never lowers it. ``"state"``:
             missing becomes a state named ``"missing"``.
 
         Returns

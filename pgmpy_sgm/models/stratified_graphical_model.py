@@ -278,8 +278,11 @@ class StratifiedGraphicalModel(StratifiedGraph):
             posterior, each M-step fits ``estimator`` to the expected counts (stratum-tied
             parameters stay tied: they are fitted from pooled counts), until the observed-data
             log-likelihood rises by less than ``max(tol, rtol * |log-likelihood|)``; ``em_history_``
-            records it per iteration.
-            With ``estimator="mle"`` this is EM for the likelihood, which never lowers it;
+            records it per iteration. The first E-steps are capped (each row keeps at most
+            ``EMOptions.max_kept`` completions, the rest carried by draws), the last ones exact
+            (see :func:`~pgmpy_sgm.core.missing.parameter_em`).
+            With ``estimator="mle"`` this is EM for the likelihood, whose exact iterations never
+            lower it;
             with pseudo-counts, EM for the corresponding posterior mode. ``"state"``: missing
             becomes a state named ``"missing"`` (declare it in the model's state names).
 
@@ -396,8 +399,9 @@ class StratifiedGraphicalModel(StratifiedGraph):
         factors = self.clique_factors
 
         def log_probability(codes: np.ndarray) -> np.ndarray:
-            own = np.column_stack([codes[:, j] if m is None else m[codes[:, j]] for j, m in zip(order, to_model,
-                                                                                                strict=True)])
+            own = np.empty((len(codes), len(nodes)), dtype=np.int64, order="F")  # read by column below
+            for k, (j, m) in enumerate(zip(order, to_model, strict=True)):
+                own[:, k] = codes[:, j] if m is None else m[codes[:, j]]
             return log_probabilities(factors, own, nodes, self.states)
 
         return log_probability

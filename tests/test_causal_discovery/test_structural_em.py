@@ -124,6 +124,21 @@ def test_ldag_structural_em(heart):
                                    ("smoking", "systolic_bp"): [{"lipoprotein_ratio": 1}]}  # fmt: skip
 
 
+def test_ldag_em_with_capped_completions_is_deterministic_and_records_how_rows_were_completed(heart):
+    """Each row keeps its 2 most probable completions and carries the rest of its posterior by one draw."""
+    masked = _masked(heart, 0.3, 1)
+    options = EMOptions(max_iter=3, max_kept=2, n_tail_draws=1)
+    one, two = _ldag(masked, missing=options), _ldag(masked, missing=options)
+    assert sorted(one.model_.edges()) == sorted(two.model_.edges()) and one.best_score_ == two.best_score_
+    pd.testing.assert_frame_equal(one.em_history_.drop(columns="seconds"), two.em_history_.drop(columns="seconds"))
+    gaps = masked.isna().sum(axis=1)
+    assert 0 < one.n_completed_capped_ <= int((gaps >= 2).sum())  # one missing binary cell: 2 completions, all kept
+    assert one.n_completed_exactly_ + one.n_completed_capped_ + one.n_completed_by_draws_ == int((gaps > 0).sum())
+    distinct = masked.astype(str).drop_duplicates()
+    bound = int((distinct == "nan").any(axis=1).sum()) * 3 + int((distinct != "nan").all(axis=1).sum())
+    assert one.em_history_["table_rows"].max() <= bound  # at most 2 kept + 1 drawn per distinct incomplete row
+
+
 def test_ldag_missing_errors(heart):
     masked = _masked(heart, 0.05, 0)
     with pytest.raises(ValueError, match=r"rows have missing values .* 'family_history' \(\d+ missing\)"):

@@ -104,7 +104,8 @@ def test_bad_missing_option(bad):
         resolve_missing(pd.DataFrame({"a": [0, 1]}), missing=bad)
 
 
-@pytest.mark.parametrize("field, value", [("max_iter", 0), ("tol", -0.5), ("n_draws", 1.5), ("max_completions", True)])
+@pytest.mark.parametrize("field, value", [("max_iter", 0), ("tol", -0.5), ("n_draws", 1.5), ("max_completions", True),
+                                          ("max_kept", 0), ("n_tail_draws", -1), ("max_kept", 2.0)])
 def test_bad_em_options(field, value):
     with pytest.raises(ValueError, match=field):
         EMOptions(**{field: value})
@@ -202,3 +203,122 @@ def test_the_settling_threshold_is_relative_to_the_objective_with_an_absolute_fl
         EMOptions(tail_mass=0.7)
     with pytest.raises(ValueError, match="EMOptions rtol must be a number >= 0. Got: -0.1"):
         EMOptions(rtol=-0.1)
+
+
+def _counts_by_cell(done, table, frame):
+    """The completed table's expected counts as an array over every combination of states."""
+    got = np.zeros(table.cards)
+    for row, count in zip(done.frame.itertuples(index=False), done.counts, strict=True):
+        got[tuple(table.state_names[v].index(x) for v, x in zip(frame.columns, row, strict=True))] += count
+    return got
+
+
+def _brute_force_counts(frame, table, joint):
+    expected = np.zeros(table.cards)
+    for completions, p in _brute_force_posteriors(frame, table, joint):
+        for c, w in zip(completions, p / p.sum(), strict=True):
+            expected[c] += w
+    return expected
+
+
+@pytest.mark.parametrize("n_tail_draws", [0, 3])
+def test_a_cap_at_least_the_completions_gives_the_exact_e_step(n_tail_draws):
+    frame = _masked(seed=7, rate=0.5)
+    table = IncompleteTable.from_frame(frame)
+    joint = _random_joint(table.cards, seed=8)
+    done = complete_rows(table, lambda codes: np.log(joint[tuple(codes.T)]), max_kept=math.prod(table.cards),
+                         n_tail_draws=n_tail_draws)  # fmt: skip
+    np.testing.assert_allclose(_counts_by_cell(done, table, frame), _brute_force_counts(frame, table, joint),
+                               atol=1e-12)  # fmt: skip
+    assert done.n_capped == 0 and done.n_exact == frame.isna().any(axis=1).sum()
+
+
+def test_a_capped_row_without_tail_draws_keeps_its_most_probable_completions_renormalised():
+    frame = _masked(seed=9, rate=0.5)
+    table = IncompleteTable.from_frame(frame)
+    joint = _random_joint(table.cards, seed=10)
+    done = complete_rows(table, lambda codes: np.log(joint[tuple(codes.T)]), max_kept=2)
+    expected, n_capped = np.zeros(table.cards), 0
+    for completions, p in _brute_force_posteriors(frame, table, joint):
+        p = p / p.sum()
+        top = sorted(range(len(p)), key=lambda i: -p[i])[:2]
+        n_capped += len(p) > 2  # every completion has a positive probability
+        for i in top:
+            expected[completions[i]] += p[i] / sum(p[j] for j in top)
+    np.testing.assert_allclose(_counts_by_cell(done, table, frame), expected, atol=1e-12)
+    assert done.n_capped == n_capped and done.n_exact + done.n_capped == frame.isna().any(axis=1).sum()
+
+
+def test_the_capped_table_is_bounded_by_the_kept_completions_and_the_draws_per_row():
+    frame = _masked(n=400, seed=11, rate=0.6)
+    table = IncompleteTable.from_frame(frame)
+    joint = _random_joint(table.cards, seed=12)
+    done = complete_rows(table, lambda codes: np.log(joint[tuple(codes.T)]), max_kept=1, n_tail_draws=1)
+    incomplete = (table.codes < 0).any(axis=1)
+    assert len(done.counts) <= (~incomplete).sum() + 2 * incomplete.sum()
+    assert done.counts.sum() == pytest.approx(400.0)
+
+
+def test_capped_expected_counts_with_tail_draws_are_unbiased_and_converge_to_the_exact_ones():
+    """The mean over seeds of the capped E-step's counts, and one E-step with many draws, against brute force."""
+    frame = _masked(seed=13, rate=0.6)
+    table = IncompleteTable.from_frame(frame)
+    joint = _random_joint(table.cards, seed=14)
+    exact = _brute_force_counts(frame, table, joint)
+    log_p = lambda codes: np.log(joint[tuple(codes.T)])  # noqa: E731
+    runs = [_counts_by_cell(complete_rows(table, log_p, seed=s, max_kept=1, n_tail_draws=1), table, frame)
+            for s in range(400)]  # fmt: skip
+    assert complete_rows(table, log_p, seed=0, max_kept=1, n_tail_draws=1).n_capped > 20
+    spread = np.std(runs, axis=0) / np.sqrt(len(runs))
+    assert np.all(np.abs(np.mean(runs, axis=0) - exact) <= 4 * spread + 1e-9)  # unbiased: within 4 standard errors
+    assert np.abs(runs[0] - exact).max() > 0.1  # one run with one draw is visibly off ...
+    many = _counts_by_cell(complete_rows(table, log_p, seed=0, max_kept=1, n_tail_draws=2000), table, frame)
+    np.testing.assert_allclose(many, exact, atol=0.02)  # ... many draws are close
+
+
+def test_tail_draws_are_the_same_for_the_same_seed():
+    frame = _masked(seed=15, rate=0.6)
+    table = IncompleteTable.from_frame(frame)
+    joint = _random_joint(table.cards, seed=16)
+    one, two, other = (complete_rows(table, lambda codes: np.log(joint[tuple(codes.T)]), seed=s, max_kept=1,
+                                     n_tail_draws=2) for s in (5, 5, 6))  # fmt: skip
+    pd.testing.assert_frame_equal(one.frame, two.frame)
+    np.testing.assert_array_equal(one.counts, two.counts)
+    assert len(one.counts) != len(other.counts) or not np.array_equal(one.counts, other.counts)
+
+
+def _saturated_fit(table):
+    """Maximum likelihood of the full joint of the table's variables (plus a tiny floor): a test M-step."""
+
+    def fit(completed):
+        joint = np.full(table.cards, 1e-9)
+        np.add.at(joint, tuple(completed.codes.T), completed.counts)
+        joint /= joint.sum()
+        return lambda codes: np.log(joint[tuple(codes.T)])
+
+    return fit
+
+
+def test_parameter_em_with_capped_first_e_steps_ends_exact_at_the_exact_em_fixed_point():
+    from pgmpy_sgm.core.missing import parameter_em
+
+    frame = _masked(n=300, seed=17, rate=0.6)
+    table = IncompleteTable.from_frame(frame)
+    fit = _saturated_fit(table)
+    exact = parameter_em(table, fit, EMOptions(max_iter=200, tol=1e-7, rtol=0, max_kept=None))
+    capped = parameter_em(table, fit, EMOptions(max_iter=200, tol=1e-7, rtol=0, max_kept=1, n_tail_draws=1))
+    assert set(exact["e_step"]) == {"exact"}
+    assert capped["e_step"].iloc[0] == "capped" and capped["e_step"].iloc[-1] == "exact"
+    assert (capped.loc[capped["e_step"] == "exact", "gain"] >= -1e-9).all()
+    assert capped["log_likelihood"].iloc[-1] == pytest.approx(exact["log_likelihood"].iloc[-1], abs=1e-3)
+
+
+def test_parameter_em_with_no_row_capped_is_the_exact_em():
+    from pgmpy_sgm.core.missing import parameter_em
+
+    frame = _masked(n=300, seed=18, rate=0.2)
+    table = IncompleteTable.from_frame(frame)
+    fit = _saturated_fit(table)
+    exact = parameter_em(table, fit, EMOptions(max_iter=50, max_kept=None))
+    capped = parameter_em(table, fit, EMOptions(max_iter=50, max_kept=12))  # 12 = every completion of a row
+    pd.testing.assert_frame_equal(exact.drop(columns="e_step"), capped.drop(columns="e_step"))
