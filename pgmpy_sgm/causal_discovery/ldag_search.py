@@ -14,13 +14,13 @@ import numpy as np
 import pandas as pd
 from pgmpy import config
 from pgmpy.base import DAG
-from pgmpy.causal_discovery import HillClimbSearch
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import validate_data
 from tqdm.auto import tqdm
 
 from pgmpy_sgm.causal_discovery._base import CausalDiscoveryMixin
 from pgmpy_sgm.causal_discovery._dag_chain import dag_chain, visited_posterior
+from pgmpy_sgm.causal_discovery._dag_climb import tabu_climb
 from pgmpy_sgm.causal_discovery._equivalence_search import greedy_equivalence_search
 from pgmpy_sgm.causal_discovery._order import canonical_order
 from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_em_result, missing_input, structural_em
@@ -65,45 +65,35 @@ def _perturb(dag: DAG, n_moves: int, max_indegree: int | None, rng: np.random.Ge
     return out
 
 
-class _OrderedHillClimb(HillClimbSearch):
-    """pgmpy's ``HillClimbSearch`` with ties between moves broken in a fixed order.
+def _mask_family(score, columns: list):
+    """``family(node, parent_mask)`` over ``columns`` (the score's column order), cached for one climb."""
 
-    pgmpy takes the first best move in the iteration order of a Python set of candidate
-    edges, which depends on the interpreter's string hash seed (``PYTHONHASHSEED``).
-    Here the candidate moves are sorted (kind of move, then the columns' positions in
-    the data, which :class:`LDAGSearch` sorts by name) before pgmpy picks the first best
-    one, so equal-scoring moves (frequent: BDeu scores both orientations of a new edge
-    alike) are always resolved the same way.
+    @functools.lru_cache(maxsize=None)
+    def family(y: int, mask: int) -> float:
+        return score.local_score(columns[y], tuple(columns[i] for i in iter_bits(mask)))
+
+    return family
+
+
+def _climb(score, X, start: DAG, tabu_length: int, max_indegree, max_iter: int,
+           candidates: list[int] | None = None) -> tuple[DAG, float, float, int, int]:  # fmt: skip
+    """One tabu climb: the DAG reached, its score, seconds taken, families labelled anew, moves scored.
+
+    The climb of pgmpy's ``HillClimbSearch`` (:func:`~pgmpy_sgm.causal_discovery._dag_climb.tabu_climb`,
+    which caches the moves' changes of score), ties broken by (kind of move, the columns'
+    positions in ``X``); additions only to the ``candidates`` parents of each node when given.
     """
-
-    n_moves_scored_ = 0
-
-    def _legal_operations_dag(self, *args, **kwargs):
-        position = {v: i for i, v in enumerate(self.variables_)}
-        ops = list(super()._legal_operations_dag(*args, **kwargs))
-        ops.sort(key=lambda t: (t[0][0], position[t[0][1][0]], position[t[0][1][1]]))
-        self.n_moves_scored_ += len(ops)
-        return iter(ops)
-
-
-def _climb(score, X, start: DAG, tabu_length: int, max_indegree, max_iter: int) -> tuple[DAG, float, float, int, int]:
-    """One tabu climb: the DAG reached, its score, seconds taken, families labelled anew, moves scored."""
     t0, n0 = time.perf_counter(), score.n_families_labelled
-    if len(X) < 2:  # pooled data with one distinct row: the climb reads only the columns of X
-        X = pd.concat([X, X], ignore_index=True)
-    est = _OrderedHillClimb(
-        scoring_method=score,
-        start_dag=start,
-        tabu_length=tabu_length,
-        max_indegree=max_indegree,
-        max_iter=max_iter,
-        return_type="dag",
-        show_progress=False,
-    ).fit(X)
+    columns = list(X.columns)
+    position = {v: i for i, v in enumerate(columns)}
+    parents = [0] * len(columns)
+    for u, v in start.edges():
+        parents[position[v]] |= 1 << position[u]
+    found = tabu_climb(_mask_family(score, columns), parents, candidates, tabu_length, max_indegree, max_iter)
     dag = DAG()
-    dag.add_nodes_from(X.columns)  # the columns' order, on which the kicks draw
-    dag.add_edges_from(est.causal_graph_.edges())
-    return dag, float(score.score(dag)), time.perf_counter() - t0, score.n_families_labelled - n0, est.n_moves_scored_
+    dag.add_nodes_from(columns)  # the columns' order, on which the kicks draw
+    dag.add_edges_from((columns[x], columns[y]) for y, mask in enumerate(found.parents) for x in iter_bits(mask))
+    return dag, float(score.score(dag)), time.perf_counter() - t0, score.n_families_labelled - n0, found.n_moves_scored
 
 
 class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
