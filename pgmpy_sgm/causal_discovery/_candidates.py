@@ -17,7 +17,7 @@ import math
 import numpy as np
 from scipy.special import gammaln
 
-__all__ = ["SCREEN_ABOVE", "candidate_limit", "candidate_parents", "pairwise_gains"]
+__all__ = ["SCREEN_ABOVE", "candidate_limit", "candidate_parents", "pairwise_gains", "screened_candidates"]
 
 #: Up to this many variables every pair is a candidate (no screening).
 SCREEN_ABOVE = 64
@@ -70,11 +70,11 @@ def pairwise_gains(codes: np.ndarray, cards: list[int], weights: np.ndarray, ess
     n_rows, d = codes.shape
     cards_a = np.asarray(cards, dtype=np.int64)
     offsets = np.concatenate([[0], np.cumsum(cards_a)])
-    onehot = np.zeros((n_rows, int(offsets[-1])))
+    onehot = np.zeros((n_rows, int(offsets[-1])), dtype=np.float32)  # counts below 2**24 are exact
     for j in range(d):
         onehot[np.arange(n_rows), offsets[j] + codes[:, j].astype(np.int64)] = 1.0
-    weighted = onehot * np.asarray(weights, dtype=float)[:, None]
-    marginal = weighted.sum(axis=0)  # counts of every state of every variable
+    weighted = onehot * np.asarray(weights, dtype=np.float32)[:, None]
+    marginal = (onehot * np.asarray(weights, dtype=float)[:, None]).sum(axis=0)  # counts of every state
     owner = np.repeat(np.arange(d), cards_a)
     total = float(np.sum(weights))
     # the empty family of y, and the configurations' part of y | x (depends on x only)
@@ -85,7 +85,7 @@ def pairwise_gains(codes: np.ndarray, cards: list[int], weights: np.ndarray, ess
     for start in range(0, d, block):
         stop = min(d, start + block)
         rows = slice(offsets[start], offsets[stop])
-        joint = weighted[:, rows].T @ onehot  # (states of x in the block, states of every y)
+        joint = (weighted[:, rows].T @ onehot).astype(float)  # (states of x in the block, states of every y)
         prior = ess / np.outer(cards_a[owner[rows]], cards_a[owner])
         cells = gammaln(prior + joint) - gammaln(prior)
         summed = np.add.reduceat(np.add.reduceat(cells, offsets[start:stop] - offsets[start], axis=0),
@@ -117,3 +117,28 @@ def candidate_parents(gains: np.ndarray, limit: int | None) -> list[int] | None:
             masks[y] |= 1 << x
             masks[x] |= 1 << y
     return masks
+
+
+def screened_candidates(score, limit: int | None) -> list[int] | None:
+    """Candidate-parent masks for the searches under ``score`` (an ``LDAGScore``), or None below the limit.
+
+    The pairwise gains use the score's data, counts and equivalent sample size; nodes are
+    the score's variables in order.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pgmpy_sgm.structure_score import LDAGScore
+    >>> df = pd.DataFrame({"a": [0, 1] * 20, "b": [0, 1] * 20, "c": [0, 0, 1, 1] * 10})
+    >>> screened_candidates(LDAGScore(df), None) is None
+    True
+    >>> [bin(m) for m in screened_candidates(LDAGScore(df), 1)]  # a and b keep each other; c keeps a
+    ['0b110', '0b1', '0b1']
+    """
+    d = len(score.variables)
+    if limit is None or limit >= d - 1:
+        return None
+    encoded = score.encoded
+    cards = [encoded.cardinality[v] for v in score.variables]
+    gains = pairwise_gains(encoded.codes, cards, encoded.weights, score.equivalent_sample_size)
+    return candidate_parents(gains, limit)

@@ -19,6 +19,7 @@ from sklearn.utils.validation import validate_data
 from tqdm.auto import tqdm
 
 from pgmpy_sgm.causal_discovery._base import CausalDiscoveryMixin
+from pgmpy_sgm.causal_discovery._candidates import candidate_limit, screened_candidates
 from pgmpy_sgm.causal_discovery._dag_chain import dag_chain, visited_posterior
 from pgmpy_sgm.causal_discovery._dag_climb import tabu_climb
 from pgmpy_sgm.causal_discovery._equivalence_search import greedy_equivalence_search
@@ -37,12 +38,18 @@ _STARTS = ("auto", "ges", "empty")
 ESS_GRID = (0.5, 1.0, 2.0, 5.0, 10.0, 20.0)
 
 
-def _perturb(dag: DAG, n_moves: int, max_indegree: int | None, rng: np.random.Generator) -> DAG:
-    """``n_moves`` random edge additions, deletions or reversals that keep the graph acyclic."""
+def _perturb(dag: DAG, n_moves: int, max_indegree: int | None, rng: np.random.Generator,
+             candidates: list[int] | None = None) -> DAG:  # fmt: skip
+    """``n_moves`` random edge additions, deletions or reversals that keep the graph acyclic.
+
+    With ``candidates`` (parent masks over the DAG's node order), an edge is added only
+    between candidate partners; a draw of another pair counts as a try.
+    """
     out = DAG()
     out.add_nodes_from(dag.nodes())
     out.add_edges_from(dag.edges())
     nodes = list(out.nodes())
+    index = {v: i for i, v in enumerate(nodes)}
     done, tries = 0, 0
     while done < n_moves and tries < 50 * n_moves and len(nodes) > 1:
         tries += 1
@@ -59,6 +66,8 @@ def _perturb(dag: DAG, n_moves: int, max_indegree: int | None, rng: np.random.Ge
             else:
                 out.add_edge(u, v)
         elif not out.has_edge(v, u):
+            if candidates is not None and not candidates[index[v]] >> index[u] & 1:
+                continue
             if (max_indegree is None or out.in_degree(v) < max_indegree) and not nx.has_path(out, v, u):
                 out.add_edge(u, v)
                 done += 1
@@ -318,6 +327,9 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
        Proceedings of the 24th Conference on Uncertainty in Artificial Intelligence, 511-518, 2008.
     """
 
+    #: Candidate partners kept per node for ``d`` variables (None: all); see "Wide data" above.
+    _candidate_limit = staticmethod(candidate_limit)
+
     def __init__(
         self,
         equivalent_sample_size: float | str | tuple = 5.0,
@@ -466,7 +478,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         def family(y: int, mask: int) -> float:
             return score.unlabelled_score(columns[y], tuple(columns[i] for i in iter_bits(mask)))
 
-        found = greedy_equivalence_search(family, len(columns), self.max_indegree)
+        found = greedy_equivalence_search(family, len(columns), self.max_indegree, candidates=self._candidates)
         dag.add_edges_from((columns[p], columns[y]) for y, mask in enumerate(found.parents) for p in iter_bits(mask))
         self.ges_steps_ = [
             (kind, columns[x], columns[y], tuple(columns[i] for i in iter_bits(subset)), gain)
@@ -608,17 +620,18 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         self.ess_scores_ = {}
         for ess in grid:
             score = self._score_with(X, counts, ess, self.state_names)
+            self._candidates = screened_candidates(score, self._candidate_limit(X.shape[1]))
             starts = self._start_dags(score, list(X.columns))
             start_scores = {name: float(score.score(dag)) for name, dag in starts}
             best, best_score = self._first_climbs(score, X, starts, bar)
             self.ess_scores_[ess] = best_score
             if chosen is None or best_score > chosen[3] + 1e-9:
                 records = (self.climb_scores_, self.climb_seconds_, self.climb_starts_, self.climb_new_families_,
-                           self.climb_moves_, start_scores, self.ges_steps_)  # fmt: skip
+                           self.climb_moves_, start_scores, self.ges_steps_, self._candidates)  # fmt: skip
                 chosen = (ess, score, best, best_score, records)
         self.ess_, score, best, best_score, records = chosen
         (self.climb_scores_, self.climb_seconds_, self.climb_starts_, self.climb_new_families_, self.climb_moves_,
-         self.start_scores_, self.ges_steps_) = records  # fmt: skip
+         self.start_scores_, self.ges_steps_, self._candidates) = records  # fmt: skip
         return score, best, best_score
 
     def _record(self, start: str, result: tuple) -> None:
@@ -635,7 +648,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         self.climb_new_families_, self.climb_moves_ = [], []
         best, best_score = None, -np.inf
         for name, start in starts:
-            result = _climb(score, X, start, self.tabu_length, self.max_indegree, self.max_iter)
+            result = _climb(score, X, start, self.tabu_length, self.max_indegree, self.max_iter, self._candidates)
             self._record(name, result)
             if result[1] > best_score + 1e-9:
                 best, best_score = result[0], result[1]
@@ -650,7 +663,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         remaining = self.n_restarts
         budget = None if self.restart_budget is None else self.restart_budget * max(self.climb_moves_)
         spent, done = 0, 0
-        settings = (self.tabu_length, self.max_indegree, self.max_iter)
+        settings = (self.tabu_length, self.max_indegree, self.max_iter, self._candidates)
         self.restarts_stopped_by_ = "n_restarts"
         while remaining > 0:
             if self.max_time is not None and time.perf_counter() - start_time >= self.max_time:
@@ -661,7 +674,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
                 self.restarts_stopped_by_ = "restart_budget"
                 break
             batch = min(remaining, n_jobs)
-            kicked = [_perturb(best, kick, self.max_indegree, rng) for _ in range(batch)]
+            kicked = [_perturb(best, kick, self.max_indegree, rng, self._candidates) for _ in range(batch)]
             if batch == 1:
                 results = [_climb(score, X, kicked[0], *settings)]
             else:
