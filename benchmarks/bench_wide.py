@@ -35,7 +35,6 @@ import time
 import warnings
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pgmpy
 from pgmpy.causal_discovery import HillClimbSearch

@@ -96,7 +96,7 @@ def pairwise_gains(codes: np.ndarray, cards: list[int], weights: np.ndarray, ess
 
 
 def candidate_parents(gains: np.ndarray, limit: int | None) -> list[int] | None:
-    """Candidate-parent masks: ``x`` for ``y`` when ``x`` is among ``y``'s ``limit`` best partners or ``y`` among ``x``'s.
+    """Candidate-parent masks: ``x`` for ``y`` when either is among the other's ``limit`` best partners.
 
     None when ``limit`` is None or at least ``d - 1`` (no screening).
 

@@ -20,6 +20,7 @@ Nodes are ``0 .. d - 1`` and parent sets are bit masks (Python integers).
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -80,6 +81,11 @@ def _descendants(children: list[int]) -> list[int]:
     return out  # type: ignore[return-value]
 
 
+def _finite_or_worst(value: float) -> float:
+    """A change of score, with NaN (both sides of a family scored ``-inf``) as the worst."""
+    return value if value == value else -math.inf
+
+
 class _Climb:
     """The state of one climb: the DAG, the families' terms and the moves' changes of score."""
 
@@ -110,9 +116,9 @@ class _Climb:
         old = pa[y]
         if self._room(y):
             for x in iter_bits(self.cand[y] & ~old & ~self.ch[y]):
-                delta[_ADD, x, y] = family(y, old | (1 << x)) - fam[y]
+                delta[_ADD, x, y] = _finite_or_worst(family(y, old | (1 << x)) - fam[y])
         for x in iter_bits(old):
-            delta[_REMOVE, x, y] = family(y, old & ~(1 << x)) - fam[y]
+            delta[_REMOVE, x, y] = _finite_or_worst(family(y, old & ~(1 << x)) - fam[y])
             self._refresh_flip(x, y)
         for c in iter_bits(self.ch[y]):
             self._refresh_flip(y, c)
@@ -123,7 +129,8 @@ class _Climb:
         if not self._room(x):
             self.delta[_FLIP, x, y] = -np.inf
             return
-        self.delta[_FLIP, x, y] = family(x, pa[x] | (1 << y)) + family(y, pa[y] & ~(1 << x)) - fam[x] - fam[y]
+        value = family(x, pa[x] | (1 << y)) + family(y, pa[y] & ~(1 << x)) - fam[x] - fam[y]
+        self.delta[_FLIP, x, y] = _finite_or_worst(value)
 
     def _set_parents(self, y: int, mask: int) -> None:
         for x in iter_bits(self.pa[y] & ~mask):
@@ -212,7 +219,8 @@ def tabu_climb(
     ----------
     family : callable
         ``family(node, parent_mask)``: the family's term of a decomposable score (it should
-        cache its values: the climb asks for a family again when a move touches it).
+        cache its values: the climb asks for a family again when a move touches it);
+        ``-inf`` for a family that must not be made.
     start : list of int
         Parent mask of every node of the starting DAG.
     candidates : list of int, optional

@@ -39,11 +39,12 @@ ESS_GRID = (0.5, 1.0, 2.0, 5.0, 10.0, 20.0)
 
 
 def _perturb(dag: DAG, n_moves: int, max_indegree: int | None, rng: np.random.Generator,
-             candidates: list[int] | None = None) -> DAG:  # fmt: skip
+             candidates: list[int] | None = None, fits=None) -> DAG:  # fmt: skip
     """``n_moves`` random edge additions, deletions or reversals that keep the graph acyclic.
 
     With ``candidates`` (parent masks over the DAG's node order), an edge is added only
-    between candidate partners; a draw of another pair counts as a try.
+    between candidate partners; a draw of another pair counts as a try. With ``fits``
+    (``fits(child, parents)``), an edge or reversal that makes a family it refuses is not made.
     """
     out = DAG()
     out.add_nodes_from(dag.nodes())
@@ -60,7 +61,8 @@ def _perturb(dag: DAG, n_moves: int, max_indegree: int | None, rng: np.random.Ge
                 done += 1
                 continue
             out.remove_edge(u, v)
-            if (max_indegree is None or out.in_degree(u) < max_indegree) and not nx.has_path(out, u, v):
+            if ((max_indegree is None or out.in_degree(u) < max_indegree) and not nx.has_path(out, u, v)
+                    and (fits is None or fits(u, [*out.predecessors(u), v]))):  # fmt: skip
                 out.add_edge(v, u)
                 done += 1
             else:
@@ -68,17 +70,35 @@ def _perturb(dag: DAG, n_moves: int, max_indegree: int | None, rng: np.random.Ge
         elif not out.has_edge(v, u):
             if candidates is not None and not candidates[index[v]] >> index[u] & 1:
                 continue
-            if (max_indegree is None or out.in_degree(v) < max_indegree) and not nx.has_path(out, v, u):
+            if ((max_indegree is None or out.in_degree(v) < max_indegree) and not nx.has_path(out, v, u)
+                    and (fits is None or fits(v, [*out.predecessors(v), u]))):  # fmt: skip
                 out.add_edge(u, v)
                 done += 1
     return out
 
 
+def _largest_table(score) -> int:
+    """Cells of the largest family the searches consider: ``max(2**22, 16 n)``, ``n`` the data's rows.
+
+    Larger families (many parents with many states) cannot be estimated from the data, and
+    their tables would fill memory; they are scored ``-inf`` and the kicks do not make them.
+    """
+    return max(2**22, 16 * int(math.ceil(score.encoded.n)))
+
+
+def _table_cells(score, variables) -> int:
+    cardinality = score.encoded.cardinality
+    return math.prod(cardinality[v] for v in variables)
+
+
 def _mask_family(score, columns: list):
     """``family(node, parent_mask)`` over ``columns`` (the score's column order), cached for one climb."""
+    cards, limit = [score.encoded.cardinality[v] for v in columns], _largest_table(score)
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def family(y: int, mask: int) -> float:
+        if math.prod(cards[i] for i in iter_bits(mask)) * cards[y] > limit:
+            return -math.inf
         return score.local_score(columns[y], tuple(columns[i] for i in iter_bits(mask)))
 
     return family
@@ -664,6 +684,11 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         budget = None if self.restart_budget is None else self.restart_budget * max(self.climb_moves_)
         spent, done = 0, 0
         settings = (self.tabu_length, self.max_indegree, self.max_iter, self._candidates)
+        limit = _largest_table(score)
+
+        def fits(child, parents) -> bool:
+            return _table_cells(score, [child, *parents]) <= limit
+
         self.restarts_stopped_by_ = "n_restarts"
         while remaining > 0:
             if self.max_time is not None and time.perf_counter() - start_time >= self.max_time:
@@ -674,7 +699,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
                 self.restarts_stopped_by_ = "restart_budget"
                 break
             batch = min(remaining, n_jobs)
-            kicked = [_perturb(best, kick, self.max_indegree, rng, self._candidates) for _ in range(batch)]
+            kicked = [_perturb(best, kick, self.max_indegree, rng, self._candidates, fits) for _ in range(batch)]
             if batch == 1:
                 results = [_climb(score, X, kicked[0], *settings)]
             else:
