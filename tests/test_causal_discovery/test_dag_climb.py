@@ -174,3 +174,17 @@ def test_a_binding_limit_keeps_every_edge_between_candidate_partners():
     assert est.causal_graph_.edges()
     for u, v in est.causal_graph_.edges():
         assert allowed[position[v]] >> position[u] & 1
+
+
+def test_families_scored_minus_infinity_are_never_made():
+    data = _data(600, 6, 0)
+    columns = list(data.columns)
+    score = LDAGScore(data)
+    inner = _family(score, columns)
+    found = tabu_climb(lambda y, m: -np.inf if m.bit_count() > 1 else inner(y, m), [0] * 6)
+    assert max(m.bit_count() for m in found.parents) == 1
+    start = DAG()
+    start.add_nodes_from(columns)
+    one_parent = lambda child, parents: len(parents) < 2  # noqa: E731
+    kicked = ldag_module._perturb(start, 12, None, np.random.default_rng(0), None, one_parent)
+    assert kicked.number_of_edges() > 0 and max(d for _, d in kicked.in_degree()) == 1
