@@ -16,6 +16,7 @@ of nodes plus the family terms not seen before.
 
 from __future__ import annotations
 
+import heapq
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -133,17 +134,27 @@ def dag_extension(pa: list[int], ch: list[int], ne: list[int]) -> list[int]:
     adj = _adjacency(pa, ch, ne)
     parents = list(pa)
     remaining = (1 << d) - 1
+
+    def removable(x: int) -> bool:
+        if ch[x] & remaining:
+            return False
+        around = (pa[x] | ne[x]) & remaining
+        return all(not (around & ~(1 << y)) & ~adj[y] for y in iter_bits(ne[x] & remaining))
+
+    # a removable node stays removable as others are removed: keep them in a heap, largest first
+    ready = [-x for x in range(d) if removable(x)]
+    heapq.heapify(ready)
+    queued = {-x for x in ready}
     while remaining:
-        for x in reversed(range(d)):
-            if not remaining >> x & 1 or ch[x] & remaining:
-                continue
-            around = (pa[x] | ne[x]) & remaining
-            if all(not (around & ~(1 << y)) & ~adj[y] for y in iter_bits(ne[x] & remaining)):
-                parents[x] |= ne[x] & remaining
-                remaining &= ~(1 << x)
-                break
-        else:
+        if not ready:
             raise ValueError("The partially directed graph has no consistent DAG extension.")
+        x = -heapq.heappop(ready)
+        parents[x] |= ne[x] & remaining
+        remaining &= ~(1 << x)
+        for y in iter_bits(adj[x] & remaining):
+            if y not in queued and removable(y):
+                heapq.heappush(ready, -y)
+                queued.add(y)
     return parents
 
 
@@ -209,35 +220,62 @@ def cpdag_of_dag(parents: list[int]) -> tuple[list[int], list[int], list[int]]:
     return pa, ch, ne
 
 
-def _insertions(pa, ch, ne, gain_of, max_indegree, min_improvement) -> list[tuple]:
-    """Insert operators with a gain above ``min_improvement`` whose clique condition holds.
+def _insertions_into(y, pa, ne, adj, candidates, gain_of, max_indegree, min_improvement) -> list[tuple]:
+    """Insert operators ``x -> y`` (``x`` among ``candidates``) with a gain above ``min_improvement``
+    whose clique condition holds, as ``(-gain, y, x, T, NA(y, x))`` tuples, sorted.
 
-    Returns ``(-gain, y, x, T, NA(y, x))`` tuples; the path condition is left to the caller,
-    which checks it in order of gain.
+    The path condition is left to the caller, which checks it in order of gain.
     """
-    d = len(pa)
-    adj = _adjacency(pa, ch, ne)
     out = []
-    for y in range(d):
-        for x in range(d):
-            if x == y or adj[y] >> x & 1:
+    for x in iter_bits(candidates & ~adj[y] & ~(1 << y)):
+        na = ne[y] & adj[x]
+        if not _is_clique(adj, na):
+            continue
+        # T must be a clique joined to all of NA: grow cliques among such neighbours
+        joined = 0
+        for t in iter_bits(ne[y] & ~adj[x] & ~(1 << x)):
+            if not na & ~adj[t]:
+                joined |= 1 << t
+        for subset in _cliques_within(adj, joined, MAX_SUBSETS_PER_PAIR):
+            base = pa[y] | na | subset
+            if max_indegree is not None and bin(base).count("1") + 1 > max_indegree:
                 continue
-            na = ne[y] & adj[x]
-            if not _is_clique(adj, na):
-                continue
-            # T must be a clique joined to all of NA: grow cliques among such neighbours
-            joined = 0
-            for t in iter_bits(ne[y] & ~adj[x] & ~(1 << x)):
-                if not na & ~adj[t]:
-                    joined |= 1 << t
-            for subset in _cliques_within(adj, joined, MAX_SUBSETS_PER_PAIR):
-                base = pa[y] | na | subset
-                if max_indegree is not None and bin(base).count("1") + 1 > max_indegree:
-                    continue
-                gain = gain_of(y, base, base | (1 << x))
-                if gain > min_improvement:
-                    out.append((-gain, y, x, subset, na))
+            gain = gain_of(y, base, base | (1 << x))
+            if gain > min_improvement:
+                out.append((-gain, y, x, subset, na))
+    out.sort()
     return out
+
+
+class _InsertionCache:
+    """Insert operators per target node, recomputed only for nodes whose neighbourhood changed.
+
+    The operators into ``y`` read ``y``'s parents, neighbours and adjacency, the adjacency
+    among ``y``'s undirected neighbours and, for each candidate ``x``, which of those
+    neighbours are adjacent to ``x``; that is the key under which they are kept.
+    """
+
+    def __init__(self, candidates: list[int], gain_of, max_indegree, min_improvement):
+        self.candidates, self.gain_of = candidates, gain_of
+        self.max_indegree, self.min_improvement = max_indegree, min_improvement
+        self.kept: dict[int, tuple] = {}
+
+    def operators(self, pa, ch, ne) -> list[list[tuple]]:
+        adj = _adjacency(pa, ch, ne)
+        out = []
+        for y in range(len(pa)):
+            around = ne[y]
+            key = (pa[y], around, adj[y])
+            if around:
+                key += (tuple(adj[t] & around for t in iter_bits(around)),
+                        tuple(adj[x] & around for x in iter_bits(self.candidates[y] & ~adj[y])))  # fmt: skip
+            hit = self.kept.get(y)
+            if hit is None or hit[0] != key:
+                ops = _insertions_into(y, pa, ne, adj, self.candidates[y], self.gain_of, self.max_indegree,
+                                       self.min_improvement)  # fmt: skip
+                hit = self.kept[y] = (key, ops)
+            out.append(hit[1])
+        return out
 
 
 def _deletions(pa, ch, ne, gain_of, min_improvement) -> list[tuple]:
@@ -294,6 +332,7 @@ def greedy_equivalence_search(
     n_nodes: int,
     max_indegree: int | None = None,
     min_improvement: float = 1e-9,
+    candidates: list[int] | None = None,
     deadline: float | None = None,
 ) -> EquivalenceSearchResult:
     """Greedy equivalence search from the empty graph: insertions, then deletions.
@@ -319,6 +358,9 @@ def greedy_equivalence_search(
         parents than this are skipped.
     min_improvement : float, default=1e-9
         Smallest gain of an applied operator.
+    candidates : list of int, optional
+        Mask of the nodes each node may be joined to by an insertion (``x`` in
+        ``candidates[y]`` allows ``Insert(x, y, T)``); None: every pair.
     deadline : float, optional
         A ``time.time()`` value after which no further operator is applied (the
         phase under way ends; the deletions still run if the insertions were cut short, as
@@ -355,8 +397,11 @@ def greedy_equivalence_search(
         evaluated[0] += 1
         return family(y, with_x) - family(y, without)
 
+    everyone = [((1 << d) - 1) & ~(1 << y) for y in range(d)]
+    insertions = _InsertionCache(everyone if candidates is None else candidates, gain_of, max_indegree,
+                                 min_improvement)  # fmt: skip
     while deadline is None or time.time() < deadline:  # forward phase
-        for neg_gain, y, x, subset, na in sorted(_insertions(pa, ch, ne, gain_of, max_indegree, min_improvement)):
+        for neg_gain, y, x, subset, na in heapq.merge(*insertions.operators(pa, ch, ne)):
             if not _semidirected_path(ch, ne, y, x, na | subset):
                 pa[y] |= 1 << x
                 ch[x] |= 1 << y

@@ -14,13 +14,14 @@ import numpy as np
 import pandas as pd
 from pgmpy import config
 from pgmpy.base import DAG
-from pgmpy.causal_discovery import HillClimbSearch
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import validate_data
 from tqdm.auto import tqdm
 
 from pgmpy_sgm.causal_discovery._base import RETURN_TYPE, CausalDiscoveryMixin
+from pgmpy_sgm.causal_discovery._candidates import candidate_limit, screened_candidates
 from pgmpy_sgm.causal_discovery._dag_chain import dag_chain, visited_posterior
+from pgmpy_sgm.causal_discovery._dag_climb import tabu_climb
 from pgmpy_sgm.causal_discovery._equivalence_search import greedy_equivalence_search
 from pgmpy_sgm.causal_discovery._order import canonical_order
 from pgmpy_sgm.causal_discovery._parameters import (
@@ -46,12 +47,19 @@ _STARTS = ("auto", "ges", "empty")
 ESS_GRID = (0.5, 1.0, 2.0, 5.0, 10.0, 20.0)
 
 
-def _perturb(dag: DAG, n_moves: int, max_indegree: int | None, rng: np.random.Generator) -> DAG:
-    """``n_moves`` random edge additions, deletions or reversals that keep the graph acyclic."""
+def _perturb(dag: DAG, n_moves: int, max_indegree: int | None, rng: np.random.Generator,
+             candidates: list[int] | None = None, fits=None) -> DAG:  # fmt: skip
+    """``n_moves`` random edge additions, deletions or reversals that keep the graph acyclic.
+
+    With ``candidates`` (parent masks over the DAG's node order), an edge is added only
+    between candidate partners; a draw of another pair counts as a try. With ``fits``
+    (``fits(child, parents)``), an edge or reversal that makes a family it refuses is not made.
+    """
     out = DAG()
     out.add_nodes_from(dag.nodes())
     out.add_edges_from(dag.edges())
     nodes = list(out.nodes())
+    index = {v: i for i, v in enumerate(nodes)}
     done, tries = 0, 0
     while done < n_moves and tries < 50 * n_moves and len(nodes) > 1:
         tries += 1
@@ -62,73 +70,81 @@ def _perturb(dag: DAG, n_moves: int, max_indegree: int | None, rng: np.random.Ge
                 done += 1
                 continue
             out.remove_edge(u, v)
-            if (max_indegree is None or out.in_degree(u) < max_indegree) and not nx.has_path(out, u, v):
+            if ((max_indegree is None or out.in_degree(u) < max_indegree) and not nx.has_path(out, u, v)
+                    and (fits is None or fits(u, [*out.predecessors(u), v]))):  # fmt: skip
                 out.add_edge(v, u)
                 done += 1
             else:
                 out.add_edge(u, v)
         elif not out.has_edge(v, u):
-            if (max_indegree is None or out.in_degree(v) < max_indegree) and not nx.has_path(out, v, u):
+            if candidates is not None and not candidates[index[v]] >> index[u] & 1:
+                continue
+            if ((max_indegree is None or out.in_degree(v) < max_indegree) and not nx.has_path(out, v, u)
+                    and (fits is None or fits(v, [*out.predecessors(v), u]))):  # fmt: skip
                 out.add_edge(u, v)
                 done += 1
     return out
 
 
-class _OrderedHillClimb(HillClimbSearch):
-    """pgmpy's ``HillClimbSearch`` with ties between moves broken in a fixed order.
+def _largest_table(score) -> int:
+    """Cells of the largest family the searches consider: ``max(2**22, 16 n)``, ``n`` the data's rows.
 
-    pgmpy takes the first best move in the iteration order of a Python set of candidate
-    edges, which depends on the interpreter's string hash seed (``PYTHONHASHSEED``).
-    Here the candidate moves are sorted (kind of move, then the columns' positions in
-    the data, which :class:`LDAGSearch` sorts by name) before pgmpy picks the first best
-    one, so equal-scoring moves (frequent: BDeu scores both orientations of a new edge
-    alike) are always resolved the same way.
+    Larger families (many parents with many states) cannot be estimated from the data, and
+    their tables would fill memory; they are scored ``-inf`` and the kicks do not make them.
     """
-
-    n_moves_scored_ = 0
-    deadline: float | None = None  # a time.time() value after which no move is offered: the climb ends
-
-    def _legal_operations_dag(self, *args, **kwargs):
-        if self.deadline is not None and time.time() >= self.deadline:
-            return iter(())
-        position = {v: i for i, v in enumerate(self.variables_)}
-        ops = list(super()._legal_operations_dag(*args, **kwargs))
-        ops.sort(key=lambda t: (t[0][0], position[t[0][1][0]], position[t[0][1][1]]))
-        self.n_moves_scored_ += len(ops)
-        return iter(ops)
+    return max(2**22, 16 * int(math.ceil(score.encoded.n)))
 
 
-def _climb(score, X, start: DAG, tabu_length: int, max_indegree, max_iter: int,
+def _table_cells(score, variables) -> int:
+    cardinality = score.encoded.cardinality
+    return math.prod(cardinality[v] for v in variables)
+
+
+def _mask_family(score, columns: list):
+    """``family(node, parent_mask)`` over ``columns`` (the score's column order), cached for one climb."""
+    cards, limit = [score.encoded.cardinality[v] for v in columns], _largest_table(score)
+
+    @functools.cache
+    def family(y: int, mask: int) -> float:
+        if math.prod(cards[i] for i in iter_bits(mask)) * cards[y] > limit:
+            return -math.inf
+        return score.local_score(columns[y], tuple(columns[i] for i in iter_bits(mask)))
+
+    return family
+
+
+def _climb(score, X, start: DAG, tabu_length: int, max_indegree, max_iter: int, candidates: list[int] | None = None,
            deadline: float | None = None) -> tuple[DAG, float, float, int, int]:  # fmt: skip
-    """One tabu climb (ended early at ``deadline``): the DAG reached, its score, seconds, families labelled, moves."""
+    """One tabu climb (ended at ``deadline``): the DAG reached, its score, seconds, families labelled anew, moves.
+
+    The climb of pgmpy's ``HillClimbSearch`` (:func:`~pgmpy_sgm.causal_discovery._dag_climb.tabu_climb`,
+    which caches the moves' changes of score), ties broken by (kind of move, the columns'
+    positions in ``X``); additions only to the ``candidates`` parents of each node when given.
+    """
     t0, n0 = time.perf_counter(), score.n_families_labelled
-    if len(X) < 2:  # pooled data with one distinct row: the climb reads only the columns of X
-        X = pd.concat([X, X], ignore_index=True)
-    est = _OrderedHillClimb(
-        scoring_method=score,
-        start_dag=start,
-        tabu_length=tabu_length,
-        max_indegree=max_indegree,
-        max_iter=max_iter,
-        return_type="dag",
-        show_progress=False,
-    )
-    est.deadline = deadline
-    est.fit(X)
+    columns = list(X.columns)
+    position = {v: i for i, v in enumerate(columns)}
+    parents = [0] * len(columns)
+    for u, v in start.edges():
+        parents[position[v]] |= 1 << position[u]
+    found = tabu_climb(_mask_family(score, columns), parents, candidates, tabu_length, max_indegree, max_iter,
+                       deadline=deadline)  # fmt: skip
     dag = DAG()
-    dag.add_nodes_from(X.columns)  # the columns' order, on which the kicks draw
-    dag.add_edges_from(est.causal_graph_.edges())
-    return dag, float(score.score(dag)), time.perf_counter() - t0, score.n_families_labelled - n0, est.n_moves_scored_
+    dag.add_nodes_from(columns)  # the columns' order, on which the kicks draw
+    dag.add_edges_from((columns[x], columns[y]) for y, mask in enumerate(found.parents) for x in iter_bits(mask))
+    return dag, float(score.score(dag)), time.perf_counter() - t0, score.n_families_labelled - n0, found.n_moves_scored
 
 
 class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     """Labelled DAG learner: tabu hill climbing over DAGs under :class:`~pgmpy_sgm.structure_score.LDAGScore`.
 
     Every DAG is scored with each family under its optimal labelling (the LDAG score of
-    Pensar et al. [1]_), so the search moves over DAGs and the labels follow. A climb is
-    pgmpy's ``HillClimbSearch`` (with a tabu list) under that score, with ties between
-    equally good moves broken by the variables' names (pgmpy itself breaks them in the
-    order of a Python set, which changes with ``PYTHONHASHSEED``). By default
+    Pensar et al. [1]_), so the search moves over DAGs and the labels follow. A climb makes
+    the moves of pgmpy's ``HillClimbSearch`` (with a tabu list) under that score, with ties
+    between equally good moves broken by the variables' names (pgmpy itself breaks them in
+    the order of a Python set, which changes with ``PYTHONHASHSEED``); it keeps every
+    move's change of score and recomputes only those that read a family the last move
+    changed (:func:`~pgmpy_sgm.causal_discovery._dag_climb.tabu_climb`). By default
     (``start="auto"``) there are two first climbs, and the better result is kept: one from
     the empty graph, and one from the result of a greedy equivalence search [2]_ under the
     same score without labels (BDeu, which gives every DAG of an equivalence class the
@@ -150,6 +166,17 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     posterior over the visited labelled DAGs is their scores normalised over that set, as
     in the paper's search (``posterior_``, ``edge_probabilities_``). Local
     scores are cached and shared between climbs (``n_jobs=1``) or copied to each worker.
+
+    **Wide data.** Beyond 64 variables the new edges are screened: each variable keeps as
+    partners the ``ceil(4 log2 d)`` variables whose single-parent BDeu term gains most over
+    its empty family (32 at d = 223, 41 at d = 1,041), and the climbs' additions, the
+    equivalence search's insertions and the kicks' additions join only a variable and a
+    partner (either keeping the other); removals and reversals are not restricted. With
+    64 variables or fewer, or a limit of at least ``d - 1``, nothing is screened and the
+    search is the one described above. The limit is the class attribute
+    ``_candidate_limit`` (a function of ``d``); a subclass widens it, or turns the
+    screening off with ``staticmethod(lambda d: None)``. Families whose contingency table
+    would exceed ``max(2**22, 16 n)`` cells (``n`` observations) are never made.
 
     **Column order.** The search runs on the columns sorted by name (``str`` of the name,
     then its type name), so the same data with permuted columns give the same DAG, labels
@@ -352,6 +379,9 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
        Proceedings of the 24th Conference on Uncertainty in Artificial Intelligence, 511-518, 2008.
     """
 
+    #: Candidate partners kept per node for ``d`` variables (None: all); see "Wide data" above.
+    _candidate_limit = staticmethod(candidate_limit)
+
     def __init__(
         self,
         equivalent_sample_size: float | str | tuple = 5.0,
@@ -489,7 +519,8 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         def family(y: int, mask: int) -> float:
             return score.unlabelled_score(columns[y], tuple(columns[i] for i in iter_bits(mask)))
 
-        found = greedy_equivalence_search(family, len(columns), self.max_indegree, deadline=self._deadline)
+        found = greedy_equivalence_search(family, len(columns), self.max_indegree, candidates=self._candidates,
+                                          deadline=self._deadline)  # fmt: skip
         dag.add_edges_from((columns[p], columns[y]) for y, mask in enumerate(found.parents) for p in iter_bits(mask))
         self.ges_steps_ = [
             (kind, columns[x], columns[y], tuple(columns[i] for i in iter_bits(subset)), gain)
@@ -601,17 +632,18 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         self.ess_scores_ = {}
         for ess in grid:
             score = self._score_with(X, counts, ess, self.state_names)
+            self._candidates = screened_candidates(score, self._candidate_limit(X.shape[1]))
             starts = self._start_dags(score, list(X.columns))
             start_scores = {name: float(score.score(dag)) for name, dag in starts}
             best, best_score = self._first_climbs(score, X, starts, bar)
             self.ess_scores_[ess] = best_score
             if chosen is None or best_score > chosen[3] + 1e-9:
                 records = (self.climb_scores_, self.climb_seconds_, self.climb_starts_, self.climb_new_families_,
-                           self.climb_moves_, start_scores, self.ges_steps_)  # fmt: skip
+                           self.climb_moves_, start_scores, self.ges_steps_, self._candidates)  # fmt: skip
                 chosen = (ess, score, best, best_score, records)
         self.ess_, score, best, best_score, records = chosen
         (self.climb_scores_, self.climb_seconds_, self.climb_starts_, self.climb_new_families_, self.climb_moves_,
-         self.start_scores_, self.ges_steps_) = records  # fmt: skip
+         self.start_scores_, self.ges_steps_, self._candidates) = records  # fmt: skip
         return score, best, best_score
 
     def _record(self, start: str, result: tuple) -> None:
@@ -628,7 +660,8 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         self.climb_new_families_, self.climb_moves_ = [], []
         best, best_score = None, -np.inf
         for name, start in starts:
-            result = _climb(score, X, start, self.tabu_length, self.max_indegree, self.max_iter, self._deadline)
+            result = _climb(score, X, start, self.tabu_length, self.max_indegree, self.max_iter, self._candidates,
+                            self._deadline)  # fmt: skip
             self._record(name, result)
             if result[1] > best_score + 1e-9:
                 best, best_score = result[0], result[1]
@@ -646,7 +679,12 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         remaining = self.n_restarts
         budget = None if self.restart_budget is None else self.restart_budget * max(self.climb_moves_)
         spent, done = 0, 0
-        settings = (self.tabu_length, self.max_indegree, self.max_iter, self._deadline)
+        settings = (self.tabu_length, self.max_indegree, self.max_iter, self._candidates, self._deadline)
+        limit = _largest_table(score)
+
+        def fits(child, parents) -> bool:
+            return _table_cells(score, [child, *parents]) <= limit
+
         self.restarts_stopped_by_ = "n_restarts"
         while remaining > 0:
             if self._out_of_time():
@@ -657,7 +695,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
                 self.restarts_stopped_by_ = "restart_budget"
                 break
             batch = min(remaining, n_jobs)
-            kicked = [_perturb(best, kick, self.max_indegree, rng) for _ in range(batch)]
+            kicked = [_perturb(best, kick, self.max_indegree, rng, self._candidates, fits) for _ in range(batch)]
             if batch == 1:
                 results = [_climb(score, X, kicked[0], *settings)]
             else:

@@ -595,7 +595,7 @@ def pool_codes(
     if codes.shape[0] == 0:
         return codes, np.asarray(weights, dtype=np.float64), np.zeros(0, dtype=np.intp)
     cards = [max(int(c), 1) for c in cards]
-    if float(np.prod(np.asarray(cards, dtype=np.float64))) < 2.0**62:
+    if math.fsum(math.log2(c) for c in cards) < 62:  # the product fits an int64 (a float product overflows)
         key = np.zeros(codes.shape[0], dtype=np.int64)  # mixed-radix key, last column fastest, a column at a time
         for j, card in enumerate(cards):
             key *= card

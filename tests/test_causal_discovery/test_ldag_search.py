@@ -277,12 +277,12 @@ def test_kicks_grow_by_one_and_return_to_the_base_after_an_improvement(monkeypat
     kicks = []
     original = module._perturb
 
-    def climb(score, X, start, tabu_length, max_indegree, max_iter, deadline=None):
+    def climb(score, X, start, tabu_length, max_indegree, max_iter, candidates=None, deadline=None):
         return start, next(scripted), 0.0, 0, 100
 
-    def recording(dag, n_moves, max_indegree, rng):
+    def recording(dag, n_moves, max_indegree, rng, *rest):
         kicks.append(n_moves)
-        return original(dag, n_moves, max_indegree, rng)
+        return original(dag, n_moves, max_indegree, rng, *rest)
 
     monkeypatch.setattr(module, "_climb", climb)
     monkeypatch.setattr(module, "_perturb", recording)

@@ -1,0 +1,190 @@
+"""The cached tabu climb against pgmpy's HillClimbSearch, and the candidate screening of LDAGSearch."""
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+from pgmpy.base import DAG
+from pgmpy.causal_discovery import ExpertKnowledge, HillClimbSearch
+from pgmpy.structure_score import BDeu
+
+import pgmpy_sgm.causal_discovery.ldag_search as ldag_module
+from pgmpy_sgm.causal_discovery import LDAGSearch
+from pgmpy_sgm.causal_discovery._candidates import candidate_limit, candidate_parents, pairwise_gains
+from pgmpy_sgm.causal_discovery._dag_climb import tabu_climb
+from pgmpy_sgm.causal_discovery._equivalence_search import greedy_equivalence_search
+from pgmpy_sgm.core.bitsets import iter_bits
+from pgmpy_sgm.structure_score import LDAGScore
+
+
+class _PgmpyOrderedClimb(HillClimbSearch):
+    """pgmpy's climb with ties broken by (kind of move, parent's column, child's column): the reference."""
+
+    n_moves = 0
+
+    def _legal_operations_dag(self, *args, **kwargs):
+        position = {v: i for i, v in enumerate(self.variables_)}
+        ops = sorted(super()._legal_operations_dag(*args, **kwargs),
+                     key=lambda t: (t[0][0], position[t[0][1][0]], position[t[0][1][1]]))  # fmt: skip
+        self.n_moves += len(ops)
+        return iter(ops)
+
+
+def _data(n, d, seed):
+    """Binary and ternary variables, each a noisy function of up to two earlier ones."""
+    rng = np.random.default_rng(seed)
+    cols = {}
+    for j in range(d):
+        card = 2 + j % 2
+        earlier = list(cols)[-3:]
+        if earlier and rng.random() < 0.8:
+            picked = rng.choice(earlier, size=min(len(earlier), 2), replace=False)
+            signal = sum(cols[p] for p in picked) % card
+            cols[f"v{j}"] = np.where(rng.random(n) < 0.75, signal, rng.integers(0, card, n))
+        else:
+            cols[f"v{j}"] = rng.integers(0, card, n)
+    return pd.DataFrame(cols)
+
+
+def _masks(dag, columns):
+    position = {v: i for i, v in enumerate(columns)}
+    out = [0] * len(columns)
+    for u, v in dag.edges():
+        out[position[v]] |= 1 << position[u]
+    return out
+
+
+def _family(score, columns):
+    return lambda y, m: score.local_score(columns[y], tuple(columns[i] for i in iter_bits(m)))
+
+
+@pytest.mark.parametrize(("seed", "tabu_length", "max_indegree", "kicks"),
+                         [(0, 100, None, 0), (1, 2, None, 8), (2, 100, 2, 6), (3, 0, 1, 0)])  # fmt: skip
+def test_climb_makes_pgmpy_hill_climbs_moves(seed, tabu_length, max_indegree, kicks):
+    data = _data(600, 6, seed)
+    columns = list(data.columns)
+    score = LDAGScore(data)
+    start = DAG()
+    start.add_nodes_from(columns)
+    start = ldag_module._perturb(start, kicks, max_indegree, np.random.default_rng(seed))
+    ref = _PgmpyOrderedClimb(scoring_method=score, start_dag=start.copy(), tabu_length=tabu_length,
+                             max_indegree=max_indegree, return_type="dag", show_progress=False).fit(data)  # fmt: skip
+    ours = tabu_climb(_family(score, columns), _masks(start, columns), None, tabu_length, max_indegree)
+    assert ours.parents == _masks(ref.causal_graph_, columns)
+    assert ours.n_moves_scored == ref.n_moves
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_candidates_act_as_pgmpys_forbidden_edges(seed):
+    data = _data(600, 6, seed)
+    columns = list(data.columns)
+    score = LDAGScore(data)
+    rng = np.random.default_rng(seed)
+    pairs = [p for p in itertools.combinations(range(6), 2) if rng.random() < 0.5]
+    candidates = [0] * 6
+    for a, b in pairs:
+        candidates[a] |= 1 << b
+        candidates[b] |= 1 << a
+    forbidden = [(columns[x], columns[y]) for x, y in itertools.permutations(range(6), 2) if (min(x, y), max(x, y))
+                 not in pairs]  # fmt: skip
+    ref = _PgmpyOrderedClimb(scoring_method=score, expert_knowledge=ExpertKnowledge(forbidden_edges=forbidden),
+                             return_type="dag", show_progress=False).fit(data)  # fmt: skip
+    ours = tabu_climb(_family(score, columns), [0] * 6, candidates)
+    assert ours.parents == _masks(ref.causal_graph_, columns)
+    assert all(candidates[y] >> x & 1 for y in range(6) for x in iter_bits(ours.parents[y]))
+
+
+def test_pairwise_gains_are_bdeu_differences():
+    data = _data(300, 5, 7)
+    gains = pairwise_gains(data.to_numpy(), [2, 3, 2, 3, 2], np.ones(300), 3.0)
+    bdeu = BDeu(data, equivalent_sample_size=3)
+    for x, y in itertools.permutations(range(5), 2):
+        expected = bdeu.local_score(f"v{y}", (f"v{x}",)) - bdeu.local_score(f"v{y}", ())
+        assert gains[x, y] == pytest.approx(expected, abs=1e-8)
+    assert np.all(np.isneginf(np.diag(gains)))
+
+
+def test_candidate_parents_keep_each_nodes_best_partners_both_ways():
+    gains = np.array([[-np.inf, 3, 1, 0], [3, -np.inf, 2, 5], [1, 2, -np.inf, 4], [0, 5, 4, -np.inf]], dtype=float)
+    masks = candidate_parents(gains, 1)
+    # best partners: 0 -> 1, 1 -> 3, 2 -> 3, 3 -> 1; pairs 0-1, 1-3, 2-3 in both directions
+    assert [sorted(iter_bits(m)) for m in masks] == [[1], [0, 3], [3], [1, 2]]
+    assert candidate_parents(gains, 3) is None
+    assert candidate_limit(64) is None and candidate_limit(65) < 64
+
+
+def test_equivalence_search_inserts_only_candidate_pairs():
+    data = _data(800, 6, 3)
+    columns = list(data.columns)
+    score = LDAGScore(data, labels=False)
+
+    def family(y, m):
+        return score.unlabelled_score(columns[y], tuple(columns[i] for i in iter_bits(m)))
+
+    everyone = [0b111111 & ~(1 << y) for y in range(6)]
+    assert greedy_equivalence_search(family, 6, candidates=everyone).steps == greedy_equivalence_search(family, 6).steps
+    chain = [(1 << (y - 1) if y else 0) | (1 << (y + 1) if y < 5 else 0) for y in range(6)]  # 0-1-2-3-4-5
+    found = greedy_equivalence_search(family, 6, candidates=chain)
+    assert all(abs(x - y) == 1 for kind, x, y, _, _ in found.steps if kind == "insert")
+
+
+def _reference_climb(score, X, start, tabu_length, max_indegree, max_iter, candidates=None, deadline=None):
+    """The climb LDAGSearch ran before its cache: pgmpy's HillClimbSearch with ordered ties."""
+    assert candidates is None and deadline is None
+    est = _PgmpyOrderedClimb(scoring_method=score, start_dag=start, tabu_length=tabu_length,
+                             max_indegree=max_indegree, max_iter=max_iter, return_type="dag",
+                             show_progress=False).fit(X)  # fmt: skip
+    dag = DAG()
+    dag.add_nodes_from(X.columns)
+    dag.add_edges_from(est.causal_graph_.edges())
+    return dag, float(score.score(dag)), 0.0, 0, est.n_moves
+
+
+class _Unscreened(LDAGSearch):
+    _candidate_limit = staticmethod(lambda d: d - 1)
+
+
+def _summary(est):
+    return (sorted(est.causal_graph_.edges()), est.model_.labels(), est.best_score_, est.climb_scores_,
+            est.climb_moves_, est.restarts_stopped_by_)  # fmt: skip
+
+
+def test_a_limit_that_cannot_bind_gives_the_pgmpy_climbs_result(monkeypatch):
+    data = _data(1500, 7, 5)
+    settings = {"n_restarts": 4, "seed": 3, "show_progress": False}
+    ours = _Unscreened(**settings).fit(data)
+    monkeypatch.setattr(ldag_module, "_climb", _reference_climb)
+    reference = _Unscreened(**settings).fit(data)
+    assert _summary(ours) == _summary(reference)
+
+
+class _Screened(LDAGSearch):
+    _candidate_limit = staticmethod(lambda d: 1)
+
+
+def test_a_binding_limit_keeps_every_edge_between_candidate_partners():
+    data = _data(1500, 7, 5)
+    est = _Screened(n_restarts=4, seed=3, show_progress=False).fit(data)
+    columns = est.scorer_.variables
+    gains = pairwise_gains(est.scorer_.encoded.codes, [est.scorer_.encoded.cardinality[v] for v in columns],
+                           est.scorer_.encoded.weights, est.ess_)  # fmt: skip
+    allowed = candidate_parents(gains, 1)
+    position = {v: i for i, v in enumerate(columns)}
+    assert est.causal_graph_.edges()
+    for u, v in est.causal_graph_.edges():
+        assert allowed[position[v]] >> position[u] & 1
+
+
+def test_families_scored_minus_infinity_are_never_made():
+    data = _data(600, 6, 0)
+    columns = list(data.columns)
+    score = LDAGScore(data)
+    inner = _family(score, columns)
+    found = tabu_climb(lambda y, m: -np.inf if m.bit_count() > 1 else inner(y, m), [0] * 6)
+    assert max(m.bit_count() for m in found.parents) == 1
+    start = DAG()
+    start.add_nodes_from(columns)
+    one_parent = lambda child, parents: len(parents) < 2  # noqa: E731
+    kicked = ldag_module._perturb(start, 12, None, np.random.default_rng(0), None, one_parent)
+    assert kicked.number_of_edges() > 0 and max(d for _, d in kicked.in_degree()) == 1
