@@ -730,7 +730,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
                 self._recombine_chains(tables, run, strata)
                 polish_gain = self._final_polish(tables, run, plan, t_start)
                 explore_run(tables, run, strata, self._explore_budget(run, plan), self._explore_deadline(t_start))
-            self._set_results(data, scorer, run, strata)
+            self._set_results(data, scorer, run, strata, self._explore_deadline(t_start))
         finally:
             tables.label_method = "auto"
             release(data)
@@ -1069,16 +1069,20 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
                 run.seen_by[key] = 0
 
     @staticmethod
-    def _rescore_visited(tables: ScoreEngine, run: RunState) -> None:
-        """Score every visited graph with the package's labellings (``label_method="auto"``).
+    def _rescore_visited(tables: ScoreEngine, run: RunState, deadline: float | None = None) -> None:
+        """Score the visited graphs with the package's labellings (``label_method="auto"``), best first.
 
         The chains move on the cheaper labellings of :data:`SEARCH_LABEL_METHOD`; the
         reported scores (``posterior_``, ``best_score_``, ``chain_best_scores_``) are those
         of ``"auto"``, :meth:`SGMScore.score <pgmpy_sgm.structure_score.SGMScore.score>`'s
-        labellings, computed here for the visited graphs only.
+        labellings, computed here for the visited graphs only, from the highest chain score
+        down. When ``deadline`` (the time budget's end) has passed, the graphs not yet
+        re-scored keep the chains' scores, which are never above the re-scored ones.
         """
         tables.label_method = "auto"
-        for key in run.visited:
+        for key in sorted(run.visited, key=run.visited.__getitem__, reverse=True):
+            if deadline is not None and time.time() >= deadline:
+                break
             run.visited[key] = DecomposableState(tables, key, True).score
 
     @staticmethod
@@ -1088,12 +1092,12 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             for state in run.chains:
                 run.merge(run_segment(data, state, 0, SearchPlan(strata)))
 
-    def _set_results(self, data: ChainData, scorer, run, strata) -> None:
+    def _set_results(self, data: ChainData, scorer, run, strata, deadline: float | None = None) -> None:
         tables = scorer.engine
         chains = run.chains
         self._visit_starts(data, run, strata)
         if strata:
-            self._rescore_visited(tables, run)
+            self._rescore_visited(tables, run, deadline)
         frame, pair_prob = posterior_frame(tables, run.visited, strata=strata, n_strata_rows=POSTERIOR_STRATA_ROWS)
         length = max(len(t) for t in run.traces)
         trace = np.full((len(chains), length), np.nan)

@@ -134,3 +134,21 @@ def test_chain_bests_are_recombined_into_the_posterior():
     assert run.visited[both] == pytest.approx(scorer.score(scorer.optimal_strata([("a", "b"), ("c", "d")])), abs=1e-9)
     assert run.seen_by[both] == 0  # found by the recombination, visited by no chain
     assert run.visited[both] == max(run.visited.values())
+
+
+def test_rescoring_after_the_chains_stops_at_the_budget(heart):
+    """Re-scoring with the default labellings stops when the budget is spent; without one it gives the exact scores."""
+    from pgmpy_sgm.causal_discovery._run_state import RunState
+    from pgmpy_sgm.core.moves import DecomposableState, key_from_edges
+    from pgmpy_sgm.structure_score import SGMScore
+
+    tables = SGMScore(heart, weights="count").engine
+    keys = [key_from_edges(tables, edges) for edges in ([], [(0, 1)], [(0, 1), (1, 2)], [(1, 5), (5, 4)])]
+    low = {key: -1e9 - i for i, key in enumerate(keys)}  # chain scores far below the true ones, in key order
+    run = RunState({}, [])
+    run.visited = dict(low)
+    NonReversibleMCMC._rescore_visited(tables, run, deadline=time.time() - 1.0)  # budget already spent
+    assert run.visited == low
+    NonReversibleMCMC._rescore_visited(tables, run, deadline=None)
+    exact = {key: DecomposableState(tables, key, True).score for key in keys}  # a fresh build, default labellings
+    assert run.visited == pytest.approx(exact, abs=1e-9)
