@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from sklearn.base import clone
+from tqdm.auto import tqdm
 
 from pgmpy_sgm.core.data import sorted_states
 
@@ -137,6 +138,7 @@ def choose_by_held_out(
     seed: int | None = 0,
     log_likelihood: Callable[..., float] = model_average_log_likelihood,
     max_time: float | None = None,
+    show_progress: bool = False,
 ) -> HeldOutChoice:
     """The value of ``parameter`` whose fits predict held-out rows best (k-fold cross-validation).
 
@@ -171,6 +173,8 @@ def choose_by_held_out(
     max_time : float, optional
         Seconds for the whole choice (see above); None: no limit, and the fits keep
         ``estimator``'s own ``max_time``.
+    show_progress : bool, default=False
+        A progress bar over the fits (named after ``parameter``).
 
     Returns
     -------
@@ -198,6 +202,7 @@ def choose_by_held_out(
     folds = np.array_split(np.random.default_rng(seed).permutation(len(rows)), N_FOLDS)
     deadline = None if max_time is None else time.perf_counter() + float(max_time)
     fold_scores = {}
+    bar = tqdm(total=len(values) * N_FOLDS, disable=not show_progress, desc=f"held-out choice of {parameter}")
     for i, value in enumerate(values):
         if fold_scores and deadline is not None and time.perf_counter() >= deadline:
             break
@@ -209,6 +214,8 @@ def choose_by_held_out(
             train = rows.drop(index=rows.index[test_idx]).reset_index(drop=True)
             fit = clone(learner).set_params(**_fit_seconds(deadline, (len(values) - i) * N_FOLDS - k)).fit(train)
             fold_scores[value].append(float(log_likelihood(fit, train, test)))
+            bar.update(1)
+    bar.close()
     scores = {value: float(np.mean(s)) for value, s in fold_scores.items()}
     best = max(scores, key=lambda v: (scores[v], -list(scores).index(v)))
     return HeldOutChoice(best, scores, fold_scores)

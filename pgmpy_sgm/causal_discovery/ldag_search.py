@@ -624,8 +624,9 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         """
         start_time = time.perf_counter()
         choice_time = None if self.max_time is None else KAPPA_CHOICE_SHARE * float(self.max_time)
+        show = bool(self.show_progress and config.SHOW_PROGRESS)
         choice = choose_by_held_out(self, rows_of(X, self.weights), "kappa", grid, self.seed,
-                                    _labelled_dag_log_likelihood, choice_time)  # fmt: skip
+                                    _labelled_dag_log_likelihood, choice_time, show)  # fmt: skip
         final = clone(self).set_params(kappa=choice.best)
         if self.max_time is not None:
             final.set_params(max_time=max(float(self.max_time) - (time.perf_counter() - start_time), 1e-3))
