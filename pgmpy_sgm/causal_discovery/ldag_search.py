@@ -621,13 +621,18 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
 
         The folds split the observations (:func:`~pgmpy_sgm.causal_discovery._held_out.rows_of`);
         each fold fit is a copy of this learner with one value of ``grid`` (see ``kappa``).
+        Missing cells are made a state or their rows dropped before the folds are drawn
+        (``missing="state"`` or ``"complete_cases"``); with ``"em"`` each fold fit runs
+        its EM and a held-out row with gaps counts with the probability of its observed part.
         """
         start_time = time.perf_counter()
+        # gaps as a state, or incomplete rows dropped, once for all fits; with EM each fit completes its rows
+        X, weights, _ = missing_input(X, self.weights, self.missing)
         choice_time = None if self.max_time is None else KAPPA_CHOICE_SHARE * float(self.max_time)
         show = bool(self.show_progress and config.SHOW_PROGRESS)
-        choice = choose_by_held_out(self, rows_of(X, self.weights), "kappa", grid, self.seed,
+        choice = choose_by_held_out(self, rows_of(X, weights), "kappa", grid, self.seed,
                                     _labelled_dag_log_likelihood, choice_time, show)  # fmt: skip
-        final = clone(self).set_params(kappa=choice.best)
+        final = clone(self).set_params(kappa=choice.best, weights=weights)
         if self.max_time is not None:
             final.set_params(max_time=max(float(self.max_time) - (time.perf_counter() - start_time), 1e-3))
         adopt_fitted(self, final.fit(X))

@@ -1,6 +1,7 @@
 """The label penalty of LDAGSearch chosen by held-out fit (``kappa="held_out"`` or a grid of values)."""
 
 import math
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -139,3 +140,14 @@ def test_bad_kappa_is_refused_with_its_name(bad):
 def test_a_choice_of_kappa_needs_labels():
     with pytest.raises(ValueError, match="kappa='held_out' chooses the label penalty, but labels=False"):
         LDAGSearch(kappa="held_out", labels=False, show_progress=False).fit(_noisy_and(20))
+
+
+def test_incomplete_rows_are_dropped_once_before_the_folds_are_drawn(rows):
+    gappy = rows.astype(float)
+    gappy.iloc[::9, 2] = np.nan
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        est = LDAGSearch(kappa=(0.2, 1.0), missing="complete_cases", **SETTINGS).fit(gappy)
+    assert sum("Dropped" in str(w.message) for w in caught) == 1
+    complete = LDAGSearch(kappa=(0.2, 1.0), **SETTINGS).fit(gappy.dropna().reset_index(drop=True))
+    assert est.kappa_scores_ == complete.kappa_scores_ and est.best_score_ == complete.best_score_
