@@ -433,10 +433,10 @@ def report_small(frame: pd.DataFrame) -> str:
     """Markdown: each LDAG setting against the best pgmpy learner (by mean), paired by seed or fold."""
     ldags = [x for x in dict.fromkeys(frame["learner"]) if str(x).startswith("LDAG")]
     head = " | ".join(f"{x} − best" for x in ldags)
-    kappa_head = " | kappa chosen | fit s LDAG / LDAG-kappa" if "LDAG-kappa" in ldags else ""
+    kappa_head = " | kappa chosen | LDAG-kappa − LDAG | fit s LDAG / LDAG-kappa" if "LDAG-kappa" in ldags else ""
     lines = [f"| data | n | best pgmpy (nats/row, params) | {head} | params " + " / ".join(ldags)
              + f" | ESS chosen{kappa_head} |",
-             "|---|---|---|" + "---|" * len(ldags) + "---|---|" + "---|---|" * bool(kappa_head)]
+             "|---|---|---|" + "---|" * len(ldags) + "---|---|" + "---|---|---|" * bool(kappa_head)]
     for (data, n), grp in frame.groupby(["data", "n"], sort=False):
         wide = grp.pivot_table(index="seed", columns="learner", values="ll")
         peers = [c for c in wide.columns if not str(c).startswith("LDAG")]
@@ -453,8 +453,12 @@ def report_small(frame: pd.DataFrame) -> str:
         chosen = chosen.dropna()
         kappas = grp[grp["learner"] == "LDAG-kappa"]["kappa"] if "kappa" in grp else pd.Series(dtype=float)
         fit = grp.groupby("learner")["fit_s"].mean()
-        kappa_cells = (f" | {', '.join(f'{v:g}' for v in kappas.dropna())} | {fit['LDAG']:.1f} / "
-                       f"{fit.get('LDAG-kappa', np.nan):.1f}") if "LDAG-kappa" in ldags else ""  # fmt: skip
+        kappa_cells = ""
+        if "LDAG-kappa" in ldags:
+            d = wide["LDAG-kappa"] - wide["LDAG"] if {"LDAG", "LDAG-kappa"} <= set(wide) else pd.Series([np.nan])
+            kappa_cells = (f" | {', '.join(f'{v:g}' for v in kappas.dropna())} | {d.mean():+.4f} ± "
+                           f"{d.std(ddof=1):.4f} ({int((d > 1e-12).sum())} ahead, {int((d < -1e-12).sum())} behind) | "
+                           f"{fit.get('LDAG', np.nan):.1f} / {fit.get('LDAG-kappa', np.nan):.1f}")  # fmt: skip
         lines.append(f"| {data} | {n} | {best} {wide[best].mean():.4f}, {params[best]:.0f} | " + " | ".join(cells)
                      + " | " + " / ".join(f"{params.get(x, np.nan):.0f}" for x in ldags)
                      + f" | {', '.join(f'{v:g}' for v in chosen)}{kappa_cells} |")
