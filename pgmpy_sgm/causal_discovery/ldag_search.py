@@ -209,7 +209,8 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         data. With ``max_time``, :data:`KAPPA_CHOICE_SHARE` of it goes to the choice (each
         fold fit gets an equal share of what is left of it as its own ``max_time``, and
         values not reached in time are not scored), the rest to the final fit.
-        Not with ``labels=False``.
+        Not with ``labels=False``. On the small-sample benchmarks the choice did not
+        predict better than the default (``benchmarks/RESULTS.md``, "Small samples").
     start : {"auto", "ges", "empty"} or pgmpy.base.DAG, default="auto"
         Where the first climbs start: ``"ges"`` the DAG of a greedy equivalence search
         without labels (an extension of the CPDAG it ends at), ``"empty"`` the empty graph,
