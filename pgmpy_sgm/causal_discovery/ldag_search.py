@@ -24,6 +24,7 @@ from pgmpy_sgm.causal_discovery._dag_chain import dag_chain, visited_posterior
 from pgmpy_sgm.causal_discovery._dag_climb import tabu_climb
 from pgmpy_sgm.causal_discovery._equivalence_search import greedy_equivalence_search
 from pgmpy_sgm.causal_discovery._held_out import choose_by_held_out, rows_of
+from pgmpy_sgm.causal_discovery._iterated_climb import RestartPlan, iterated_climb
 from pgmpy_sgm.causal_discovery._order import canonical_order
 from pgmpy_sgm.causal_discovery._parameters import (
     Constraint,
@@ -775,45 +776,28 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         return self._deadline is not None and time.time() >= self._deadline
 
     def _restarts(self, score, X, best: DAG, best_score: float, rng, bar) -> tuple[DAG, float]:
-        """Kicked climbs from the best DAG, within ``n_restarts``, ``restart_budget`` and ``max_time``."""
-        base_kick = self.perturbation or max(2, X.shape[1] // 3)
-        kick, max_kick = base_kick, max(base_kick, X.shape[1] * (X.shape[1] - 1) // 2)
-        n_jobs = joblib.effective_n_jobs(self.n_jobs)
-        remaining = self.n_restarts
+        """Kicked climbs from the best DAG (:func:`~pgmpy_sgm.causal_discovery._iterated_climb.iterated_climb`)."""
+        d = X.shape[1]
+        base_kick = self.perturbation or max(2, d // 3)
         budget = None if self.restart_budget is None else self.restart_budget * max(self.climb_moves_)
-        spent, done = 0, 0
+        plan = RestartPlan(self.n_restarts, base_kick, max(base_kick, d * (d - 1) // 2), budget, self._deadline,
+                           joblib.effective_n_jobs(self.n_jobs))  # fmt: skip
         settings = (self.tabu_length, self.max_indegree, self.max_iter, self._candidates, self._deadline)
         limit = _largest_table(score)
 
         def fits(child, parents) -> bool:
             return _table_cells(score, [child, *parents]) <= limit
 
-        self.restarts_stopped_by_ = "n_restarts"
-        while remaining > 0:
-            if self._out_of_time():
-                self.restarts_stopped_by_ = "max_time"
-                break
-            # the next restart is expected to cost what the restarts before it cost on average
-            if budget is not None and (budget <= 0 or spent + (spent / done if done else 0) > budget):
-                self.restarts_stopped_by_ = "restart_budget"
-                break
-            batch = min(remaining, n_jobs)
-            kicked = [_perturb(best, kick, self.max_indegree, rng, self._candidates, fits) for _ in range(batch)]
-            if batch == 1:
-                results = [_climb(score, X, kicked[0], *settings)]
-            else:
-                results = joblib.Parallel(n_jobs=batch)(joblib.delayed(_climb)(score, X, s, *settings) for s in kicked)
-            improved = False
-            for result in results:
-                self._record("restart", result)
-                spent, done = spent + result[4], done + 1
-                if result[1] > best_score + 1e-9:
-                    best, best_score, improved = result[0], result[1], True
-            # a kick the climb repairs is too small: escalate until a restart improves
-            kick = base_kick if improved else min(kick + 1, max_kick)
-            remaining -= batch
-            bar.update(batch)
-        return best, best_score
+        def climb(start: DAG):
+            return _climb(score, X, start, *settings)
+
+        def kick(dag: DAG, size: int, rng) -> DAG:
+            return _perturb(dag, size, self.max_indegree, rng, self._candidates, fits)
+
+        result = iterated_climb(climb, kick, best, best_score, plan, rng, functools.partial(self._record, "restart"),
+                                bar.update)  # fmt: skip
+        self.restarts_stopped_by_ = result.stopped_by
+        return result.best, result.best_score
 
     def _run_chain(self, score, X, best: DAG, best_score: float, rng) -> tuple[DAG, float]:
         """With ``n_mcmc > 0``, the Metropolis chain from ``best``: its posterior, and a better DAG if found."""
