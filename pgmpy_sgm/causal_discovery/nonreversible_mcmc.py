@@ -496,7 +496,8 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
     stop_reason_ : {"settled", "n_iter", "max_time", "interrupted"}
         Why the fit stopped: every chain settled, the chains agreed and the settling check
         found nothing better (``n_iter="auto"``), the chains ran ``n_iter`` iterations, the
-        time ran out, or the fit was interrupted.
+        time ran out, or the fit was interrupted. A settling check that ran out of its own
+        time limit without finding anything gives a :class:`ConvergenceWarning`.
         When the chains stopped without settling, the best graph found is polished once
         more (within the time left, at least 10 s); if that raises it, the polished graph is
         ``model_`` and a :class:`ConvergenceWarning` says by how much.
@@ -722,6 +723,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             for state in run.chains:  # a completed climbed start is already swept
                 if state.iteration == 0:
                     state.polished_key = start_key
+        self._settle_check_cut_short = False
         try:
             interrupted = self._run(data, run, n_iter, every, plan, t_start)
             polish_gain = 0.0
@@ -858,12 +860,13 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             state.settle_round += 1
         return True
 
-    @staticmethod
-    def _failed_settle_check(tables: ScoreEngine, run: RunState, plan: SearchPlan, t_start: float, bar) -> bool:
+    def _failed_settle_check(self, tables: ScoreEngine, run: RunState, plan: SearchPlan, t_start: float,
+                             bar) -> bool:  # fmt: skip
         """When the chains have settled and agree, whether the settling check beats their best (they then go on).
 
         See :func:`~pgmpy_sgm.causal_discovery._settle_check.settle_check`; it runs for at most
-        ``max(SETTLE_CHECK_SECONDS, time spent so far)`` within the run's deadline.
+        ``max(SETTLE_CHECK_SECONDS, time spent so far)`` within the run's deadline. A check that
+        finds nothing but ran into that limit is remembered, for a :class:`ConvergenceWarning`.
         """
         if not plan.settle_age or plan.clique_partners is None or not all(state.settled for state in run.chains):
             return False
@@ -872,6 +875,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         if plan.deadline is not None:
             deadline = min(deadline, plan.deadline)
         better = settle_check(tables, run, plan, deadline)
+        self._settle_check_cut_short = better is None and time.time() >= deadline
         if better is None:
             return False
         adopt_check(run, better)
@@ -916,6 +920,12 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
                 f"A polish of the best graph the chains found raised it by {polish_gain:.2f} log-units: the chains "
                 "stopped before reaching a mode (best_score_ includes the polished graph). Give the search more "
                 'time (n_iter="auto", max_time or a larger n_iter).'
+            )
+        elif self.stop_reason_ == "settled" and getattr(self, "_settle_check_cut_short", False):
+            message = (
+                "The chains settled and agree, but the settling check ran out of its time before it had tried "
+                "every insertion: the agreed best graph may still be improvable. Give the search more time "
+                "(max_time) or check the result with another seed."
             )
         elif self.stop_reason_ == "max_time" and self.n_iter == "auto":
             message = (

@@ -130,7 +130,7 @@ def test_settling_check_moves_agreeing_chains_off_a_sub_optimum(heart):
     poor = key_from_edges(tables, [(0, 1), (1, 2), (2, 3), (3, 4)])  # both chains "agree" on this path
     run = _agreeing_run(tables, poor)
     before = run.chains[0].best_score
-    assert NonReversibleMCMC._failed_settle_check(tables, run, _check_plan(tables), 0.0, None)
+    assert NonReversibleMCMC()._failed_settle_check(tables, run, _check_plan(tables), 0.0, None)
     after = {(s.key, s.best_key, s.best_score, s.settled, s.best_iteration) for s in run.chains}
     assert len(after) == 1  # every chain jumped to the same graph, no longer settled, a new best from now
     key, best_key, best, settled, best_iteration = after.pop()
@@ -148,7 +148,7 @@ def test_settling_check_passes_at_the_paper_optimum(heart):
     key = tables.key(list(est.model_.edges()))
     assert est.best_score_ == pytest.approx(HEART_OPTIMUM, abs=0.005)
     run = _agreeing_run(tables, key)
-    assert not NonReversibleMCMC._failed_settle_check(tables, run, _check_plan(tables), 0.0, None)
+    assert not NonReversibleMCMC()._failed_settle_check(tables, run, _check_plan(tables), 0.0, None)
     assert all(s.settled and s.key == key for s in run.chains)
 
 
@@ -158,7 +158,7 @@ def test_settling_check_waits_for_every_chain(heart):
     tables = SGMScore(heart, weights="count").engine
     run = _agreeing_run(tables, key_from_edges(tables, [(0, 1), (1, 2), (2, 3), (3, 4)]))
     run.chains[1].settled = False
-    assert not NonReversibleMCMC._failed_settle_check(tables, run, _check_plan(tables), 0.0, None)
+    assert not NonReversibleMCMC()._failed_settle_check(tables, run, _check_plan(tables), 0.0, None)
     assert run.chains[0].settled
 
 
@@ -195,3 +195,22 @@ def test_progress_bar_shows_best_its_age_and_spread(heart, monkeypatch):
     spread = float(last.split("spread=")[1].split(" ")[0])
     chains = [float(v) for v in last.split("chains=[")[1].split("]")[0].split()]
     assert len(chains) == 2 and spread == pytest.approx(max(chains) - min(chains), abs=0.11)
+
+
+def test_a_settling_check_cut_short_by_its_time_limit_warns(heart, monkeypatch):
+    """The check finds nothing because its time ran out: the run stops as settled, but says so."""
+    import time
+
+    def slow_check(tables, run, plan, deadline):  # uses up the check's time, finds nothing
+        time.sleep(max(deadline - time.time(), 0.0) + 0.01)
+        return None
+
+    monkeypatch.setattr(nonreversible_mcmc, "SETTLE_CHECK_SECONDS", 0.05)
+    monkeypatch.setattr(nonreversible_mcmc, "settle_check", slow_check)
+    with pytest.warns(ConvergenceWarning, match="settling check ran out of its time"):
+        est = NonReversibleMCMC(seed=0, weights="count", show_progress=False).fit(heart)
+    assert est.stop_reason_ == "settled"
+    monkeypatch.setattr(nonreversible_mcmc, "settle_check", lambda tables, run, plan, deadline: None)
+    with warnings.catch_warnings():  # a check that ends in time and finds nothing: no warning
+        warnings.simplefilter("error", ConvergenceWarning)
+        assert NonReversibleMCMC(seed=0, weights="count", show_progress=False).fit(heart).stop_reason_ == "settled"
