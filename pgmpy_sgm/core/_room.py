@@ -22,11 +22,11 @@ from collections.abc import Sequence
 from pgmpy_sgm.core.moves import DecomposableState, iter_bits
 from pgmpy_sgm.core.search import (
     SCREEN_SLACK,
-    _changed,
-    _check_nodes,
-    _with_clique,
-    _without_strata,
+    changed_state,
+    check_node_indices,
     greedy_climb,
+    key_with_clique,
+    without_strata,
 )
 
 __all__ = ["join_making_room", "room_sweep", "MAX_REMOVALS"]
@@ -117,8 +117,8 @@ def join_making_room(state: DecomposableState, members: Sequence[int]) -> Decomp
     """
     tables = state.tables
     members = sorted(set(members))
-    _check_nodes(tables, members, "clique members")
-    if _with_clique(state, members) == state.key:
+    check_node_indices(tables, members, "clique members")
+    if key_with_clique(state, members) == state.key:
         return None
     new = DecomposableState(tables, state.key, state.strata)
     inside, removed = set(members), []
@@ -132,8 +132,8 @@ def join_making_room(state: DecomposableState, members: Sequence[int]) -> Decomp
 
 def _blocked(plain: DecomposableState, members: Sequence[int]) -> bool:
     """Whether joining ``members`` in ``plain`` is impossible without removing edges (a blocked insertion)."""
-    key = _with_clique(plain, members)
-    return key != plain.key and _changed(plain, key) is None
+    key = key_with_clique(plain, members)
+    return key != plain.key and changed_state(plain, key) is None
 
 
 def room_sweep(
@@ -181,7 +181,7 @@ def room_sweep(
     plain_of: dict[int, DecomposableState] = {}
 
     def best_at(best: DecomposableState, node: int) -> DecomposableState | None:
-        plain = _without_strata(best, plain_of)
+        plain = without_strata(best, plain_of)
         chosen = None
         for size in ROOM_SIZES:
             for others in itertools.combinations(partners[node], size):

@@ -78,6 +78,10 @@ __all__ = [
     "polish",
     "touching_pairs",
     "changed_region",
+    "changed_state",
+    "check_node_indices",
+    "key_with_clique",
+    "without_strata",
     "difference_parts",
     "recombine",
 ]
@@ -553,23 +557,42 @@ def insert_clique(
     """
     tables = state.tables
     members = sorted(set(members))
-    _check_nodes(tables, members, "clique members")
-    key = _with_clique(state, members)
-    new = None if key == state.key else _changed(state, key)
+    check_node_indices(tables, members, "clique members")
+    key = key_with_clique(state, members)
+    new = None if key == state.key else changed_state(state, key)
     if new is None:
         return None
     greedy_climb(new, touching_pairs(new, members, candidates))
     return new
 
 
-def _check_nodes(tables, nodes: Sequence, what: str) -> None:
+def check_node_indices(tables, nodes: Sequence, what: str) -> None:
+    """Refuse, naming the value, anything in ``nodes`` that is not a variable index of ``tables``.
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import SGMScore, load_heart_disease
+    >>> tables = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
+    >>> check_node_indices(tables, [0, 9], "clique members")
+    Traceback (most recent call last):
+        ...
+    ValueError: clique members must be variable indices in 0..5. Got: 9
+    """
     for v in nodes:
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v < tables.n:
             raise ValueError(f"{what} must be variable indices in 0..{tables.n - 1}. Got: {v!r}")
 
 
-def _with_clique(state: DecomposableState, members: Sequence[int]) -> int:
-    """``state``'s key with ``members`` made pairwise adjacent."""
+def key_with_clique(state: DecomposableState, members: Sequence[int]) -> int:
+    """``state``'s key with ``members`` made pairwise adjacent.
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import SGMScore, load_heart_disease
+    >>> tables = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
+    >>> key_with_clique(DecomposableState(tables), [0, 1, 2]) == tables.pairs_key([(0, 1), (0, 2), (1, 2)])
+    True
+    """
     return state.key | state.tables.pairs_key(itertools.combinations(members, 2))
 
 
@@ -618,13 +641,23 @@ def clique_sweep(
     plain_of: dict[int, DecomposableState] = {}
 
     def best_at(best: DecomposableState, node: int) -> DecomposableState | None:
-        return _best_insertion(best, _without_strata(best, plain_of), node, partners[node], deadline, candidates)
+        return _best_insertion(best, without_strata(best, plain_of), node, partners[node], deadline, candidates)
 
     return _sweep(state, best_at, deadline, visited, nodes)
 
 
-def _without_strata(state: DecomposableState, cache: dict[int, DecomposableState]) -> DecomposableState:
-    """``state`` itself without strata, or its graph scored without strata (built once per graph, cached)."""
+def without_strata(state: DecomposableState, cache: dict[int, DecomposableState]) -> DecomposableState:
+    """``state`` itself without strata, or its graph scored without strata (built once per graph, cached).
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import SGMScore, load_heart_disease
+    >>> tables = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
+    >>> state = DecomposableState(tables, tables.pairs_key([(0, 1), (0, 2), (1, 2)]))
+    >>> plain = without_strata(state, {})
+    >>> plain.strata, plain.key == state.key, plain.score <= state.score
+    (False, True, True)
+    """
     if not state.strata:
         return state
     if state.key not in cache:
@@ -739,14 +772,14 @@ def relocate_into(
     (True, True)
     """
     tables = state.tables
-    _check_nodes(tables, (node, *others), "nodes")
+    check_node_indices(tables, (node, *others), "nodes")
     isolated = _isolated(state, node)
     if isolated is None:
         return None
     new, neighbours = isolated
     members = sorted({node, *others})
-    key = _with_clique(new, members)
-    inserted = _changed(new, key) if key != new.key else new
+    key = key_with_clique(new, members)
+    inserted = changed_state(new, key) if key != new.key else new
     if inserted is None:
         return None
     greedy_climb(inserted, touching_pairs(inserted, sorted(set(neighbours) | set(members)), candidates))
@@ -794,7 +827,7 @@ def triple_sweep(
     plain_of: dict[int, DecomposableState] = {}
 
     def best_at(best: DecomposableState, node: int) -> DecomposableState | None:
-        plain = _without_strata(best, plain_of)
+        plain = without_strata(best, plain_of)
         chosen = None
         for others in triples[node]:
             if deadline is not None and time.time() >= deadline:
@@ -1018,14 +1051,24 @@ def _imported(state: DecomposableState, donor: int, pairs: Sequence[int]) -> Dec
     mask = 0
     for p in pairs:
         mask |= 1 << p
-    return _changed(state, (state.key & ~mask) | (donor & mask))
+    return changed_state(state, (state.key & ~mask) | (donor & mask))
 
 
-def _changed(state: DecomposableState, key: int) -> DecomposableState | None:
+def changed_state(state: DecomposableState, key: int) -> DecomposableState | None:
     """The graph ``key`` as a new state like ``state``, or None when it is not decomposable.
 
     Decomposability is checked on ``state``'s adjacency with only the differing pairs
     toggled, before any score term is computed.
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import SGMScore, load_heart_disease
+    >>> tables = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
+    >>> start = DecomposableState(tables, tables.pairs_key([(0, 1), (1, 2), (2, 3)]))
+    >>> changed_state(start, tables.pairs_key([(0, 1), (1, 2), (2, 3), (3, 0)])) is None  # a chordless 4-cycle
+    True
+    >>> changed_state(start, tables.pairs_key([(0, 1), (1, 2)])).key == tables.pairs_key([(0, 1), (1, 2)])
+    True
     """
     engine = state.tables
     adj = list(state.adj)
