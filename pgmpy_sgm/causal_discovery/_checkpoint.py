@@ -21,7 +21,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 import time
 import warnings
 from dataclasses import dataclass, replace
@@ -29,6 +28,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from pgmpy_sgm.causal_discovery._parameters import boolean, check_parameters, integer, path_or_none, seconds
+from pgmpy_sgm.readwrite._fields import atomic_write_text
 
 __all__ = [
     "CHECKPOINT_FORMAT",
@@ -198,23 +198,7 @@ class CheckpointLog:
         path = Path(path)
         header = {"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION, "identity": identity}
         text, digest = _line("", header)
-        folder = path.parent if str(path.parent) else Path(".")
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-            mask = os.umask(0)
-            os.umask(mask)
-            os.chmod(tmp, 0o666 & ~mask)
-            os.replace(tmp, path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        atomic_write_text(path, text, overwrite=True)
         return cls(path, digest, len(text.encode("utf-8")))
 
     def append(self, record: dict) -> None:
