@@ -57,6 +57,31 @@ def _reaches(children: dict, start, target, skip: tuple | None = None) -> bool:
     return False
 
 
+def _proposed_parents(parents: dict, children: dict, u, w, state: int, target: int,
+                      max_indegree: int | None) -> tuple[set, set] | None:  # fmt: skip
+    """The parent sets of ``u`` and ``w`` after moving their pair from ``state`` to ``target``, or None if illegal.
+
+    States: 0 no edge, 1 ``u -> w``, 2 ``w -> u``. The move is illegal when it exceeds
+    ``max_indegree`` or closes a directed cycle.
+    """
+    pu, pw = set(parents[u]), set(parents[w])
+    if state == 1:
+        pw.discard(u)
+    elif state == 2:
+        pu.discard(w)
+    if target == 1:
+        pw.add(u)
+        if (max_indegree is not None and len(pw) > max_indegree) or _reaches(
+                children, w, u, skip=(w, u) if state == 2 else None):  # fmt: skip
+            return None
+    elif target == 2:
+        pu.add(w)
+        if (max_indegree is not None and len(pu) > max_indegree) or _reaches(
+                children, u, w, skip=(u, w) if state == 1 else None):  # fmt: skip
+            return None
+    return pu, pw
+
+
 def dag_chain(
     local_score: Callable,
     nodes: list,
@@ -121,25 +146,11 @@ def dag_chain(
         u, w = nodes[int(i)], nodes[int(j)]
         state = 1 if w in children[u] else (2 if u in children[w] else 0)
         target = (state + 1 + int(rng.integers(0, 2))) % 3
-        # new parent sets of u and w
-        pu, pw = set(parents[u]), set(parents[w])
-        if state == 1:
-            pw.discard(u)
-        elif state == 2:
-            pu.discard(w)
-        feasible = True
-        if target == 1:
-            pw.add(u)
-            feasible = (max_indegree is None or len(pw) <= max_indegree) and not _reaches(
-                children, w, u, skip=(w, u) if state == 2 else None
-            )
-        elif target == 2:
-            pu.add(w)
-            feasible = (max_indegree is None or len(pu) <= max_indegree) and not _reaches(
-                children, u, w, skip=(u, w) if state == 1 else None
-            )
+        proposal = _proposed_parents(parents, children, u, w, state, target, max_indegree)
+        feasible = proposal is not None
         log_u = math.log(rng.random()) if feasible else 0.0
         if feasible:
+            pu, pw = proposal
             new_u = fam[u] if pu == parents[u] else family(u, pu)
             new_w = fam[w] if pw == parents[w] else family(w, pw)
             delta = new_u + new_w - fam[u] - fam[w]

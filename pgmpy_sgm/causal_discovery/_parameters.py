@@ -24,7 +24,6 @@ __all__ = [
     "number",
     "boolean",
     "one_of",
-    "either",
     "seconds",
     "seed",
     "n_jobs",
@@ -117,21 +116,6 @@ def one_of(*values) -> Constraint:
     "one of ('paper', 'uniform')"
     """
     return Constraint(f"one of {values}", lambda v: isinstance(v, str | Real | None) and v in values)
-
-
-def either(*constraints: Constraint) -> Constraint:
-    """Accepted when any of ``constraints`` accepts; the descriptions joined by "or".
-
-    Examples
-    --------
-    >>> c = either(one_of("auto"), integer(1), Constraint("None", lambda v: v is None))
-    >>> c.description, c.accepts("auto"), c.accepts(None), c.accepts(0)
-    ("one of ('auto',) or an integer >= 1 or None", True, True, False)
-    """
-    errors = {c.error for c in constraints}
-    return Constraint(" or ".join(c.description for c in constraints),
-                      lambda v: any(c.accepts(v) for c in constraints),
-                      errors.pop() if len(errors) == 1 else ValueError)  # fmt: skip
 
 
 def seconds(none_ok: bool = True) -> Constraint:

@@ -552,7 +552,6 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         """Check every parameter (:data:`_parameter_constraints`, and the equivalent sample sizes)."""
         super()._check_params()
         self._ess_grid()
-        self._kappa_grid()
         if self._kappa_grid() is not None and not self.labels:
             raise ValueError(f"kappa={self.kappa!r} chooses the label penalty, but labels=False learns no labels: "
                              "give a number (it is not used) or labels=True")  # fmt: skip
