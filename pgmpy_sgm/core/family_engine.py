@@ -19,6 +19,7 @@ it reads the cache, and a new engine (a new score) starts empty.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import numpy as np
@@ -28,7 +29,36 @@ from pgmpy_sgm.core.data import EncodedData
 from pgmpy_sgm.core.lines import canonical_groups
 from pgmpy_sgm.core.optimize import GroupsResult
 
-__all__ = ["FamilyEngine"]
+__all__ = ["FamilyEngine", "check_family_settings"]
+
+#: Labelling searches per family (:func:`~pgmpy_sgm.core.bdeu_groups.optimal_bdeu_groups`).
+METHODS = ("auto", "exact", "heuristic")
+
+
+def check_family_settings(equivalent_sample_size, kappa, labels, method, max_labelled_configs) -> None:
+    """Refuse, naming the value, settings of the labelled family terms that are not valid.
+
+    Examples
+    --------
+    >>> check_family_settings(5.0, 0.2, True, "auto", 64)
+    >>> check_family_settings(5.0, 1.5, True, "auto", 64)
+    Traceback (most recent call last):
+        ...
+    ValueError: kappa must be a number in (0, 1]. Got: 1.5
+    """
+    ess = equivalent_sample_size
+    if isinstance(ess, bool) or not isinstance(ess, int | float | np.number) or not (math.isfinite(ess) and ess > 0):
+        raise ValueError(f"equivalent_sample_size must be a positive number. Got: {ess!r}")
+    if isinstance(kappa, bool) or not isinstance(kappa, int | float | np.number) or not (0 < kappa <= 1):
+        raise ValueError(f"kappa must be a number in (0, 1]. Got: {kappa!r}")
+    if not isinstance(labels, bool | np.bool_):
+        raise TypeError(f"labels must be a bool. Got: {labels!r}")
+    if method not in METHODS:
+        raise ValueError(f"method must be 'auto', 'exact' or 'heuristic'. Got: {method!r}")
+    if max_labelled_configs is not None and (isinstance(max_labelled_configs, bool)
+                                             or not isinstance(max_labelled_configs, int | np.integer)
+                                             or max_labelled_configs < 1):  # fmt: skip
+        raise ValueError(f"max_labelled_configs must be a positive integer or None. Got: {max_labelled_configs!r}")
 
 
 class FamilyEngine:
@@ -40,8 +70,8 @@ class FamilyEngine:
         The data, with their state names and counts.
     equivalent_sample_size : float
         ESS of the BDeu hyperparameters.
-    log_kappa : float
-        Log of the structure-prior factor per free parameter removed by labels (0: flat).
+    kappa : float
+        Structure-prior factor per free parameter removed by labels, in ``(0, 1]`` (1: flat).
     labels : bool
         False scores every family unlabelled (each configuration its own class).
     method : {"auto", "exact", "heuristic"}
@@ -53,18 +83,19 @@ class FamilyEngine:
     --------
     >>> import pandas as pd
     >>> df = pd.DataFrame({"a": [0, 0, 1, 1] * 25, "b": [0, 1, 0, 1] * 25, "c": [0, 0, 0, 1] * 25})
-    >>> engine = FamilyEngine(EncodedData(df), 5.0, 0.0, True, "auto", 64)
+    >>> engine = FamilyEngine(EncodedData(df), 5.0, 1.0, True, "auto", 64)
     >>> engine.best_labelling("c", ("a", "b")).group_ids.tolist()  # c = a and b: three configurations alike
     [0, 0, 0, 1]
     >>> engine.best_labelling("c", ("b", "a")).group_ids.tolist(), engine.n_families_labelled
     ([0, 0, 0, 1], 2)
     """
 
-    def __init__(self, encoded: EncodedData, equivalent_sample_size: float, log_kappa: float, labels: bool,
+    def __init__(self, encoded: EncodedData, equivalent_sample_size: float, kappa: float, labels: bool,
                  method: str, max_labelled_configs: int | None):  # fmt: skip
+        check_family_settings(equivalent_sample_size, kappa, labels, method, max_labelled_configs)
         self.encoded = encoded
         self.equivalent_sample_size = float(equivalent_sample_size)
-        self.log_kappa = float(log_kappa)
+        self.log_kappa = math.log(kappa)
         self.labels = bool(labels)
         self.method = method
         self.max_labelled_configs = max_labelled_configs
@@ -78,7 +109,7 @@ class FamilyEngine:
         Examples
         --------
         >>> import pandas as pd
-        >>> engine = FamilyEngine(EncodedData(pd.DataFrame({"a": [0, 1], "b": [1, 0]})), 5.0, 0.0, True, "auto", 64)
+        >>> engine = FamilyEngine(EncodedData(pd.DataFrame({"a": [0, 1], "b": [1, 0]})), 5.0, 1.0, True, "auto", 64)
         >>> _ = engine.best_labelling("b", ("a",))
         >>> engine.n_families_labelled
         1
@@ -91,7 +122,7 @@ class FamilyEngine:
         Examples
         --------
         >>> import pandas as pd
-        >>> engine = FamilyEngine(EncodedData(pd.DataFrame({"a": [0, 1, 1], "b": [1, 0, 0]})), 5.0, 0.0, True,
+        >>> engine = FamilyEngine(EncodedData(pd.DataFrame({"a": [0, 1, 1], "b": [1, 0, 0]})), 5.0, 1.0, True,
         ...                       "auto", 64)
         >>> engine.family_counts("b", ("a",)).tolist()
         [[0.0, 1.0], [2.0, 0.0]]
@@ -109,7 +140,7 @@ class FamilyEngine:
         Examples
         --------
         >>> import pandas as pd
-        >>> engine = FamilyEngine(EncodedData(pd.DataFrame({"a": [0, 1], "b": [1, 0]})), 5.0, 0.0, False, "auto", 64)
+        >>> engine = FamilyEngine(EncodedData(pd.DataFrame({"a": [0, 1], "b": [1, 0]})), 5.0, 1.0, False, "auto", 64)
         >>> engine.best_labelling("b", ("a",)).group_ids.tolist()  # labels off: one class per configuration
         [0, 1]
         """
@@ -128,7 +159,7 @@ class FamilyEngine:
         Examples
         --------
         >>> import pandas as pd
-        >>> engine = FamilyEngine(EncodedData(pd.DataFrame({"a": [0, 1], "b": [1, 0], "c": [0, 0]})), 5.0, 0.0,
+        >>> engine = FamilyEngine(EncodedData(pd.DataFrame({"a": [0, 1], "b": [1, 0], "c": [0, 0]})), 5.0, 1.0,
         ...                       True, "auto", 64)
         >>> engine.canonical(("c", "a"))
         ('a', 'c')
@@ -165,7 +196,7 @@ class FamilyEngine:
         --------
         >>> import pandas as pd
         >>> engine = FamilyEngine(EncodedData(pd.DataFrame({"a": [0, 1, 1, 0], "b": [1, 0, 1, 0]})), 5.0,
-        ...                       np.log(0.2), True, "auto", 64)
+        ...                       0.2, True, "auto", 64)
         >>> engine.family_score("b", ("a",), [0, 0]) - engine.family_score("b", ("a",), [7, 7])
         0.0
         """
@@ -183,7 +214,7 @@ class FamilyEngine:
         Examples
         --------
         >>> import pandas as pd
-        >>> engine = FamilyEngine(EncodedData(pd.DataFrame({"a": [0, 1], "b": [1, 0]})), 5.0, 0.0, True, "auto", 64)
+        >>> engine = FamilyEngine(EncodedData(pd.DataFrame({"a": [0, 1], "b": [1, 0]})), 5.0, 1.0, True, "auto", 64)
         >>> engine.unlabelled_score("b", ("a",)) == engine.family_score("b", ("a",), [0, 1])
         True
         """

@@ -5,11 +5,10 @@ from __future__ import annotations
 import math
 
 import networkx as nx
-import numpy as np
 from pgmpy.structure_score import BaseStructureScore
 
 from pgmpy_sgm.core.data import EncodedData
-from pgmpy_sgm.core.family_engine import FamilyEngine
+from pgmpy_sgm.core.family_engine import FamilyEngine, check_family_settings
 from pgmpy_sgm.core.optimize import GroupsResult
 from pgmpy_sgm.core.pooling import pooled_input
 from pgmpy_sgm.structure_score._base import LocalScoreCache
@@ -119,25 +118,8 @@ class LDAGScore(LocalScoreCache, BaseStructureScore):
         weights=None,
         max_cells: int | None = None,
     ):
+        check_family_settings(equivalent_sample_size, kappa, labels, method, max_labelled_configs)
         ess = equivalent_sample_size
-        if (
-            isinstance(ess, bool)
-            or not isinstance(ess, int | float | np.number)
-            or not (math.isfinite(ess) and ess > 0)
-        ):
-            raise ValueError(f"equivalent_sample_size must be a positive number. Got: {ess!r}")
-        if isinstance(kappa, bool) or not isinstance(kappa, int | float | np.number) or not (0 < kappa <= 1):
-            raise ValueError(f"kappa must be a number in (0, 1]. Got: {kappa!r}")
-        if not isinstance(labels, bool | np.bool_):
-            raise TypeError(f"labels must be a bool. Got: {labels!r}")
-        if method not in ("auto", "exact", "heuristic"):
-            raise ValueError(f"method must be 'auto', 'exact' or 'heuristic'. Got: {method!r}")
-        if max_labelled_configs is not None and (
-            isinstance(max_labelled_configs, bool)
-            or not isinstance(max_labelled_configs, int | np.integer)
-            or max_labelled_configs < 1
-        ):
-            raise ValueError(f"max_labelled_configs must be a positive integer or None. Got: {max_labelled_configs!r}")
         self.max_labelled_configs = max_labelled_configs
         self.equivalent_sample_size = float(ess)
         self.kappa = float(kappa)
@@ -152,7 +134,7 @@ class LDAGScore(LocalScoreCache, BaseStructureScore):
         self.variables = list(self.encoded.variables)
         self.state_names = self.encoded.state_names
         self.dtypes = {v: "C" for v in self.variables}
-        self.engine = FamilyEngine(self.encoded, self.equivalent_sample_size, self.log_kappa, self.labels, method,
+        self.engine = FamilyEngine(self.encoded, self.equivalent_sample_size, self.kappa, self.labels, method,
                                    max_labelled_configs)  # fmt: skip
         self._init_local_score_cache()
         super(BaseStructureScore, self).__init__()
