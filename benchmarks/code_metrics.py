@@ -125,8 +125,7 @@ def analyse_module(root: Path, path: Path) -> dict:
                 if child.name in LEARNERS:
                     for item in child.body:
                         if isinstance(item, ast.FunctionDef) and item.name == "__init__":
-                            args = item.args
-                            learners[child.name] = len(args.args) - 1 + len(args.kwonlyargs)
+                            learners[child.name] = _constructor_parameters(item.args)
                 visit(child, f"{scope}{child.name}.", in_function)
             else:
                 if in_function and isinstance(child, ast.Import | ast.ImportFrom):
@@ -193,6 +192,14 @@ def analyse(tree_root: Path) -> dict:
         "constructor_parameters": {k: v for m in modules.values() for k, v in m["learners"].items()},
         "process_global_caches": [c for m in modules.values() for c in m["caches"]],
     }
+
+
+def _constructor_parameters(args: ast.arguments) -> str:
+    """``"N"``, or ``"N (+k deprecated)"`` when ``k`` parameters default to ``"deprecated"`` (kept for old callers)."""
+    defaults = [*args.defaults, *(d for d in args.kw_defaults if d is not None)]
+    n_deprecated = sum(isinstance(d, ast.Constant) and d.value == "deprecated" for d in defaults)
+    n = len(args.args) - 1 + len(args.kwonlyargs) - n_deprecated
+    return f"{n} (+{n_deprecated} deprecated)" if n_deprecated else str(n)
 
 
 def report(result: dict) -> str:

@@ -16,6 +16,7 @@ import pandas as pd
 from predictive import as_categories, bn_log_likelihood, load_network, network_states
 
 from pgmpy_sgm.causal_discovery import LDAGSearch
+from pgmpy_sgm.structure_score import LDAGScoreSettings
 
 warnings.filterwarnings("ignore", category=FutureWarning)
 
@@ -36,8 +37,8 @@ def main() -> None:
                 train = as_categories(train[sorted(train.columns)], states)
                 for labels in (True, False):
                     start = time.perf_counter()
-                    est = LDAGSearch(n_restarts=0, labels=labels, seed=seed, state_names=states,
-                                     show_progress=False).fit(train)
+                    est = LDAGSearch(scoring_method=LDAGScoreSettings(labels=labels),
+                                     n_restarts=0, seed=seed, state_names=states, show_progress=False).fit(train)
                     rows.append(
                         {
                             "data": name,

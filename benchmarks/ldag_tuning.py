@@ -19,6 +19,7 @@ import pandas as pd
 from predictive import as_categories, bn_log_likelihood, fit_hc, load_network, network_states
 
 from pgmpy_sgm.causal_discovery import LDAGSearch
+from pgmpy_sgm.structure_score import LDAGScoreSettings
 
 warnings.filterwarnings("ignore", category=FutureWarning)
 warnings.filterwarnings("ignore", category=UserWarning)
@@ -44,10 +45,8 @@ def main() -> None:
                 for ess in (1.0, 2.0, 5.0):
                     for kappa in (0.2, 0.5):
                         start = time.perf_counter()
-                        est = LDAGSearch(
-                            n_restarts=0, equivalent_sample_size=ess, kappa=kappa, seed=seed, state_names=states,
-                            show_progress=False,
-                        ).fit(train)
+                        est = LDAGSearch(scoring_method=LDAGScoreSettings(equivalent_sample_size=ess, kappa=kappa),
+                                         n_restarts=0, seed=seed, state_names=states, show_progress=False).fit(train)
                         rows.append(
                             {
                                 **tag,

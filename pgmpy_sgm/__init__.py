@@ -24,7 +24,7 @@ from pgmpy_sgm.models import (
     StratifiedGraph,
     StratifiedGraphicalModel,
 )
-from pgmpy_sgm.structure_score import LDAGScore, SGMScore
+from pgmpy_sgm.structure_score import LDAGScore, LDAGScoreSettings, SGMScore
 
 __version__ = "0.1.0"
 
@@ -35,6 +35,7 @@ __all__ = [
     "NonReversibleMCMC",
     "LabeledBayesianNetwork",
     "LDAGScore",
+    "LDAGScoreSettings",
     "LDAGSearch",
     "exhaustive_posterior",
     "ContextualMarkovNetwork",

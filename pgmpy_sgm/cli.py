@@ -374,7 +374,7 @@ def _learn_ldag(args) -> int:
     print(f"Restarts: {_restart_summary(est, args)}")
     _print_em(est)
     print()
-    score_name = _LDAG_SCORE.format(kappa=est.kappa)
+    score_name = _LDAG_SCORE.format(kappa=est.kappa_)
     print(f"Best labelled DAG: {score_name} {est.best_score_:.2f}")
     edges = ", ".join(f"{u} -> {v}" for u, v in model.edges()) or "(none)"
     print(f"  edges ({model.number_of_edges()}): {edges}")
@@ -383,7 +383,7 @@ def _learn_ldag(args) -> int:
                 for v in model.nodes())
     print(f"  free parameters: {model.n_free_parameters()} (unlabelled DAG: {plain})")
     print()
-    print(f"Note: {_EXPLAIN_LDAG_SCORE.format(score=score_name, ess=est.ess_, kappa=est.kappa)}.")
+    print(f"Note: {_EXPLAIN_LDAG_SCORE.format(score=score_name, ess=est.ess_, kappa=est.kappa_)}.")
     if args.json:
         write_ldag_json(model, args.json, overwrite=True)
         print(f"Saved the model to {args.json}")

@@ -1,7 +1,8 @@
 """Choosing a learner's setting by held-out fit: k-fold cross-validated log-likelihood of its fits.
 
-Shared by ``NonReversibleMCMC(prior="held_out")`` (scored by the model average of each fit)
-and ``LDAGSearch(kappa="held_out")`` (scored by the labelled network each fit learns).
+Shared by ``NonReversibleMCMC(prior="held_out")`` (scored by the model average of each fit) and
+``LDAGSearch(scoring_method=LDAGScoreSettings(kappa="held_out"))`` (scored by the labelled network each
+fit learns).
 """
 
 from __future__ import annotations

@@ -29,7 +29,12 @@ __all__ = [
     "n_jobs",
     "state_names",
     "path_or_none",
+    "DEPRECATED",
+    "given_legacy",
 ]
+
+#: Default of a deprecated keyword: the keyword was not given (scikit-learn's convention).
+DEPRECATED = "deprecated"
 
 
 @dataclass(frozen=True)
@@ -193,3 +198,21 @@ def check_parameters(estimator, constraints: Mapping[str, Constraint]) -> None:
         value = getattr(estimator, name)
         if not constraint.accepts(value):
             raise constraint.error(f"{name} must be {constraint.description}. Got: {value!r}")
+
+
+def given_legacy(estimator, names) -> dict:
+    """The deprecated keywords among ``names`` that ``estimator`` was given (their default is :data:`DEPRECATED`).
+
+    Examples
+    --------
+    >>> class Learner:
+    ...     resume, checkpoint_every = True, DEPRECATED
+    >>> given_legacy(Learner(), ["resume", "checkpoint_every"])
+    {'resume': True}
+    """
+    out = {}
+    for name in names:
+        value = getattr(estimator, name)
+        if not (isinstance(value, str) and value == DEPRECATED):
+            out[name] = value
+    return out

@@ -22,10 +22,6 @@ __all__ = ["check_backend", "ChainProgress", "progress_text", "remaining", "sequ
 #: Target duration of a segment of parallel chains run without a checkpoint.
 SEGMENT_SECONDS = 2.0
 
-#: Idle loky workers (also those left by a parent that was killed) exit after this many seconds.
-WORKER_IDLE_SECONDS = 20
-
-
 def check_backend(backend) -> str | None:
     """``backend`` if it names a joblib backend (or is None), else a one-line error naming it.
 
@@ -170,15 +166,17 @@ def sequential_segments(data: ChainData, todo: list[ChainState], steps: list[int
 
 def parallel_segments(data: ChainData, todo: list[ChainState], steps: list[int], plan: SearchPlan, known: dict,
                       stop_seconds: float | None, n_jobs, backend: str | None) -> list[SegmentResult]:  # fmt: skip
-    """One segment of each chain in ``todo``, in parallel with joblib (loky unless ``backend`` is named).
+    """One segment of each chain in ``todo``, in parallel with joblib.
 
-    ``known`` holds the clique labellings learned by every chain in the previous segment.
+    The backend is the one in effect (a ``joblib.parallel_config`` around the fit; loky by
+    default), or ``backend`` when named. ``known`` holds the clique labellings learned by
+    every chain in the previous segment.
     """
     stop_at = None if stop_seconds is None else time.time() + stop_seconds
     jobs = (
         joblib.delayed(run_segment)(data, s, k, plan, None, known, stop_at) for s, k in zip(todo, steps, strict=True)
     )
-    # loky workers that outlive their parent (killed) end after WORKER_IDLE_SECONDS idle
-    parallel = {"backend": backend} if backend else {"backend": "loky", "idle_worker_timeout": WORKER_IDLE_SECONDS}
-    with joblib.parallel_config(**parallel):
+    if backend is None:
+        return joblib.Parallel(n_jobs=n_jobs)(jobs)
+    with joblib.parallel_config(backend=backend):
         return joblib.Parallel(n_jobs=n_jobs)(jobs)

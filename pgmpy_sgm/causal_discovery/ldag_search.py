@@ -6,7 +6,7 @@ import functools
 import math
 import time
 import warnings
-from numbers import Real
+from dataclasses import replace
 
 import joblib
 import networkx as nx
@@ -27,8 +27,10 @@ from pgmpy_sgm.causal_discovery._held_out import choose_by_held_out, rows_of
 from pgmpy_sgm.causal_discovery._iterated_climb import RestartPlan, iterated_climb
 from pgmpy_sgm.causal_discovery._order import canonical_order
 from pgmpy_sgm.causal_discovery._parameters import (
+    DEPRECATED,
     Constraint,
     boolean,
+    given_legacy,
     integer,
     n_jobs,
     number,
@@ -46,16 +48,16 @@ from pgmpy_sgm.causal_discovery._structural_em import (
 from pgmpy_sgm.core.bitsets import iter_bits
 from pgmpy_sgm.core.missing import IncompleteTable, em_options, missing_cells
 from pgmpy_sgm.models import LabeledBayesianNetwork
-from pgmpy_sgm.structure_score.ldag_score import DEFAULT_KAPPA, LDAGScore
+from pgmpy_sgm.structure_score.ldag_score import LDAGScore
+from pgmpy_sgm.structure_score.ldag_settings import ESS_GRID, KAPPA_GRID, LDAGScoreSettings
 
-__all__ = ["LDAGSearch"]
+__all__ = ["LDAGSearch", "ESS_GRID", "KAPPA_GRID"]
 
 _STARTS = ("auto", "ges", "empty")
-#: Equivalent sample sizes tried by ``equivalent_sample_size="auto"`` (Steck 2008: the marginal likelihood's maximiser).
-ESS_GRID = (0.5, 1.0, 2.0, 5.0, 10.0, 20.0)
-#: Label penalties tried by ``kappa="held_out"``, in the order tried (ties keep the earlier one, so the
-#: default comes first): the default, no labels (0), a heavy penalty, a light one and the flat prior.
-KAPPA_GRID = (DEFAULT_KAPPA, 0.0, 0.05, 0.5, 1.0)
+#: The score settings ``LDAGSearch`` took as keywords before ``scoring_method`` (deprecated, honoured until 0.4).
+LEGACY_SCORE_KEYWORDS = ("equivalent_sample_size", "kappa", "labels", "max_labelled_configs")
+#: ``scoring_method`` by name: whether the families are labelled.
+_SCORE_NAMES = {"ldag": True, "bdeu": False}
 #: Share of ``max_time`` given to the held-out choice of ``kappa`` (the final fit gets what is left).
 KAPPA_CHOICE_SHARE = 0.5
 
@@ -223,37 +225,32 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
 
     Parameters
     ----------
-    equivalent_sample_size : float, "auto" or sequence of float, default=5.0
-        ESS of the BDeu hyperparameters (score and parameters). ``"auto"`` chooses it from
-        the data among :data:`ESS_GRID` (a sequence: among its values) by the marginal
-        likelihood, as Steck [3]_ proposes: for each value the first climbs run under the
-        score with that ESS, and the value whose best labelled DAG scores highest (log
-        marginal likelihood plus the labels' log prior, which does not depend on the ESS)
-        is kept; the restarts, the chain and the parameters then use it. The ESS chosen is
-        ``ess_``; the fit costs one set of first climbs per value tried. A smaller ESS usually
-        gives sparser graphs and less smoothed parameters; which value the data favour
-        depends on the data, not only on their size (``benchmarks/RESULTS.md``, "Small
-        samples"). ``kappa`` is not chosen this way: its prior is not normalised over
-        labellings, so the marginal likelihood cannot compare its values (see ``kappa``).
-    kappa : float in [0, 1], "held_out" or sequence of float, default=0.2
-        Structure-prior factor per free parameter removed by labels (see ``LDAGScore``):
-        1 is the flat prior, smaller values label less, and 0 is the limit where no label
-        is worth its cost (the same search as ``labels=False``). ``"held_out"`` chooses it
-        from the data among :data:`KAPPA_GRID` (a sequence: among its values, tried in the
-        order given) by 5-fold cross-validation: the rows (a count table: its observations,
-        each count expanded into that many rows; counts must be integers) are shuffled with
-        ``seed`` and split into 5 folds, a copy of this learner with each value is fitted
-        on every 4 folds and scored by the log-likelihood of the fifth under its labelled
-        network (``model_``), and the value with the best mean per row is refitted on all
-        the data (ties keep the earlier value: the default comes first in the grid).
-        The choice is ``kappa_``, the mean held-out log-likelihoods ``kappa_scores_``;
-        the fit costs 5 fits per value tried plus one. The marginal likelihood cannot make
-        this choice (the label prior is not normalised over labellings), hence held-out
-        data. With ``max_time``, :data:`KAPPA_CHOICE_SHARE` of it goes to the choice (each
-        fold fit gets an equal share of what is left of it as its own ``max_time``, and
-        values not reached in time are not scored), the rest to the final fit.
-        Not with ``labels=False``. On the small-sample benchmarks the choice did not
-        predict better than the default (``benchmarks/RESULTS.md``, "Small samples").
+    scoring_method : {"ldag", "bdeu"}, LDAGScore, LDAGScoreSettings or None, default=None
+        The score, as pgmpy's learners take it: None or ``"ldag"`` the LDAG score with ESS 5
+        and ``kappa`` 0.2, ``"bdeu"`` plain DAGs under BDeu with the same ESS (an ablation),
+        an :class:`~pgmpy_sgm.structure_score.LDAGScore` (its settings, not its data: the
+        data scored are those given to ``fit``), or an
+        :class:`~pgmpy_sgm.structure_score.LDAGScoreSettings`, which can also ask for the ESS
+        or ``kappa`` to be chosen from the data:
+
+        - ``equivalent_sample_size="auto"`` (or a sequence): for each value the first climbs
+          run under the score with that ESS, and the value whose best labelled DAG scores
+          highest (log marginal likelihood plus the labels' log prior, which does not depend
+          on the ESS) is kept, as Steck [3]_ proposes; the restarts, the chain and the
+          parameters then use it. The choice is ``ess_``; the fit costs one set of first
+          climbs per value tried. Which value the data favour depends on the data, not only
+          on their size (``benchmarks/RESULTS.md``, "Small samples").
+        - ``kappa="held_out"`` (or a sequence): 5-fold cross-validation. The rows (a count
+          table: its observations, each count expanded into that many rows; counts must be
+          integers) are shuffled with ``seed`` and split into 5 folds, a copy of this learner
+          with each value is fitted on every 4 folds and scored by the log-likelihood of the
+          fifth under its labelled network (``model_``), and the value with the best mean per
+          row is refitted on all the data (ties keep the earlier value: the default comes
+          first in the grid). The choice is ``kappa_``, the mean held-out log-likelihoods
+          ``kappa_scores_``; the fit costs 5 fits per value tried plus one. With
+          ``max_time``, :data:`KAPPA_CHOICE_SHARE` of it goes to the choice (each fold fit
+          gets an equal share of what is left of it as its own ``max_time``, and values not
+          reached in time are not scored), the rest to the final fit.
     start : {"auto", "ges", "empty"} or pgmpy.base.DAG, default="auto"
         Where the first climbs start: ``"ges"`` the DAG of a greedy equivalence search
         without labels (an extension of the CPDAG it ends at), ``"empty"`` the empty graph,
@@ -292,10 +289,6 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         previous round.
     n_mcmc : int, default=0
         Iterations of the Metropolis chain after the climbs (0: none).
-    max_labelled_configs : int or None, default=64
-        Families with more parent configurations stay unlabelled (see ``LDAGScore``).
-    labels : bool, default=True
-        ``False`` searches plain DAGs under BDeu with the same ESS (an ablation).
     weights : str or array-like, optional
         Name of a count column of ``X`` (it is then not a variable), or one count per row.
         Weighted data and Dask DataFrames are pooled into distinct rows with counts
@@ -322,6 +315,10 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         table, and ``max_time`` bounds the whole fit. Or missing as a state
         named ``"missing"``. Data without missing cells give the same result under every
         choice.
+    equivalent_sample_size, kappa, labels, max_labelled_configs : deprecated
+        The score's settings as keywords (before version 0.3). They still work, with a
+        ``FutureWarning``, until version 0.4: pass
+        ``scoring_method=LDAGScoreSettings(kappa=..., ...)`` instead.
 
     Attributes
     ----------
@@ -333,13 +330,13 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         The DAG with its optimal labels and TreeCPDs fitted (BDeu posterior means with
         ``ess_``; the model records that ESS, and its ``fit`` without an estimator uses it).
     ess_ : float
-        The equivalent sample size used: ``equivalent_sample_size`` when it is a number,
-        else the value chosen from the grid.
+        The equivalent sample size used: the score's when it is a number, else the value
+        chosen from the grid.
     ess_scores_ : dict
         ``{ess: best score of the first climbs under it}`` for every ESS tried (one entry
         when the ESS is fixed).
     kappa_ : float
-        The label penalty used: ``kappa`` when it is a number, else the value chosen.
+        The label penalty used: the score's ``kappa`` when it is a number, else the value chosen.
     kappa_scores_ : dict or None
         With a chosen ``kappa``: ``{kappa: mean held-out log-likelihood per row}`` (natural
         log) for every value scored; None when ``kappa`` is fixed.
@@ -410,7 +407,9 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
 
     The label penalty chosen by held-out fit (5-fold cross-validation; 5 fits per value tried):
 
-    >>> est = LDAGSearch(kappa=(0.2, 0.0, 1.0), n_restarts=0, seed=0, show_progress=False).fit(data.head(400))
+    >>> from pgmpy_sgm.structure_score import LDAGScoreSettings
+    >>> settings = LDAGScoreSettings(kappa=(0.2, 0.0, 1.0))
+    >>> est = LDAGSearch(settings, n_restarts=0, seed=0, show_progress=False).fit(data.head(400))
     >>> est.kappa_ in (0.2, 0.0, 1.0), sorted(est.kappa_scores_)
     (True, [0.0, 0.2, 1.0])
 
@@ -430,8 +429,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
 
     def __init__(
         self,
-        equivalent_sample_size: float | str | tuple = 5.0,
-        kappa: float | str | tuple = DEFAULT_KAPPA,
+        scoring_method: str | LDAGScore | LDAGScoreSettings | None = None,
         start: str | DAG = "auto",
         n_restarts: int = 10,
         perturbation: int | None = None,
@@ -445,14 +443,15 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         restart_budget: float | None = 0.25,
         n_jobs: int = 1,
         n_mcmc: int = 0,
-        max_labelled_configs: int | None = 64,
-        labels: bool = True,
         weights: str | np.ndarray | None = None,
         return_type: str = "dag",
         missing="error",
+        equivalent_sample_size="deprecated",
+        kappa="deprecated",
+        labels="deprecated",
+        max_labelled_configs="deprecated",
     ):
-        self.equivalent_sample_size = equivalent_sample_size
-        self.kappa = kappa
+        self.scoring_method = scoring_method
         self.start = start
         self.n_restarts = n_restarts
         self.perturbation = perturbation
@@ -466,11 +465,13 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         self.restart_budget = restart_budget
         self.n_jobs = n_jobs
         self.n_mcmc = n_mcmc
-        self.max_labelled_configs = max_labelled_configs
-        self.labels = labels
         self.weights = weights
         self.return_type = return_type
         self.missing = missing
+        self.equivalent_sample_size = equivalent_sample_size
+        self.kappa = kappa
+        self.labels = labels
+        self.max_labelled_configs = max_labelled_configs
 
     # -- deprecated names ---------------------------------------------------------------
     @property
@@ -506,55 +507,34 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         "restart_budget": number(0.0, strict=False, none_ok=True),
         "n_jobs": n_jobs(),
         "n_mcmc": integer(0),
-        "max_labelled_configs": integer(1, none_ok=True),
-        "labels": boolean(),
         "return_type": RETURN_TYPE,
+        "scoring_method": Constraint(
+            "None, 'ldag', 'bdeu', an LDAGScore or an LDAGScoreSettings",
+            lambda v: v is None or isinstance(v, LDAGScore | LDAGScoreSettings) or (isinstance(v, str)
+                                                                                    and v in _SCORE_NAMES)),
     }
 
-    def _ess_grid(self) -> tuple[float, ...]:
-        """The equivalent sample sizes to try: one when fixed, :data:`ESS_GRID` for ``"auto"``, or the given ones."""
-        value = self.equivalent_sample_size
-        if isinstance(value, str):
-            if value != "auto":
-                raise ValueError(f"equivalent_sample_size must be a positive number, 'auto' or a sequence of "
-                                 f"positive numbers. Got: {value!r}")  # fmt: skip
-            return ESS_GRID
-        values = list(value) if isinstance(value, list | tuple | np.ndarray) else [value]
-        if not values:
-            raise ValueError("equivalent_sample_size: the sequence of values to try is empty.")
-        for v in values:
-            if isinstance(v, bool) or not isinstance(v, Real) or not (math.isfinite(v) and v > 0):
-                raise ValueError(f"equivalent_sample_size must be a positive number, 'auto' or a sequence of "
-                                 f"positive numbers. Got: {v!r}")  # fmt: skip
-        return tuple(float(v) for v in values)
-
-    def _kappa_grid(self) -> tuple[float, ...] | None:
-        """The label penalties to choose between: None for a fixed ``kappa``, :data:`KAPPA_GRID` for ``"held_out"``."""
-        value = self.kappa
-        expected = "kappa must be a number in [0, 1], 'held_out' or a sequence of such numbers"
-        if isinstance(value, str):
-            if value != "held_out":
-                raise ValueError(f"{expected}. Got: {value!r}")
-            return KAPPA_GRID
-        values = list(value) if isinstance(value, list | tuple | np.ndarray) else [value]
-        if not values:
-            raise ValueError("kappa: the sequence of values to try is empty.")
-        for v in values:
-            if isinstance(v, bool) or not isinstance(v, Real) or not (0 <= v <= 1):
-                raise ValueError(f"{expected}. Got: {v!r}")
-        if len(set(values)) != len(values):
-            raise ValueError(f"kappa: the sequence of values to try lists a value twice. Got: {value!r}")
-        if not isinstance(value, list | tuple | np.ndarray):
-            return None
-        return tuple(float(v) for v in values)
+    def _score_settings(self) -> LDAGScoreSettings:
+        """``scoring_method`` as settings, with the deprecated keywords (a ``FutureWarning`` each fit) folded in."""
+        method = self.scoring_method
+        if isinstance(method, LDAGScoreSettings):
+            settings = method
+        elif isinstance(method, LDAGScore):
+            settings = LDAGScoreSettings.from_score(method)
+        else:
+            settings = LDAGScoreSettings(labels=_SCORE_NAMES[method or "ldag"])
+        legacy = given_legacy(self, LEGACY_SCORE_KEYWORDS)
+        if not legacy:
+            return settings
+        fields = ", ".join(f"{k}={v!r}" for k, v in legacy.items())
+        warnings.warn(f"LDAGSearch({', '.join(f'{k}=' for k in legacy)}...) is deprecated: pass "
+                      f"scoring_method=LDAGScoreSettings({fields}).", FutureWarning, stacklevel=5)  # fmt: skip
+        return replace(settings, **legacy)
 
     def _check_params(self) -> None:
-        """Check every parameter (:data:`_parameter_constraints`, and the equivalent sample sizes)."""
+        """Check every parameter (:data:`_parameter_constraints`, then the score settings, kept for the fit)."""
         super()._check_params()
-        self._ess_grid()
-        if self._kappa_grid() is not None and not self.labels:
-            raise ValueError(f"kappa={self.kappa!r} chooses the label penalty, but labels=False learns no labels: "
-                             "give a number (it is not used) or labels=True")  # fmt: skip
+        self._settings = self._score_settings()
 
     # -- starts -------------------------------------------------------------------------
     def _start_dags(self, score, columns: list) -> list[tuple[str, DAG]]:
@@ -599,10 +579,10 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     # -- fitting ------------------------------------------------------------------------
     def _fit_by_held_out(self, X):
         """With ``kappa="held_out"`` or a grid, the fit under the label penalty chosen by held-out fit; else None."""
-        grid = self._kappa_grid()
+        grid = self._settings.kappa_grid
         if grid is not None:
             return self._fit_held_out_kappa(X, grid)
-        self.kappa_, self.kappa_scores_ = float(self.kappa), None
+        self.kappa_, self.kappa_scores_ = float(self._settings.kappa), None
         return None
 
     def _fit(self, X, weights) -> LDAGSearch:
@@ -612,7 +592,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         columns = list(X.columns)
         X = X[canonical_order(columns)]  # search in name order, report in column order (see the class notes)
         rng = np.random.default_rng(self.seed)
-        grid = self._ess_grid()
+        grid = self._settings.ess_grid
         show = bool(self.show_progress and config.SHOW_PROGRESS)
         n_starts = 1 if isinstance(self.start, nx.DiGraph) else (2 if self.start == "auto" else 1)
         with tqdm(total=n_starts * len(grid) + self.n_restarts, disable=not show, desc="LDAG climbs") as bar:
@@ -649,13 +629,17 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         X, weights, _ = missing_input(X, self.weights, self.missing)
         choice_time = None if self.max_time is None else KAPPA_CHOICE_SHARE * float(self.max_time)
         show = bool(self.show_progress and config.SHOW_PROGRESS)
-        choice = choose_by_held_out(self, rows_of(X, weights), "kappa", grid, self.seed,
+        base = self._resolved_copy()
+        options = [self._settings.fixed(kappa=value) for value in grid]
+        choice = choose_by_held_out(base, rows_of(X, weights), "scoring_method", options, self.seed,
                                     _labelled_dag_log_likelihood, choice_time, show)  # fmt: skip
-        final = clone(self).set_params(kappa=choice.best, weights=weights)
+        chosen = float(choice.best.kappa)
+        final = base.set_params(scoring_method=choice.best, weights=weights)
         if self.max_time is not None:
             final.set_params(max_time=max(float(self.max_time) - (time.perf_counter() - start_time), 1e-3))
         adopt_fitted(self, final.fit(X))
-        self.kappa_, self.kappa_scores_ = float(choice.best), dict(choice.scores)
+        self.kappa_ = chosen
+        self.kappa_scores_ = {float(option.kappa): value for option, value in choice.scores.items()}
         self.fit_time_ = time.perf_counter() - start_time
         return self
 
@@ -698,10 +682,11 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
             dag = DAG(previous.estimator.model_.edges())
             dag.add_nodes_from(table.variables)
             params["start"], params["n_restarts"] = dag, 0
-            params["equivalent_sample_size"] = previous.estimator.ess_  # chosen once, by the first M-step
+            # the ESS is chosen once, by the first M-step
+            params["scoring_method"] = self._settings.fixed(equivalent_sample_size=previous.estimator.ess_)
         if deadline is not None:
             params["max_time"] = max(deadline - time.time(), 1.0)
-        step = clone(self).set_params(**params).fit(completed.frame)
+        step = self._resolved_copy().set_params(**params).fit(completed.frame)
         model = step.model_
         structure = {("edge", u, v) for u, v in model.edges()}
         for node in model.labelled_nodes():
@@ -715,15 +700,12 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
 
         The label penalty is ``kappa_`` (set by ``fit``); 0 scores without labels.
         """
-        return LDAGScore(
-            X,
-            weights=counts,
-            equivalent_sample_size=ess,
-            kappa=self.kappa_ if self.kappa_ > 0 else DEFAULT_KAPPA,
-            state_names=state_names,
-            max_labelled_configs=self.max_labelled_configs,
-            labels=self.labels and self.kappa_ > 0,
-        )
+        return self._settings.score(X, ess, self.kappa_, weights=counts, state_names=state_names)
+
+    def _resolved_copy(self) -> LDAGSearch:
+        """An unfitted copy of this learner with its score settings in ``scoring_method`` (no deprecated keyword)."""
+        unset = dict.fromkeys(LEGACY_SCORE_KEYWORDS, DEPRECATED)
+        return clone(self).set_params(scoring_method=self._settings, **unset)
 
     def _first_climbs_per_ess(self, X, counts, grid: tuple, bar) -> tuple[LDAGScore, DAG, float]:
         """The first climbs under each ESS of ``grid``; the score of the ESS whose best DAG scores highest.

@@ -42,6 +42,7 @@ from pgmpy_sgm.causal_discovery._order import canonical_order, in_column_order
 from pgmpy_sgm.causal_discovery._parameters import (
     Constraint,
     boolean,
+    given_legacy,
     integer,
     n_jobs,
     number,
@@ -229,10 +230,6 @@ class CheckpointWarning(RuntimeWarning):
     """
 
 
-def _is_deprecated_default(value) -> bool:
-    return isinstance(value, str) and value == "deprecated"
-
-
 class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
     r"""Bayesian structure learning of decomposable stratified graphs by non-reversible MCMC.
 
@@ -364,12 +361,13 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         cost fit (``benchmarks/RESULTS.md``, "Small samples").
     seed : int, optional
         Seed; chain ``c`` uses ``numpy.random.SeedSequence(seed).spawn(n_chains)[c]``, so
-        the results do not depend on ``n_jobs`` or ``backend``.
+        the results do not depend on ``n_jobs`` or on joblib's backend.
     n_jobs : int, default=1
-        Chains run in parallel through joblib (its loky backend unless ``backend`` is given).
-    backend : str, optional
-        A joblib backend (e.g. ``"loky"``, ``"dask"`` with a ``dask.distributed.Client``,
-        ``"ray"``), used through ``joblib.parallel_config``.
+        Chains run in parallel through joblib, on the backend in effect where ``fit`` is
+        called (loky unless a ``joblib.parallel_config`` says otherwise): for example
+        ``with joblib.parallel_config(backend="dask"): est.fit(X)`` with a
+        ``dask.distributed.Client`` connected sends the chains to its workers, as for
+        scikit-learn's estimators.
     show_progress : bool, default=True
         Show a progress bar (also needs ``pgmpy.config.SHOW_PROGRESS``). Beside the
         iterations it shows the best score found so far, its age (seconds, and iterations
@@ -428,6 +426,9 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         (its toggles then unbounded), otherwise within its toggles and ``max_time``. Unless
         time stops it, the exploration is deterministic, so seeded results do not depend on
         ``n_jobs`` or checkpoints; 0 turns it off.
+    backend : deprecated
+        A joblib backend name (before version 0.3). It still works, with a ``FutureWarning``,
+        until version 0.4: call ``fit`` inside ``joblib.parallel_config(backend=...)`` instead.
     resume, checkpoint_every, checkpoint_seconds : deprecated
         The earlier form of ``checkpoint=Checkpoint(path, resume=..., every=..., seconds=...)``;
         still honoured, with a ``FutureWarning``, and to be removed in version 0.4.
@@ -548,12 +549,12 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         prior="paper",
         seed=None,
         n_jobs=1,
-        backend=None,
         show_progress=True,
         checkpoint=None,
         return_type="pdag",
         missing="error",
         explore=0.02,
+        backend="deprecated",
         resume="deprecated",
         checkpoint_every="deprecated",
         checkpoint_seconds="deprecated",
@@ -570,12 +571,12 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         self.prior = prior
         self.seed = seed
         self.n_jobs = n_jobs
-        self.backend = backend
         self.show_progress = show_progress
         self.checkpoint = checkpoint
         self.return_type = return_type
         self.missing = missing
         self.explore = explore
+        self.backend = backend
         self.resume = resume
         self.checkpoint_every = checkpoint_every
         self.checkpoint_seconds = checkpoint_seconds
@@ -618,10 +619,14 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
     def _check_params(self) -> None:
         """Check every parameter (:data:`_parameter_constraints`, then the backend and ``n_iter=None``)."""
         super()._check_params()
-        check_backend(self.backend)
+        self._backend = check_backend(given_legacy(self, ["backend"]).get("backend"))
+        if self._backend is not None:
+            warnings.warn(f"NonReversibleMCMC(backend={self._backend!r}) is deprecated: call fit inside "
+                          f"joblib.parallel_config(backend={self._backend!r}).", FutureWarning,
+                          stacklevel=4)  # fmt: skip
         if self.n_iter is None and self.max_time is None:
             raise ValueError("n_iter=None needs a time budget: set max_time (seconds). Got: max_time=None")
-        legacy = {k: getattr(self, k) for k in LEGACY_KEYWORDS if not _is_deprecated_default(getattr(self, k))}
+        legacy = given_legacy(self, LEGACY_KEYWORDS)
         self._checkpoint_settings = checkpoint_or_none(checkpoint_setting(self.checkpoint, legacy)) or Checkpoint()
 
     def _run_sizes(self) -> tuple[int | None, int, int]:
@@ -1014,7 +1019,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
 
     def _run(self, data, run, n_iter, every, plan: SearchPlan, t_start: float) -> bool:
         """Run the chains in segments until they are done, settled, out of time or interrupted (returned)."""
-        sequential = self.backend is None and joblib.effective_n_jobs(self.n_jobs) == 1
+        sequential = self._backend is None and joblib.effective_n_jobs(self.n_jobs) == 1
         # Parallel chains meet after every segment (results do not depend on where segments end).
         # Without a checkpoint, segments grow to about SEGMENT_SECONDS of work, so that an
         # interruption loses little while synchronization costs stay small.
@@ -1040,7 +1045,8 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
                     results = sequential_segments(data, todo, steps, plan, bar, stop_seconds)
                 else:
                     tic = time.perf_counter()
-                    results = parallel_segments(data, todo, steps, plan, known, stop_seconds, self.n_jobs, self.backend)
+                    results = parallel_segments(data, todo, steps, plan, known, stop_seconds, self.n_jobs,
+                                                self._backend)  # fmt: skip
                     if adaptive:
                         chunk = _adapted_chunk(every, time.perf_counter() - tic, results, todo)
                 known, interrupted = _merge_segments(data, run, results, None if sequential else bar)

@@ -1,7 +1,8 @@
 """Structure scores (stratified graphs, labelled DAGs, contextual Markov networks) for pgmpy's searches."""
 
 from pgmpy_sgm.structure_score.ldag_score import LDAGScore
+from pgmpy_sgm.structure_score.ldag_settings import LDAGScoreSettings
 from pgmpy_sgm.structure_score.mpl_score import MPLScore
 from pgmpy_sgm.structure_score.sgm_score import SGMScore
 
-__all__ = ["SGMScore", "LDAGScore", "MPLScore"]
+__all__ = ["SGMScore", "LDAGScore", "LDAGScoreSettings", "MPLScore"]

@@ -27,6 +27,22 @@ class LocalScoreCache:
     True
     """
 
+    def __sklearn_clone__(self):
+        """The score itself: a score is bound to its data and does not change, so a copy is not needed.
+
+        A learner given a score instance (``scoring_method=``) can then be copied by
+        ``sklearn.base.clone``, as in grid searches, without copying the data.
+
+        Examples
+        --------
+        >>> from sklearn.base import clone
+        >>> from pgmpy_sgm import SGMScore, load_heart_disease
+        >>> score = SGMScore(load_heart_disease())
+        >>> clone(score) is score
+        True
+        """
+        return self
+
     def _init_local_score_cache(self) -> None:
         self._cached_local_score = lru_cache(maxsize=LOCAL_SCORE_CACHE_SIZE)(self._checked_local_score)
 

@@ -11,6 +11,7 @@ import pytest
 from pgmpy_sgm.causal_discovery import LDAGSearch
 from pgmpy_sgm.causal_discovery.ldag_search import ESS_GRID
 from pgmpy_sgm.models import LabeledBayesianNetwork
+from pgmpy_sgm.structure_score import LDAGScoreSettings
 
 
 def _table(n: int = 80, seed: int = 1) -> pd.DataFrame:
@@ -67,7 +68,8 @@ def test_all_dags_on_three_nodes_are_25():
 
 def test_auto_ess_maximises_the_marginal_likelihood_found_by_brute_force():
     df = _table()
-    est = LDAGSearch(equivalent_sample_size="auto", labels=False, n_restarts=5, seed=0, show_progress=False).fit(df)
+    est = LDAGSearch(scoring_method=LDAGScoreSettings(equivalent_sample_size="auto", labels=False),
+                     n_restarts=5, seed=0, show_progress=False).fit(df)
     brute = {ess: _brute_force_best(df, ess) for ess in ESS_GRID}
     assert set(est.ess_scores_) == set(ESS_GRID)
     for ess in ESS_GRID:
@@ -79,7 +81,8 @@ def test_auto_ess_maximises_the_marginal_likelihood_found_by_brute_force():
 def test_given_grid_is_searched_and_the_model_is_fitted_with_the_chosen_ess():
     df = _table(n=200, seed=4)
     grid = (0.3, 3.0, 30.0)
-    est = LDAGSearch(equivalent_sample_size=grid, labels=False, n_restarts=2, seed=0, show_progress=False).fit(df)
+    est = LDAGSearch(scoring_method=LDAGScoreSettings(equivalent_sample_size=grid, labels=False),
+                     n_restarts=2, seed=0, show_progress=False).fit(df)
     brute = {ess: _brute_force_best(df, ess) for ess in grid}
     assert est.ess_ == max(brute, key=brute.get)
     assert est.model_.equivalent_sample_size == est.ess_
@@ -98,7 +101,8 @@ def test_fixed_ess_is_the_fitted_attribute_and_gives_the_earlier_results():
     df = pd.DataFrame({"a": a, "b": b, "c": c, "d": d})
     earlier = {5.0: (-811.3684187898252, 10.014028285334527), 1.0: (-809.5664462981642, 10.151884738061952)}
     for ess, (score, squares) in earlier.items():
-        est = LDAGSearch(equivalent_sample_size=ess, n_restarts=2, seed=0, show_progress=False).fit(df)
+        est = LDAGSearch(scoring_method=LDAGScoreSettings(equivalent_sample_size=ess),
+                         n_restarts=2, seed=0, show_progress=False).fit(df)
         assert est.ess_ == ess and list(est.ess_scores_) == [ess]
         assert est.best_score_ == score
         assert sorted(est.model_.edges()) == [("b", "a"), ("c", "a"), ("c", "b"), ("d", "b")]
@@ -109,7 +113,8 @@ def test_fixed_ess_is_the_fitted_attribute_and_gives_the_earlier_results():
 
 def test_a_learned_model_refits_with_its_ess_unless_given_an_estimator():
     df = _table(n=120, seed=2)
-    est = LDAGSearch(equivalent_sample_size=2.0, n_restarts=0, seed=0, show_progress=False).fit(df)
+    est = LDAGSearch(scoring_method=LDAGScoreSettings(equivalent_sample_size=2.0),
+                     n_restarts=0, seed=0, show_progress=False).fit(df)
     model = est.model_.copy()
     assert model.equivalent_sample_size == 2.0
     by_default = model.fit(df).get_cpds("a").get_values()
@@ -126,4 +131,4 @@ def test_a_learned_model_refits_with_its_ess_unless_given_an_estimator():
 @pytest.mark.parametrize("bad", ["big", [], [1.0, -2.0], [True], float("nan"), 0.0])
 def test_bad_ess_is_refused_with_its_value(bad):
     with pytest.raises(ValueError, match="equivalent_sample_size"):
-        LDAGSearch(equivalent_sample_size=bad, show_progress=False).fit(_table(n=20))
+        LDAGSearch(scoring_method=LDAGScoreSettings(equivalent_sample_size=bad), show_progress=False).fit(_table(n=20))

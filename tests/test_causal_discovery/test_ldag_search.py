@@ -13,12 +13,13 @@ from pgmpy.base import DAG, PDAG
 from pgmpy.causal_discovery import HillClimbSearch
 from pgmpy.metrics import get_metrics
 from pgmpy.structure_score import BDeu
+from sklearn.base import clone
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from pgmpy_sgm.causal_discovery import LDAGSearch, NonReversibleMCMC
 from pgmpy_sgm.causal_discovery.ldag_search import _perturb
 from pgmpy_sgm.models import LabeledBayesianNetwork
-from pgmpy_sgm.structure_score import LDAGScore
+from pgmpy_sgm.structure_score import LDAGScore, LDAGScoreSettings
 
 
 def _planted(n=4000, seed=0):
@@ -93,7 +94,7 @@ def test_default_start_climbs_from_the_equivalence_search_and_from_the_empty_gra
     assert all(gain > 0 for *_, gain in est.ges_steps_)
     # the unlabelled score rises from the empty graph by the gains of the steps applied
     plain = LDAGScore(df, labels=False)
-    ges = LDAGSearch(n_restarts=0, start="ges", labels=False).fit(df)
+    ges = LDAGSearch(scoring_method=LDAGScoreSettings(labels=False), n_restarts=0, start="ges").fit(df)
     empty_score = sum(plain.local_score(v, ()) for v in df.columns)
     assert ges.start_scores_["ges"] == pytest.approx(empty_score + sum(step[-1] for step in ges.ges_steps_))
     assert est.best_score_ == pytest.approx(max(est.climb_scores_))
@@ -150,13 +151,47 @@ def test_perturb_keeps_acyclic_and_indegree():
         ({"max_indegree": 0}, "max_indegree"),
         ({"max_time": 0}, "max_time"),
         ({"n_jobs": 0}, "n_jobs"),
-        ({"kappa": 2.0}, "kappa"),
         ({"restart_budget": -1.0}, "restart_budget"),
+        ({"scoring_method": "bic"}, "scoring_method must be None, 'ldag', 'bdeu'"),
+        ({"scoring_method": 5.0}, "scoring_method"),
     ],
 )
 def test_bad_parameters(kwargs, match):
     with pytest.raises(ValueError, match=match):
         LDAGSearch(**kwargs).fit(_planted(50, 4))
+
+
+def test_every_form_of_scoring_method_learns_under_the_same_score():
+    """None, "ldag", a settings object and an LDAGScore (its settings, not its data) give one search."""
+    data = _planted(400, 4)
+    common = {"n_restarts": 1, "seed": 0, "show_progress": False}
+    default = LDAGSearch(**common).fit(data)
+    for form in ("ldag", LDAGScoreSettings(), LDAGScore(data.head(50))):  # the score's own data are not used
+        est = LDAGSearch(scoring_method=form, **common).fit(data)
+        assert est.best_score_ == default.best_score_ and sorted(est.model_.edges()) == sorted(default.model_.edges())
+    given = LDAGSearch(scoring_method=LDAGScore(data, equivalent_sample_size=2.0, kappa=0.5), **common).fit(data)
+    assert (given.ess_, given.kappa_) == (2.0, 0.5)
+    plain = LDAGSearch(scoring_method="bdeu", **common).fit(data)
+    assert plain.model_.labelled_nodes() == []
+    assert plain.best_score_ == pytest.approx(BDeu(data, equivalent_sample_size=5).score(plain.causal_graph_), abs=1e-9)
+
+
+def test_the_earlier_score_keywords_still_work_with_a_future_warning():
+    data = _planted(400, 4)
+    common = {"n_restarts": 1, "seed": 0, "show_progress": False}
+    new = LDAGSearch(scoring_method=LDAGScoreSettings(equivalent_sample_size=2.0, kappa=0.5), **common).fit(data)
+    expected = r"scoring_method=LDAGScoreSettings\(equivalent_sample_size=2.0, kappa=0.5\)"
+    with pytest.warns(FutureWarning, match=expected):
+        old = LDAGSearch(equivalent_sample_size=2.0, kappa=0.5, **common).fit(data)
+    assert old.best_score_ == new.best_score_ and sorted(old.model_.edges()) == sorted(new.model_.edges())
+    with pytest.warns(FutureWarning), pytest.raises(ValueError, match="kappa must be a number in"):
+        LDAGSearch(kappa=2.0).fit(data)
+
+
+def test_a_learner_with_a_score_instance_can_be_cloned_without_copying_the_data():
+    score = LDAGScore(_planted(50, 4))
+    copy = clone(LDAGSearch(scoring_method=score))
+    assert copy.scoring_method is score
 
 
 def test_score_needs_an_argument(fitted):
@@ -187,7 +222,7 @@ def test_mcmc_after_the_climbs_gives_a_posterior():
 
 
 def test_labels_off_learns_a_plain_dag():
-    est = LDAGSearch(n_restarts=0, labels=False).fit(_planted(2000, 6))
+    est = LDAGSearch(scoring_method=LDAGScoreSettings(labels=False), n_restarts=0).fit(_planted(2000, 6))
     assert est.model_.labels() == {}
     assert est.best_score_ == pytest.approx(LDAGScore(_planted(2000, 6), labels=False).score(est.causal_graph_))
 

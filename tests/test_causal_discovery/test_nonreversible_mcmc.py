@@ -6,6 +6,7 @@ import os
 import signal
 import warnings
 
+import joblib
 import networkx as nx
 import numpy as np
 import pandas as pd
@@ -18,6 +19,7 @@ from pgmpy_sgm.causal_discovery import (
     FitInterruptedWarning,
     NonReversibleMCMC,
     _checkpoint,
+    _segments,
     exhaustive_posterior,
 )
 from pgmpy_sgm.core.moves import DecomposableState
@@ -180,7 +182,8 @@ def test_same_seed_same_result_for_any_n_jobs(heart):
     one = _fit(heart, seed=11, n_iter=700, n_chains=3)
     again = _fit(heart, seed=11, n_iter=700, n_chains=3)
     two = _fit(heart, seed=11, n_iter=700, n_chains=3, n_jobs=2, checkpoint=Checkpoint(every=300))
-    threads = _fit(heart, seed=11, n_iter=700, n_chains=3, n_jobs=2, backend="threading")
+    with joblib.parallel_config(backend="threading"):
+        threads = _fit(heart, seed=11, n_iter=700, n_chains=3, n_jobs=2)
     for other in (again, two, threads):
         _assert_same_result(one, other)
     different = _fit(heart, seed=12, n_iter=700, n_chains=3)
@@ -199,6 +202,28 @@ def dask_client():
     cluster.close()
 
 
+def test_parallel_chains_run_on_the_joblib_backend_in_effect(heart, monkeypatch):
+    """A ``joblib.parallel_config`` around ``fit`` chooses where the chains run, as for scikit-learn."""
+    calls = []
+    run_segment = _segments.run_segment
+
+    def counted(*args):  # counts only when the chains run in this process (threads), not in loky workers
+        calls.append(1)
+        return run_segment(*args)
+
+    monkeypatch.setattr(_segments, "run_segment", counted)
+    with joblib.parallel_config(backend="threading"):
+        threads = _fit(heart, seed=11, n_iter=700, n_chains=3, n_jobs=2)
+    assert calls
+    _assert_same_result(_fit(heart, seed=11, n_iter=700, n_chains=3), threads)
+
+
+def test_the_backend_keyword_still_works_with_a_future_warning(heart):
+    with pytest.warns(FutureWarning, match=r"joblib.parallel_config\(backend='threading'\)"):
+        threads = _fit(heart, seed=11, n_iter=300, n_chains=2, n_jobs=2, backend="threading")
+    _assert_same_result(_fit(heart, seed=11, n_iter=300, n_chains=2), threads)
+
+
 def _alarm(signum, frame):
     raise TimeoutError("the dask run took more than 120 s")
 
@@ -208,7 +233,8 @@ def test_dask_backend_matches_sequential(heart, dask_client):
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(120)
     try:
-        dask = _fit(heart, seed=5, n_iter=400, n_jobs=2, backend="dask")
+        with joblib.parallel_config(backend="dask"):
+            dask = _fit(heart, seed=5, n_iter=400, n_jobs=2)
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
@@ -312,7 +338,8 @@ def test_keyboard_interrupt_keeps_results_and_resumes_exactly(heart, tmp_path, m
 def test_progress_bar_runs(heart, capsys):
     est = NonReversibleMCMC(n_iter=300, seed=0, weights="count", show_progress=True).fit(heart)
     assert est.n_iter_ == 300
-    est = NonReversibleMCMC(n_iter=300, seed=0, weights="count", n_jobs=2, backend="threading").fit(heart)
+    with joblib.parallel_config(backend="threading"):
+        est = NonReversibleMCMC(n_iter=300, seed=0, weights="count", n_jobs=2).fit(heart)
     assert est.n_iter_ == 300
 
 

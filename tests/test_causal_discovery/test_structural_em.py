@@ -257,6 +257,7 @@ def test_ldag_warm_structure_steps_are_one_climb_from_the_current_dag(heart):
 
     table = IncompleteTable.from_frame(_masked(heart, 0.05, 0))
     learner = LDAGSearch(seed=0, n_restarts=3, show_progress=False, missing="em")
+    learner._check_params()  # as fit does: the score settings are resolved once
     first = learner._m_step(table, None, table.complete_cases(), None)
     second = learner._m_step(table, None, table.complete_cases(), first)
     assert first.estimator.n_restarts == 3 and second.estimator.n_restarts == 0

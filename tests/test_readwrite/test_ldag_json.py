@@ -4,6 +4,7 @@ import pytest
 
 from pgmpy_sgm.models import LabeledBayesianNetwork
 from pgmpy_sgm.readwrite.ldag_json import read_ldag_json, write_ldag_json
+from pgmpy_sgm.structure_score import LDAGScoreSettings
 
 
 @pytest.mark.parametrize(
@@ -35,7 +36,8 @@ def test_the_learned_equivalent_sample_size_survives_a_round_trip(tmp_path):
     from pgmpy_sgm.causal_discovery import LDAGSearch
 
     data = pd.DataFrame({"a": [0, 1, 1, 0, 1, 1, 0, 1], "b": [0, 1, 1, 0, 1, 0, 0, 1]})
-    model = LDAGSearch(equivalent_sample_size=2.0, n_restarts=0, show_progress=False).fit(data).model_
+    model = LDAGSearch(scoring_method=LDAGScoreSettings(equivalent_sample_size=2.0),
+                       n_restarts=0, show_progress=False).fit(data).model_
     write_ldag_json(model, tmp_path / "m.json")
     back = read_ldag_json(tmp_path / "m.json")
     assert back.equivalent_sample_size == 2.0
