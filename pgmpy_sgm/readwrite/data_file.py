@@ -181,7 +181,8 @@ def _pooled(file, path, sep, na, parquet, header, counts_column, show_progress, 
     """The file's chunks, checked and pooled (by Dask when ``dask`` is given)."""
     if dask is not None:
         chunks = _dask_frame(file, path, sep, na, parquet, names)
-        next(_checked_chunks([chunks._meta], header, path, sep, counts_column, names))
+        empty = pd.DataFrame({c: pd.Series(dtype=t) for c, t in chunks.dtypes.items()})  # columns, nothing read
+        next(_checked_chunks([empty], header, path, sep, counts_column, names))
     else:
         chunks = _parquet_chunks(file, path, show_progress) if parquet else _csv_chunks(
             file, path, sep, na, show_progress)  # fmt: skip
