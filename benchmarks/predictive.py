@@ -72,6 +72,7 @@ from pgmpy.structure_score import BIC, BDeu
 from pgmpy_sgm import load_heart_disease
 from pgmpy_sgm.causal_discovery import LDAGSearch, ModelAverage, NonReversibleMCMC
 from pgmpy_sgm.models import StratifiedGraphicalModel
+from pgmpy_sgm.structure_score import SGMScoreSettings
 
 warnings.filterwarnings("ignore", category=FutureWarning)
 warnings.filterwarnings("ignore", category=UserWarning)
@@ -111,8 +112,9 @@ def fit_sgm(
         n_iter = None
     for strata, prior in ((True, "paper"), (False, "paper")) + (((True, "uniform"),) if small else ()):
         start = time.perf_counter()
-        est = NonReversibleMCMC(n_iter=n_iter, max_time=max_time, n_chains=2 if small else 1, strata=strata,
-                                prior=prior, seed=seed, state_names=states, show_progress=False).fit(train)
+        est = NonReversibleMCMC(scoring_method=SGMScoreSettings(prior=prior),
+                                n_iter=n_iter, max_time=max_time, n_chains=2 if small else 1, strata=strata, seed=seed,
+                                state_names=states, show_progress=False).fit(train)
         model = StratifiedGraphicalModel(est.model_).fit(train, estimator="bayes", state_names=states)
         fit_time = time.perf_counter() - start
         if prior == "uniform":
@@ -358,7 +360,8 @@ def fit_sgm_priors(train: pd.DataFrame, test: pd.DataFrame, states: dict, seed: 
     """``NonReversibleMCMC`` (its defaults) with the paper's, the uniform and the held-out-chosen prior."""
     for prior in ("paper", "uniform", "held_out"):
         start = time.perf_counter()
-        est = NonReversibleMCMC(prior=prior, seed=seed, state_names=states, show_progress=False).fit(train)
+        est = NonReversibleMCMC(scoring_method=SGMScoreSettings(prior=prior),
+                                seed=seed, state_names=states, show_progress=False).fit(train)
         avg = ModelAverage.from_estimator(est, train, mass=0.99, max_models=50)
         fit_s = time.perf_counter() - start
         params = float(sum(w * m.n_free_parameters() for w, m in zip(avg.weights, avg.models, strict=True)))

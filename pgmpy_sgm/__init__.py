@@ -24,7 +24,7 @@ from pgmpy_sgm.models import (
     StratifiedGraph,
     StratifiedGraphicalModel,
 )
-from pgmpy_sgm.structure_score import LDAGScore, LDAGScoreSettings, SGMScore
+from pgmpy_sgm.structure_score import LDAGScore, LDAGScoreSettings, SGMScore, SGMScoreSettings
 
 __version__ = "0.1.0"
 
@@ -32,6 +32,7 @@ __all__ = [
     "StratifiedGraph",
     "StratifiedGraphicalModel",
     "SGMScore",
+    "SGMScoreSettings",
     "NonReversibleMCMC",
     "LabeledBayesianNetwork",
     "LDAGScore",

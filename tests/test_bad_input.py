@@ -54,7 +54,7 @@ from pgmpy_sgm.readwrite import (
     write_json,
     write_ldag_json,
 )
-from pgmpy_sgm.structure_score import LDAGScore
+from pgmpy_sgm.structure_score import LDAGScore, SGMScoreSettings
 
 EXIT_2 = "exit status 2"
 
@@ -242,9 +242,13 @@ CASES = [
     ("mcmc-start-unknown-variable", _mcmc(start=[("a", "z")]), ValueError,
      r"^start has node\(s\) that are not variables of the data.*Got: \['z'\]"),
     ("mcmc-start-type", _mcmc(start=3), TypeError, r"^start must be one of \(.*\), a graph .*Got: 3"),
-    ("mcmc-prior", _mcmc(prior="flat"), ValueError, r"^prior must be one of .*Got: 'flat'"),
-    ("mcmc-max-labelled-clique", _mcmc(max_labelled_clique=1), ValueError,
+    ("mcmc-prior", lambda tmp: SGMScoreSettings(prior="flat"), ValueError, r"^prior must be one of .*Got: 'flat'"),
+    ("mcmc-max-labelled-clique", lambda tmp: SGMScoreSettings(max_labelled_clique=1), ValueError,
      r"^max_labelled_clique must be an integer >= 2\. Got: 1"),
+    ("mcmc-scoring-method", _mcmc(scoring_method="bdeu"), ValueError,
+     r"^scoring_method must be None, 'sgm', an SGMScore or an SGMScoreSettings\. Got: 'bdeu'"),
+    ("ldag-scoring-method", lambda tmp: LDAGSearch(scoring_method="bic").fit(DF), ValueError,
+     r"^scoring_method must be None, 'ldag', 'bdeu', an LDAGScore or an LDAGScoreSettings\. Got: 'bic'"),
     ("mcmc-single-row", lambda tmp: NonReversibleMCMC(n_iter=5, show_progress=False).fit(DF.iloc[:1]), ValueError,
      r"^n_samples = 1, at least 2 are required"),
     ("mcmc-fit-text", lambda tmp: NonReversibleMCMC(n_iter=5, show_progress=False).fit("data.csv"), TypeError,

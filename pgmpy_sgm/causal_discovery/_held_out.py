@@ -1,8 +1,8 @@
 """Choosing a learner's setting by held-out fit: k-fold cross-validated log-likelihood of its fits.
 
-Shared by ``NonReversibleMCMC(prior="held_out")`` (scored by the model average of each fit) and
-``LDAGSearch(scoring_method=LDAGScoreSettings(kappa="held_out"))`` (scored by the labelled network each
-fit learns).
+Shared by ``NonReversibleMCMC(scoring_method=SGMScoreSettings(prior="held_out"))`` (scored by the
+model average of each fit) and ``LDAGSearch(scoring_method=LDAGScoreSettings(kappa="held_out"))``
+(scored by the labelled network each fit learns).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from tqdm.auto import tqdm
 
 from pgmpy_sgm.core.data import sorted_states
 from pgmpy_sgm.models import ModelAverage
+from pgmpy_sgm.structure_score.sgm_settings import HELD_OUT_PRIORS
 
 __all__ = [
     "HeldOutChoice",
@@ -33,8 +34,6 @@ __all__ = [
 N_FOLDS = 5
 #: The least ``max_time`` a fit of the choice is given when the budget is spent (a learner needs a positive one).
 MIN_FIT_SECONDS = 1e-3
-#: The structure priors ``NonReversibleMCMC(prior="held_out")`` chooses between.
-HELD_OUT_PRIORS = ("paper", "uniform")
 
 
 @dataclass(frozen=True)
@@ -193,9 +192,9 @@ def choose_by_held_out(
     >>> from pgmpy_sgm.causal_discovery import NonReversibleMCMC
     >>> learner = NonReversibleMCMC(n_iter=50, n_chains=1, seed=0)
     >>> rows = load_heart_disease().head(300)
-    >>> choice = choose_by_held_out(learner, rows, "prior", ("paper", "uniform"))
-    >>> choice.best in ("paper", "uniform"), sorted(choice.scores)
-    (True, ['paper', 'uniform'])
+    >>> choice = choose_by_held_out(learner, rows, "strata", (True, False))
+    >>> choice.best in (True, False), sorted(choice.scores)
+    (True, [False, True])
     """
     if len(rows) < N_FOLDS:
         raise ValueError(f"A held-out choice needs at least {N_FOLDS} rows (one per fold). Got: {len(rows)}")
@@ -223,7 +222,7 @@ def choose_by_held_out(
 
 
 def fit_with_held_out_prior(est, X):
-    """``est.fit(X)`` with the structure prior chosen by :func:`choose_by_held_out` (``prior="held_out"``).
+    """``est.fit(X)`` with the structure prior chosen by :func:`choose_by_held_out` (``prior="held_out"`` settings).
 
     The chosen prior's fit on all of ``X`` gives every fitted attribute; ``prior_`` is the
     prior chosen and ``prior_scores_`` the held-out log-likelihood per row of each.
@@ -231,8 +230,10 @@ def fit_with_held_out_prior(est, X):
     from pgmpy_sgm.causal_discovery._structural_em import adopt_fitted
 
     rows = rows_of(X, est.weights)
-    choice = choose_by_held_out(est, rows, "prior", HELD_OUT_PRIORS, est.seed)
-    final = clone(est).set_params(prior=choice.best).fit(X)
+    base = est._resolved_copy()
+    options = [est._settings.fixed(prior) for prior in HELD_OUT_PRIORS]
+    choice = choose_by_held_out(base, rows, "scoring_method", options, est.seed)
+    final = base.set_params(scoring_method=choice.best).fit(X)
     adopt_fitted(est, final)
-    est.prior_scores_ = choice.scores
+    est.prior_scores_ = {option.prior: value for option, value in choice.scores.items()}
     return est

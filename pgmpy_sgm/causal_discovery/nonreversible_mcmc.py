@@ -7,6 +7,7 @@ import math
 import os
 import time
 import warnings
+from dataclasses import replace
 
 import joblib
 import networkx as nx
@@ -40,6 +41,7 @@ from pgmpy_sgm.causal_discovery._explore import explore_run
 from pgmpy_sgm.causal_discovery._held_out import fit_with_held_out_prior
 from pgmpy_sgm.causal_discovery._order import canonical_order, in_column_order
 from pgmpy_sgm.causal_discovery._parameters import (
+    DEPRECATED,
     Constraint,
     boolean,
     given_legacy,
@@ -80,6 +82,7 @@ from pgmpy_sgm.core.search import (
 )
 from pgmpy_sgm.models import ModelAverage, StratifiedGraph, StratifiedGraphicalModel
 from pgmpy_sgm.structure_score import SGMScore
+from pgmpy_sgm.structure_score.sgm_settings import SGMScoreSettings
 
 __all__ = ["NonReversibleMCMC", "FitInterruptedWarning", "CheckpointWarning", "ConvergenceWarning"]
 
@@ -94,6 +97,8 @@ SEARCH_LABEL_METHOD = "fast"
 _STARTS = ("auto", "empty", "best_gm", "best_forest", "climbed")
 
 _METHODS = ("informed", "paper")
+#: The score settings ``NonReversibleMCMC`` took as keywords before ``scoring_method`` (deprecated until 0.4).
+LEGACY_SCORE_KEYWORDS = ("prior", "max_labelled_clique")
 
 #: With ``method="informed"``, every this many iterations a chain proposes a relocation.
 RELOCATE_EVERY = 500
@@ -308,6 +313,21 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
 
     Parameters
     ----------
+    scoring_method : "sgm", SGMScore, SGMScoreSettings or None, default=None
+        The score, as pgmpy's learners take it: None or ``"sgm"`` the decomposable-SG score
+        with the paper's prior, an :class:`~pgmpy_sgm.structure_score.SGMScore` (its
+        settings, not its data: the data scored are those given to ``fit``), or an
+        :class:`~pgmpy_sgm.structure_score.SGMScoreSettings`: the structure prior,
+        :math:`P(G_L) \propto 2^{d - f(G)}` (``"paper"``) or flat (``"uniform"``), or
+        ``"held_out"``: the one of those two whose model averages predict held-out rows
+        better in 5-fold cross-validation
+        (:func:`~pgmpy_sgm.causal_discovery._held_out.choose_by_held_out`; ten extra fits),
+        then used for the whole fit, so ``posterior_``, ``model_`` and
+        :class:`~pgmpy_sgm.models.ModelAverage` all follow it (``prior_`` is the prior used and
+        ``prior_scores_`` the held-out log-likelihood per row of each). The paper's prior
+        favours sparse graphs, which on a few hundred rows can cost fit
+        (``benchmarks/RESULTS.md``, "Small samples"). Its ``max_labelled_clique`` (default 5):
+        larger cliques stay unlabelled.
     n_iter : "auto", int or None, default="auto"
         Iterations per chain (each is one proposal). ``"auto"`` runs until the search has
         stopped improving: every chain's best graph has been polished (``method="informed"``)
@@ -344,21 +364,10 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         empty graph; the result of a deterministic greedy hill climb over decomposable
         graphs without strata; or a decomposable graph over the data's columns (its strata
         are ignored).
-    max_labelled_clique : int, default=5
-        Larger cliques stay unlabelled (see :class:`~pgmpy_sgm.structure_score.SGMScore`).
     weights : str or array-like, optional
         Name of a count column of ``X`` (it is then not a variable), or one count per row.
     state_names : dict, optional
         ``{variable: [states]}`` as in pgmpy.
-    prior : {"paper", "uniform", "held_out"}, default="paper"
-        Structure prior, :math:`P(G_L) \propto 2^{d - f(G)}` or flat, or ``"held_out"``: the
-        one of those two whose model averages predict held-out rows better in 5-fold
-        cross-validation (:func:`~pgmpy_sgm.causal_discovery._held_out.choose_by_held_out`;
-        ten extra fits), then used for the whole fit, so ``posterior_``, ``model_`` and
-        :class:`~pgmpy_sgm.models.ModelAverage` all follow it. ``prior_`` is the prior used
-        and ``prior_scores_`` the held-out log-likelihood per row of each (None without the
-        choice). The paper's prior favours sparse graphs, which on a few hundred rows can
-        cost fit (``benchmarks/RESULTS.md``, "Small samples").
     seed : int, optional
         Seed; chain ``c`` uses ``numpy.random.SeedSequence(seed).spawn(n_chains)[c]``, so
         the results do not depend on ``n_jobs`` or on joblib's backend.
@@ -426,6 +435,10 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         (its toggles then unbounded), otherwise within its toggles and ``max_time``. Unless
         time stops it, the exploration is deterministic, so seeded results do not depend on
         ``n_jobs`` or checkpoints; 0 turns it off.
+    prior, max_labelled_clique : deprecated
+        The score's settings as keywords (before version 0.3). They still work, with a
+        ``FutureWarning``, until version 0.4: pass
+        ``scoring_method=SGMScoreSettings(prior=..., max_labelled_clique=...)`` instead.
     backend : deprecated
         A joblib backend name (before version 0.3). It still works, with a ``FutureWarning``,
         until version 0.4: call ``fit`` inside ``joblib.parallel_config(backend=...)`` instead.
@@ -456,7 +469,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         out of time before the chains settled (see ``stop_reason_``); without one, the
         best graph also survived the polish and, with ``n_iter="auto"``, the settling check.
     prior_ : str
-        The structure prior used: ``prior``, or with ``prior="held_out"`` the one chosen.
+        The structure prior used: the score's, or with ``prior="held_out"`` the one chosen.
     prior_scores_ : dict or None
         With ``prior="held_out"``: ``{prior: held-out log-likelihood per row}``; else None.
     model_ : StratifiedGraph
@@ -537,16 +550,15 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
 
     def __init__(
         self,
+        scoring_method=None,
         n_iter="auto",
         n_chains=2,
         strata=True,
         method="informed",
         max_time=None,
         start="auto",
-        max_labelled_clique=5,
         weights=None,
         state_names=None,
-        prior="paper",
         seed=None,
         n_jobs=1,
         show_progress=True,
@@ -554,21 +566,22 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         return_type="pdag",
         missing="error",
         explore=0.02,
+        prior="deprecated",
+        max_labelled_clique="deprecated",
         backend="deprecated",
         resume="deprecated",
         checkpoint_every="deprecated",
         checkpoint_seconds="deprecated",
     ):
+        self.scoring_method = scoring_method
         self.n_iter = n_iter
         self.n_chains = n_chains
         self.strata = strata
         self.method = method
         self.max_time = max_time
         self.start = start
-        self.max_labelled_clique = max_labelled_clique
         self.weights = weights
         self.state_names = state_names
-        self.prior = prior
         self.seed = seed
         self.n_jobs = n_jobs
         self.show_progress = show_progress
@@ -576,6 +589,8 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         self.return_type = return_type
         self.missing = missing
         self.explore = explore
+        self.prior = prior
+        self.max_labelled_clique = max_labelled_clique
         self.backend = backend
         self.resume = resume
         self.checkpoint_every = checkpoint_every
@@ -604,9 +619,9 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         "strata": boolean(),
         "method": one_of(*_METHODS),
         "max_time": seconds(),
-        "max_labelled_clique": integer(2),
         "state_names": state_names(),
-        "prior": one_of("paper", "uniform", "held_out"),
+        "scoring_method": Constraint("None, 'sgm', an SGMScore or an SGMScoreSettings",
+                                     lambda v: v is None or isinstance(v, SGMScore | SGMScoreSettings) or v == "sgm"),
         "seed": seed(),
         "n_jobs": n_jobs(),
         "show_progress": boolean(),
@@ -619,6 +634,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
     def _check_params(self) -> None:
         """Check every parameter (:data:`_parameter_constraints`, then the backend and ``n_iter=None``)."""
         super()._check_params()
+        self._settings = self._score_settings()
         self._backend = check_backend(given_legacy(self, ["backend"]).get("backend"))
         if self._backend is not None:
             warnings.warn(f"NonReversibleMCMC(backend={self._backend!r}) is deprecated: call fit inside "
@@ -628,6 +644,28 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             raise ValueError("n_iter=None needs a time budget: set max_time (seconds). Got: max_time=None")
         legacy = given_legacy(self, LEGACY_KEYWORDS)
         self._checkpoint_settings = checkpoint_or_none(checkpoint_setting(self.checkpoint, legacy)) or Checkpoint()
+
+    def _score_settings(self) -> SGMScoreSettings:
+        """``scoring_method`` as settings, with the deprecated keywords (a ``FutureWarning`` each fit) folded in."""
+        method = self.scoring_method
+        if isinstance(method, SGMScoreSettings):
+            settings = method
+        elif isinstance(method, SGMScore):
+            settings = SGMScoreSettings.from_score(method)
+        else:
+            settings = SGMScoreSettings()
+        legacy = given_legacy(self, LEGACY_SCORE_KEYWORDS)
+        if not legacy:
+            return settings
+        fields = ", ".join(f"{k}={v!r}" for k, v in legacy.items())
+        warnings.warn(f"NonReversibleMCMC({', '.join(f'{k}=' for k in legacy)}...) is deprecated: pass "
+                      f"scoring_method=SGMScoreSettings({fields}).", FutureWarning, stacklevel=5)  # fmt: skip
+        return replace(settings, **legacy)
+
+    def _resolved_copy(self) -> NonReversibleMCMC:
+        """An unfitted copy of this learner with its score settings in ``scoring_method`` (no deprecated keyword)."""
+        unset = dict.fromkeys(LEGACY_SCORE_KEYWORDS, DEPRECATED)
+        return clone(self).set_params(scoring_method=self._settings, **unset)
 
     def _run_sizes(self) -> tuple[int | None, int, int]:
         """``n_iter`` (None for ``"auto"`` or a time budget), ``n_chains``, iterations between synchronizations."""
@@ -683,9 +721,9 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
     # -- fitting ----------------------------------------------------------------------
     def _fit_by_held_out(self, X):
         """With ``prior="held_out"``, the fit under the prior chosen by held-out fit; else None."""
-        if self.prior == "held_out":
+        if self._settings.prior_grid is not None:
             return fit_with_held_out_prior(self, X)
-        self.prior_, self.prior_scores_ = self.prior, None
+        self.prior_, self.prior_scores_ = self._settings.prior, None
         return None
 
     def _fit(self, X, weights):
@@ -704,13 +742,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         n_iter, n_chains, every = self._run_sizes()
         t_start = self._started_at
         strata = bool(self.strata)
-        scorer = SGMScore(
-            X,
-            state_names=self.state_names,
-            weights=weights,
-            prior=self.prior,
-            max_labelled_clique=int(self.max_labelled_clique),
-        )
+        scorer = self._settings.score(X, weights=weights, state_names=self.state_names)
         tables = scorer.engine
         tables.label_method = SEARCH_LABEL_METHOD  # the chains move on the cheaper labellings
         data = ChainData.from_scorer(scorer)
@@ -787,7 +819,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             params["start"] = previous.estimator.model_
         if deadline is not None:
             params["max_time"] = max(deadline - time.time(), 1.0)
-        step = clone(self).set_params(**params)
+        step = self._resolved_copy().set_params(**params)
         with warnings.catch_warnings():  # the last step's convergence is reported once, by the caller
             warnings.simplefilter("ignore", ConvergenceWarning)
             step.fit(completed.frame)
@@ -800,8 +832,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
     def _parameter_step(self, table, completed, previous):
         """A parameter step of structural EM: the previous graph and strata, scored and fitted on ``completed``."""
         sg = previous.estimator.model_
-        scorer = SGMScore(completed.frame, weights=completed.counts, state_names=table.state_names,
-                          prior=self.prior, max_labelled_clique=int(self.max_labelled_clique))  # fmt: skip
+        scorer = self._settings.score(completed.frame, weights=completed.counts, state_names=table.state_names)
         model = StratifiedGraphicalModel(sg).fit(completed.frame, sample_weight=completed.counts,
                                                  state_names=table.state_names)  # fmt: skip
         log_probability = model.log_probability_function(table.variables, table.state_names)
@@ -1202,11 +1233,6 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         if not isinstance(X, pd.DataFrame):
             X = pd.DataFrame(X, columns=[f"x{i}" for i in range(X.shape[1])])
         weights = self.weights if isinstance(self.weights, str) else None
-        scorer = SGMScore(
-            X,
-            state_names={v: list(s) for v, s in self.scorer_.state_names.items()},
-            weights=weights,
-            prior=self.prior_,
-            max_labelled_clique=int(self.max_labelled_clique),
-        )
+        states = {v: list(s) for v, s in self.scorer_.state_names.items()}
+        scorer = self._settings.score(X, prior=self.prior_, weights=weights, state_names=states)
         return float(scorer.score(self.model_))

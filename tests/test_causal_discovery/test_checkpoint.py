@@ -6,6 +6,7 @@ import pytest
 
 from pgmpy_sgm import load_heart_disease
 from pgmpy_sgm.causal_discovery import Checkpoint, NonReversibleMCMC, _checkpoint
+from pgmpy_sgm.structure_score import SGMScoreSettings
 
 RUN = {"n_iter": 200, "n_chains": 2, "seed": 5, "weights": "count", "show_progress": False}
 
@@ -118,7 +119,7 @@ def test_other_settings_are_refused_with_the_reason(heart, saved, tmp_path):
     with pytest.raises(ValueError, match=r"another run: start differs"):
         _resume(heart, path, start="empty")
     with pytest.raises(ValueError, match=r"another run: the data or max_labelled_clique"):
-        _resume(heart, path, max_labelled_clique=3)
+        _resume(heart, path, scoring_method=SGMScoreSettings(max_labelled_clique=3))
 
 
 def test_earlier_keywords_warn_and_give_the_same_run(heart, tmp_path):

@@ -1,4 +1,4 @@
-"""NonReversibleMCMC(prior="held_out"): the structure prior chosen by 5-fold held-out fit."""
+"""SGMScoreSettings(prior="held_out") for NonReversibleMCMC: the structure prior chosen by 5-fold held-out fit."""
 
 import numpy as np
 import pandas as pd
@@ -8,6 +8,7 @@ from pgmpy_sgm.causal_discovery import NonReversibleMCMC
 from pgmpy_sgm.causal_discovery._held_out import rows_of
 from pgmpy_sgm.datasets import load_heart_disease
 from pgmpy_sgm.models import ModelAverage
+from pgmpy_sgm.structure_score import SGMScoreSettings
 
 SETTINGS = {"n_iter": 60, "n_chains": 1, "seed": 0, "show_progress": False}
 
@@ -19,7 +20,7 @@ def rows():
 
 @pytest.fixture(scope="module")
 def fitted(rows):
-    return NonReversibleMCMC(prior="held_out", **SETTINGS).fit(rows)
+    return NonReversibleMCMC(scoring_method=SGMScoreSettings(prior="held_out"), **SETTINGS).fit(rows)
 
 
 def _cross_validated(rows: pd.DataFrame, prior: str) -> float:
@@ -30,7 +31,7 @@ def _cross_validated(rows: pd.DataFrame, prior: str) -> float:
     for test_idx in np.array_split(order, 5):
         test = rows.iloc[test_idx].reset_index(drop=True)
         train = rows.drop(index=rows.index[test_idx]).reset_index(drop=True)
-        est = NonReversibleMCMC(prior=prior, state_names=states, **SETTINGS).fit(train)
+        est = NonReversibleMCMC(scoring_method=SGMScoreSettings(prior=prior), state_names=states, **SETTINGS).fit(train)
         values.append(ModelAverage.from_estimator(est, train).log_likelihood(test) / len(test))
     return float(np.mean(values))
 
@@ -42,7 +43,7 @@ def test_held_out_prior_is_the_one_with_the_better_cross_validated_fit(rows, fit
 
 
 def test_held_out_fit_is_the_fit_with_the_chosen_prior(rows, fitted):
-    plain = NonReversibleMCMC(prior=fitted.prior_, **SETTINGS).fit(rows)
+    plain = NonReversibleMCMC(scoring_method=SGMScoreSettings(prior=fitted.prior_), **SETTINGS).fit(rows)
     assert fitted.best_score_ == plain.best_score_
     assert sorted(fitted.model_.edges()) == sorted(plain.model_.edges())
     assert fitted.score(rows) == pytest.approx(plain.score(rows), abs=1e-9)
@@ -63,4 +64,4 @@ def test_counts_are_split_as_the_observations_they_stand_for():
 
 def test_bad_prior_is_named():
     with pytest.raises(ValueError, match="prior must be one of .*'held_out'.*Got: 'cv'"):
-        NonReversibleMCMC(prior="cv", show_progress=False).fit(pd.DataFrame({"a": [0, 1] * 5, "b": [0, 1] * 5}))
+        SGMScoreSettings(prior="cv")

@@ -24,6 +24,7 @@ from pgmpy_sgm.causal_discovery import (
 )
 from pgmpy_sgm.core.moves import DecomposableState
 from pgmpy_sgm.datasets import paper_synthetic_graph, simulate_paper_synthetic
+from pgmpy_sgm.structure_score import SGMScore, SGMScoreSettings
 
 
 @pytest.fixture(scope="module")
@@ -216,6 +217,26 @@ def test_parallel_chains_run_on_the_joblib_backend_in_effect(heart, monkeypatch)
         threads = _fit(heart, seed=11, n_iter=700, n_chains=3, n_jobs=2)
     assert calls
     _assert_same_result(_fit(heart, seed=11, n_iter=700, n_chains=3), threads)
+
+
+def test_every_form_of_scoring_method_learns_under_the_same_score(heart):
+    """None, "sgm", a settings object and an SGMScore (its settings, not its data) give one run."""
+    default = _fit(heart, seed=3, n_iter=300, n_chains=1)
+    for form in ("sgm", SGMScoreSettings(), SGMScore(heart.head(10), weights="count")):
+        _assert_same_result(default, _fit(heart, seed=3, n_iter=300, n_chains=1, scoring_method=form))
+    uniform = _fit(heart, seed=3, n_iter=300, n_chains=1, scoring_method=SGMScore(heart, weights="count",
+                                                                                   prior="uniform"))  # fmt: skip
+    assert uniform.prior_ == "uniform"
+    expected = SGMScore(heart, weights="count", prior="uniform").score(uniform.model_)
+    assert uniform.best_score_ == pytest.approx(expected, abs=1e-9)
+
+
+def test_the_earlier_score_keywords_still_work_with_a_future_warning(heart):
+    new = _fit(heart, seed=3, n_iter=300, n_chains=1, scoring_method=SGMScoreSettings("uniform", 3))
+    expected = r"scoring_method=SGMScoreSettings\(prior='uniform', max_labelled_clique=3\)"
+    with pytest.warns(FutureWarning, match=expected):
+        old = _fit(heart, seed=3, n_iter=300, n_chains=1, prior="uniform", max_labelled_clique=3)
+    _assert_same_result(new, old)
 
 
 def test_the_backend_keyword_still_works_with_a_future_warning(heart):
