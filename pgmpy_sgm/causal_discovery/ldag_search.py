@@ -6,7 +6,6 @@ import functools
 import math
 import time
 import warnings
-from dataclasses import replace
 
 import joblib
 import networkx as nx
@@ -14,7 +13,7 @@ import numpy as np
 import pandas as pd
 from pgmpy import config
 from pgmpy.base import DAG
-from sklearn.base import BaseEstimator, clone
+from sklearn.base import BaseEstimator
 from sklearn.utils.validation import validate_data
 from tqdm.auto import tqdm
 
@@ -27,10 +26,8 @@ from pgmpy_sgm.causal_discovery._held_out import choose_by_held_out, rows_of
 from pgmpy_sgm.causal_discovery._iterated_climb import RestartPlan, iterated_climb
 from pgmpy_sgm.causal_discovery._order import canonical_order
 from pgmpy_sgm.causal_discovery._parameters import (
-    DEPRECATED,
     Constraint,
     boolean,
-    given_legacy,
     integer,
     n_jobs,
     number,
@@ -38,6 +35,7 @@ from pgmpy_sgm.causal_discovery._parameters import (
     seed,
     state_names,
 )
+from pgmpy_sgm.causal_discovery._scoring_method import ScoringMethod
 from pgmpy_sgm.causal_discovery._structural_em import (
     MStepResult,
     adopt_em_result,
@@ -56,8 +54,8 @@ __all__ = ["LDAGSearch", "ESS_GRID", "KAPPA_GRID"]
 _STARTS = ("auto", "ges", "empty")
 #: The score settings ``LDAGSearch`` took as keywords before ``scoring_method`` (deprecated, honoured until 0.4).
 LEGACY_SCORE_KEYWORDS = ("equivalent_sample_size", "kappa", "labels", "max_labelled_configs")
-#: ``scoring_method`` by name: whether the families are labelled.
-_SCORE_NAMES = {"ldag": True, "bdeu": False}
+#: What ``scoring_method`` accepts: names (None is the first), an LDAGScore or LDAGScoreSettings.
+_SCORING = ScoringMethod(LDAGScoreSettings, LDAGScore, {"ldag": {}, "bdeu": {"labels": False}}, LEGACY_SCORE_KEYWORDS)
 #: Share of ``max_time`` given to the held-out choice of ``kappa`` (the final fit gets what is left).
 KAPPA_CHOICE_SHARE = 0.5
 
@@ -492,6 +490,8 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         return scorer
 
     # -- validation ---------------------------------------------------------------------
+    _scoring = _SCORING
+
     _parameter_constraints = {
         "start": Constraint(f"one of {_STARTS} or a pgmpy DAG",
                             lambda v: isinstance(v, nx.DiGraph) or (isinstance(v, str) and v in _STARTS)),
@@ -508,33 +508,13 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         "n_jobs": n_jobs(),
         "n_mcmc": integer(0),
         "return_type": RETURN_TYPE,
-        "scoring_method": Constraint(
-            "None, 'ldag', 'bdeu', an LDAGScore or an LDAGScoreSettings",
-            lambda v: v is None or isinstance(v, LDAGScore | LDAGScoreSettings) or (isinstance(v, str)
-                                                                                    and v in _SCORE_NAMES)),
+        "scoring_method": _SCORING.constraint(),
     }
-
-    def _score_settings(self) -> LDAGScoreSettings:
-        """``scoring_method`` as settings, with the deprecated keywords (a ``FutureWarning`` each fit) folded in."""
-        method = self.scoring_method
-        if isinstance(method, LDAGScoreSettings):
-            settings = method
-        elif isinstance(method, LDAGScore):
-            settings = LDAGScoreSettings.from_score(method)
-        else:
-            settings = LDAGScoreSettings(labels=_SCORE_NAMES[method or "ldag"])
-        legacy = given_legacy(self, LEGACY_SCORE_KEYWORDS)
-        if not legacy:
-            return settings
-        fields = ", ".join(f"{k}={v!r}" for k, v in legacy.items())
-        warnings.warn(f"LDAGSearch({', '.join(f'{k}=' for k in legacy)}...) is deprecated: pass "
-                      f"scoring_method=LDAGScoreSettings({fields}).", FutureWarning, stacklevel=5)  # fmt: skip
-        return replace(settings, **legacy)
 
     def _check_params(self) -> None:
         """Check every parameter (:data:`_parameter_constraints`, then the score settings, kept for the fit)."""
         super()._check_params()
-        self._settings = self._score_settings()
+        self._settings = self._scoring.settings(self)
 
     # -- starts -------------------------------------------------------------------------
     def _start_dags(self, score, columns: list) -> list[tuple[str, DAG]]:
@@ -704,8 +684,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
 
     def _resolved_copy(self) -> LDAGSearch:
         """An unfitted copy of this learner with its score settings in ``scoring_method`` (no deprecated keyword)."""
-        unset = dict.fromkeys(LEGACY_SCORE_KEYWORDS, DEPRECATED)
-        return clone(self).set_params(scoring_method=self._settings, **unset)
+        return self._scoring.resolved_copy(self, self._settings)
 
     def _first_climbs_per_ess(self, X, counts, grid: tuple, bar) -> tuple[LDAGScore, DAG, float]:
         """The first climbs under each ESS of ``grid``; the score of the ESS whose best DAG scores highest.

@@ -7,14 +7,13 @@ import math
 import os
 import time
 import warnings
-from dataclasses import replace
 
 import joblib
 import networkx as nx
 import numpy as np
 import pandas as pd
 from pgmpy import config
-from sklearn.base import BaseEstimator, clone
+from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted, validate_data
 from tqdm.auto import tqdm
 
@@ -41,7 +40,6 @@ from pgmpy_sgm.causal_discovery._explore import explore_run
 from pgmpy_sgm.causal_discovery._held_out import fit_with_held_out_prior
 from pgmpy_sgm.causal_discovery._order import canonical_order, in_column_order
 from pgmpy_sgm.causal_discovery._parameters import (
-    DEPRECATED,
     Constraint,
     boolean,
     given_legacy,
@@ -55,6 +53,7 @@ from pgmpy_sgm.causal_discovery._parameters import (
 )
 from pgmpy_sgm.causal_discovery._posterior import edge_probability_frame, pair_probabilities, posterior_frame
 from pgmpy_sgm.causal_discovery._run_state import RunState
+from pgmpy_sgm.causal_discovery._scoring_method import ScoringMethod
 from pgmpy_sgm.causal_discovery._segments import (
     SEGMENT_SECONDS,
     ChainProgress,
@@ -99,6 +98,8 @@ _STARTS = ("auto", "empty", "best_gm", "best_forest", "climbed")
 _METHODS = ("informed", "paper")
 #: The score settings ``NonReversibleMCMC`` took as keywords before ``scoring_method`` (deprecated until 0.4).
 LEGACY_SCORE_KEYWORDS = ("prior", "max_labelled_clique")
+#: What ``scoring_method`` accepts: ``"sgm"`` (or None), an SGMScore or an SGMScoreSettings.
+_SCORING = ScoringMethod(SGMScoreSettings, SGMScore, {"sgm": {}}, LEGACY_SCORE_KEYWORDS)
 
 #: With ``method="informed"``, every this many iterations a chain proposes a relocation.
 RELOCATE_EVERY = 500
@@ -612,6 +613,8 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         self.n_features_in_ = len(X.columns)
         return X
 
+    _scoring = _SCORING
+
     _parameter_constraints = {
         "n_iter": Constraint("'auto', an integer >= 1 or None",
                              lambda v: v is None or v == "auto" or integer(1).accepts(v)),
@@ -620,8 +623,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         "method": one_of(*_METHODS),
         "max_time": seconds(),
         "state_names": state_names(),
-        "scoring_method": Constraint("None, 'sgm', an SGMScore or an SGMScoreSettings",
-                                     lambda v: v is None or isinstance(v, SGMScore | SGMScoreSettings) or v == "sgm"),
+        "scoring_method": _SCORING.constraint(),
         "seed": seed(),
         "n_jobs": n_jobs(),
         "show_progress": boolean(),
@@ -634,7 +636,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
     def _check_params(self) -> None:
         """Check every parameter (:data:`_parameter_constraints`, then the backend and ``n_iter=None``)."""
         super()._check_params()
-        self._settings = self._score_settings()
+        self._settings = self._scoring.settings(self)
         self._backend = check_backend(given_legacy(self, ["backend"]).get("backend"))
         if self._backend is not None:
             warnings.warn(f"NonReversibleMCMC(backend={self._backend!r}) is deprecated: call fit inside "
@@ -645,27 +647,9 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         legacy = given_legacy(self, LEGACY_KEYWORDS)
         self._checkpoint_settings = checkpoint_or_none(checkpoint_setting(self.checkpoint, legacy)) or Checkpoint()
 
-    def _score_settings(self) -> SGMScoreSettings:
-        """``scoring_method`` as settings, with the deprecated keywords (a ``FutureWarning`` each fit) folded in."""
-        method = self.scoring_method
-        if isinstance(method, SGMScoreSettings):
-            settings = method
-        elif isinstance(method, SGMScore):
-            settings = SGMScoreSettings.from_score(method)
-        else:
-            settings = SGMScoreSettings()
-        legacy = given_legacy(self, LEGACY_SCORE_KEYWORDS)
-        if not legacy:
-            return settings
-        fields = ", ".join(f"{k}={v!r}" for k, v in legacy.items())
-        warnings.warn(f"NonReversibleMCMC({', '.join(f'{k}=' for k in legacy)}...) is deprecated: pass "
-                      f"scoring_method=SGMScoreSettings({fields}).", FutureWarning, stacklevel=5)  # fmt: skip
-        return replace(settings, **legacy)
-
     def _resolved_copy(self) -> NonReversibleMCMC:
         """An unfitted copy of this learner with its score settings in ``scoring_method`` (no deprecated keyword)."""
-        unset = dict.fromkeys(LEGACY_SCORE_KEYWORDS, DEPRECATED)
-        return clone(self).set_params(scoring_method=self._settings, **unset)
+        return self._scoring.resolved_copy(self, self._settings)
 
     def _run_sizes(self) -> tuple[int | None, int, int]:
         """``n_iter`` (None for ``"auto"`` or a time budget), ``n_chains``, iterations between synchronizations."""
