@@ -20,7 +20,7 @@ from tqdm.auto import tqdm
 from pgmpy_sgm.causal_discovery._base import RETURN_TYPE, CausalDiscoveryMixin
 from pgmpy_sgm.causal_discovery._candidates import candidate_limit, screened_candidates
 from pgmpy_sgm.causal_discovery._dag_chain import dag_chain, visited_posterior
-from pgmpy_sgm.causal_discovery._dag_climb import tabu_climb
+from pgmpy_sgm.causal_discovery._dag_moves import climb_dag, largest_table, perturb, table_cells
 from pgmpy_sgm.causal_discovery._equivalence_search import greedy_equivalence_search
 from pgmpy_sgm.causal_discovery._held_out import choose_by_held_out, rows_of
 from pgmpy_sgm.causal_discovery._iterated_climb import RestartPlan, iterated_climb
@@ -63,94 +63,6 @@ KAPPA_CHOICE_SHARE = 0.5
 def _labelled_dag_log_likelihood(fitted, train: pd.DataFrame, test: pd.DataFrame) -> float:
     """Log-likelihood per row of ``test`` under the labelled network ``fitted`` learned from ``train``."""
     return float(fitted.model_.log_likelihood(test) / len(test))
-
-
-def _perturb(dag: DAG, n_moves: int, max_indegree: int | None, rng: np.random.Generator,
-             candidates: list[int] | None = None, fits=None) -> DAG:  # fmt: skip
-    """``n_moves`` random edge additions, deletions or reversals that keep the graph acyclic.
-
-    With ``candidates`` (parent masks over the DAG's node order), an edge is added only
-    between candidate partners; a draw of another pair counts as a try. With ``fits``
-    (``fits(child, parents)``), an edge or reversal that makes a family it refuses is not made.
-    """
-    out = DAG()
-    out.add_nodes_from(dag.nodes())
-    out.add_edges_from(dag.edges())
-    nodes = list(out.nodes())
-    index = {v: i for i, v in enumerate(nodes)}
-    done, tries = 0, 0
-    while done < n_moves and tries < 50 * n_moves and len(nodes) > 1:
-        tries += 1
-        u, v = (nodes[i] for i in rng.choice(len(nodes), 2, replace=False))
-        if out.has_edge(u, v):
-            if rng.random() < 0.5:
-                out.remove_edge(u, v)
-                done += 1
-                continue
-            out.remove_edge(u, v)
-            if ((max_indegree is None or out.in_degree(u) < max_indegree) and not nx.has_path(out, u, v)
-                    and (fits is None or fits(u, [*out.predecessors(u), v]))):  # fmt: skip
-                out.add_edge(v, u)
-                done += 1
-            else:
-                out.add_edge(u, v)
-        elif not out.has_edge(v, u):
-            if candidates is not None and not candidates[index[v]] >> index[u] & 1:
-                continue
-            if ((max_indegree is None or out.in_degree(v) < max_indegree) and not nx.has_path(out, v, u)
-                    and (fits is None or fits(v, [*out.predecessors(v), u]))):  # fmt: skip
-                out.add_edge(u, v)
-                done += 1
-    return out
-
-
-def _largest_table(score) -> int:
-    """Cells of the largest family the searches consider: ``max(2**22, 16 n)``, ``n`` the data's rows.
-
-    Larger families (many parents with many states) cannot be estimated from the data, and
-    their tables would fill memory; they are scored ``-inf`` and the kicks do not make them.
-    """
-    return max(2**22, 16 * int(math.ceil(score.encoded.n)))
-
-
-def _table_cells(score, variables) -> int:
-    cardinality = score.encoded.cardinality
-    return math.prod(cardinality[v] for v in variables)
-
-
-def _mask_family(score, columns: list):
-    """``family(node, parent_mask)`` over ``columns`` (the score's column order), cached for one climb."""
-    cards, limit = [score.encoded.cardinality[v] for v in columns], _largest_table(score)
-
-    @functools.cache
-    def family(y: int, mask: int) -> float:
-        if math.prod(cards[i] for i in iter_bits(mask)) * cards[y] > limit:
-            return -math.inf
-        return score.local_score(columns[y], tuple(columns[i] for i in iter_bits(mask)))
-
-    return family
-
-
-def _climb(score, X, start: DAG, tabu_length: int, max_indegree, max_iter: int, candidates: list[int] | None = None,
-           deadline: float | None = None) -> tuple[DAG, float, float, int, int]:  # fmt: skip
-    """One tabu climb (ended at ``deadline``): the DAG reached, its score, seconds, families labelled anew, moves.
-
-    The climb of pgmpy's ``HillClimbSearch`` (:func:`~pgmpy_sgm.causal_discovery._dag_climb.tabu_climb`,
-    which caches the moves' changes of score), ties broken by (kind of move, the columns'
-    positions in ``X``); additions only to the ``candidates`` parents of each node when given.
-    """
-    t0, n0 = time.perf_counter(), score.n_families_labelled
-    columns = list(X.columns)
-    position = {v: i for i, v in enumerate(columns)}
-    parents = [0] * len(columns)
-    for u, v in start.edges():
-        parents[position[v]] |= 1 << position[u]
-    found = tabu_climb(_mask_family(score, columns), parents, candidates, tabu_length, max_indegree, max_iter,
-                       deadline=deadline)  # fmt: skip
-    dag = DAG()
-    dag.add_nodes_from(columns)  # the columns' order, on which the kicks draw
-    dag.add_edges_from((columns[x], columns[y]) for y, mask in enumerate(found.parents) for x in iter_bits(mask))
-    return dag, float(score.score(dag)), time.perf_counter() - t0, score.n_families_labelled - n0, found.n_moves_scored
 
 
 class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
@@ -724,7 +636,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         self.climb_new_families_, self.climb_moves_ = [], []
         best, best_score = None, -np.inf
         for name, start in starts:
-            result = _climb(score, X, start, self.tabu_length, self.max_indegree, self.max_iter, self._candidates,
+            result = climb_dag(score, X, start, self.tabu_length, self.max_indegree, self.max_iter, self._candidates,
                             self._deadline)  # fmt: skip
             self._record(name, result)
             if result[1] > best_score + 1e-9:
@@ -743,16 +655,16 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         plan = RestartPlan(self.n_restarts, base_kick, max(base_kick, d * (d - 1) // 2), budget, self._deadline,
                            joblib.effective_n_jobs(self.n_jobs))  # fmt: skip
         settings = (self.tabu_length, self.max_indegree, self.max_iter, self._candidates, self._deadline)
-        limit = _largest_table(score)
+        limit = largest_table(score)
 
         def fits(child, parents) -> bool:
-            return _table_cells(score, [child, *parents]) <= limit
+            return table_cells(score, [child, *parents]) <= limit
 
         def climb(start: DAG):
-            return _climb(score, X, start, *settings)
+            return climb_dag(score, X, start, *settings)
 
         def kick(dag: DAG, size: int, rng) -> DAG:
-            return _perturb(dag, size, self.max_indegree, rng, self._candidates, fits)
+            return perturb(dag, size, self.max_indegree, rng, self._candidates, fits)
 
         result = iterated_climb(climb, kick, best, best_score, plan, rng, functools.partial(self._record, "restart"),
                                 bar.update)  # fmt: skip

@@ -67,7 +67,7 @@ def test_climb_makes_pgmpy_hill_climbs_moves(seed, tabu_length, max_indegree, ki
     score = LDAGScore(data)
     start = DAG()
     start.add_nodes_from(columns)
-    start = ldag_module._perturb(start, kicks, max_indegree, np.random.default_rng(seed))
+    start = ldag_module.perturb(start, kicks, max_indegree, np.random.default_rng(seed))
     ref = _PgmpyOrderedClimb(scoring_method=score, start_dag=start.copy(), tabu_length=tabu_length,
                              max_indegree=max_indegree, return_type="dag", show_progress=False).fit(data)  # fmt: skip
     ours = tabu_climb(_family(score, columns), _masks(start, columns), None, tabu_length, max_indegree)
@@ -154,7 +154,7 @@ def test_a_limit_that_cannot_bind_gives_the_pgmpy_climbs_result(monkeypatch):
     data = _data(1500, 7, 5)
     settings = {"n_restarts": 4, "seed": 3, "show_progress": False}
     ours = _Unscreened(**settings).fit(data)
-    monkeypatch.setattr(ldag_module, "_climb", _reference_climb)
+    monkeypatch.setattr(ldag_module, "climb_dag", _reference_climb)
     reference = _Unscreened(**settings).fit(data)
     assert _summary(ours) == _summary(reference)
 
@@ -186,5 +186,5 @@ def test_families_scored_minus_infinity_are_never_made():
     start = DAG()
     start.add_nodes_from(columns)
     one_parent = lambda child, parents: len(parents) < 2  # noqa: E731
-    kicked = ldag_module._perturb(start, 12, None, np.random.default_rng(0), None, one_parent)
+    kicked = ldag_module.perturb(start, 12, None, np.random.default_rng(0), None, one_parent)
     assert kicked.number_of_edges() > 0 and max(d for _, d in kicked.in_degree()) == 1

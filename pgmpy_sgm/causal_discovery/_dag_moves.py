@@ -1,0 +1,153 @@
+"""Moves of LDAGSearch over pgmpy DAGs: one tabu climb from a DAG, a random kick, and the family-size guard.
+
+The climb itself runs on parent bit masks (:func:`~pgmpy_sgm.causal_discovery._dag_climb.tabu_climb`);
+:func:`climb_dag` takes a pgmpy ``DAG`` and a score to it and back. :func:`perturb` is the kick
+of the restarts (:func:`~pgmpy_sgm.causal_discovery._iterated_climb.iterated_climb`). Families
+larger than :func:`largest_table` cells are neither scored nor made by a kick.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import time
+
+import networkx as nx
+import numpy as np
+from pgmpy.base import DAG
+
+from pgmpy_sgm.causal_discovery._dag_climb import tabu_climb
+from pgmpy_sgm.core.bitsets import iter_bits
+
+__all__ = ["perturb", "largest_table", "table_cells", "mask_family", "climb_dag"]
+
+
+def perturb(dag: DAG, n_moves: int, max_indegree: int | None, rng: np.random.Generator,
+             candidates: list[int] | None = None, fits=None) -> DAG:  # fmt: skip
+    """``n_moves`` random edge additions, deletions or reversals that keep the graph acyclic.
+
+    With ``candidates`` (parent masks over the DAG's node order), an edge is added only
+    between candidate partners; a draw of another pair counts as a try. With ``fits``
+    (``fits(child, parents)``), an edge or reversal that makes a family it refuses is not made.
+    At most ``50 n_moves`` pairs are drawn.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> dag = DAG([("a", "b"), ("b", "c")])
+    >>> kicked = perturb(dag, 3, max_indegree=1, rng=np.random.default_rng(0))
+    >>> nx.is_directed_acyclic_graph(kicked), max(d for _, d in kicked.in_degree()) <= 1
+    (True, True)
+    """
+    out = DAG()
+    out.add_nodes_from(dag.nodes())
+    out.add_edges_from(dag.edges())
+    nodes = list(out.nodes())
+    index = {v: i for i, v in enumerate(nodes)}
+    done, tries = 0, 0
+    while done < n_moves and tries < 50 * n_moves and len(nodes) > 1:
+        tries += 1
+        u, v = (nodes[i] for i in rng.choice(len(nodes), 2, replace=False))
+        if out.has_edge(u, v):
+            if rng.random() < 0.5:
+                out.remove_edge(u, v)
+                done += 1
+                continue
+            out.remove_edge(u, v)
+            if ((max_indegree is None or out.in_degree(u) < max_indegree) and not nx.has_path(out, u, v)
+                    and (fits is None or fits(u, [*out.predecessors(u), v]))):  # fmt: skip
+                out.add_edge(v, u)
+                done += 1
+            else:
+                out.add_edge(u, v)
+        elif not out.has_edge(v, u):
+            if candidates is not None and not candidates[index[v]] >> index[u] & 1:
+                continue
+            if ((max_indegree is None or out.in_degree(v) < max_indegree) and not nx.has_path(out, v, u)
+                    and (fits is None or fits(v, [*out.predecessors(v), u]))):  # fmt: skip
+                out.add_edge(u, v)
+                done += 1
+    return out
+
+
+def largest_table(score) -> int:
+    """Cells of the largest family the searches consider: ``max(2**22, 16 n)``, ``n`` the data's rows.
+
+    Larger families (many parents with many states) cannot be estimated from the data, and
+    their tables would fill memory; they are scored ``-inf`` and the kicks do not make them.
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import LDAGScore, load_heart_disease
+    >>> largest_table(LDAGScore(load_heart_disease())) == 2**22
+    True
+    """
+    return max(2**22, 16 * int(math.ceil(score.encoded.n)))
+
+
+def table_cells(score, variables) -> int:
+    """Cells of the contingency table of ``variables`` under ``score``'s state spaces.
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import LDAGScore, load_heart_disease
+    >>> table_cells(LDAGScore(load_heart_disease()), ["smoking", "mental_work", "family_history"])
+    8
+    """
+    cardinality = score.encoded.cardinality
+    return math.prod(cardinality[v] for v in variables)
+
+
+def mask_family(score, columns: list):
+    """``family(node, parent_mask)`` over ``columns`` (the score's column order), cached for one climb.
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import LDAGScore, load_heart_disease
+    >>> score = LDAGScore(load_heart_disease())
+    >>> family = mask_family(score, score.variables)
+    >>> family(0, 0b10) == score.local_score(score.variables[0], (score.variables[1],))
+    True
+    """
+    cards, limit = [score.encoded.cardinality[v] for v in columns], largest_table(score)
+
+    @functools.cache
+    def family(y: int, mask: int) -> float:
+        if math.prod(cards[i] for i in iter_bits(mask)) * cards[y] > limit:
+            return -math.inf
+        return score.local_score(columns[y], tuple(columns[i] for i in iter_bits(mask)))
+
+    return family
+
+
+def climb_dag(score, X, start: DAG, tabu_length: int, max_indegree, max_iter: int,
+              candidates: list[int] | None = None, deadline: float | None = None) -> tuple:  # fmt: skip
+    """One tabu climb (ended at ``deadline``): the DAG reached, its score, seconds, families labelled anew, moves.
+
+    The climb of pgmpy's ``HillClimbSearch`` (:func:`~pgmpy_sgm.causal_discovery._dag_climb.tabu_climb`,
+    which caches the moves' changes of score), ties broken by (kind of move, the columns'
+    positions in ``X``); additions only to the ``candidates`` parents of each node when given.
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import LDAGScore, load_heart_disease
+    >>> data = load_heart_disease()
+    >>> score = LDAGScore(data)
+    >>> empty = DAG()
+    >>> empty.add_nodes_from(data.columns)
+    >>> dag, value, seconds, n_new, n_moves = climb_dag(score, data, empty, 100, None, 1000)
+    >>> round(value, 2) == round(score.score(dag), 2), dag.number_of_edges() > 0
+    (True, True)
+    """
+    t0, n0 = time.perf_counter(), score.n_families_labelled
+    columns = list(X.columns)
+    position = {v: i for i, v in enumerate(columns)}
+    parents = [0] * len(columns)
+    for u, v in start.edges():
+        parents[position[v]] |= 1 << position[u]
+    found = tabu_climb(mask_family(score, columns), parents, candidates, tabu_length, max_indegree, max_iter,
+                       deadline=deadline)  # fmt: skip
+    dag = DAG()
+    dag.add_nodes_from(columns)  # the columns' order, on which the kicks draw
+    dag.add_edges_from((columns[x], columns[y]) for y, mask in enumerate(found.parents) for x in iter_bits(mask))
+    return dag, float(score.score(dag)), time.perf_counter() - t0, score.n_families_labelled - n0, found.n_moves_scored
