@@ -16,8 +16,10 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from pgmpy_sgm.causal_discovery._chain import ChainData, ChainState, SearchPlan, SegmentResult, run_segment
+from pgmpy_sgm.causal_discovery._run_state import RunState
 
-__all__ = ["check_backend", "ChainProgress", "progress_text", "remaining", "sequential_segments", "parallel_segments"]
+__all__ = ["check_backend", "ChainProgress", "progress_text", "remaining", "sequential_segments", "parallel_segments",
+           "segment_steps", "adapted_chunk", "merge_segments"]
 
 #: Target duration of a segment of parallel chains run without a checkpoint.
 SEGMENT_SECONDS = 2.0
@@ -180,3 +182,48 @@ def parallel_segments(data: ChainData, todo: list[ChainState], steps: list[int],
         return joblib.Parallel(n_jobs=n_jobs)(jobs)
     with joblib.parallel_config(backend=backend):
         return joblib.Parallel(n_jobs=n_jobs)(jobs)
+
+
+def segment_steps(todo: list[ChainState], n_iter: int | None, chunk: int | None, aligned: bool) -> list[int]:
+    """Iterations of each chain's next segment: what it has left, at most to the end of its ``chunk``.
+
+    Segments of ``aligned`` chunks end at multiples of ``chunk`` (the checkpoint points).
+
+    Examples
+    --------
+    >>> chains = [ChainState(0, 950, 0, None, {}, None, 0, None, 0), ChainState(1, 0, 0, None, {}, None, 0, None, 0)]
+    >>> segment_steps(chains, 2000, 1000, aligned=True), segment_steps(chains, 2000, 1000, aligned=False)
+    ([50, 1000], [1000, 1000])
+    >>> segment_steps(chains, 1000, None, aligned=True)
+    [50, 1000]
+    """
+    steps = []
+    for state in todo:
+        n_steps = remaining(state, n_iter)
+        if chunk is not None:
+            n_steps = min(n_steps, chunk - (state.iteration % chunk if aligned else 0))
+        steps.append(n_steps)
+    return steps
+
+
+def adapted_chunk(every: int, seconds: float, results: list, todo: list[ChainState]) -> int:
+    """Iterations of about ``SEGMENT_SECONDS`` of work, at the pace of the segment just run (at least ``every``)."""
+    done_steps = max(max(out.state.iteration - s.iteration for out, s in zip(results, todo, strict=True)), 1)
+    return max(every, int(SEGMENT_SECONDS / max(seconds / done_steps, 1e-9)))
+
+
+def merge_segments(data: ChainData, run: RunState, results: list, bar: ChainProgress | None) -> tuple[dict, bool]:
+    """Merge the segments' results into ``run``; returns the labellings they learned and whether one was interrupted."""
+    known: dict = {}  # labellings learned in this segment, passed on to every chain's next segment
+    interrupted = False
+    for out in results:
+        known.update(out.learned)
+        data.engine.absorb(out.learned)
+        state = out.state
+        before = run.chains[state.chain].iteration
+        run.merge(out)
+        interrupted |= out.interrupted
+        if bar is not None:
+            rate = state.n_accepted / max(state.iteration, 1)
+            bar.update(state.chain, state.iteration - before, state.best_score, rate)
+    return known, interrupted

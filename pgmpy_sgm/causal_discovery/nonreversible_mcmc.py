@@ -25,7 +25,6 @@ from pgmpy_sgm.causal_discovery._chain import (
     greedy_decomposable,
     new_chain_state,
     release,
-    run_segment,
 )
 from pgmpy_sgm.causal_discovery._checkpoint import (
     LEGACY_KEYWORDS,
@@ -35,7 +34,7 @@ from pgmpy_sgm.causal_discovery._checkpoint import (
     checkpoint_setting,
     read_checkpoint,
 )
-from pgmpy_sgm.causal_discovery._convergence import ConvergenceWarning, convergence_summary, warn_if_unconverged
+from pgmpy_sgm.causal_discovery._convergence import ConvergenceWarning, warn_if_unconverged
 from pgmpy_sgm.causal_discovery._explore import explore_run
 from pgmpy_sgm.causal_discovery._held_out import fit_with_held_out_prior
 from pgmpy_sgm.causal_discovery._order import canonical_order, in_column_order
@@ -51,15 +50,17 @@ from pgmpy_sgm.causal_discovery._parameters import (
     seed,
     state_names,
 )
-from pgmpy_sgm.causal_discovery._posterior import edge_probability_frame, pair_probabilities, posterior_frame
+from pgmpy_sgm.causal_discovery._run_results import recombine_chains, run_results, visit_starts
 from pgmpy_sgm.causal_discovery._run_state import RunState
 from pgmpy_sgm.causal_discovery._scoring_method import ScoringMethod
 from pgmpy_sgm.causal_discovery._segments import (
-    SEGMENT_SECONDS,
     ChainProgress,
+    adapted_chunk,
     check_backend,
+    merge_segments,
     parallel_segments,
     remaining,
+    segment_steps,
     sequential_segments,
 )
 from pgmpy_sgm.causal_discovery._settle_check import adopt_check, settle_check
@@ -76,7 +77,6 @@ from pgmpy_sgm.core.search import (
     pair_gains,
     pair_proposal_weights,
     polish,
-    recombine,
     triple_partners,
 )
 from pgmpy_sgm.models import ModelAverage, StratifiedGraph, StratifiedGraphicalModel
@@ -85,9 +85,6 @@ from pgmpy_sgm.structure_score.sgm_settings import SGMScoreSettings
 
 __all__ = ["NonReversibleMCMC", "FitInterruptedWarning", "CheckpointWarning", "ConvergenceWarning"]
 
-#: Rows of ``posterior_`` whose strata (and number of labels) are filled in: the top rows
-#: holding 99.9% of the estimated posterior mass, but at least 100 and at most 1000 rows.
-POSTERIOR_STRATA_ROWS = (100, 0.999, 1000)
 
 #: Labelling schedule of the chains' moves (:func:`~pgmpy_sgm.core.optimize.optimal_groups`);
 #: the visited graphs are re-scored with ``"auto"`` before the results are formed.
@@ -165,51 +162,6 @@ def _em_progress(bar, row: dict) -> None:
     """One EM iteration on the progress bar: its expected score and the structure changes."""
     bar.update(1)
     bar.set_postfix_str(f"expected score={row['expected_score']:.2f} +{row['added']} -{row['removed']}", refresh=False)
-
-
-def _segment_steps(todo: list[ChainState], n_iter: int | None, chunk: int | None, aligned: bool) -> list[int]:
-    """Iterations of each chain's next segment: what it has left, at most to the end of its ``chunk``.
-
-    Segments of ``aligned`` chunks end at multiples of ``chunk`` (the checkpoint points).
-
-    Examples
-    --------
-    >>> chains = [ChainState(0, 950, 0, None, {}, None, 0, None, 0), ChainState(1, 0, 0, None, {}, None, 0, None, 0)]
-    >>> _segment_steps(chains, 2000, 1000, aligned=True), _segment_steps(chains, 2000, 1000, aligned=False)
-    ([50, 1000], [1000, 1000])
-    >>> _segment_steps(chains, 1000, None, aligned=True)
-    [50, 1000]
-    """
-    steps = []
-    for state in todo:
-        n_steps = remaining(state, n_iter)
-        if chunk is not None:
-            n_steps = min(n_steps, chunk - (state.iteration % chunk if aligned else 0))
-        steps.append(n_steps)
-    return steps
-
-
-def _adapted_chunk(every: int, seconds: float, results: list, todo: list[ChainState]) -> int:
-    """Iterations of about ``SEGMENT_SECONDS`` of work, at the pace of the segment just run (at least ``every``)."""
-    done_steps = max(max(out.state.iteration - s.iteration for out, s in zip(results, todo, strict=True)), 1)
-    return max(every, int(SEGMENT_SECONDS / max(seconds / done_steps, 1e-9)))
-
-
-def _merge_segments(data: ChainData, run: RunState, results: list, bar: ChainProgress | None) -> tuple[dict, bool]:
-    """Merge the segments' results into ``run``; returns the labellings they learned and whether one was interrupted."""
-    known: dict = {}  # labellings learned in this segment, passed on to every chain's next segment
-    interrupted = False
-    for out in results:
-        known.update(out.learned)
-        data.engine.absorb(out.learned)
-        state = out.state
-        before = run.chains[state.chain].iteration
-        run.merge(out)
-        interrupted |= out.interrupted
-        if bar is not None:
-            rate = state.n_accepted / max(state.iteration, 1)
-            bar.update(state.chain, state.iteration - before, state.best_score, rate)
-    return known, interrupted
 
 
 class FitInterruptedWarning(RuntimeWarning):
@@ -749,8 +701,8 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             interrupted = self._run(data, run, n_iter, every, plan, t_start)
             polish_gain = 0.0
             if informed and not interrupted:
-                self._visit_starts(data, run, strata)
-                self._recombine_chains(tables, run, strata)
+                visit_starts(data, run, strata)
+                recombine_chains(tables, run, strata)
                 polish_gain = self._final_polish(tables, run, plan, t_start)
                 explore_run(tables, run, strata, self._explore_budget(run, plan), self._explore_deadline(t_start))
             self._set_results(data, scorer, run, strata, self._explore_deadline(t_start))
@@ -1055,7 +1007,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
                     continue
                 if not todo or (plan.deadline is not None and time.time() >= plan.deadline):
                     break
-                steps = _segment_steps(todo, n_iter, chunk, aligned=not adaptive)
+                steps = segment_steps(todo, n_iter, chunk, aligned=not adaptive)
                 if sequential:
                     results = sequential_segments(data, todo, steps, plan, bar, stop_seconds)
                 else:
@@ -1063,8 +1015,8 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
                     results = parallel_segments(data, todo, steps, plan, known, stop_seconds, self.n_jobs,
                                                 self._backend)  # fmt: skip
                     if adaptive:
-                        chunk = _adapted_chunk(every, time.perf_counter() - tic, results, todo)
-                known, interrupted = _merge_segments(data, run, results, None if sequential else bar)
+                        chunk = adapted_chunk(every, time.perf_counter() - tic, results, todo)
+                known, interrupted = merge_segments(data, run, results, None if sequential else bar)
                 self._save(run)
         except KeyboardInterrupt:
             interrupted = True
@@ -1074,98 +1026,10 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
                 bar.close()
         return interrupted
 
-    @staticmethod
-    def _recombine_chains(tables: ScoreEngine, run: RunState, strata: bool) -> None:
-        """Recombine the chains' best graphs (:func:`~pgmpy_sgm.core.search.recombine`) into the visited graphs.
-
-        Starting from the best of them, the parts in which another chain's best graph is
-        better are imported, over every other chain in turn until none adds anything. The
-        graphs found enter the visited graphs with their exact scores (seen by no chain).
-        """
-        keys = sorted({s.best_key for s in run.chains if s.best_key in run.visited}, key=run.visited.get, reverse=True)
-        if len(keys) < 2:
-            return
-        found: dict[int, float] = {}
-        best = DecomposableState(tables, keys[0], strata)
-        improved = True
-        while improved:
-            improved = False
-            for donor in keys[1:]:
-                new = recombine(best, donor, found)
-                if new.score > best.score + 1e-9:
-                    best, improved = new, True
-        for key, score in found.items():
-            if key not in run.visited:
-                run.visited[key] = score
-                run.seen_by[key] = 0
-
-    @staticmethod
-    def _rescore_visited(tables: ScoreEngine, run: RunState, deadline: float | None = None) -> None:
-        """Score the visited graphs with the package's labellings (``label_method="auto"``), best first.
-
-        The chains move on the cheaper labellings of :data:`SEARCH_LABEL_METHOD`; the
-        reported scores (``posterior_``, ``best_score_``, ``chain_best_scores_``) are those
-        of ``"auto"``, :meth:`SGMScore.score <pgmpy_sgm.structure_score.SGMScore.score>`'s
-        labellings, computed here for the visited graphs only, from the highest chain score
-        down. When ``deadline`` (the time budget's end) has passed, the graphs not yet
-        re-scored keep the chains' scores, which are never above the re-scored ones.
-        """
-        tables.label_method = "auto"
-        for key in sorted(run.visited, key=run.visited.__getitem__, reverse=True):
-            if deadline is not None and time.time() >= deadline:
-                break
-            run.visited[key] = DecomposableState(tables, key, True).score
-
-    @staticmethod
-    def _visit_starts(data: ChainData, run: RunState, strata: bool) -> None:
-        """When no segment has ended (interrupted, or no time left), the chains' start graphs are the visited ones."""
-        if not run.visited:
-            for state in run.chains:
-                run.merge(run_segment(data, state, 0, SearchPlan(strata)))
-
     def _set_results(self, data: ChainData, scorer, run, strata, deadline: float | None = None) -> None:
-        tables = scorer.engine
-        chains = run.chains
-        self._visit_starts(data, run, strata)
-        if strata:
-            self._rescore_visited(tables, run, deadline)
-        frame, pair_prob = posterior_frame(tables, run.visited, strata=strata, n_strata_rows=POSTERIOR_STRATA_ROWS)
-        length = max(len(t) for t in run.traces)
-        trace = np.full((len(chains), length), np.nan)
-        for c, t in enumerate(run.traces):
-            trace[c, : len(t)] = t
-        edges = list(frame["edges"].iloc[0])
-        if strata:
-            model = scorer.optimal_strata(edges)
-        else:
-            model = StratifiedGraph(edges, nodes=scorer.variables, state_names=scorer.state_names)
-        chain_pair_prob = []
-        for c in range(len(chains)):
-            bit = 1 << c
-            own = {k: v for k, v in run.visited.items() if run.seen_by.get(k, 0) & bit}
-            chain_pair_prob.append(pair_probabilities(own, len(tables.pairs)))
-        self.scorer_ = scorer
-        self.variables_ = list(scorer.variables)
-        self.posterior_ = frame
-        self.model_ = model
-        self.best_score_ = float(frame["log_posterior"].iloc[0])
-        self.edge_probabilities_ = edge_probability_frame(tables, pair_prob)
-        self.trace_ = trace
-        self.chain_best_scores_ = np.array(
-            [run.visited.get(s.best_key, s.best_score) for s in chains], dtype=np.float64
-        )
-        self.chain_best_iterations_ = np.array([s.best_iteration for s in chains], dtype=np.int64)
-        self.n_visited_ = len(run.visited)
-        iterations = sum(s.iteration for s in chains)
-        self.acceptance_rate_ = float(sum(s.n_accepted for s in chains) / iterations) if iterations else 0.0
-        self.n_iter_ = int(max(s.iteration for s in chains))
-        self.convergence_ = convergence_summary(
-            self.chain_best_scores_,
-            self.chain_best_iterations_,
-            np.array([s.iteration for s in chains], dtype=np.int64),
-            np.array(chain_pair_prob),
-            pair_prob,
-        )
+        """The fitted attributes of a finished run (:func:`~pgmpy_sgm.causal_discovery._run_results.run_results`)."""
+        for name, value in run_results(data, scorer, run, strata, deadline).items():
+            setattr(self, name, value)
 
     # -- scoring ------------------------------------------------------------------------
     def predict_log_likelihood(self, X, per_row: bool = True, mass: float = 0.99, max_models: int = 50):

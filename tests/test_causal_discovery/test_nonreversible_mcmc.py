@@ -22,6 +22,7 @@ from pgmpy_sgm.causal_discovery import (
     _segments,
     exhaustive_posterior,
 )
+from pgmpy_sgm.causal_discovery._run_results import rescore_visited
 from pgmpy_sgm.core.moves import DecomposableState
 from pgmpy_sgm.datasets import paper_synthetic_graph, simulate_paper_synthetic
 from pgmpy_sgm.structure_score import SGMScore, SGMScoreSettings
@@ -530,5 +531,5 @@ def test_visited_graphs_are_rescored_with_the_default_labellings():
     engine.label_method = "fast"
     run = SimpleNamespace(visited={key: DecomposableState(engine, key, True).score})
     assert run.visited[key] < default - 0.4
-    NonReversibleMCMC._rescore_visited(engine, run)
+    rescore_visited(engine, run)
     assert engine.label_method == "auto" and run.visited[key] == pytest.approx(default, abs=1e-9)

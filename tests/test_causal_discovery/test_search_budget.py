@@ -10,6 +10,7 @@ import pytest
 from pgmpy_sgm import load_heart_disease
 from pgmpy_sgm.causal_discovery import ConvergenceWarning, NonReversibleMCMC
 from pgmpy_sgm.causal_discovery._convergence import convergence_summary, warn_if_unconverged
+from pgmpy_sgm.causal_discovery._run_results import recombine_chains, rescore_visited
 
 HEART_OPTIMUM = -6715.90  # DESIGN.md, section 3
 
@@ -129,7 +130,7 @@ def test_chain_bests_are_recombined_into_the_posterior():
     for i, (key, edge) in enumerate(zip(keys, [("a", "b"), ("c", "d")], strict=True)):
         run.visited[key] = scorer.score(scorer.optimal_strata([edge]))
         run.seen_by[key] = 1 << i
-    NonReversibleMCMC._recombine_chains(tables, run, True)
+    recombine_chains(tables, run, True)
     both = key_from_edges(tables, [(0, 1), (2, 3)])
     assert run.visited[both] == pytest.approx(scorer.score(scorer.optimal_strata([("a", "b"), ("c", "d")])), abs=1e-9)
     assert run.seen_by[both] == 0  # found by the recombination, visited by no chain
@@ -147,8 +148,8 @@ def test_rescoring_after_the_chains_stops_at_the_budget(heart):
     low = {key: -1e9 - i for i, key in enumerate(keys)}  # chain scores far below the true ones, in key order
     run = RunState({}, [])
     run.visited = dict(low)
-    NonReversibleMCMC._rescore_visited(tables, run, deadline=time.time() - 1.0)  # budget already spent
+    rescore_visited(tables, run, deadline=time.time() - 1.0)  # budget already spent
     assert run.visited == low
-    NonReversibleMCMC._rescore_visited(tables, run, deadline=None)
+    rescore_visited(tables, run, deadline=None)
     exact = {key: DecomposableState(tables, key, True).score for key in keys}  # a fresh build, default labellings
     assert run.visited == pytest.approx(exact, abs=1e-9)
