@@ -23,16 +23,13 @@ from pgmpy_sgm.causal_discovery._chain import (
     ChainState,
     SearchPlan,
     greedy_decomposable,
-    new_chain_state,
     release,
 )
 from pgmpy_sgm.causal_discovery._checkpoint import (
     LEGACY_KEYWORDS,
     Checkpoint,
-    CheckpointLog,
     checkpoint_or_none,
     checkpoint_setting,
-    read_checkpoint,
 )
 from pgmpy_sgm.causal_discovery._convergence import ConvergenceWarning, warn_if_unconverged
 from pgmpy_sgm.causal_discovery._explore import explore_run
@@ -50,6 +47,7 @@ from pgmpy_sgm.causal_discovery._parameters import (
     seed,
     state_names,
 )
+from pgmpy_sgm.causal_discovery._run_log import CheckpointWarning, RunLog
 from pgmpy_sgm.causal_discovery._run_results import recombine_chains, run_results, visit_starts
 from pgmpy_sgm.causal_discovery._run_state import RunState
 from pgmpy_sgm.causal_discovery._scoring_method import ScoringMethod
@@ -174,16 +172,6 @@ class FitInterruptedWarning(RuntimeWarning):
     ...     warnings.simplefilter("always")
     ...     warnings.warn("stopped", FitInterruptedWarning)
     >>> issubclass(caught[0].category, RuntimeWarning)
-    True
-    """
-
-
-class CheckpointWarning(RuntimeWarning):
-    """A checkpoint could not be written; the run went on and the previous checkpoint is intact.
-
-    Examples
-    --------
-    >>> issubclass(CheckpointWarning, RuntimeWarning)
     True
     """
 
@@ -921,68 +909,13 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         }
 
     def _load_or_start(self, data, tables, n_chains, n_iter, strata, start_key, plan) -> RunState:
+        """The run to continue from the checkpoint, or a new one (see :class:`RunLog`)."""
+        self._run_log = RunLog(self._checkpoint())
         identity = self._identity(data, n_chains, strata, start_key, plan)
-        self._log = None
-        path, resume = self._checkpoint().path, self._checkpoint().resume
-        if path is not None and os.path.exists(path) and not resume:
-            raise ValueError(
-                f"The checkpoint file {os.fspath(path)!r} already exists: pass Checkpoint(path, resume=True) to "
-                "continue the run it holds, or choose another path (or delete the file) to start a new run."
-            )
-        if resume and os.path.exists(path):
-            header, records, log = read_checkpoint(path)
-            stored = header["identity"]
-            for name, value in identity.items():
-                if stored.get(name) != value:
-                    what = "the data or max_labelled_clique/prior/state_names" if name == "fingerprint" else name
-                    raise ValueError(
-                        f"The checkpoint {os.fspath(path)!r} belongs to another run: {what} differs. "
-                        f"Got: {stored.get(name)!r}, expected {value!r}"
-                    )
-            entropy = stored.get("seed_entropy")
-            if not isinstance(entropy, int) or isinstance(entropy, bool):
-                raise ValueError(f"Checkpoint {os.fspath(path)!r}, line 1: seed_entropy must be an integer. "
-                                 f"Got: {entropy!r}")  # fmt: skip
-            if self.seed is not None and entropy != int(self.seed):
-                raise ValueError(
-                    f"The checkpoint {os.fspath(path)!r} was written with another seed. Got: {entropy}, "
-                    f"expected {int(self.seed)}"
-                )
-            run = RunState.from_records(path, stored, records, tables, n_iter, strata)
-            self._log = log
-            return run
-        seq = np.random.SeedSequence(self.seed)
-        children = seq.spawn(n_chains)
-        identity["seed_entropy"] = seq.entropy
-        run = RunState(identity, [new_chain_state(c, children[c], start_key) for c in range(n_chains)])
-        if path is not None:
-            self._log = self._guarded(lambda: CheckpointLog.create(path, identity))
-        return run
-
-    def _guarded(self, action):
-        try:
-            return action()
-        except OSError as err:  # e.g. a full disk: keep running, the previous checkpoint is intact
-            warnings.warn(
-                f"Could not write the checkpoint {os.fspath(self._checkpoint().path)!r} ({err}); the run goes on "
-                "and the previous checkpoint, if any, is intact.",
-                CheckpointWarning,
-                stacklevel=4,
-            )
-            return None
+        return self._run_log.load_or_start(identity, self.seed, tables, n_iter, strata, start_key)
 
     def _save(self, run: RunState) -> None:
-        path = self._checkpoint().path
-        if path is None:
-            return
-        if self._log is None:  # the file could not be created before: try again from scratch
-            self._log = self._guarded(lambda: CheckpointLog.create(path, run.identity))
-            if self._log is None:
-                return
-            run.rewind()
-        record = run.record()
-        if self._guarded(lambda: self._log.append(record) or True) is not None:
-            run.mark_saved()
+        self._run_log.save(run)
 
     def _run(self, data, run, n_iter, every, plan: SearchPlan, t_start: float) -> bool:
         """Run the chains in segments until they are done, settled, out of time or interrupted (returned)."""
