@@ -18,7 +18,6 @@ from tqdm.auto import tqdm
 
 from pgmpy_sgm.core.data import sorted_states
 from pgmpy_sgm.models import ModelAverage
-from pgmpy_sgm.structure_score.sgm_settings import HELD_OUT_PRIORS
 
 __all__ = [
     "HeldOutChoice",
@@ -26,8 +25,6 @@ __all__ = [
     "rows_of",
     "fold_states",
     "model_average_log_likelihood",
-    "fit_with_held_out_prior",
-    "HELD_OUT_PRIORS",
 ]
 
 #: Folds of the cross-validation.
@@ -219,21 +216,3 @@ def choose_by_held_out(
     scores = {value: float(np.mean(s)) for value, s in fold_scores.items()}
     best = max(scores, key=lambda v: (scores[v], -list(scores).index(v)))
     return HeldOutChoice(best, scores, fold_scores)
-
-
-def fit_with_held_out_prior(est, X):
-    """``est.fit(X)`` with the structure prior chosen by :func:`choose_by_held_out` (``prior="held_out"`` settings).
-
-    The chosen prior's fit on all of ``X`` gives every fitted attribute; ``prior_`` is the
-    prior chosen and ``prior_scores_`` the held-out log-likelihood per row of each.
-    """
-    from pgmpy_sgm.causal_discovery._structural_em import adopt_fitted
-
-    rows = rows_of(X, est.weights)
-    base = est._resolved_copy()
-    options = [est._settings.fixed(prior) for prior in HELD_OUT_PRIORS]
-    choice = choose_by_held_out(base, rows, "scoring_method", options, est.seed)
-    final = base.set_params(scoring_method=choice.best).fit(X)
-    adopt_fitted(est, final)
-    est.prior_scores_ = {option.prior: value for option, value in choice.scores.items()}
-    return est

@@ -33,7 +33,7 @@ from pgmpy_sgm.causal_discovery._checkpoint import (
 )
 from pgmpy_sgm.causal_discovery._convergence import ConvergenceWarning, warn_if_unconverged
 from pgmpy_sgm.causal_discovery._explore import explore_run
-from pgmpy_sgm.causal_discovery._held_out import fit_with_held_out_prior
+from pgmpy_sgm.causal_discovery._held_out import choose_by_held_out, rows_of
 from pgmpy_sgm.causal_discovery._order import canonical_order, in_column_order
 from pgmpy_sgm.causal_discovery._parameters import (
     Constraint,
@@ -62,7 +62,7 @@ from pgmpy_sgm.causal_discovery._segments import (
     sequential_segments,
 )
 from pgmpy_sgm.causal_discovery._settle_check import adopt_check, settle_check
-from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_em_result, structural_em
+from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_em_result, adopt_fitted, structural_em
 from pgmpy_sgm.core.candidates import CandidatePairs
 from pgmpy_sgm.core.data import check_frame
 from pgmpy_sgm.core.engine import ScoreEngine
@@ -645,10 +645,16 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
     # -- fitting ----------------------------------------------------------------------
     def _fit_by_held_out(self, X):
         """With ``prior="held_out"``, the fit under the prior chosen by held-out fit; else None."""
-        if self._settings.prior_grid is not None:
-            return fit_with_held_out_prior(self, X)
-        self.prior_, self.prior_scores_ = self._settings.prior, None
-        return None
+        grid = self._settings.prior_grid
+        if grid is None:
+            self.prior_, self.prior_scores_ = self._settings.prior, None
+            return None
+        base = self._resolved_copy()
+        options = [self._settings.fixed(prior) for prior in grid]
+        choice = choose_by_held_out(base, rows_of(X, self.weights), "scoring_method", options, self.seed)
+        adopt_fitted(self, base.set_params(scoring_method=choice.best).fit(X))  # sets prior_ too
+        self.prior_scores_ = {option.prior: value for option, value in choice.scores.items()}
+        return self
 
     def _fit(self, X, weights):
         """Run the chains on complete data (see :meth:`fit`) and set the fitted attributes.
