@@ -40,7 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pgmpy_sgm.core import optimize
+from pgmpy_sgm.core import _exact_partition, optimize
 from pgmpy_sgm.core._label_search import BlockScorer, PartitionSpace, label_mcmc
 from pgmpy_sgm.core.lines import group_weights
 from pgmpy_sgm.core.optimize import optimal_clique_labelling, optimal_groups
@@ -231,7 +231,7 @@ def binary() -> None:
             f"median {1000 * np.median(times):.0f} ms, max {1000 * np.max(times):.0f} ms ({len(tables)} tables)"
         )
 
-    st = optimize._exact_structure((2, 2, 2, 2), (False,) * 4)
+    st = _exact_partition._exact_structure((2, 2, 2, 2), (False,) * 4)
     print(
         f"\nstructure for 4 binary parents: {st.blocks.size} valid blocks, {st.ptr.size - 1} DP states, "
         f"{st.t_block.size} transitions"

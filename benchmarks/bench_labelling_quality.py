@@ -209,7 +209,7 @@ def timing() -> None:
 
 def exact_bound() -> None:
     """Where the exact search ends: structure sizes and build times, and whole cliques by default."""
-    from pgmpy_sgm.core.optimize import _exact_structure, exact_search_fits
+    from pgmpy_sgm.core._exact_partition import _exact_structure, exact_search_fits
 
     print("\nexact search: parent spaces (structure built once per space and cached)")
     _exact_structure.cache_clear()

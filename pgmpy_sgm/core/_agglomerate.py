@@ -93,75 +93,97 @@ def greedy_merge(space: PartitionSpace, scorer: BlockScorer, budget: WorkBudget,
     >>> sorted(greedy_merge(space, BlockScorer(counts), WorkBudget(None)))
     [2, 5, 8]
     """
-    n = space.n_configs
-    blocks: dict[int, int] = {}
-    owner = [0] * n
-    if start is None:
-        start = [1 << c for c in range(n)]
-    for g, b in enumerate(start):
-        blocks[g] = b
-        for c in bits(b):
-            owner[c] = g
-    next_id = len(start)
-    n_dirs = space.n_dirs
-    leak_count = [0] * n_dirs
-    for b in blocks.values():
-        lk = space.leak(b)
-        for d in range(n_dirs):
-            leak_count[d] += (lk >> d) & 1
-    version = [0] * len(space.line_masks)
-    heap: list = []
+    merging = _Merging(space, scorer, budget, [1 << c for c in range(space.n_configs)] if start is None else start)
+    for i in space.allowed:
+        merging.evaluate(i)
+    while merging.heap and not budget.exhausted:
+        _, i, ver, _ = heapq.heappop(merging.heap)
+        if ver == merging.version[i]:
+            merging.try_merge(i)
+    return sorted(merging.blocks.values())
 
-    def evaluate(i: int) -> None:
-        version[i] += 1
+
+class _Merging:
+    """The partition of :func:`greedy_merge` (groups by id, the group of every configuration, how many
+    groups leak in each direction) and its heap of candidate merges, one per line (stale entries are
+    told by the line's version)."""
+
+    def __init__(self, space: PartitionSpace, scorer: BlockScorer, budget: WorkBudget, start: list[int]):
+        self.space, self.scorer, self.budget = space, scorer, budget
+        self.blocks: dict[int, int] = {}
+        self.owner = [0] * space.n_configs
+        for g, b in enumerate(start):
+            self.blocks[g] = b
+            for c in bits(b):
+                self.owner[c] = g
+        self.next_id = len(start)
+        self.leak_count = [0] * space.n_dirs
+        for b in self.blocks.values():
+            lk = space.leak(b)
+            for d in range(space.n_dirs):
+                self.leak_count[d] += (lk >> d) & 1
+        self.version = [0] * len(space.line_masks)
+        self.heap: list = []
+
+    def evaluate(self, i: int) -> None:
+        """Push the merge of the groups met by line ``i`` when it gains (older entries of the line go stale)."""
+        space, blocks = self.space, self.blocks
+        self.version[i] += 1
         mask = space.line_masks[i]
-        met = {owner[c] for c in space.line_configs[i]}
+        met = {self.owner[c] for c in space.line_configs[i]}
         if len(met) < 2:
             return
         union = 0
         for g in met:
             union |= blocks[g]
-        gain = scorer(union) - sum(scorer(blocks[g]) for g in met)
-        budget.spend(PY_UNIT * (len(space.line_configs[i]) + union.bit_count()))
+        gain = self.scorer(union) - sum(self.scorer(blocks[g]) for g in met)
+        self.budget.spend(PY_UNIT * (len(space.line_configs[i]) + union.bit_count()))
         if gain > _MIN_GAIN:
-            heapq.heappush(heap, (-gain, i, version[i], mask))
+            heapq.heappush(self.heap, (-gain, i, self.version[i], mask))
 
-    for i in space.allowed:
-        evaluate(i)
-    while heap and not budget.exhausted:
-        neg_gain, i, ver, _ = heapq.heappop(heap)
-        if ver != version[i]:
-            continue
-        met = sorted({owner[c] for c in space.line_configs[i]})
+    def try_merge(self, i: int) -> None:
+        """Merge the groups met by line ``i`` when the union is a valid block and the partition stays regular."""
+        space = self.space
+        met = sorted({self.owner[c] for c in space.line_configs[i]})
         union = 0
         for g in met:
-            union |= blocks[g]
-        budget.spend(PY_UNIT * (len(met) + len(space.forbidden_masks) + union.bit_count() * n_dirs))
+            union |= self.blocks[g]
+        self.budget.spend(PY_UNIT * (len(met) + len(space.forbidden_masks) + union.bit_count() * space.n_dirs))
         if not space.allowed_block(union):
-            version[i] += 1
-            continue
-        new_leak = space.leak(union)
-        counts = list(leak_count)
+            self.version[i] += 1
+            return
+        counts = self._leak_counts_after(met, union)
+        if min(counts) <= 0:
+            self.version[i] += 1  # irregular now; re-evaluated if a neighbouring group changes
+            return
+        self.leak_count = counts
+        self._merge(met, union)
+
+    def _leak_counts_after(self, met: list[int], union: int) -> list[int]:
+        """How many groups would leak in each direction once the groups ``met`` are replaced by ``union``."""
+        n_dirs = self.space.n_dirs
+        new_leak = self.space.leak(union)
+        counts = list(self.leak_count)
         for g in met:
-            lk = space.leak(blocks[g])
+            lk = self.space.leak(self.blocks[g])
             for d in range(n_dirs):
                 counts[d] -= (lk >> d) & 1
         for d in range(n_dirs):
             counts[d] += (new_leak >> d) & 1
-        if min(counts) <= 0:
-            version[i] += 1  # irregular now; re-evaluated if a neighbouring group changes
-            continue
-        leak_count = counts
+        return counts
+
+    def _merge(self, met: list[int], union: int) -> None:
+        """Replace the groups ``met`` by ``union`` and re-evaluate the allowed lines through it."""
+        space = self.space
         for g in met:
-            del blocks[g]
-        gid = next_id
-        next_id += 1
-        blocks[gid] = union
+            del self.blocks[g]
+        gid = self.next_id
+        self.next_id += 1
+        self.blocks[gid] = union
         touched = set()
         for c in bits(union):
-            owner[c] = gid
+            self.owner[c] = gid
             touched.update(space.lines_of_config[c])
         for j in sorted(touched):
             if not space.forbidden[space.line_dirs[j]]:
-                evaluate(j)
-    return sorted(blocks.values())
+                self.evaluate(j)

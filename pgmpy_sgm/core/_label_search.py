@@ -445,37 +445,11 @@ def label_mcmc(
             blocks = random_start(space, rng)
             value, stale = sum(scorer(b) for b in blocks), True
         if stale:
-            owner = _owner(space, blocks)
-            labels, addable = [], []
-            for i in space.allowed:
-                configs = line_configs[i]
-                g = owner[configs[0]]
-                (labels if all(owner[c] == g for c in configs) else addable).append(i)
+            owner, labels, addable = _labels_and_addable(space, blocks, line_configs)
             stale = False
         if not labels and not addable:
             break
-        candidate = None
-        for _attempt in range(100):
-            delete = bool(labels) and (not addable or rng.random() < 0.5)
-            if delete:
-                line = labels[rng.integers(len(labels))]
-                g = owner[line_configs[line][0]]
-                removed, added = {g}, space.components(blocks[g], skip_line=line)
-                if len(added) == 1 and split_deletions:
-                    added = _split_through(space, blocks[g], line, rng)
-            else:
-                line = addable[rng.integers(len(addable))]
-                removed = {owner[c] for c in line_configs[line]}
-                union = 0
-                for g in removed:
-                    union |= blocks[g]
-                if not space.allowed_block(union):
-                    continue
-                added = [union]
-            cand = [b for h, b in enumerate(blocks) if h not in removed] + added
-            if space.regular(cand):
-                candidate = cand
-                break
+        candidate = _propose(space, blocks, owner, (labels, addable), line_configs, rng, split_deletions)
         if candidate is None:
             continue
         cand_value = sum(scorer(b) for b in candidate)
@@ -485,3 +459,48 @@ def label_mcmc(
             if value > best_value + _MIN_GAIN or (value > best_value - _MIN_GAIN and len(blocks) > len(best)):
                 best, best_value = list(blocks), value
     return sorted(best)
+
+
+def _labels_and_addable(space: PartitionSpace, blocks: list[int], line_configs: list[list[int]]):
+    """The group of every configuration, and the allowed lines inside one group (labels) and across groups."""
+    owner = _owner(space, blocks)
+    labels, addable = [], []
+    for i in space.allowed:
+        configs = line_configs[i]
+        g = owner[configs[0]]
+        (labels if all(owner[c] == g for c in configs) else addable).append(i)
+    return owner, labels, addable
+
+
+def _propose(space: PartitionSpace, blocks: list[int], owner: list[int], lines: tuple, line_configs, rng,
+             split_deletions: bool) -> list[int] | None:
+    """Up to 100 draws of a proposal of :func:`label_mcmc`; the first regular candidate, or None."""
+    for _attempt in range(100):
+        cand = _draw_proposal(space, blocks, owner, lines, line_configs, rng, split_deletions)
+        if cand is not None and space.regular(cand):
+            return cand
+    return None
+
+
+def _draw_proposal(space: PartitionSpace, blocks: list[int], owner: list[int], lines: tuple, line_configs, rng,
+                   split_deletions: bool) -> list[int] | None:
+    """One proposal: delete a random label (or the labels splitting its group) or add a random addable line
+    (``lines`` = (labels, addable)); None when the added union holds a forbidden line."""
+    labels, addable = lines
+    delete = bool(labels) and (not addable or rng.random() < 0.5)
+    if delete:
+        line = labels[rng.integers(len(labels))]
+        g = owner[line_configs[line][0]]
+        removed, added = {g}, space.components(blocks[g], skip_line=line)
+        if len(added) == 1 and split_deletions:
+            added = _split_through(space, blocks[g], line, rng)
+    else:
+        line = addable[rng.integers(len(addable))]
+        removed = {owner[c] for c in line_configs[line]}
+        union = 0
+        for g in removed:
+            union |= blocks[g]
+        if not space.allowed_block(union):
+            return None
+        added = [union]
+    return [b for h, b in enumerate(blocks) if h not in removed] + added

@@ -8,9 +8,10 @@ the allowed lines inside it connect its atoms and no forbidden line lies inside 
 leak mask (the directions of the lines meeting it without lying inside it) is computed
 over the whole configuration space, so regularity of the whole partition is exact.
 
-The dynamic programme is the one of :mod:`pgmpy_sgm.core._dp_kernels` on atom sets:
-the block holding the lowest atom of the remaining set is chosen, and a direction mask
-carries the regularity directions the fixed groups do not already supply.
+The dynamic programme (:mod:`pgmpy_sgm.core._atom_dp`) is the one of
+:mod:`pgmpy_sgm.core._dp_kernels` on atom sets: the block holding the lowest atom of the
+remaining set is chosen, and a direction mask carries the regularity directions the fixed
+groups do not already supply.
 
 :func:`bounded_lns` improves a partition by such sub-problems within a work budget;
 :func:`bounded_heuristic` runs it from greedy merging and from a few random restarts.
@@ -19,12 +20,18 @@ carries the regularity directions the fixed groups do not already supply.
 from __future__ import annotations
 
 import itertools
-import math
 
 import numpy as np
-from numba import njit
 
-from pgmpy_sgm.core._dp_kernels import lowest_bit, relax
+from pgmpy_sgm.core._agglomerate import PY_UNIT, greedy_merge
+from pgmpy_sgm.core._atom_dp import (
+    MAX_ATOMS,
+    atom_blocks,
+    atom_problem,
+    best_atom_partition,
+    solve_atom_dp,
+    solve_atom_dp_listed,
+)
 from pgmpy_sgm.core._label_search import BlockScorer, PartitionSpace, bits, grow_parts, random_start
 
 __all__ = [
@@ -40,9 +47,6 @@ __all__ = [
     "bounded_heuristic",
 ]
 
-#: Largest number of atoms of one sub-problem (state tables of ``2**MAX_ATOMS`` entries).
-MAX_ATOMS = 14
-
 #: Smallest gain that counts as an improvement of a sub-problem.
 _LNS_GAIN = 1e-9
 
@@ -55,341 +59,6 @@ SOLVE_UNITS = 20_000
 
 #: Largest sub-grid re-solved by :func:`bounded_lns` (also at most half the space).
 MAX_REGION = 8
-
-
-@njit(cache=True)
-def atom_blocks(n_atoms, pooled, sizes, line_amask, line_full, line_dir, line_forb):
-    """Validity, leak mask and group weight of every union of atoms.
-
-    Parameters
-    ----------
-    n_atoms : int
-        Number of atoms (at most :data:`MAX_ATOMS`).
-    pooled : float64 array, shape (n_atoms, k)
-        Counts of the center's states pooled over each atom.
-    sizes : float64 array
-        Number of configurations of each atom.
-    line_amask : int64 array
-        For every line meeting the universe, the atoms it meets.
-    line_full : bool array
-        Whether the line lies inside the universe.
-    line_dir : int64 array
-        Direction of the line.
-    line_forb : bool array
-        Whether the line's direction is forbidden.
-
-    Returns
-    -------
-    valid : bool array, length ``2**n_atoms``
-    leak : int64 array
-        Direction mask of the lines meeting the union without lying inside it.
-    weight : float64 array
-        Group weight ``w(B)`` of the union (see :func:`pgmpy_sgm.core.lines.group_weights`).
-    """
-    n_sets = 1 << n_atoms
-    k = pooled.shape[1]
-    valid = np.zeros(n_sets, np.bool_)
-    leak = np.zeros(n_sets, np.int64)
-    weight = np.zeros(n_sets)
-    # lines reaching outside the universe leak from every union they meet
-    outer = np.zeros(n_sets, np.int64)
-    atom_outer = np.zeros(n_atoms, np.int64)
-    inner = []  # lines inside the universe meeting at least two atoms
-    for i in range(line_amask.size):
-        a = line_amask[i]
-        if not line_full[i]:
-            for t in range(n_atoms):
-                if (a >> t) & 1:
-                    atom_outer[t] |= 1 << line_dir[i]
-        elif a & (a - 1):
-            inner.append(i)
-    n_inner = len(inner)
-    in_mask = np.empty(n_inner, np.int64)
-    in_dir = np.empty(n_inner, np.int64)
-    in_forb = np.empty(n_inner, np.bool_)
-    for j in range(n_inner):
-        in_mask[j] = line_amask[inner[j]]
-        in_dir[j] = line_dir[inner[j]]
-        in_forb[j] = line_forb[inner[j]]
-    # inner lines through each atom
-    line_ptr = np.zeros(n_atoms + 1, np.int64)
-    for t in range(n_atoms):
-        line_ptr[t + 1] = line_ptr[t]
-        for j in range(n_inner):
-            if (in_mask[j] >> t) & 1:
-                line_ptr[t + 1] += 1
-    atom_lines = np.empty(line_ptr[n_atoms], np.int64)
-    for t in range(n_atoms):
-        p = line_ptr[t]
-        for j in range(n_inner):
-            if (in_mask[j] >> t) & 1:
-                atom_lines[p] = j
-                p += 1
-    tot = np.zeros((n_sets, k))
-    lam = np.zeros(n_sets)
-    stack = np.empty(n_atoms, np.int64)
-    for u in range(1, n_sets):
-        low = lowest_bit(u)
-        prev = u & (u - 1)
-        outer[u] = outer[prev] | atom_outer[low]
-        lam[u] = lam[prev] + sizes[low]
-        for j in range(k):
-            tot[u, j] = tot[prev, j] + pooled[low, j]
-        # connectivity of the atoms through lines inside the union (depth-first over atoms)
-        reached = u & -u
-        stack[0] = low
-        top = 1
-        while top > 0 and reached != u:
-            top -= 1
-            t = stack[top]
-            for p in range(line_ptr[t], line_ptr[t + 1]):
-                a = in_mask[atom_lines[p]]
-                if (a & ~u) == 0 and (a & ~reached) != 0:
-                    new = a & ~reached
-                    reached |= a
-                    while new:
-                        stack[top] = lowest_bit(new)
-                        top += 1
-                        new &= new - 1
-        if reached != u:
-            continue
-        # forbidden lines inside, and the leak mask
-        ok = True
-        lk = outer[u]
-        for j in range(n_inner):
-            a = in_mask[j]
-            if a & u == 0:
-                continue
-            if a & ~u:
-                lk |= 1 << in_dir[j]
-            elif in_forb[j]:
-                ok = False
-                break
-        if not ok:
-            continue
-        leak[u] = lk
-        valid[u] = True
-        n_b = 0.0
-        lm = lam[u]
-        w = math.lgamma(k * lm) - k * math.lgamma(lm)
-        for j in range(k):
-            n_b += tot[u, j]
-            w += math.lgamma(tot[u, j] + lm)
-        weight[u] = w - math.lgamma(n_b + k * lm)
-    return valid, leak, weight
-
-
-@njit(cache=True)
-def atom_problem(n_atoms, atom_of, counts, line_ptr, line_cfg, line_dir, dir_forb):
-    """The arguments of :func:`atom_blocks` for the atoms given by ``atom_of`` (the atom of every
-    configuration, -1 outside the universe): the counts pooled over each atom (configurations in
-    increasing order), the atoms' sizes, and for the lines meeting the universe (in line order)
-    the atoms they meet, whether they lie inside the universe, their directions and whether
-    those are forbidden.
-
-    ``line_ptr``/``line_cfg`` list the configurations of every line (CSR), ``line_dir`` its
-    direction and ``dir_forb`` whether a direction is forbidden
-    (:meth:`~pgmpy_sgm.core._label_search.PartitionSpace.line_arrays`).
-    """
-    n_lines = line_ptr.size - 1
-    amask = np.empty(n_lines, np.int64)
-    full = np.empty(n_lines, np.bool_)
-    dirs = np.empty(n_lines, np.int64)
-    forb = np.empty(n_lines, np.bool_)
-    m = 0
-    for i in range(n_lines):
-        a = 0
-        inside = True
-        for p in range(line_ptr[i], line_ptr[i + 1]):
-            t = atom_of[line_cfg[p]]
-            if t >= 0:
-                a |= 1 << t
-            else:
-                inside = False
-        if a != 0:
-            amask[m] = a
-            full[m] = inside
-            dirs[m] = line_dir[i]
-            forb[m] = dir_forb[line_dir[i]]
-            m += 1
-    k = counts.shape[1]
-    pooled = np.zeros((n_atoms, k))
-    sizes = np.zeros(n_atoms)
-    for c in range(atom_of.size):
-        t = atom_of[c]
-        if t >= 0:
-            sizes[t] += 1.0
-            for j in range(k):
-                pooled[t, j] += counts[c, j]
-    return pooled, sizes, amask[:m], full[:m], dirs[:m], forb[:m]
-
-
-@njit(cache=True)
-def _chosen_unions(val, cnt, arg, cleak, s, m):
-    """Walk the dynamic programme's choices back from state ``(s, m)``: the unions chosen and the value."""
-    value = val[s, m]
-    chosen = np.empty(cnt[s, m] if value > -np.inf else 0, np.int64)
-    i = 0
-    while s != 0 and value > -np.inf:
-        b = arg[s, m]
-        chosen[i] = b
-        i += 1
-        m = m & ~cleak[b]
-        s = s ^ b
-    return chosen, value
-
-
-@njit(cache=True)
-def solve_atom_dp(n_atoms, valid, cleak, weight, n_masks, tol):
-    """Best partition of all atoms into valid unions whose leaks cover every constrained direction.
-
-    ``cleak`` holds the leak masks restricted (and renumbered) to the constrained
-    directions, ``n_masks = 2 ** n_constrained``. Higher value by more than ``tol``
-    wins, then more blocks. Returns the chosen unions (atom masks) and the value
-    (``-inf`` and an empty array when infeasible).
-    """
-    n_sets = 1 << n_atoms
-    full_mask = n_masks - 1
-    val = np.full((n_sets, n_masks), -np.inf)
-    cnt = np.zeros((n_sets, n_masks), np.int64)
-    arg = np.zeros((n_sets, n_masks), np.int64)
-    val[0, 0] = 0.0
-    for s in range(1, n_sets):
-        low = s & -s
-        rest = s ^ low
-        t = rest
-        while True:
-            b = t | low
-            if valid[b]:
-                relax(val, cnt, arg, s, s ^ b, weight[b], full_mask & ~cleak[b], b, n_masks, tol)
-            if t == 0:
-                break
-            t = (t - 1) & rest
-    return _chosen_unions(val, cnt, arg, cleak, n_sets - 1, full_mask)
-
-
-@njit(cache=True)
-def solve_atom_dp_listed(n_atoms, by_low_ptr, by_low, cleak, weight, n_masks, tol):
-    """:func:`solve_atom_dp` with the valid unions listed by their lowest atom
-    (``by_low[by_low_ptr[a]:by_low_ptr[a + 1]]``, each list in decreasing order, the order in
-    which :func:`solve_atom_dp` meets them), so that a state scans only the valid unions holding
-    its lowest atom: the same result, cheaper when valid unions are few."""
-    n_sets = 1 << n_atoms
-    full_mask = n_masks - 1
-    val = np.full((n_sets, n_masks), -np.inf)
-    cnt = np.zeros((n_sets, n_masks), np.int64)
-    arg = np.zeros((n_sets, n_masks), np.int64)
-    val[0, 0] = 0.0
-    for s in range(1, n_sets):
-        low = lowest_bit(s)
-        for j in range(by_low_ptr[low], by_low_ptr[low + 1]):
-            b = by_low[j]
-            if b & ~s == 0:
-                relax(val, cnt, arg, s, s ^ b, weight[b], full_mask & ~cleak[b], b, n_masks, tol)
-    return _chosen_unions(val, cnt, arg, cleak, n_sets - 1, full_mask)
-
-
-def _listed_unions(n_atoms: int, valid: np.ndarray):
-    """Valid unions grouped by lowest atom (decreasing within a group), and the transitions each
-    form of the dynamic programme scans: ``(ptr, unions, listed_work, dense_work)``."""
-    unions = np.flatnonzero(valid)
-    low = np.zeros(unions.size, dtype=np.int64)
-    rest = unions.copy()
-    while True:  # lowest set bit of every union
-        even = (rest & 1) == 0
-        if not even.any():
-            break
-        low[even] += 1
-        rest[even] >>= 1
-    order = np.lexsort((-unions, low))
-    unions, low = unions[order], low[order]
-    ptr = np.searchsorted(low, np.arange(n_atoms + 1)).astype(np.int64)
-    per_low = np.diff(ptr)
-    listed = int(np.sum(per_low * (2 ** (n_atoms - 1 - np.arange(n_atoms, dtype=np.int64)))))
-    return ptr, unions.astype(np.int64), listed, 3**n_atoms
-
-
-def best_atom_partition(space, counts: np.ndarray, atoms: list[int], need: int, tol: float, work: list | None = None):
-    """Exact best re-partition of the union of ``atoms`` given the groups outside it.
-
-    Parameters
-    ----------
-    space : PartitionSpace
-        Lines and forbidden flags (:mod:`pgmpy_sgm.core._label_search`).
-    counts : numpy.ndarray, shape (n_configs, k)
-        Counts of the center's states per configuration.
-    atoms : list of int
-        Disjoint valid blocks (bitmasks over configurations), at most :data:`MAX_ATOMS`.
-    need : int
-        Direction mask that the new groups must leak in (the directions the fixed groups miss).
-    tol : float
-        Tie tolerance.
-    work : list of one int, optional
-        Incremented by the transitions the dynamic programme scans (per direction mask): the
-        states times the valid unions holding their lowest atom, or ``3 ** n_atoms`` when
-        every subset is scanned (whichever form is cheaper is used).
-
-    Returns
-    -------
-    (list of int, float) or None
-        The new groups (configuration bitmasks) and their total weight; None when no
-        partition of the atoms supplies ``need``.
-
-    Examples
-    --------
-    >>> from pgmpy_sgm.core._label_search import PartitionSpace
-    >>> space = PartitionSpace((2, 2), (False, False))
-    >>> counts = np.array([[50, 0], [0, 50], [50, 0], [25, 25]])
-    >>> groups, _ = best_atom_partition(space, counts, [1, 2, 4, 8], space.full_dirs, 1e-9)
-    >>> sorted(groups)  # configurations 0 and 2 merged
-    [2, 5, 8]
-    """
-    work = [0] if work is None else work
-    n_atoms = len(atoms)
-    atom_of = [-1] * space.n_configs
-    for t, a in enumerate(atoms):
-        for c in bits(a):
-            atom_of[c] = t
-    line_ptr, line_cfg, line_dir, dir_forb = space.line_arrays()
-    problem = atom_problem(
-        n_atoms,
-        np.array(atom_of, dtype=np.int64),
-        np.ascontiguousarray(counts, dtype=np.float64),
-        line_ptr,
-        line_cfg,
-        line_dir,
-        dir_forb,
-    )
-    valid, leak, weight = atom_blocks(n_atoms, *problem)
-    ptr, unions, listed_work, dense_work = _listed_unions(n_atoms, valid)
-    constrained: list[int] = []
-    while True:
-        cleak = np.zeros_like(leak)
-        for j, d in enumerate(constrained):
-            cleak |= ((leak >> d) & 1) << j
-        n_masks = 1 << len(constrained)
-        if listed_work < dense_work:
-            chosen, value = solve_atom_dp_listed(n_atoms, ptr, unions, cleak, weight, n_masks, tol)
-        else:
-            chosen, value = solve_atom_dp(n_atoms, valid, cleak, weight, n_masks, tol)
-        work[0] += min(listed_work, dense_work) * n_masks
-        if value == -np.inf:
-            return None
-        acc = 0
-        for b in chosen:
-            acc |= int(leak[b])
-        missing = [d for d in range(space.n_dirs) if (need >> d) & 1 and not (acc >> d) & 1]
-        if not missing:
-            break
-        constrained = sorted(set(constrained) | set(missing))
-    groups = []
-    for b in chosen.tolist():
-        g = 0
-        for t in range(n_atoms):
-            if (b >> t) & 1:
-                g |= atoms[t]
-        groups.append(g)
-    return groups, float(value)
 
 
 def regions(space: PartitionSpace, max_size: int) -> list[int]:
@@ -502,97 +171,138 @@ def bounded_lns(
     >>> sorted(bounded_lns(space, BlockScorer(counts), counts, start, WorkBudget(None), max_region=2))
     [2, 5, 8]
     """
-    from pgmpy_sgm.core._agglomerate import PY_UNIT
-
     max_atoms = BOUNDED_MAX_ATOMS if max_atoms is None else max_atoms
-    blocks = list(blocks)
     subgrids = [(r, bits(r)) for r in regions(space, max_region)]
-    neighbours = _config_neighbours(space)
     tol = 1e-12 * max(1.0, float(np.sum(counts)))
-    n_dirs = space.n_dirs
     memo = {} if memo is None else memo
-    adjacency: dict[int, set[int]] = {}  # group -> groups met by a line through it (current partition)
-
-    def adjacent(g: int) -> set[int]:
-        found = adjacency.get(g)
-        if found is None:
-            near = 0
-            for c in bits(blocks[g]):
-                near |= neighbours[c]
-            found = adjacency[g] = {owner[c] for c in bits(near & ~blocks[g])}
-        return found
-
+    part = _Grouping(space, list(blocks), _config_neighbours(space))
     improved = True
     while improved and not budget.exhausted:
         improved = False
-        adjacency.clear()
-        owner = _owner_list(space, blocks)
-        leaks = [space.leak(b) for b in blocks]
-        leak_count = [sum((lk >> d) & 1 for lk in leaks) for d in range(n_dirs)]
-        problems: list = [("grid", r) for r in subgrids] + [("all", None)]
-        problems += [("pair", (_lowest(blocks[g]), _lowest(blocks[h]))) for g, h in _adjacent_pairs(space, blocks)]
-        problems += [("cut", (_lowest(b), d)) for b in blocks if b.bit_count() > max_region for d in range(n_dirs)]
-        budget.spend(PY_UNIT * (len(space.line_masks) + len(blocks)))
+        part.reset(part.blocks)
+        problems = _round_problems(part, subgrids, max_region)
+        budget.spend(PY_UNIT * (len(space.line_masks) + len(part.blocks)))
         for kind, arg in problems:
             if budget.exhausted:
                 break
-            if kind == "grid":
-                region, configs = arg
-                touched = sorted({owner[c] for c in configs})
-                budget.spend(PY_UNIT * (len(configs) + len(touched)))
-                atoms = [1 << c for c in configs]
-                for g in touched:
-                    outside = blocks[g] & ~region
-                    if outside:
-                        atoms.extend(space.components(outside))
-            elif kind == "all":
-                atoms, touched = list(blocks), list(range(len(blocks)))
-            elif kind == "cut":
-                g = owner[arg[0]]
-                if blocks[g].bit_count() <= max_region:
-                    continue
-                atoms, touched = _cut_atoms(space, blocks, g, arg[1], sorted(adjacent(g)), max_atoms)
-                budget.spend(PY_UNIT * (blocks[g].bit_count() + len(touched)))
-            else:
-                g, h = owner[arg[0]], owner[arg[1]]
-                if g == h:
-                    continue
-                region = blocks[g] | blocks[h]
-                if region.bit_count() > max_region:
-                    continue
-                configs = bits(region)
-                touched = [g, h]
-                touched += sorted((adjacent(g) | adjacent(h)) - {g, h})
-                budget.spend(PY_UNIT * (len(configs) + len(touched)))
-                atoms = [1 << c for c in configs] + [blocks[f] for f in touched[2:]]
-            if len(atoms) > max_atoms or len(atoms) < 2:
+            found = _problem_atoms(part, kind, arg, max_region, max_atoms, budget)
+            if found is None or not 2 <= len(found[0]) <= max_atoms:
                 continue
-            counts_left = list(leak_count)
-            for f in touched:
-                for d in range(n_dirs):
-                    counts_left[d] -= (leaks[f] >> d) & 1
-            need = sum(1 << d for d in range(n_dirs) if counts_left[d] == 0)
-            key = (tuple(sorted(atoms)), need)
-            if key not in memo:
-                n_cells = sum(a.bit_count() for a in atoms) * (n_dirs + counts.shape[1])
-                work = [0]
-                memo[key] = best_atom_partition(space, counts, atoms, need, tol, work)
-                budget.spend(SOLVE_UNITS + work[0] + 2 ** len(atoms) * len(atoms) + PY_UNIT * n_cells)
-            res = memo[key]
+            atoms, touched = found
+            res = _solved(space, counts, atoms, part.need(touched), tol, memo, budget)
             if res is None:
                 continue
-            groups, _ = res
-            old = sum(scorer(blocks[f]) for f in touched)
-            if sum(scorer(b) for b in groups) > old + _LNS_GAIN:
-                touched_set = set(touched)
-                blocks = [b for f, b in enumerate(blocks) if f not in touched_set] + groups
+            old = sum(scorer(part.blocks[f]) for f in touched)
+            if sum(scorer(b) for b in res[0]) > old + _LNS_GAIN:
+                part.replace(touched, res[0])
                 improved = True
-                adjacency.clear()
-                owner = _owner_list(space, blocks)
-                leaks = [space.leak(b) for b in blocks]
-                leak_count = [sum((lk >> d) & 1 for lk in leaks) for d in range(n_dirs)]
-                budget.spend(PY_UNIT * (space.n_configs + len(blocks) * n_dirs))
-    return sorted(blocks)
+                budget.spend(PY_UNIT * (space.n_configs + len(part.blocks) * space.n_dirs))
+    return sorted(part.blocks)
+
+
+class _Grouping:
+    """The current partition of :func:`bounded_lns`: its groups, the group of every configuration,
+    the groups' leak masks, how many groups leak in each direction, and the groups met by a line
+    through each group (filled on demand)."""
+
+    def __init__(self, space: PartitionSpace, blocks: list[int], neighbours: list[int]):
+        self.space = space
+        self.neighbours = neighbours
+        self.reset(blocks)
+
+    def reset(self, blocks: list[int]) -> None:
+        self.blocks = blocks
+        self.adjacency: dict[int, set[int]] = {}
+        self.owner = _owner_list(self.space, blocks)
+        self.leaks = [self.space.leak(b) for b in blocks]
+        self.leak_count = [sum((lk >> d) & 1 for lk in self.leaks) for d in range(self.space.n_dirs)]
+
+    def replace(self, touched: list[int], groups: list[int]) -> None:
+        """Replace the groups ``touched`` by ``groups``."""
+        touched_set = set(touched)
+        self.reset([b for f, b in enumerate(self.blocks) if f not in touched_set] + groups)
+
+    def adjacent(self, g: int) -> set[int]:
+        found = self.adjacency.get(g)
+        if found is None:
+            near = 0
+            for c in bits(self.blocks[g]):
+                near |= self.neighbours[c]
+            found = self.adjacency[g] = {self.owner[c] for c in bits(near & ~self.blocks[g])}
+        return found
+
+    def need(self, touched: list[int]) -> int:
+        """Direction mask that no group other than ``touched`` leaks in."""
+        counts_left = list(self.leak_count)
+        for f in touched:
+            for d in range(self.space.n_dirs):
+                counts_left[d] -= (self.leaks[f] >> d) & 1
+        return sum(1 << d for d in range(self.space.n_dirs) if counts_left[d] == 0)
+
+
+def _round_problems(part: _Grouping, subgrids: list, max_region: int) -> list:
+    """The sub-problems of one round of :func:`bounded_lns`, in the order they are visited."""
+    blocks, space = part.blocks, part.space
+    problems: list = [("grid", r) for r in subgrids] + [("all", None)]
+    problems += [("pair", (_lowest(blocks[g]), _lowest(blocks[h]))) for g, h in _adjacent_pairs(space, blocks)]
+    problems += [("cut", (_lowest(b), d)) for b in blocks if b.bit_count() > max_region for d in range(space.n_dirs)]
+    return problems
+
+
+def _problem_atoms(part: _Grouping, kind: str, arg, max_region: int, max_atoms: int, budget):
+    """Atoms of one sub-problem and the indices of the groups it re-solves (None when it no
+    longer applies to the current partition); charges the visit to ``budget``."""
+    if kind == "grid":
+        return _grid_atoms(part, arg, budget)
+    if kind == "all":
+        return list(part.blocks), list(range(len(part.blocks)))
+    if kind == "cut":
+        g = part.owner[arg[0]]
+        if part.blocks[g].bit_count() <= max_region:
+            return None
+        atoms, touched = _cut_atoms(part.space, part.blocks, g, arg[1], sorted(part.adjacent(g)), max_atoms)
+        budget.spend(PY_UNIT * (part.blocks[g].bit_count() + len(touched)))
+        return atoms, touched
+    return _pair_atoms(part, arg, max_region, budget)
+
+
+def _grid_atoms(part: _Grouping, arg: tuple, budget):
+    """A sub-grid's configurations, and the pieces outside it of the groups meeting it."""
+    region, configs = arg
+    touched = sorted({part.owner[c] for c in configs})
+    budget.spend(PY_UNIT * (len(configs) + len(touched)))
+    atoms = [1 << c for c in configs]
+    for g in touched:
+        outside = part.blocks[g] & ~region
+        if outside:
+            atoms.extend(part.space.components(outside))
+    return atoms, touched
+
+
+def _pair_atoms(part: _Grouping, arg: tuple, max_region: int, budget):
+    """Two groups joined by a line, configuration by configuration, and the groups they meet (whole)."""
+    g, h = part.owner[arg[0]], part.owner[arg[1]]
+    if g == h:
+        return None
+    region = part.blocks[g] | part.blocks[h]
+    if region.bit_count() > max_region:
+        return None
+    configs = bits(region)
+    touched = [g, h]
+    touched += sorted((part.adjacent(g) | part.adjacent(h)) - {g, h})
+    budget.spend(PY_UNIT * (len(configs) + len(touched)))
+    return [1 << c for c in configs] + [part.blocks[f] for f in touched[2:]], touched
+
+
+def _solved(space: PartitionSpace, counts: np.ndarray, atoms: list[int], need: int, tol: float, memo: dict, budget):
+    """:func:`best_atom_partition` of a sub-problem, from ``memo`` or solved and charged to ``budget``."""
+    key = (tuple(sorted(atoms)), need)
+    if key not in memo:
+        n_cells = sum(a.bit_count() for a in atoms) * (space.n_dirs + counts.shape[1])
+        work = [0]
+        memo[key] = best_atom_partition(space, counts, atoms, need, tol, work)
+        budget.spend(SOLVE_UNITS + work[0] + 2 ** len(atoms) * len(atoms) + PY_UNIT * n_cells)
+    return memo[key]
 
 
 def _cut_atoms(space: PartitionSpace, blocks: list[int], g: int, direction: int, near: list[int], max_atoms: int):
@@ -658,8 +368,6 @@ def bounded_heuristic(
     >>> space.regular(blocks), bool(np.isclose(value, optimal_groups(counts, (2, 2, 2)).value))
     (True, True)
     """
-    from pgmpy_sgm.core._agglomerate import PY_UNIT, greedy_merge
-
     counts = np.asarray(counts, dtype=np.float64)
     max_region = min(MAX_REGION, max(2, space.n_configs // 2))
     best = greedy_merge(space, scorer, budget)

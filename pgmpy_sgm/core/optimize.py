@@ -49,14 +49,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
-from scipy.special import gammaln
 
 from pgmpy_sgm.core._agglomerate import WorkBudget
-from pgmpy_sgm.core._dp_kernels import reachable_states, solve_partition_dp
-from pgmpy_sgm.core._label_search import BlockScorer, PartitionSpace, label_mcmc
+from pgmpy_sgm.core._exact_partition import (
+    GAIN_TOL,
+    MAX_EXACT_BLOCKS,
+    MAX_EXACT_CONFIGS,
+    best_partition_by_block,
+    exact_groups,
+    exact_search_fits,
+    partition_space,
+)
+from pgmpy_sgm.core._label_search import BlockScorer, label_mcmc
 from pgmpy_sgm.core._lns import bounded_heuristic
 from pgmpy_sgm.core.labelling import CliqueLabelling
 from pgmpy_sgm.core.lines import canonical_groups, group_weights
@@ -79,12 +85,6 @@ __all__ = [
     "exact_search_fits",
     "best_partition_by_block",
 ]
-
-#: Largest number of parent configurations solved exactly (the DP's tables have ``2**P`` entries).
-MAX_EXACT_CONFIGS = 24
-
-#: Largest number of valid blocks of a space that ``method="auto"`` solves exactly.
-MAX_EXACT_BLOCKS = 40_000
 
 #: Largest number of valid blocks of a space that ``method="exact"`` accepts.
 MAX_EXACT_BLOCKS_ON_REQUEST = 400_000
@@ -124,7 +124,6 @@ _REMOVED_METHODS = {
     "lns": "method='lns' (the earlier unbounded heuristic) was removed; method='heuristic' "
     "searches the same neighbourhoods with restarts under a work cap",
 }
-_GAIN_TOL = 1e-9
 
 
 @dataclass(frozen=True)
@@ -209,164 +208,6 @@ def _check_forbidden(forbidden, n_dirs: int) -> tuple[bool, ...]:
     for d in arr:
         flags[int(d)] = True
     return tuple(flags)
-
-
-# ----------------------------------------------------------------------------- cached structure
-
-
-@lru_cache(maxsize=512)
-def _space(cards: tuple[int, ...], forbidden: tuple[bool, ...]) -> PartitionSpace:
-    return PartitionSpace(cards, forbidden)
-
-
-@dataclass(frozen=True)
-class _ExactStructure:
-    blocks: np.ndarray  # int64 bitmasks, sorted by lowest configuration
-    member: np.ndarray  # (n_blocks, n_configs) 0/1 float64
-    lam: np.ndarray  # block sizes, float64
-    leak: np.ndarray  # int64 direction masks
-    ptr: np.ndarray
-    t_block: np.ndarray
-    t_next: np.ndarray
-    n_masks: int
-
-
-def _valid_blocks(space: PartitionSpace, limit: int | None = None) -> list[int] | None:
-    """Singletons, and the unions of allowed lines that are connected and contain no forbidden line;
-    None as soon as more than ``limit`` unions of lines are found."""
-    lines = [space.line_masks[i] for i in space.allowed]
-    seen = set(lines)
-    frontier = list(lines)
-    while frontier:
-        grown = []
-        for block in frontier:
-            for line in lines:
-                if line & block and line & ~block:
-                    union = block | line
-                    if union not in seen:
-                        seen.add(union)
-                        grown.append(union)
-            if limit is not None and len(seen) > limit:
-                return None
-        frontier = grown
-    valid = [b for b in seen if space.allowed_block(b)]
-    return valid + [1 << c for c in range(space.n_configs)]
-
-
-@lru_cache(maxsize=512)
-def exact_search_fits(cards: tuple[int, ...], forbidden: tuple[bool, ...], max_blocks: int = MAX_EXACT_BLOCKS) -> bool:
-    """Whether the exact search handles a space: at most :data:`MAX_EXACT_CONFIGS` configurations
-    and at most ``max_blocks`` connected unions of lines (counted with an early stop, so the
-    check costs at most about ``max_blocks`` unions).
-
-    Parameters
-    ----------
-    cards : tuple of int
-        Parent cardinalities (each >= 2).
-    forbidden : tuple of bool
-        One flag per direction.
-    max_blocks : int
-        Bound on the number of valid blocks.
-
-    Returns
-    -------
-    bool
-
-    Examples
-    --------
-    >>> exact_search_fits((3, 3, 2), (False,) * 3), exact_search_fits((3, 3, 3), (False,) * 3)
-    (True, False)
-    """
-    if int(np.prod(cards, dtype=np.int64)) > MAX_EXACT_CONFIGS:
-        return False
-    return _valid_blocks(_space(cards, forbidden), max_blocks) is not None
-
-
-@lru_cache(maxsize=64)
-def _exact_structure(cards: tuple[int, ...], forbidden: tuple[bool, ...]) -> _ExactStructure:
-    space = _space(cards, forbidden)
-    p = space.n_configs
-    blocks = np.array(_valid_blocks(space), dtype=np.int64)
-    lowest = np.array([(int(b) & -int(b)).bit_length() - 1 for b in blocks])
-    order = np.lexsort((blocks, lowest))
-    blocks, lowest = blocks[order], lowest[order]
-    bymin_ptr = np.searchsorted(lowest, np.arange(p + 1)).astype(np.int64)
-    member = ((blocks[:, None] >> np.arange(p, dtype=np.int64)) & 1).astype(np.float64)
-    line_masks = np.array(space.line_masks, dtype=np.int64)
-    line_dirs = np.array(space.line_dirs, dtype=np.int64)
-    crossing = ((blocks[:, None] & line_masks) != 0) & ((line_masks & ~blocks[:, None]) != 0)
-    leak = np.zeros(blocks.size, dtype=np.int64)
-    for d in range(space.n_dirs):
-        leak |= np.any(crossing[:, line_dirs == d], axis=1).astype(np.int64) << d
-    _, ptr, t_block, t_next = reachable_states(p, blocks, bymin_ptr)
-    arrays = (blocks, member, member.sum(axis=1), leak, ptr, t_block, t_next)
-    for a in arrays:
-        a.setflags(write=False)
-    return _ExactStructure(*arrays, n_masks=1 << space.n_dirs)
-
-
-@lru_cache(maxsize=256)
-def _weight_constant(cards: tuple[int, ...], forbidden: tuple[bool, ...], k: int) -> np.ndarray:
-    lam = _exact_structure(cards, forbidden).lam
-    out = gammaln(k * lam) - k * gammaln(lam)
-    out.setflags(write=False)
-    return out
-
-
-def _block_weights(cards, forbidden, counts: np.ndarray) -> np.ndarray:
-    st = _exact_structure(cards, forbidden)
-    k = counts.shape[1]
-    pooled = np.einsum("bc,ck->bk", st.member, counts)  # no BLAS threads for this small product
-    lam = st.lam
-    return (
-        _weight_constant(cards, forbidden, k)
-        - gammaln(pooled.sum(axis=1) + k * lam)
-        + gammaln(pooled + lam[:, None]).sum(axis=1)
-    )
-
-
-def best_regular_partition(cards, forbidden, weights: np.ndarray, n_rows: int) -> np.ndarray:
-    """Exact best regular partition for given block weights (the valid blocks of ``(cards, forbidden)``).
-
-    The weights are per valid block (:func:`_exact_structure`); any objective that is a sum
-    over groups of a block weight can use it (the SGM clique score, the BDeu node score of
-    labelled DAGs). Returns the group of every configuration.
-
-    Examples
-    --------
-    >>> counts = np.array([[30.0, 1.0], [29.0, 2.0], [1.0, 30.0], [2.0, 29.0]])
-    >>> cards, forbidden = (2, 2), (False, False)
-    >>> # merging both lines of the last parent would delete its edge: regularity keeps one apart
-    >>> best_regular_partition(cards, forbidden, _block_weights(cards, forbidden, counts), 4).tolist()
-    [0, 1, 2, 2]
-    """
-    st = _exact_structure(cards, forbidden)
-    scale = float(np.abs(weights[st.lam == 1]).sum())
-    tol = max(_GAIN_TOL / (n_rows + 1), 1e-14 * scale)
-    # Regularity rarely binds: impose it only on the directions that the relaxed optimum
-    # fails to leak in, and widen that set until the optimum is regular (then it is optimal).
-    full = st.n_masks - 1
-    constrained: list[int] = []
-    while True:
-        leak = np.zeros_like(st.leak)
-        for j, d in enumerate(constrained):
-            leak |= ((st.leak >> d) & 1) << j
-        chosen, _ = solve_partition_dp(st.ptr, st.t_block, st.t_next, weights, leak, 1 << len(constrained), tol)
-        acc = 0
-        for b in chosen:
-            acc |= int(st.leak[b])
-        missing = [d for d in range(full.bit_length()) if not (acc >> d) & 1]
-        if not missing:
-            break
-        constrained = sorted(set(constrained) | set(missing))
-    group_ids = np.empty(st.member.shape[1], dtype=np.int64)
-    for g, b in enumerate(chosen):
-        group_ids[st.member[b] > 0] = g
-    return group_ids
-
-
-def _exact_groups(cards, forbidden, counts: np.ndarray) -> np.ndarray:
-    return best_regular_partition(cards, forbidden, _block_weights(cards, forbidden, counts), counts.shape[0])
 
 
 # ----------------------------------------------------------------------------- public API
@@ -458,6 +299,24 @@ def optimal_groups(
     cards = tuple(k for k in cards if k > 1)
     n_configs = counts.shape[0]
     trivial = n_configs == 1 or counts.shape[1] == 1
+    method, n_iter, max_atoms, max_work = _schedule(method, cards, flags, n_configs, trivial, n_iter, max_work)
+    capped = False
+    if trivial:
+        # nothing to label: one configuration, or a one-state center (every partition scores 0)
+        group_ids = np.arange(n_configs, dtype=np.int64)
+        method = "exact"
+    elif method == "exact":
+        group_ids = exact_groups(cards, flags, counts)
+    else:
+        group_ids, capped = _inexact_groups(method, cards, flags, counts, seed, n_iter, max_work, max_atoms)
+    group_ids = canonical_groups(group_ids)
+    group_ids.setflags(write=False)
+    return GroupsResult(group_ids, group_weights(counts, group_ids), method == "exact", method, capped)
+
+
+def _schedule(method: str, cards: tuple, flags: tuple, n_configs: int, trivial: bool, n_iter, max_work):
+    """The search that :func:`optimal_groups` runs for ``method`` on a space: the method resolved to
+    ``"exact"``, ``"heuristic"`` or ``"mcmc"``, its iterations, largest sub-problem and work cap."""
     if method == "exact" and not trivial and not exact_search_fits(cards, flags, MAX_EXACT_BLOCKS_ON_REQUEST):
         raise ValueError(
             f"method='exact' handles at most {MAX_EXACT_CONFIGS} parent configurations and "
@@ -475,30 +334,21 @@ def optimal_groups(
         method = "exact" if trivial or exact_search_fits(cards, flags) else "heuristic"
     if n_iter is not None and (not isinstance(n_iter, int | np.integer) or n_iter < 0):
         raise ValueError(f"n_iter must be a non-negative integer, got {n_iter!r}")
+    return method, n_iter, max_atoms, max_work
 
-    capped = False
-    if trivial:
-        # nothing to label: one configuration, or a one-state center (every partition scores 0)
-        group_ids = np.arange(n_configs, dtype=np.int64)
-        method = "exact"
-    elif method == "exact":
-        group_ids = _exact_groups(cards, flags, counts)
-    else:
-        space = _space(cards, flags)
-        scorer = BlockScorer(counts)
-        rng = np.random.default_rng(seed)
-        if method == "heuristic":
-            restarts = DEFAULT_BOUNDED_RESTARTS if n_iter is None else int(n_iter)
-            budget = WorkBudget(None if max_work is None else int(max_work), scorer)
-            blocks = bounded_heuristic(space, scorer, counts, budget, rng, restarts, max_atoms)
-            capped = budget.exhausted
-        else:
-            n_total = DEFAULT_MCMC_ITER if n_iter is None else int(n_iter)
-            blocks = label_mcmc(space, scorer, n_total, rng, MCMC_CHAIN_LENGTH)
-        group_ids = space.group_ids(blocks)
-    group_ids = canonical_groups(group_ids)
-    group_ids.setflags(write=False)
-    return GroupsResult(group_ids, group_weights(counts, group_ids), method == "exact", method, capped)
+
+def _inexact_groups(method: str, cards: tuple, flags: tuple, counts: np.ndarray, seed, n_iter, max_work, max_atoms):
+    """Groups found by ``"heuristic"`` or ``"mcmc"``, and whether the work cap stopped the search."""
+    space = partition_space(cards, flags)
+    scorer = BlockScorer(counts)
+    rng = np.random.default_rng(seed)
+    if method == "heuristic":
+        restarts = DEFAULT_BOUNDED_RESTARTS if n_iter is None else int(n_iter)
+        budget = WorkBudget(None if max_work is None else int(max_work), scorer)
+        blocks = bounded_heuristic(space, scorer, counts, budget, rng, restarts, max_atoms)
+        return space.group_ids(blocks), budget.exhausted
+    n_total = DEFAULT_MCMC_ITER if n_iter is None else int(n_iter)
+    return space.group_ids(label_mcmc(space, scorer, n_total, rng, MCMC_CHAIN_LENGTH)), False
 
 
 def check_pairs(forbidden_pairs, n_vars: int) -> set[frozenset]:
@@ -616,84 +466,10 @@ def combine_centers(candidates) -> CliqueLabelling:
         all_exact &= res.exact
         capped |= bool(getattr(res, "capped", False))
         methods.add(res.method)
-        if gain > _GAIN_TOL and (best is None or gain > best[2] + _GAIN_TOL):
+        if gain > GAIN_TOL and (best is None or gain > best[2] + GAIN_TOL):
             best = (center, res, gain)
     if best is None:
         name = "exact" if methods <= {"exact"} else sorted(methods - {"exact"})[0]
         return CliqueLabelling(None, None, 0.0, all_exact, name, capped)
     center, res, gain = best
     return CliqueLabelling(center, res.group_ids, float(gain), all_exact, res.method, capped)
-
-
-# ----------------------------------------------------------------------------- public hooks for other scores
-
-
-def partition_space(cards, forbidden) -> PartitionSpace:
-    """The lines of a configuration space as bitmasks (cached), for heuristic partition searches.
-
-    Parameters
-    ----------
-    cards : sequence of int
-        Cardinalities of the variables other than the center (each >= 2).
-    forbidden : sequence of bool
-        One flag per variable: no line in that direction may lie inside a block.
-
-    Returns
-    -------
-    PartitionSpace
-        Shared between calls with the same arguments; do not modify.
-
-    Examples
-    --------
-    >>> partition_space((2, 2), (False, False)).n_configs
-    4
-    """
-    return _space(tuple(int(k) for k in cards), tuple(bool(f) for f in forbidden))
-
-
-def best_partition_by_block(cards, forbidden, counts, block_weight) -> np.ndarray:
-    """Exact best regular partition when the objective is a sum over groups of ``block_weight``.
-
-    Every valid block's counts are pooled (summed over its configurations) and
-    ``block_weight(pooled, sizes)`` returns the weight of every valid block, ``pooled``
-    of shape ``(n_blocks, r)`` and ``sizes`` the number of configurations per block;
-    the dynamic programme of :func:`best_regular_partition` then picks the partition.
-    This is how scores other than the SGM clique score (e.g. the BDeu node score of
-    labelled DAGs) reuse the exact search.
-
-    Parameters
-    ----------
-    cards : sequence of int
-        Cardinalities (a space for which :func:`exact_search_fits` holds with
-        :data:`MAX_EXACT_BLOCKS_ON_REQUEST`).
-    forbidden : sequence of bool
-        One flag per direction.
-    counts : numpy.ndarray, shape (prod(cards), r)
-        Counts per configuration (C order) and state.
-    block_weight : callable
-        ``(pooled, sizes) -> weights``, vectorised over blocks.
-
-    Returns
-    -------
-    numpy.ndarray
-        The group of every configuration.
-
-    Examples
-    --------
-    >>> counts = np.array([[30.0, 1.0], [29.0, 2.0], [1.0, 30.0], [2.0, 29.0]])
-    >>> def weight(pooled, sizes):  # the SGM clique score's block weight, for comparison
-    ...     k = pooled.shape[1]
-    ...     return (gammaln(k * sizes) - k * gammaln(sizes) - gammaln(pooled.sum(axis=1) + k * sizes)
-    ...             + gammaln(pooled + sizes[:, None]).sum(axis=1))
-    >>> best_partition_by_block((2, 2), (False, False), counts, weight).tolist()
-    [0, 1, 2, 2]
-    """
-    cards = tuple(int(k) for k in cards)
-    forbidden = tuple(bool(f) for f in forbidden)
-    counts = np.asarray(counts, dtype=np.float64)
-    st = _exact_structure(cards, forbidden)
-    pooled = np.einsum("bc,ck->bk", st.member, counts)  # no BLAS threads for this small product
-    weights = np.ascontiguousarray(block_weight(pooled, st.lam), dtype=np.float64)
-    if weights.shape != st.lam.shape:
-        raise ValueError(f"block_weight must return one weight per valid block ({st.lam.size}), got {weights.shape}")
-    return best_regular_partition(cards, forbidden, weights, counts.shape[0])

@@ -246,46 +246,65 @@ def _pool_chunk(chunk: pd.DataFrame, weights: str | None, limits: _Limits, colum
     frame, values = EncodedData.split_weights(chunk, weights)
     n = frame.shape[0]
     w = np.ones(n) if values is None else values
-    missing = np.zeros(len(names), np.int64)
-    infinite = np.zeros(len(names), np.int64)
-    bad = np.zeros(n, dtype=bool)
-    codes, uniques = [], []
-    for j, name in enumerate(names):
-        column = frame[name]
-        try:
-            col_codes, col_uniques = pd.factorize(column, sort=False, use_na_sentinel=not limits.keep_missing)
-        except TypeError:
-            raise TypeError(
-                f"Column {name!r} holds unhashable values (e.g. lists or dicts); every argument must be a hashable "
-                "state such as a string or a number."
-            ) from None
-        na = col_codes < 0
-        missing[j] = int(column.isna().sum()) if limits.keep_missing else int(na.sum())
-        if pd.api.types.is_float_dtype(column.dtype):
-            inf = np.isinf(column.to_numpy(dtype=np.float64, na_value=np.nan))
-            infinite[j] = int(inf.sum())
-            na = na | inf
-        bad |= na
-        codes.append(col_codes.astype(np.int32 if len(col_uniques) > 32_767 else np.int16, copy=False))
-        uniques.append(pd.Index(col_uniques) if not isinstance(col_uniques, pd.Index) else col_uniques)
-    matrix = np.empty((n, len(codes)), dtype=np.result_type(np.int16, *codes), order="F")  # columns contiguous
-    for j, col_codes in enumerate(codes):
-        matrix[:, j] = col_codes
-    del codes
+    matrix, uniques, missing, infinite, bad = _code_matrix(frame, names, limits.keep_missing)
     if bad.any():  # reported by PooledData.check; the other rows are pooled as usual
-        matrix, w = matrix[~bad], w[~bad]
-        kept = [np.unique(matrix[:, j]) for j in range(matrix.shape[1])]
-        for j, values_kept in enumerate(kept):
-            remap = np.full(len(uniques[j]), -1, matrix.dtype)
-            remap[values_kept] = np.arange(len(values_kept))
-            matrix[:, j] = remap[matrix[:, j]]
-            uniques[j] = uniques[j].take(values_kept)
+        matrix, w = _without_rows(matrix, uniques, bad), w[~bad]
     cards = [len(u) for u in uniques]
     pooled, counts, _ = pool_codes(matrix.astype(_code_dtype(cards)), cards, w)
     part = PooledData(names, uniques, pooled, counts, n, missing, infinite, weighted, limits.keep_missing,
                       int(bad.sum()))
     _check_limits(part, limits)
     return part
+
+
+def _code_matrix(frame: pd.DataFrame, names: list, keep_missing: bool):
+    """The codes of every column of ``frame`` (a matrix with contiguous columns), each column's distinct
+    values, its numbers of missing and infinite cells, and which rows hold a missing or infinite value."""
+    n = frame.shape[0]
+    missing = np.zeros(len(names), np.int64)
+    infinite = np.zeros(len(names), np.int64)
+    bad = np.zeros(n, dtype=bool)
+    codes, uniques = [], []
+    for j, name in enumerate(names):
+        col_codes, col_uniques, na, missing[j], infinite[j] = _factorized(frame[name], name, keep_missing)
+        bad |= na
+        codes.append(col_codes.astype(np.int32 if len(col_uniques) > 32_767 else np.int16, copy=False))
+        uniques.append(pd.Index(col_uniques) if not isinstance(col_uniques, pd.Index) else col_uniques)
+    matrix = np.empty((n, len(codes)), dtype=np.result_type(np.int16, *codes), order="F")  # columns contiguous
+    for j, col_codes in enumerate(codes):
+        matrix[:, j] = col_codes
+    return matrix, uniques, missing, infinite, bad
+
+
+def _factorized(column: pd.Series, name: str, keep_missing: bool):
+    """``(codes, distinct values, missing or infinite rows, n_missing, n_infinite)`` of one column."""
+    try:
+        col_codes, col_uniques = pd.factorize(column, sort=False, use_na_sentinel=not keep_missing)
+    except TypeError:
+        raise TypeError(
+            f"Column {name!r} holds unhashable values (e.g. lists or dicts); every argument must be a hashable "
+            "state such as a string or a number."
+        ) from None
+    na = col_codes < 0
+    n_missing = int(column.isna().sum()) if keep_missing else int(na.sum())
+    n_infinite = 0
+    if pd.api.types.is_float_dtype(column.dtype):
+        inf = np.isinf(column.to_numpy(dtype=np.float64, na_value=np.nan))
+        n_infinite = int(inf.sum())
+        na = na | inf
+    return col_codes, col_uniques, na, n_missing, n_infinite
+
+
+def _without_rows(matrix: np.ndarray, uniques: list, bad: np.ndarray) -> np.ndarray:
+    """``matrix`` without the ``bad`` rows, each column renumbered over the values left (``uniques`` updated)."""
+    matrix = matrix[~bad]
+    kept = [np.unique(matrix[:, j]) for j in range(matrix.shape[1])]
+    for j, values_kept in enumerate(kept):
+        remap = np.full(len(uniques[j]), -1, matrix.dtype)
+        remap[values_kept] = np.arange(len(values_kept))
+        matrix[:, j] = remap[matrix[:, j]]
+        uniques[j] = uniques[j].take(values_kept)
+    return matrix
 
 
 def _combine(parts: list[PooledData], limits: _Limits) -> PooledData:

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping, Sequence
-from numbers import Integral, Real
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from pgmpy.factors.discrete import DiscreteFactor, TabularCPD
+from pgmpy.factors.discrete import TabularCPD
 
 from pgmpy_sgm.factors import _cpt_tree
-from pgmpy_sgm.factors._cpt_tree import py as _py
+from pgmpy_sgm.factors._tree_cpd_dict import DICT_KEYS, check_tree_groups, cpd_dict
+from pgmpy_sgm.factors._tree_cpd_ops import (
+    check_assignment,
+    check_cell,
+    check_operand,
+    checked_order,
+    checked_parents,
+    configuration_index,
+    reduced_group_keys,
+)
 
 __all__ = ["TreeCPD"]
-
-_DICT_KEYS = ("variable", "variable_card", "evidence", "evidence_card", "state_names", "groups", "group_values")
 
 
 class TreeCPD(TabularCPD):
@@ -289,27 +295,7 @@ class TreeCPD(TabularCPD):
         >>> cpd.group_of({"a": 1, "b": 0}), cpd.group_of([1, 1])
         (1, 0)
         """
-        evidence = self.variables[1:]
-        if isinstance(configuration, Mapping):
-            unknown = [v for v in configuration if v not in evidence]
-            missing = [v for v in evidence if v not in configuration]
-            if unknown or missing:
-                raise ValueError(f"configuration must give exactly the parents {evidence}; "
-                                 f"unknown: {unknown}, missing: {missing}")
-            states = [configuration[v] for v in evidence]
-        else:
-            if isinstance(configuration, str | bytes) or not isinstance(configuration, Iterable):
-                raise TypeError(f"configuration must be a dict {{parent: state}} or a list of states of {evidence}; "
-                                f"got {configuration!r}")
-            states = list(configuration)
-            if len(states) != len(evidence):
-                raise ValueError(f"configuration must have {len(evidence)} states (for {evidence}); got {len(states)}")
-        idx = []
-        for var, state in zip(evidence, states, strict=True):
-            if state not in self.state_names[var]:
-                raise ValueError(f"unknown state {state!r} of {var!r}; states are {self.state_names[var]}")
-            idx.append(self.state_names[var].index(state))
-        flat = int(np.ravel_multi_index(idx, self.cardinality[1:])) if idx else 0
+        flat = configuration_index(self, configuration)
         return int(self._groups[flat])
 
     # ------------------------------------------------------------------ text
@@ -403,17 +389,7 @@ class TreeCPD(TabularCPD):
         >>> d["groups"], d["group_values"], d["state_names"]
         ([0, 1], [[0.5, 1.0], [0.5, 0.0]], {'x': [0, 1], 'a': [0, 1]})
         """
-        evidence = self.variables[1:]
-        return {
-            "variable": _py(self.variable),
-            "variable_card": int(self.variable_card),
-            "evidence": [_py(v) for v in evidence],
-            "evidence_card": [int(k) for k in self.cardinality[1:]],
-            "state_names": {_py(v): _py(list(self.state_names[v])) for v in [self.variable, *evidence]},
-            "groups": [int(g) for g in self._groups],
-            "group_values": [[float(p) for p in row] for row in self._group_values],
-            "tree": _py(self._tree),
-        }
+        return cpd_dict(self)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TreeCPD:
@@ -437,15 +413,12 @@ class TreeCPD(TabularCPD):
         >>> TreeCPD.from_dict(json.loads(json.dumps(cpd.to_dict()))) == cpd
         True
         """
-        names = _cpt_tree.check_cpd_dict(data, _DICT_KEYS)
+        names = _cpt_tree.check_cpd_dict(data, DICT_KEYS)
         args = (data["variable"], data["variable_card"], list(data["evidence"]), list(data["evidence_card"]))
         if data.get("tree") is None:
             return cls(*args, data["groups"], data["group_values"], state_names=names)
         obj = cls.from_tree(*args, data["tree"], data["group_values"], state_names=names)
-        given = np.asarray(data["groups"])
-        if given.shape != obj.groups.shape or not np.array_equal(given, obj.groups):
-            got = list(data["groups"])
-            raise ValueError(f"TreeCPD dict: 'groups' {got} disagree with the groups of 'tree' {obj.groups.tolist()}")
+        check_tree_groups(data["groups"], obj.groups)
         return obj
 
     # ------------------------------------------------------------------ table operations
@@ -493,18 +466,10 @@ class TreeCPD(TabularCPD):
         >>> cpd.reduce([("a", 1)], inplace=False).groups.tolist()
         [0, 1]
         """
-        self._check_assignment(values)
+        check_assignment(self, values)
         table = self.to_tabular()
         table.reduce(values, inplace=True, show_warnings=show_warnings)
-        evidence = self.variables[1:]
-        index = DiscreteFactor(
-            evidence,
-            self.cardinality[1:],
-            self._groups.astype(float),
-            state_names={v: list(self.state_names[v]) for v in evidence},
-        )
-        index.reduce(values, inplace=True, show_warnings=False)
-        return self._rebuilt(table, np.asarray(index.values).astype(int).reshape(-1), inplace)
+        return self._rebuilt(table, reduced_group_keys(self, values), inplace)
 
     def marginalize(self, variables: Sequence[Hashable], inplace: bool = True) -> TreeCPD | None:
         """Average out some parents (as ``TabularCPD.marginalize``); the result is a TreeCPD.
@@ -520,7 +485,7 @@ class TreeCPD(TabularCPD):
         >>> out.groups.tolist(), out.group_values.round(2).tolist()
         ([0, 1], [[0.9, 0.55], [0.1, 0.45]])
         """
-        variables = self._check_parents(variables, "variables", "Marginalization")
+        variables = checked_parents(self, variables, "variables", "Marginalization")
         table = self.to_tabular()
         table.marginalize(variables, inplace=True)
         gone = [self.variables.index(v) - 1 for v in variables]
@@ -542,10 +507,7 @@ class TreeCPD(TabularCPD):
         (['x', 'b', 'a'], [0, 0, 0, 0, 1, 0])
         """
         evidence = self.variables[1:]
-        new_order = self._check_parents(new_order, "new_order")
-        if sorted(map(repr, new_order)) != sorted(map(repr, evidence)):
-            raise ValueError(f"new_order must list every parent of {self.variable!r} once, {evidence}. "
-                             f"Got: {new_order}")
+        new_order = checked_order(self, new_order)
         values = TabularCPD.reorder_parents(self.to_tabular(), new_order, inplace=False)
         if not inplace or list(new_order) == evidence:
             return values
@@ -557,38 +519,6 @@ class TreeCPD(TabularCPD):
                     groups, self._group_values.copy(), names, None)
         return self.get_values()
 
-    def _check_parents(self, variables: Any, name: str, operation: str = "") -> list:
-        """``variables`` as a list of parents of this CPD, or an error naming the culprit."""
-        if isinstance(variables, str | bytes) or not isinstance(variables, Iterable):
-            raise TypeError(f"{name} must be a list of parents of {self.variable!r}. Got: {variables!r}")
-        variables = list(variables)
-        evidence = self.variables[1:]
-        if operation and any(_cpt_tree.hashable(v) and v == self.variable for v in variables):
-            raise ValueError(f"{operation} not allowed on the variable {self.variable!r} on which the CPD is defined; "
-                             f"its parents are {evidence}")
-        unknown = [v for v in variables if not _cpt_tree.hashable(v) or v not in evidence]
-        if unknown:
-            raise ValueError(f"{name}: {unknown} are not parents of {self.variable!r}; its parents are {evidence}")
-        return variables
-
-    def _check_assignment(self, values: Any) -> None:
-        """Refuse a ``reduce`` argument that is not ``[(parent, state), ...]`` with known parents and states."""
-        if isinstance(values, str | bytes) or not isinstance(values, Iterable):
-            raise TypeError(f"values must be a list of (parent, state) pairs. Got: {values!r}")
-        for pair in values:
-            if not isinstance(pair, tuple | list) or len(pair) != 2:
-                raise ValueError(f"values must be a list of (parent, state) pairs. Got: {pair!r}")
-            self._check_parents([pair[0]], "values", "Reduce")
-            self._check_state(*pair)
-
-    def _check_state(self, variable: Hashable, state: Any) -> None:
-        names = list(self.state_names[variable])
-        card = len(names)
-        known = _cpt_tree.hashable(state) and (state in names or (
-            isinstance(state, Integral) and not isinstance(state, bool) and 0 <= state < card))
-        if not known:
-            raise ValueError(f"{state!r} is not a state of {variable!r}; its states are {names}")
-
     def get_value(self, **kwargs: Any) -> float:
         """The probability of one cell (as ``TabularCPD.get_value``), states by name.
 
@@ -598,24 +528,11 @@ class TreeCPD(TabularCPD):
         >>> TreeCPD("x", 2, ["a"], [2], [0, 1], [[0.9, 0.2], [0.1, 0.8]]).get_value(x=1, a=1)
         0.8
         """
-        unknown = [v for v in kwargs if v not in self.variables]
-        missing = [v for v in self.variables if v not in kwargs]
-        if unknown or missing:
-            raise ValueError(f"get_value needs a state of every variable {self.variables}; unknown: {unknown}, "
-                             f"missing: {missing}")
-        for variable, state in kwargs.items():
-            self._check_state(variable, state)
+        check_cell(self, kwargs)
         return float(super().get_value(**kwargs))
 
     def _arith(self, name: str, *args: Any, inplace: bool) -> TabularCPD:
-        other = args[0]
-        if name != "maximize" and not isinstance(other, DiscreteFactor) and (
-                name == "divide" or isinstance(other, bool) or not isinstance(other, Real)):
-            kind = "a factor" if name == "divide" else "a factor or a number"
-            raise TypeError(f"TreeCPD.{name} needs {kind}. Got: {other!r}")
-        if inplace:
-            raise TypeError(f"TreeCPD.{name} with inplace=True would break the tree; "
-                            f"use cpd.to_tabular().{name}(...) or inplace=False")
+        check_operand(name, args[0], inplace)
         return getattr(self.to_tabular(), name)(*args, inplace=False)
 
     def product(self, phi1: Any, inplace: bool = True) -> TabularCPD:
@@ -664,7 +581,7 @@ class TreeCPD(TabularCPD):
         >>> cpd.maximize(["a"], inplace=False).variables
         ['x']
         """
-        variables = self._check_parents(variables, "variables", "Maximization")
+        variables = checked_parents(self, variables, "variables", "Maximization")
         return self._arith("maximize", variables, inplace=inplace)
 
     def set_value(self, value: float, **kwargs: Any) -> None:

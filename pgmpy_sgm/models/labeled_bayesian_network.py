@@ -2,79 +2,38 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 import networkx as nx
 import numpy as np
-import pandas as pd
 from pgmpy.models import DiscreteBayesianNetwork
-from pgmpy.parameter_estimator import DiscreteBayesianEstimator
 
-from pgmpy_sgm.core.arguments import check_mapping, check_node, check_nodes, edge_pairs, state_list
+from pgmpy_sgm.core.arguments import check_node, check_nodes, state_list
 from pgmpy_sgm.core.data import EncodedData
-from pgmpy_sgm.core.lines import canonical_groups, groups_from_labels, is_regular, labels_from_groups
 from pgmpy_sgm.core.missing import (
     IncompleteTable,
     check_missing_option,
-    columns_of,
     em_options,
-    encode_with_gaps,
-    marginal_log_probability,
     missing_cells,
     parameter_em,
-    recoding,
     resolve_missing,
 )
-from pgmpy_sgm.factors import TreeCPD
-from pgmpy_sgm.models._estimators import (
-    EstimatorSpec,
-    merge_weights,
-    node_pseudo_counts,
-    pgmpy_parent_order,
-    pooled_distributions,
-    read_estimator,
-    reorder_columns,
+from pgmpy_sgm.models._estimators import EstimatorSpec, merge_weights
+from pgmpy_sgm.models._ldag_files import file_type, read_json_network, save_network
+from pgmpy_sgm.models._ldag_fitting import (
+    checked_fit_columns,
+    fit_spec,
+    fit_state_names,
+    fitted_cpd,
+    network_log_likelihood,
+    network_log_probability,
+    non_negative_number,
+    update_estimator,
 )
+from pgmpy_sgm.models._ldag_labels import acyclic_edges, checked_classes, class_entries, edge_contexts
 from pgmpy_sgm.models._statements import ContextSpecificIndependence
 
 __all__ = ["LabeledBayesianNetwork"]
-
-_PGMPY_FILE_TYPES = ("bif", "uai", "xmlbif", "xdsl", "net")
-
-
-def _positive_number(value, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating) or not value >= 0:
-        raise ValueError(f"{what} must be a non-negative number. Got: {value!r}")
-    return float(value)
-
-
-def _fit_spec(estimator, equivalent_sample_size) -> EstimatorSpec:
-    """The estimator of :meth:`LabeledBayesianNetwork.fit`: maximum likelihood by default, "bayes" is BDeu."""
-    if equivalent_sample_size is not None:
-        ess = _positive_number(equivalent_sample_size, "equivalent_sample_size")
-        if not ess > 0:
-            raise ValueError(f"equivalent_sample_size must be a positive number, got {equivalent_sample_size!r}")
-    if estimator is None:
-        estimator = "mle" if equivalent_sample_size is None else "bayes"
-    spec = read_estimator(estimator)
-    if spec.kind == "bayes":
-        ess = 5.0 if equivalent_sample_size is None else float(equivalent_sample_size)
-        return EstimatorSpec("bdeu", ess, None, spec.state_names)
-    if equivalent_sample_size is not None:
-        raise ValueError("equivalent_sample_size goes with estimator='bayes' only; set it on the "
-                         "DiscreteBayesianEstimator instead")
-    return spec
-
-
-def _file_type(filename, filetype: str) -> str:
-    """pgmpy's rule: a known extension of ``filename`` wins over ``filetype``; "json" added."""
-    known = (*_PGMPY_FILE_TYPES, "json")
-    if filetype not in known:
-        raise ValueError(f"Unsupported file format: {filetype!r}; use one of {', '.join(known)}")
-    extension = str(filename).rsplit(".", 1)[-1].lower()
-    return extension if extension in known else filetype
 
 
 def labelled_network(network, classes: Mapping | None = None) -> LabeledBayesianNetwork:
@@ -99,28 +58,6 @@ def labelled_network(network, classes: Mapping | None = None) -> LabeledBayesian
     if cpds:
         out.check_model()
     return out
-
-
-def _save_with_pgmpy(model, filename, filetype: str, overwrite: bool) -> None:
-    """Write with pgmpy's writer into a scratch folder, then move the text into place atomically."""
-    from pgmpy_sgm.readwrite._fields import atomic_write_text  # readwrite imports the models
-
-    if os.path.exists(filename) and not overwrite:
-        raise FileExistsError(f"{str(filename)!r} exists; pass overwrite=True to replace it")
-    with tempfile.TemporaryDirectory() as scratch:
-        path = os.path.join(scratch, f"network.{filetype}")
-        DiscreteBayesianNetwork.save(model, path, filetype=filetype)
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    atomic_write_text(filename, text, overwrite)
-
-
-def _a_cycle(edges: list[tuple]) -> list | None:
-    """The nodes of a directed cycle of ``edges``, or None."""
-    try:
-        return [u for u, _ in nx.find_cycle(nx.DiGraph(edges))]
-    except nx.NetworkXNoCycle:
-        return None
 
 
 class LabeledBayesianNetwork(DiscreteBayesianNetwork):
@@ -188,20 +125,15 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         latents: set | None = None,
     ) -> None:
         if ebunch is not None and not isinstance(ebunch, nx.Graph):
-            ebunch = edge_pairs(ebunch, "ebunch")
-            cycle = _a_cycle(ebunch)
-            if cycle:
-                raise ValueError(f"The edges have the cycle {cycle}; a Bayesian network is acyclic")
+            ebunch = acyclic_edges(ebunch)
         super().__init__(ebunch=ebunch, latents=latents)
         self._classes: dict = {}
         self._state_names: dict = {}
         self.equivalent_sample_size: float | None = None
         if state_names is not None:
             self.set_state_names(state_names)
-        for node, entry in check_mapping(classes or {}, "classes", "{node: (parents, group_ids)}").items():
-            if not isinstance(entry, tuple | list) or len(entry) != 2:
-                raise TypeError(f"classes[{node!r}] must be a pair (parents, group_ids). Got: {entry!r}")
-            self.set_classes(node, *entry)
+        for node, (parents, group_ids) in class_entries(classes).items():
+            self.set_classes(node, parents, group_ids)
 
     # -- states and classes --------------------------------------------------------------
     def set_state_names(self, state_names: Mapping) -> None:
@@ -270,25 +202,7 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         parents = tuple(check_nodes(parents, f"the parents of {node!r}"))
         if sorted(map(repr, parents)) != sorted(map(repr, self.get_parents(node))) or len(set(parents)) != len(parents):
             raise ValueError(f"Classes of {node!r} must name its parents {self.get_parents(node)}, got {list(parents)}")
-        cards = self._cards(parents)
-        q = int(np.prod(cards, dtype=np.int64))
-        ids = np.asarray(group_ids)
-        if ids.shape != (q,) or not np.issubdtype(ids.dtype, np.integer):
-            raise ValueError(f"Classes of {node!r}: need {q} integer class ids, got {ids.tolist()}")
-        ids = canonical_groups(ids)
-        # single-state parents do not change the configuration index and can carry no label
-        cards = tuple(k for k in cards if k > 1)
-        if len(cards) and not is_regular(cards, ids):
-            raise ValueError(
-                f"Classes of {node!r} delete an edge: some parent has every line inside one class (not regular)"
-            )
-        if ids.max(initial=0) + 1 < q:
-            labels = labels_from_groups(cards, ids)
-            if not np.array_equal(groups_from_labels(cards, {d: list(r) for d, r in labels.items()}), ids):
-                raise ValueError(
-                    f"Classes of {node!r} are not made by labels: a class is not joined by lines inside it"
-                )
-        ids.setflags(write=False)
+        ids = checked_classes(node, self._cards(parents), group_ids)
         self._classes[node] = (parents, ids)
 
     def get_classes(self, node) -> tuple[tuple, np.ndarray]:
@@ -345,17 +259,7 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         for node in self.labelled_nodes():
             parents, ids = self.get_classes(node)
             parents = tuple(p for p in parents if len(self.label_states(p)) > 1)
-            cards = self._cards(parents)
-            for d, rows in labels_from_groups(cards, ids).items():
-                if not len(rows):
-                    continue
-                others = [p for i, p in enumerate(parents) if i != d]
-                other_cards = [k for i, k in enumerate(cards) if i != d]
-                contexts = []
-                for row in rows:
-                    idx = np.unravel_index(int(row), other_cards)
-                    contexts.append({p: self.label_states(p)[int(s)] for p, s in zip(others, idx, strict=True)})
-                out[(parents[d], node)] = contexts
+            out.update(edge_contexts(node, parents, ids, {p: self.label_states(p) for p in parents}))
         return out
 
     def n_labels(self) -> int:
@@ -378,11 +282,8 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         >>> m.independencies()[0].context
         (('b', 0),)
         """
-        out = []
-        for (parent, node), contexts in self.labels().items():
-            for ctx in contexts:
-                out.append(ContextSpecificIndependence(node, parent, tuple(ctx.items())))
-        return out
+        return [ContextSpecificIndependence(node, parent, tuple(ctx.items()))
+                for (parent, node), contexts in self.labels().items() for ctx in contexts]
 
     # -- parameters ------------------------------------------------------------------------
     def fit(
@@ -488,25 +389,10 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         bayes_alias = isinstance(estimator, str) and estimator.lower() in ("bayes", "bayesian")
         if equivalent_sample_size is None and (estimator is None or bayes_alias):
             equivalent_sample_size = self.equivalent_sample_size  # the learner's, when it recorded one
-        spec = _fit_spec(estimator, equivalent_sample_size)
+        spec = fit_spec(estimator, equivalent_sample_size)
         weights = merge_weights(weights, sample_weight)
-        names = {}
-        for v in self.nodes():  # the states the labels are read in: recorded, else the CPDs'
-            try:
-                names[v] = self.label_states(v)
-            except ValueError:
-                pass
-        names.update(spec.state_names or {})
-        names.update(state_names or {})
-        names = {k: v for k, v in names.items() if k in self.nodes()}
-        if not hasattr(data, "columns"):
-            raise TypeError(f"data must be a pandas DataFrame. Got: {type(data).__name__}")
-        absent = [v for v in self.nodes() if v not in data.columns]
-        if absent:
-            raise ValueError(f"The data have no column for node(s) {absent}")
-        if isinstance(weights, str) and weights not in data.columns:
-            raise ValueError(f"weights column {weights!r} is not a column of the data: {list(data.columns)}")
-        cols = [v for v in self.nodes()] + ([weights] if isinstance(weights, str) else [])
+        names = fit_state_names(self, spec, state_names)
+        cols = checked_fit_columns(data, list(self.nodes()), weights)
         choice = check_missing_option(missing)
         nodes = list(self.nodes())
         if choice == "em" and not missing_cells(data, nodes).empty:
@@ -519,7 +405,7 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         enc = EncodedData(data, weights=weights, state_names=dict(names))
         for v in self.nodes():
             self._state_names[v] = list(enc.state_names[v])
-        cpds = [self._fitted_cpd(node, enc, spec) for node in self.nodes()]
+        cpds = [fitted_cpd(self, node, enc, spec) for node in self.nodes()]
         if self.cpds:
             self.remove_cpds(*self.cpds)
         self.add_cpds(*cpds)
@@ -551,39 +437,7 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         >>> np.exp(f(np.array([[0, 1], [1, 0]]))).tolist()  # P(a=1, b=1), P(a=0, b=0)
         [0.5, 0.25]
         """
-        columns_of(list(self.nodes()), list(state_names), "state names of")
-        terms = []
-        for cpd in self.get_cpds():
-            node, parents = cpd.variables[0], list(cpd.variables[1:])
-            to_cpd = [recoding(state_names[v], cpd.state_names[v], v) for v in (node, *parents)]
-            columns = columns_of((node, *parents), variables)
-            with np.errstate(divide="ignore"):
-                logs = np.log(np.asarray(cpd.get_values(), dtype=np.float64))
-            terms.append((columns, to_cpd, list(cpd.cardinality[1:]), logs))
-
-        def log_probability(codes: np.ndarray) -> np.ndarray:
-            total = np.zeros(len(codes))
-            for columns, to_cpd, cards, logs in terms:
-                mapped = [m[codes[:, c]] for c, m in zip(columns, to_cpd, strict=True)]
-                config = np.ravel_multi_index(mapped[1:], cards) if cards else np.zeros(len(codes), dtype=np.int64)
-                total += logs[mapped[0], config]
-            return total
-
-        return log_probability
-
-    def _fitted_cpd(self, node, enc: EncodedData, spec: EstimatorSpec) -> TreeCPD:
-        parents, ids = self.get_classes(node)
-        parents = list(parents)
-        r = enc.cardinality[node]
-        cards = [enc.cardinality[p] for p in parents]
-        counts = np.asarray(enc.counts(tuple(parents) + (node,))).reshape(-1, r)
-        if ids.size != counts.shape[0]:
-            raise ValueError(f"The classes of {node!r} cover {ids.size} configurations of {parents}; their states "
-                             f"now make {counts.shape[0]}. Give the states the labels were set with.")
-        pseudo = node_pseudo_counts(spec, node, parents, cards, r, pgmpy_parent_order(parents))
-        values = pooled_distributions(counts, pseudo, ids)
-        state = {v: list(enc.state_names[v]) for v in (node, *parents)}
-        return TreeCPD(node, r, parents, cards, ids, values, state_names=state)
+        return network_log_probability(self, variables, state_names)
 
     def fit_update(self, data, n_prev_samples: int | None = None, n_jobs: int = 1) -> None:
         r"""Update the fitted CPDs with more data, keeping the ties (pgmpy's ``fit_update``).
@@ -622,15 +476,7 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
             raise ValueError("The model has no CPDs to update; call fit(data) first")
         if n_prev_samples is None:
             n_prev_samples = len(data)
-        n_prev = _positive_number(n_prev_samples, "n_prev_samples")
-        pseudo, names = {}, {}
-        for node in self.nodes():
-            cpd = self.get_cpds(node)
-            evidence = list(cpd.variables[1:])
-            values = np.asarray(cpd.get_values(), dtype=np.float64) * n_prev
-            pseudo[node] = reorder_columns(values, evidence, list(cpd.cardinality[1:]), pgmpy_parent_order(evidence))
-            names.update({v: list(s) for v, s in cpd.state_names.items()})
-        estimator = DiscreteBayesianEstimator(prior_type="dirichlet", pseudo_counts=pseudo, state_names=names)
+        estimator = update_estimator(self, non_negative_number(n_prev_samples, "n_prev_samples"))
         self.fit(data, estimator=estimator)
 
     # -- files ---------------------------------------------------------------------------------
@@ -663,13 +509,7 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         >>> LabeledBayesianNetwork.load(path).labels()
         {('a', 'y'): [{'b': 0}]}
         """
-        filetype = _file_type(filename, filetype)
-        if filetype == "json":
-            from pgmpy_sgm.readwrite import write_ldag_json
-
-            write_ldag_json(self, filename, overwrite=overwrite)
-            return
-        _save_with_pgmpy(self, filename, filetype, overwrite)
+        save_network(self, filename, filetype, overwrite)
 
     @staticmethod
     def load(filename: str, filetype: str = "bif", **kwargs) -> LabeledBayesianNetwork:
@@ -694,12 +534,10 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         >>> type(back).__name__, back.labels(), sorted(back.edges())
         ('LabeledBayesianNetwork', {}, [('a', 'y'), ('b', 'y')])
         """
-        filetype = _file_type(filename, filetype)
-        if filetype == "json":
-            from pgmpy_sgm.readwrite import read_ldag_json
-
-            return read_ldag_json(filename)
-        return labelled_network(DiscreteBayesianNetwork.load(filename, filetype=filetype, **kwargs))
+        if file_type(filename, filetype) == "json":
+            return read_json_network(filename)
+        network = DiscreteBayesianNetwork.load(filename, filetype=file_type(filename, filetype), **kwargs)
+        return labelled_network(network)
 
     def log_likelihood(self, data, per_row: bool = False):
         """Natural-log likelihood of rows of data under the fitted network (e.g. held-out data).
@@ -726,17 +564,7 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         >>> np.exp(net.log_likelihood(pd.DataFrame({"a": [1, None], "b": [1, 0]}), per_row=True)).tolist()
         [0.5, 0.25]
         """
-        if not isinstance(data, pd.DataFrame):
-            raise TypeError(f"data must be a pandas DataFrame. Got: {type(data).__name__}")
-        nodes = list(self.nodes())
-        absent = [v for v in nodes if v not in data.columns]
-        if absent:
-            raise ValueError(f"The data have no column for node(s) {absent}")
-        states = {v: list(self.get_cpds(v).state_names[v]) for v in nodes}
-        codes, _ = encode_with_gaps(data[nodes], states)
-        cards = [len(states[v]) for v in nodes]
-        values = marginal_log_probability(codes, cards, self.log_probability_function(nodes, states))
-        return values if per_row else float(values.sum())
+        return network_log_likelihood(self, data, per_row)
 
     def n_free_parameters(self) -> int:
         """Free parameters: ``(r_j - 1)`` per class of every node.
@@ -747,11 +575,7 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         >>> m.n_free_parameters()
         5
         """
-        total = 0
-        for node in self.nodes():
-            _, ids = self.get_classes(node)
-            total += (int(ids.max()) + 1) * (len(self.label_states(node)) - 1)
-        return total
+        return sum((int(self.get_classes(v)[1].max()) + 1) * (len(self.label_states(v)) - 1) for v in self.nodes())
 
     def copy(self) -> LabeledBayesianNetwork:
         """A copy with the same edges, states, classes and CPDs.

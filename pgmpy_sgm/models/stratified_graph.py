@@ -22,15 +22,14 @@ from collections.abc import Iterable, Mapping
 from itertools import combinations
 
 import networkx as nx
-import numpy as np
 from pgmpy.base import UndirectedGraph
 from pgmpy.independencies import Independencies
 
 from pgmpy_sgm.core.arguments import check_nodes, edge_pairs
 from pgmpy_sgm.core.decomposition import decompose, edge_clique_counts, free_parameters
 from pgmpy_sgm.core.labelling import CliqueLabelling, contexts_from_groups, groups_from_contexts
-from pgmpy_sgm.core.lines import leak_directions
 from pgmpy_sgm.models._edge_labels import all_contexts, check_edge_ends, edge_label_items, merged_state_names
+from pgmpy_sgm.models._sg_checks import check_centers, check_group_ids, check_regular, check_strata
 from pgmpy_sgm.models._statements import ContextSpecificIndependence
 
 __all__ = ["StratifiedGraph", "ContextSpecificIndependence", "CliqueLabelling"]
@@ -333,51 +332,9 @@ class StratifiedGraph(UndirectedGraph):
         ValueError: Edge (2, 3) has a label with state 2 of 1, which has states (0, 1).
         """
         cliques, _ = decompose(self)
-        counts = edge_clique_counts(cliques)
-        for (u, v), contexts in self.strata.items():
-            if counts[frozenset((u, v))] > 1:
-                raise ValueError(
-                    f"Edge ({u!r}, {v!r}) lies in a separator (it is shared by {counts[frozenset((u, v))]} cliques); "
-                    "labels are only allowed on free edges."
-                )
-            shared = self.common_neighbours(u, v)
-            if not shared:
-                raise ValueError(f"Edge ({u!r}, {v!r}) has no common neighbours, so it cannot carry a stratum.")
-            for context in contexts:
-                if set(context) != set(shared):
-                    raise ValueError(
-                        f"Edge ({u!r}, {v!r}) has the context {context} over {sorted(context, key=str)}; a context "
-                        f"must give exactly the common neighbours {shared}."
-                    )
-                for w, state in context.items():
-                    if state not in self.states(w):
-                        raise ValueError(
-                            f"Edge ({u!r}, {v!r}) has a label with state {state!r} of {w!r}, "
-                            f"which has states {self.states(w)}."
-                        )
-            size = int(np.prod([len(self.states(w)) for w in shared]))
-            if len(contexts) >= size:
-                raise ValueError(
-                    f"The stratum of edge ({u!r}, {v!r}) is the whole outcome space of {shared}: "
-                    "that removes the edge; delete the edge instead (regularity)."
-                )
-        labelled = {frozenset(e) for e in self.strata}
-        for clique in cliques:
-            edges = [e for e in labelled if e <= set(clique)]
-            if edges and not frozenset.intersection(*edges):
-                names = sorted(tuple(sorted(e, key=str)) for e in edges)
-                raise ValueError(f"In clique {clique}, the labelled edges {names} share no node (no center).")
-        for cl in self._clique_labels(cliques):
-            if cl.center is None:
-                continue
-            cards = tuple(len(self.states(w)) for w in cl.parents)
-            for parent, leaks in zip(cl.parents, leak_directions(cards, np.asarray(cl.group_ids)), strict=True):
-                if not leaks:
-                    raise ValueError(
-                        f"The labels of clique {cl.clique} imply (by closure) a label on edge ({parent!r}, "
-                        f"{cl.center!r}) in every context of its common neighbours: that removes the edge; delete "
-                        "the edge instead (regularity)."
-                    )
+        check_strata(self, edge_clique_counts(cliques))
+        check_centers(cliques, self.strata)
+        check_regular(self._clique_labels(cliques), self.states)
         return True
 
     # -- clique view -----------------------------------------------------------
@@ -442,11 +399,7 @@ class StratifiedGraph(UndirectedGraph):
             raise ValueError(f"{clique} is not a clique: the edge(s) {missing} are not in the graph")
         parents = tuple(w for w in clique if w != center)
         if group_ids is not None:
-            size = int(np.prod([len(self.states(w)) for w in parents]))
-            ids = np.asarray(group_ids)
-            if ids.shape != (size,) or not np.issubdtype(ids.dtype, np.integer) or (ids < 0).any():
-                raise ValueError(f"group_ids must hold {size} non-negative integer group ids, one per configuration "
-                                 f"of {list(parents)}. Got: {group_ids!r}")
+            check_group_ids(group_ids, parents, self.states)
         for u in parents:
             self.remove_labels(u, center)
         if group_ids is None:

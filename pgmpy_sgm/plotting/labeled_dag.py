@@ -81,50 +81,14 @@ def plot_labeled_dag(
     >>> [t.get_text() for t in ax.get_children() if t.get_gid() == "ldag-labels"]
     ['b=0']
     """
-    from pgmpy_sgm.models import LabeledBayesianNetwork
-
-    if not isinstance(model, LabeledBayesianNetwork):
-        inner = getattr(model, "model_", None)
-        if not isinstance(inner, LabeledBayesianNetwork):
-            raise TypeError(f"Expected a LabeledBayesianNetwork (or a fitted LDAGSearch). Got: {type(model).__name__}")
-        model = inner
-    if pos is None:
-        skeleton = nx.Graph()  # plain copy: pgmpy's edge attributes (weight=None) upset spring layouts
-        skeleton.add_nodes_from(model.nodes())
-        skeleton.add_edges_from(model.edges())
-        pos = graph_layout(skeleton, layout, seed)
-    else:
-        pos = check_positions(model, pos)
+    model = _the_network(model)
+    pos = _positions(model, pos, layout, seed)
     if ax is None:
         _, ax = plt.subplots(figsize=(6, 5))
     labels = model.labels()
+    colors = (labelled_edge_color, edge_color)
     for u, v in model.edges():
-        labelled = (u, v) in labels
-        arrow = FancyArrowPatch(
-            pos[u],
-            pos[v],
-            arrowstyle="-|>",
-            mutation_scale=15,
-            shrinkA=18,
-            shrinkB=18,
-            color=labelled_edge_color if labelled else edge_color,
-            linewidth=2.5 if labelled else 1.3,
-            gid="ldag-labelled" if labelled else "ldag-edge",
-            label=f"_{u} -> {v}",
-        )
-        ax.add_patch(arrow)
-        if labelled and show_labels:
-            mid = (pos[u] + pos[v]) / 2
-            ax.text(
-                *mid,
-                label_text(labels[(u, v)]),
-                fontsize=font_size - 1,
-                color=labelled_edge_color,
-                ha="center",
-                va="center",
-                gid="ldag-labels",
-                bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": "none", "alpha": 0.8},
-            )
+        _draw_arrow(ax, pos, (u, v), labels.get((u, v)), colors, show_labels, font_size)
     for v in model.nodes():
         ax.text(
             *pos[v],
@@ -135,6 +99,67 @@ def plot_labeled_dag(
             gid="ldag-node",
             bbox={"boxstyle": "round,pad=0.3", "fc": "#e8eef7", "ec": "#4a6fa5"},
         )
+    _fit_view(ax, pos, title)
+    return ax
+
+
+def _the_network(model):
+    """``model`` itself, or the ``model_`` of a fitted learner; refused unless a labelled DAG."""
+    from pgmpy_sgm.models import LabeledBayesianNetwork
+
+    if not isinstance(model, LabeledBayesianNetwork):
+        inner = getattr(model, "model_", None)
+        if not isinstance(inner, LabeledBayesianNetwork):
+            raise TypeError(f"Expected a LabeledBayesianNetwork (or a fitted LDAGSearch). Got: {type(model).__name__}")
+        model = inner
+    return model
+
+
+def _positions(model, pos: Mapping | None, layout: str | Callable, seed: int) -> dict:
+    """The given positions, checked, or those of ``layout``."""
+    if pos is not None:
+        return check_positions(model, pos)
+    skeleton = nx.Graph()  # plain copy: pgmpy's edge attributes (weight=None) upset spring layouts
+    skeleton.add_nodes_from(model.nodes())
+    skeleton.add_edges_from(model.edges())
+    return graph_layout(skeleton, layout, seed)
+
+
+def _draw_arrow(ax: Axes, pos: dict, edge: tuple, contexts: list | None, colors: tuple, show_labels: bool,
+                font_size: float) -> None:
+    """One edge as an arrow; a labelled one (``contexts`` not None) in the first of ``colors``, with its text."""
+    u, v = edge
+    labelled = contexts is not None
+    labelled_edge_color, edge_color = colors
+    arrow = FancyArrowPatch(
+        pos[u],
+        pos[v],
+        arrowstyle="-|>",
+        mutation_scale=15,
+        shrinkA=18,
+        shrinkB=18,
+        color=labelled_edge_color if labelled else edge_color,
+        linewidth=2.5 if labelled else 1.3,
+        gid="ldag-labelled" if labelled else "ldag-edge",
+        label=f"_{u} -> {v}",
+    )
+    ax.add_patch(arrow)
+    if labelled and show_labels:
+        mid = (pos[u] + pos[v]) / 2
+        ax.text(
+            *mid,
+            label_text(contexts),
+            fontsize=font_size - 1,
+            color=labelled_edge_color,
+            ha="center",
+            va="center",
+            gid="ldag-labels",
+            bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": "none", "alpha": 0.8},
+        )
+
+
+def _fit_view(ax: Axes, pos: dict, title: str | None) -> None:
+    """Limits around the nodes, equal aspect, no axes, and the title."""
     xy = np.array(list(pos.values())) if pos else np.zeros((1, 2))
     pad = 0.35
     ax.set_xlim(xy[:, 0].min() - pad, xy[:, 0].max() + pad)
@@ -143,4 +168,3 @@ def plot_labeled_dag(
     ax.axis("off")
     if title:
         ax.set_title(title)
-    return ax

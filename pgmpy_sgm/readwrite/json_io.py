@@ -159,13 +159,31 @@ def _depth(obj, limit: int, level: int = 0) -> None:
 
 
 def _read_graph(data: dict, max_cells: int) -> tuple[list, dict]:
+    nodes = _read_nodes(data)
+    known = set(nodes)
+    names = _read_state_names(data, known)
+    edges = _read_edges(data, known)
+    _check_cliques(nodes, edges, names, max_cells)
+    strata = _read_strata(data, known)
+    try:
+        sg = StratifiedGraph(edges, strata=strata, nodes=nodes, state_names=names)
+        sg.check_model()
+    except ValueError as err:
+        raise ValueError(f"Field 'strata': {err}") from None
+    return sg, names
+
+
+def _read_nodes(data: dict) -> list:
     nodes = json_list(data["nodes"], "nodes")
     for i, v in enumerate(nodes):
         if isinstance(v, bool) or not isinstance(v, str | int):
             raise TypeError(f"Field 'nodes[{i}]' must be a str or int node name; got {v!r}")
     if len(set(nodes)) != len(nodes):
         raise ValueError("Field 'nodes' lists a node twice")
-    known = set(nodes)
+    return nodes
+
+
+def _read_state_names(data: dict, known: set) -> dict:
     names = {}
     for i, entry in enumerate(json_list(data["state_names"], "state_names")):
         field = f"state_names[{i}]"
@@ -178,6 +196,10 @@ def _read_graph(data: dict, max_cells: int) -> tuple[list, dict]:
         if not states or len({(type(s), s) for s in states}) != len(states) or len(set(states)) != len(states):
             raise ValueError(f"Field {field!r} must list distinct states of {v!r}")
         names[v] = states
+    return names
+
+
+def _read_edges(data: dict, known: set) -> list[tuple]:
     edges = []
     for i, edge in enumerate(json_list(data["edges"], "edges")):
         if not isinstance(edge, list) or len(edge) != 2:
@@ -186,6 +208,11 @@ def _read_graph(data: dict, max_cells: int) -> tuple[list, dict]:
         if u == v:
             raise ValueError(f"Field 'edges[{i}]' is a self-loop on {u!r}")
         edges.append((u, v))
+    return edges
+
+
+def _check_cliques(nodes: list, edges: list[tuple], names: dict, max_cells: int) -> None:
+    """Refuse a repeated edge, a graph that is not decomposable, or a clique of more than ``max_cells`` cells."""
     graph = nx.Graph()
     graph.add_nodes_from(nodes)
     graph.add_edges_from(edges)
@@ -200,6 +227,9 @@ def _read_graph(data: dict, max_cells: int) -> tuple[list, dict]:
         if size > max_cells:
             raise ValueError(f"Field 'state_names': clique {clique} would have {size:,} configurations, more than "
                              f"max_cells={max_cells:,}")
+
+
+def _read_strata(data: dict, known: set) -> dict:
     strata = {}
     for i, entry in enumerate(json_list(data["strata"], "strata")):
         field = f"strata[{i}]"
@@ -209,22 +239,18 @@ def _read_graph(data: dict, max_cells: int) -> tuple[list, dict]:
         if len(edge) != 2:
             raise ValueError(f"Field '{field}.edge' must be a pair [u, v]")
         u, v = (node_ref(w, known, f"{field}.edge") for w in edge)
-        contexts = []
-        for j, context in enumerate(json_list(entry["contexts"], f"{field}.contexts")):
-            cfield = f"{field}.contexts[{j}]"
-            pairs = {}
-            for pair in json_list(context, cfield):
-                if not isinstance(pair, list) or len(pair) != 2:
-                    raise TypeError(f"Field {cfield!r} must hold [node, state] pairs")
-                pairs[node_ref(pair[0], known, cfield)] = state_value(pair[1], cfield)
-            contexts.append(pairs)
-        strata[(u, v)] = contexts
-    try:
-        sg = StratifiedGraph(edges, strata=strata, nodes=nodes, state_names=names)
-        sg.check_model()
-    except ValueError as err:
-        raise ValueError(f"Field 'strata': {err}") from None
-    return sg, names
+        strata[(u, v)] = [_read_context(context, known, f"{field}.contexts[{j}]")
+                          for j, context in enumerate(json_list(entry["contexts"], f"{field}.contexts"))]
+    return strata
+
+
+def _read_context(context, known: set, field: str) -> dict:
+    pairs = {}
+    for pair in json_list(context, field):
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise TypeError(f"Field {field!r} must hold [node, state] pairs")
+        pairs[node_ref(pair[0], known, field)] = state_value(pair[1], field)
+    return pairs
 
 
 def _read_factor(entry, i: int, model: StratifiedGraphicalModel) -> CliqueFactor:

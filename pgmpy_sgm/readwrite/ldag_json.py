@@ -119,6 +119,33 @@ def ldag_from_json_dict(data: dict) -> LabeledBayesianNetwork:
     >>> ldag_from_json_dict(ldag_to_json_dict(m)).labels()
     {('a', 'y'): [{'b': 0}]}
     """
+    _check_header(data)
+    nodes = json_nodes(data["nodes"])
+    known = set(nodes)
+    names = json_state_names(data["state_names"], known)
+    model = LabeledBayesianNetwork(state_names=names)
+    model.add_nodes_from(nodes)
+    for i, (u, v) in enumerate(json_edges(data["edges"], known)):
+        try:
+            model.add_edge(u, v)
+        except ValueError as err:  # pgmpy refuses self-loops and cycles
+            raise ValueError(f"Field 'edges[{i}]' ({u!r}, {v!r}): {err}".splitlines()[0]) from None
+    for i, entry in enumerate(json_list(data["classes"], "classes")):
+        model.set_classes(*_read_classes(entry, i, known))
+    if data["cpds"] is not None:
+        cpds = _read_cpds(data["cpds"], nodes, names)
+        model.add_cpds(*cpds)
+        model.check_model()
+    ess = data.get("equivalent_sample_size")
+    if ess is not None:
+        if isinstance(ess, bool) or not isinstance(ess, int | float) or not math.isfinite(ess) or ess <= 0:
+            raise ValueError(f"Field 'equivalent_sample_size' must be a positive number. Got: {ess!r}")
+        model.equivalent_sample_size = float(ess)
+    return model
+
+
+def _check_header(data) -> None:
+    """Refuse a document that is not an object of this format's fields, type and version."""
     if not isinstance(data, dict):
         raise TypeError(f"A labelled DAG document must be a JSON object; got {type(data).__name__}")
     if data.get("type") in ("StratifiedGraph", "StratifiedGraphicalModel"):
@@ -134,64 +161,50 @@ def ldag_from_json_dict(data: dict) -> LabeledBayesianNetwork:
             f"Not a {FORMAT} v{VERSION} {TYPE} document: format={data['format']!r}, "
             f"version={data['version']!r}, type={data['type']!r}"
         )
-    nodes = json_nodes(data["nodes"])
+
+
+def _read_classes(entry, i: int, known: set) -> tuple:
+    """``(node, parents, group_ids)`` of the entry ``classes[i]``."""
+    if not isinstance(entry, dict) or set(entry) != {"node", "parents", "group_ids"}:
+        raise ValueError(f"Field 'classes[{i}]' must have the keys node, parents, group_ids")
+    v = node_ref(entry["node"], known, f"classes[{i}].node")
+    parents = [node_ref(p, known, f"classes[{i}].parents") for p in json_list(entry["parents"], "parents")]
+    ids = json_list(entry["group_ids"], f"classes[{i}].group_ids")
+    if any(isinstance(g, bool) or not isinstance(g, int) for g in ids):
+        raise TypeError(f"Field 'classes[{i}].group_ids' must hold integers")
+    return v, parents, ids
+
+
+def _read_cpds(field, nodes: list, names: dict) -> list[TreeCPD]:
+    """The TreeCPDs of the field ``cpds``, one per node."""
     known = set(nodes)
-    names = json_state_names(data["state_names"], known)
-    model = LabeledBayesianNetwork(state_names=names)
-    model.add_nodes_from(nodes)
-    for i, (u, v) in enumerate(json_edges(data["edges"], known)):
-        try:
-            model.add_edge(u, v)
-        except ValueError as err:  # pgmpy refuses self-loops and cycles
-            raise ValueError(f"Field 'edges[{i}]' ({u!r}, {v!r}): {err}".splitlines()[0]) from None
-    for i, entry in enumerate(json_list(data["classes"], "classes")):
-        if not isinstance(entry, dict) or set(entry) != {"node", "parents", "group_ids"}:
-            raise ValueError(f"Field 'classes[{i}]' must have the keys node, parents, group_ids")
-        v = node_ref(entry["node"], known, f"classes[{i}].node")
-        parents = [node_ref(p, known, f"classes[{i}].parents") for p in json_list(entry["parents"], "parents")]
-        ids = json_list(entry["group_ids"], f"classes[{i}].group_ids")
-        if any(isinstance(g, bool) or not isinstance(g, int) for g in ids):
-            raise TypeError(f"Field 'classes[{i}].group_ids' must hold integers")
-        model.set_classes(v, parents, ids)
-    if data["cpds"] is not None:
-        cpds = []
-        for i, entry in enumerate(json_list(data["cpds"], "cpds")):
-            if not isinstance(entry, dict) or set(entry) != {"node", "parents", "group_ids", "group_values"}:
-                raise ValueError(f"Field 'cpds[{i}]' must have the keys node, parents, group_ids, group_values")
-            v = node_ref(entry["node"], known, f"cpds[{i}].node")
-            if any(cpd.variable == v for cpd in cpds):
-                raise ValueError(f"Field 'cpds[{i}]' repeats the CPD of {v!r}")
-            parents = [node_ref(p, known, f"cpds[{i}].parents") for p in json_list(entry["parents"], "parents")]
-            if v not in names or any(p not in names for p in parents):
-                raise ValueError(f"Field 'cpds[{i}]': the states of {v!r} and its parents must be in state_names")
-            ids = json_list(entry["group_ids"], f"cpds[{i}].group_ids")
-            if any(isinstance(g, bool) or not isinstance(g, int) for g in ids):
-                raise TypeError(f"Field 'cpds[{i}].group_ids' must hold integers")
-            rows = json_list(entry["group_values"], f"cpds[{i}].group_values")
-            n_groups = max(ids, default=-1) + 1
-            values = np.array([probabilities(r, n_groups, f"cpds[{i}].group_values") for r in rows])
-            cpds.append(
-                TreeCPD(
-                    v,
-                    len(names[v]),
-                    parents,
-                    [len(names[p]) for p in parents],
-                    ids,
-                    values,
-                    state_names={w: names[w] for w in (v, *parents)},
-                )
-            )
-        missing = [v for v in nodes if v not in {cpd.variable for cpd in cpds}]
-        if missing:
-            raise ValueError(f"Field 'cpds' has no CPD for the node(s) {missing}")
-        model.add_cpds(*cpds)
-        model.check_model()
-    ess = data.get("equivalent_sample_size")
-    if ess is not None:
-        if isinstance(ess, bool) or not isinstance(ess, int | float) or not math.isfinite(ess) or ess <= 0:
-            raise ValueError(f"Field 'equivalent_sample_size' must be a positive number. Got: {ess!r}")
-        model.equivalent_sample_size = float(ess)
-    return model
+    cpds = []
+    for i, entry in enumerate(json_list(field, "cpds")):
+        cpds.append(_read_cpd(entry, i, known, names, cpds))
+    missing = [v for v in nodes if v not in {cpd.variable for cpd in cpds}]
+    if missing:
+        raise ValueError(f"Field 'cpds' has no CPD for the node(s) {missing}")
+    return cpds
+
+
+def _read_cpd(entry, i: int, known: set, names: dict, earlier: list[TreeCPD]) -> TreeCPD:
+    """The TreeCPD of the entry ``cpds[i]`` (refused when a CPD of ``earlier`` has its node)."""
+    if not isinstance(entry, dict) or set(entry) != {"node", "parents", "group_ids", "group_values"}:
+        raise ValueError(f"Field 'cpds[{i}]' must have the keys node, parents, group_ids, group_values")
+    v = node_ref(entry["node"], known, f"cpds[{i}].node")
+    if any(cpd.variable == v for cpd in earlier):
+        raise ValueError(f"Field 'cpds[{i}]' repeats the CPD of {v!r}")
+    parents = [node_ref(p, known, f"cpds[{i}].parents") for p in json_list(entry["parents"], "parents")]
+    if v not in names or any(p not in names for p in parents):
+        raise ValueError(f"Field 'cpds[{i}]': the states of {v!r} and its parents must be in state_names")
+    ids = json_list(entry["group_ids"], f"cpds[{i}].group_ids")
+    if any(isinstance(g, bool) or not isinstance(g, int) for g in ids):
+        raise TypeError(f"Field 'cpds[{i}].group_ids' must hold integers")
+    rows = json_list(entry["group_values"], f"cpds[{i}].group_values")
+    n_groups = max(ids, default=-1) + 1
+    values = np.array([probabilities(r, n_groups, f"cpds[{i}].group_values") for r in rows])
+    cards = [len(names[p]) for p in parents]
+    return TreeCPD(v, len(names[v]), parents, cards, ids, values, state_names={w: names[w] for w in (v, *parents)})
 
 
 def write_ldag_json(model: LabeledBayesianNetwork, path, overwrite: bool = False) -> None:

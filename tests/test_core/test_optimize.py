@@ -660,8 +660,8 @@ def ref_leak(cards, members):
     "cards,forbidden,k", [((2, 2, 2), (False, True, False), 2), ((3, 3), (False, False), 3), ((2, 4), (True, False), 2)]
 )
 def test_atom_problem_matches_definitions(cards, forbidden, k):
+    from pgmpy_sgm.core._atom_dp import atom_blocks, atom_problem
     from pgmpy_sgm.core._label_search import PartitionSpace
-    from pgmpy_sgm.core._lns import atom_blocks, atom_problem
 
     space = PartitionSpace(cards, forbidden)
     n = math.prod(cards)
@@ -695,8 +695,8 @@ def test_atom_problem_matches_definitions(cards, forbidden, k):
 
 @pytest.mark.parametrize("cards,forbidden", [((2, 2, 2), (False, True, False)), ((3, 3), (False, False))])
 def test_best_atom_partition_matches_brute_force(cards, forbidden):
+    from pgmpy_sgm.core._atom_dp import best_atom_partition
     from pgmpy_sgm.core._label_search import PartitionSpace
-    from pgmpy_sgm.core._lns import best_atom_partition
 
     space = PartitionSpace(cards, forbidden)
     n = math.prod(cards)
@@ -903,7 +903,7 @@ def test_housing_clique_reaches_brute_force_optimum():
 def test_listed_and_dense_atom_programmes_agree():
     # the sub-problem programme that scans only valid unions holding the lowest atom must pick the
     # same partition (value, blocks and ties) as the one that scans every subset
-    from pgmpy_sgm.core._lns import _listed_unions, solve_atom_dp, solve_atom_dp_listed
+    from pgmpy_sgm.core._atom_dp import _listed_unions, solve_atom_dp, solve_atom_dp_listed
 
     rng = np.random.default_rng(71)
     for t in range(150):

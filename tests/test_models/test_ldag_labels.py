@@ -1,0 +1,31 @@
+"""Structure of a labelled DAG (pgmpy_sgm.models._ldag_labels): checks name the fault, labels match the classes."""
+
+import numpy as np
+import pytest
+
+from pgmpy_sgm.models._ldag_labels import acyclic_edges, checked_classes, class_entries, edge_contexts
+
+
+def test_a_cycle_is_named():
+    with pytest.raises(ValueError, match=r"cycle \['x', 'y', 'z'\]"):
+        acyclic_edges([("x", "y"), ("y", "z"), ("z", "x")])
+
+
+def test_class_entries_must_be_pairs():
+    assert class_entries(None) == {}
+    with pytest.raises(TypeError, match=r"classes\['y'\] must be a pair"):
+        class_entries({"y": (("a",), [0], "extra")})
+
+
+def test_classes_are_canonical_and_refused_when_not_made_by_labels():
+    assert checked_classes("y", (2, 2), [5, 5, 7, 9]).tolist() == [0, 0, 1, 2]
+    with pytest.raises(ValueError, match="not made by labels"):
+        checked_classes("y", (2, 2), [0, 1, 1, 0])  # a diagonal class is joined by no line
+    with pytest.raises(ValueError, match="need 4 integer class ids"):
+        checked_classes("y", (2, 2), [0, 1])
+
+
+def test_contexts_of_one_label_on_each_edge():
+    # configurations (a, b) in C order: class 0 = {(0,0), (0,1)}, so y ignores b when a = "lo"
+    labels = edge_contexts("y", ("a", "b"), np.array([0, 0, 1, 2]), {"a": ["lo", "hi"], "b": [0, 1]})
+    assert labels == {("b", "y"): [{"a": "lo"}]}
