@@ -20,6 +20,8 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
+from pgmpy_sgm.causal_discovery._chain import metropolis_accepts
+
 __all__ = ["DagChainResult", "dag_chain", "visited_posterior"]
 
 
@@ -120,11 +122,7 @@ def dag_chain(
     [0, 1, 1]
     """
     order = {v: i for i, v in enumerate(nodes)}
-    parents = {v: set() for v in nodes}
-    children = {v: set() for v in nodes}
-    for u, v in edges:
-        parents[v].add(u)
-        children[u].add(v)
+    parents, children = _adjacency(nodes, edges)
 
     def family(v, ps) -> float:
         return float(local_score(v, tuple(sorted(ps, key=order.__getitem__))))
@@ -154,14 +152,8 @@ def dag_chain(
             new_u = fam[u] if pu == parents[u] else family(u, pu)
             new_w = fam[w] if pw == parents[w] else family(w, pw)
             delta = new_u + new_w - fam[u] - fam[w]
-            if delta >= 0.0 or log_u < delta:
-                for a, b in ((u, w), (w, u)):
-                    children[a].discard(b)
-                parents[u], parents[w] = pu, pw
-                for p in pu:
-                    children[p].add(u)
-                for p in pw:
-                    children[p].add(w)
+            if metropolis_accepts(delta, log_u):
+                _move(parents, children, u, w, pu, pw)
                 fam[u], fam[w] = new_u, new_w
                 current += delta
                 n_accepted += 1
@@ -172,6 +164,27 @@ def dag_chain(
                     best, best_score = key, current
         trace.append(current)
     return DagChainResult(visited, best, best_score, n_accepted / max(len(trace) - 1, 1), trace)
+
+
+def _adjacency(nodes: list, edges) -> tuple[dict, dict]:
+    """Parent and child sets of every node of the DAG ``edges``."""
+    parents = {v: set() for v in nodes}
+    children = {v: set() for v in nodes}
+    for u, v in edges:
+        parents[v].add(u)
+        children[u].add(v)
+    return parents, children
+
+
+def _move(parents: dict, children: dict, u, w, new_u: set, new_w: set) -> None:
+    """Give ``u`` and ``w`` the parent sets ``new_u`` and ``new_w`` (the edge between them added, removed, reversed)."""
+    for a, b in ((u, w), (w, u)):
+        children[a].discard(b)
+    parents[u], parents[w] = new_u, new_w
+    for p in new_u:
+        children[p].add(u)
+    for p in new_w:
+        children[p].add(w)
 
 
 def visited_posterior(visited: dict, nodes: list, top: int = 50) -> tuple[pd.DataFrame, pd.DataFrame]:

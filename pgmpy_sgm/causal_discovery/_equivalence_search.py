@@ -327,6 +327,28 @@ class EquivalenceSearchResult:
     steps: list = field(default_factory=list)
 
 
+def _insert(pa: list, ch: list, ne: list, x: int, y: int, subset: int) -> tuple[list, list, list]:
+    """Chickering's ``Insert(x, y, T)`` (``T = subset``) on a CPDAG; the CPDAG of the result."""
+    pa[y] |= 1 << x
+    ch[x] |= 1 << y
+    for t in iter_bits(subset):
+        _orient(pa, ch, ne, t, y)
+    return cpdag_of_dag(dag_extension(pa, ch, ne))
+
+
+def _delete(pa: list, ch: list, ne: list, x: int, y: int, subset: int) -> tuple[list, list, list]:
+    """Chickering's ``Delete(x, y, H)`` (``H = subset``) on a CPDAG; the CPDAG of the result."""
+    for a, b in ((x, y), (y, x)):
+        pa[b] &= ~(1 << a)
+        ch[a] &= ~(1 << b)
+        ne[a] &= ~(1 << b)
+    for h in iter_bits(subset):
+        _orient(pa, ch, ne, y, h)
+        if ne[x] >> h & 1:
+            _orient(pa, ch, ne, x, h)
+    return cpdag_of_dag(dag_extension(pa, ch, ne))
+
+
 def greedy_equivalence_search(
     local_score: Callable[[int, int], float],
     n_nodes: int,
@@ -403,11 +425,7 @@ def greedy_equivalence_search(
     while deadline is None or time.time() < deadline:  # forward phase
         for neg_gain, y, x, subset, na in heapq.merge(*insertions.operators(pa, ch, ne)):
             if not _semidirected_path(ch, ne, y, x, na | subset):
-                pa[y] |= 1 << x
-                ch[x] |= 1 << y
-                for t in iter_bits(subset):
-                    _orient(pa, ch, ne, t, y)
-                pa, ch, ne = cpdag_of_dag(dag_extension(pa, ch, ne))
+                pa, ch, ne = _insert(pa, ch, ne, x, y, subset)
                 steps.append(("insert", x, y, subset, -neg_gain))
                 break
         else:
@@ -419,15 +437,7 @@ def greedy_equivalence_search(
         if not candidates:
             break
         neg_gain, y, x, subset = min(candidates)
-        for a, b in ((x, y), (y, x)):
-            pa[b] &= ~(1 << a)
-            ch[a] &= ~(1 << b)
-            ne[a] &= ~(1 << b)
-        for h in iter_bits(subset):
-            _orient(pa, ch, ne, y, h)
-            if ne[x] >> h & 1:
-                _orient(pa, ch, ne, x, h)
-        pa, ch, ne = cpdag_of_dag(dag_extension(pa, ch, ne))
+        pa, ch, ne = _delete(pa, ch, ne, x, y, subset)
         steps.append(("delete", x, y, subset, -neg_gain))
 
     parents = dag_extension(pa, ch, ne)

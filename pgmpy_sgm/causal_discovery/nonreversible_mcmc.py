@@ -706,17 +706,21 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         self.stop_reason_ = self._stop_reason(run, interrupted, plan)
         in_column_order(self, columns)
         self._set_causal_graph(self.model_, self.variables_, canonical_order(self.variables_))
+        self._warn_after_run(interrupted, n_iter, polish_gain)
+        return self
+
+    def _warn_after_run(self, interrupted: bool, n_iter: int | None, polish_gain: float) -> None:
+        """Warn when the fit was interrupted, or the chains disagree, or a last polish still gained."""
         if interrupted:
             warnings.warn(
                 f"Fitting was interrupted after {self.n_iter_} of {n_iter} iterations per chain; the fitted "
                 "attributes hold the graphs visited so far"
                 + (" (checkpoint written)." if self._checkpoint().path else "."),
                 FitInterruptedWarning,
-                stacklevel=2,
+                stacklevel=4,
             )
-        if not warn_if_unconverged(self.convergence_, stacklevel=2):
+        if not warn_if_unconverged(self.convergence_, stacklevel=4):
             self._warn_unsettled(polish_gain)
-        return self
 
     def _fit_em(self, X: pd.DataFrame, weights) -> NonReversibleMCMC:
         """Structural EM (see ``missing``): M-steps are fits of a copy of this estimator on completed tables."""
@@ -900,7 +904,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             )
         else:
             return
-        warnings.warn(message, ConvergenceWarning, stacklevel=3)
+        warnings.warn(message, ConvergenceWarning, stacklevel=5)
 
     def _identity(self, data, n_chains, strata, start_key, plan: SearchPlan) -> dict:
         return {
