@@ -33,6 +33,16 @@ import numpy as np
 import pandas as pd
 
 from pgmpy_sgm.core.data import ExpectedCounts, encode_frame, pool_codes, python_scalar, sorted_states
+from pgmpy_sgm.core.posterior_parts import (
+    coupled_rows,
+    head_and_tail_rows,
+    part_sizes,
+    row_log_probability,
+    scopes_of,
+    split_rows,
+    splittable,
+    with_scopes,
+)
 
 __all__ = [
     "rows_log_probability",
@@ -605,7 +615,7 @@ def independent_log_probability(table: IncompleteTable, pseudo: float = 1.0) -> 
     def log_probability(codes: np.ndarray) -> np.ndarray:
         return sum(logs[j][codes[:, j]] for j in range(len(logs)))
 
-    return log_probability
+    return with_scopes(log_probability, [(j,) for j in range(len(logs))])
 
 
 def _posterior_weights(log_p: np.ndarray) -> np.ndarray:
@@ -866,6 +876,15 @@ def marginal_log_probability(codes: np.ndarray, cards: Sequence[int], log_probab
                          f"{max_completions:,}: the most, {n_completions[worst]:,.0f}, for a row missing "
                          f"{int((codes[worst] < 0).sum())} values")  # fmt: skip
     ok = np.flatnonzero(~too_many)
+    scopes = scopes_of(log_probability)
+    if scopes is not None and ok.size:  # rows of several independent parts: each part enumerated on its own
+        n_parts, _ = part_sizes(codes[ok], cards, scopes)
+        split = ok[n_parts > 0]
+        if split.size:
+            parts = split_rows(codes[split], cards, scopes, log_probability, _enumerated)
+            good = splittable(parts)
+            out[split[good]] = row_log_probability(parts)[good]
+            ok = np.setdiff1d(ok, split[good])
     for first, last, block, segments in _enumerated(codes[ok], cards):
         out[ok[first:last]] = _segment_posterior(log_probability(block), segments)[1]
     return out
@@ -874,7 +893,7 @@ def marginal_log_probability(codes: np.ndarray, cards: Sequence[int], log_probab
 def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray], np.ndarray],
                   max_completions: int = MAX_COMPLETIONS, n_draws: int = N_DRAWS,
                   seed: int | np.random.Generator | None = 0, tail_mass: float = 0.0, max_kept: int | None = None,
-                  n_tail_draws: int = 0) -> CompletedTable:  # fmt: skip
+                  n_tail_draws: int = 0, coupled_scopes: Sequence | None = None) -> CompletedTable:  # fmt: skip
     """The E-step: every incomplete row spread over its completions by a model's posterior.
 
     Parameters
@@ -925,18 +944,49 @@ def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray]
     log_likelihood = float(np.dot(log_probability(table.codes[complete]), table.counts[complete]))
     n_exact = n_drawn = n_capped = 0.0
     incomplete_rows, incomplete_counts = table.codes[~complete], table.counts[~complete]
+    coupled = coupled_scopes is not None
+    if coupled and (tail_mass > 0 or max_kept is not None):
+        raise ValueError("coupled_scopes keeps every part's whole posterior: it takes tail_mass=0 and "
+                         f"max_kept=None. Got: tail_mass={tail_mass!r}, max_kept={max_kept!r}")  # fmt: skip
+    scopes = _joined_scopes(log_probability, coupled_scopes)
     head = None if tail_mass <= 0 and max_kept is None else _Head(float(tail_mass), max_kept, int(n_tail_draws))
     uniforms = rng.random(len(incomplete_rows)) if head is not None and n_tail_draws > 0 else None
-    drawn = _n_completions(incomplete_rows, cards) > max_completions
-    if (~drawn).any():
-        done_rows, done_counts, done_log_likelihood, n_capped = _complete_exactly(
-            incomplete_rows[~drawn], incomplete_counts[~drawn], cards, log_probability, head,
-            None if uniforms is None else uniforms[~drawn],
+    beyond = _n_completions(incomplete_rows, cards) > max_completions
+    split = _split_rows(incomplete_rows, cards, log_probability, scopes, max_completions,
+                        coupled or (head is not None and max_kept is not None))  # fmt: skip
+    parts = split_rows(incomplete_rows[split], cards, scopes, log_probability, _enumerated) if split.any() else None
+    if parts is not None and not splittable(parts).all():  # a reference completion of probability zero
+        good = splittable(parts)
+        split[np.flatnonzero(split)[~good]] = False
+        parts = parts.subset(good) if good.any() else None
+    if parts is not None:
+        split_counts = incomplete_counts[split]
+        within = ~beyond[split]  # the log-likelihood counts the rows of at most max_completions, as before
+        log_likelihood += float(np.dot(row_log_probability(parts)[within], split_counts[within]))
+        if coupled:
+            done_rows, done_counts = coupled_rows(parts, cards, split_counts)
+            capped = np.zeros(len(split_counts), dtype=bool)
+        else:
+            done_rows, done_counts, capped = head_and_tail_rows(
+                parts, cards, split_counts, float(tail_mass), max_kept, int(n_tail_draws),
+                None if uniforms is None else uniforms[split],
+            )
+        n_capped += float(split_counts[capped].sum())
+        n_exact += float(split_counts[~capped].sum())
+        rows.append(done_rows)
+        counts.append(done_counts)
+    whole = ~split & ~beyond
+    if whole.any():
+        done_rows, done_counts, done_log_likelihood, whole_capped = _complete_exactly(
+            incomplete_rows[whole], incomplete_counts[whole], cards, log_probability, head,
+            None if uniforms is None else uniforms[whole],
         )
-        n_exact = float(incomplete_counts[~drawn].sum()) - n_capped
+        n_capped += whole_capped
+        n_exact += float(incomplete_counts[whole].sum()) - whole_capped
         log_likelihood += done_log_likelihood
         rows.append(done_rows)
         counts.append(done_counts)
+    drawn = ~split & beyond
     if drawn.any():
         done_rows, done_counts = _complete_by_draws(incomplete_rows[drawn], incomplete_counts[drawn], cards,
                                                     log_probability, rng, n_draws)  # fmt: skip
@@ -946,6 +996,28 @@ def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray]
     distinct, pooled = _pooled_with_gaps(np.concatenate(rows), cards, np.concatenate(counts))
     return CompletedTable(table._frame(distinct), ExpectedCounts(pooled), n_exact, n_drawn, log_likelihood, distinct,
                           n_capped)  # fmt: skip
+
+
+def _joined_scopes(log_probability, coupled_scopes: Sequence | None) -> tuple | None:
+    """The scopes that make a row's parts: ``log_probability``'s (None if it declares none) and ``coupled_scopes``."""
+    scopes = scopes_of(log_probability)
+    if scopes is None or coupled_scopes is None:
+        return scopes
+    return tuple(scopes) + tuple(tuple(s) for s in coupled_scopes)
+
+
+def _split_rows(rows: np.ndarray, cards: list[int], log_probability, scopes, max_completions: int,
+                wanted: bool) -> np.ndarray:  # fmt: skip
+    """Incomplete rows completed part by part (see :mod:`~pgmpy_sgm.core.posterior_parts`).
+
+    Those whose parts (joined through ``scopes``) have at most ``max_completions``
+    completions each; none unless ``wanted`` and ``scopes`` are known.
+    """
+    split = np.zeros(len(rows), dtype=bool)
+    if not wanted or scopes is None or not len(rows):
+        return split
+    n_parts, largest = part_sizes(rows, cards, scopes)
+    return (n_parts > 0) & (largest <= max_completions)
 
 
 def mask_cells(data: pd.DataFrame, rate: float, seed: int | None = None, given: str | None = None) -> pd.DataFrame:
@@ -1026,8 +1098,10 @@ def parameter_em(table: IncompleteTable, fit: Callable[[CompletedTable], Callabl
     >>> round(float(history["log_likelihood"].iloc[-1]), 4)  # 3 log(2/3) + log(1/3)
     -1.9095
     """
+    fit_scopes = None
     if table.enough_complete_cases():
         log_probability, start = fit(table.complete_cases()), "complete cases"
+        fit_scopes = scopes_of(log_probability)
     else:
         log_probability, start = independent_log_probability(table), "independent variables (available cases)"
     draw_seed = int(np.random.default_rng(seed).integers(2**63))
@@ -1037,9 +1111,11 @@ def parameter_em(table: IncompleteTable, fit: Callable[[CompletedTable], Callabl
         if iteration == options.max_iter:
             e_step = "exact"  # the fit returned always comes from an exact E-step
         cap = (options.max_kept, options.n_tail_draws) if e_step == "capped" else (None, 0)
+        coupled = fit_scopes if e_step == "exact" else None  # the fit reads only its model's scopes
         completed = complete_rows(table, log_probability, options.max_completions, options.n_draws, draw_seed, 0.0,
-                                  *cap)  # fmt: skip
+                                  *cap, coupled_scopes=coupled)  # fmt: skip
         log_probability = fit(completed)
+        fit_scopes = scopes_of(log_probability)
         after = observed_log_likelihood(table, log_probability, options.max_completions)
         label = "capped" if completed.n_capped > 0 else "exact"  # a capped E-step that capped no row was exact
         history.append({"iteration": iteration, "log_likelihood": after, "gain": after - before, "e_step": label})

@@ -27,6 +27,7 @@ from pgmpy_sgm.core.missing import (
     recoding,
     resolve_missing,
 )
+from pgmpy_sgm.core.posterior_parts import with_scopes
 from pgmpy_sgm.factors import TreeCPD
 from pgmpy_sgm.models._estimators import (
     EstimatorSpec,
@@ -569,7 +570,7 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
                 total += logs[mapped[0], config]
             return total
 
-        return log_probability
+        return with_scopes(log_probability, [columns for columns, *_ in terms])
 
     def _fitted_cpd(self, node, enc: EncodedData, spec: EstimatorSpec) -> TreeCPD:
         parents, ids = self.get_classes(node)
