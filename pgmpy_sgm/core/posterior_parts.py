@@ -314,15 +314,31 @@ def _unit_of(parts: Parts, rows: np.ndarray, k: int) -> np.ndarray:
     return parts.unit_of[rows, np.minimum(k, parts.n_parts[rows] - 1)]
 
 
-def _top_per_unit(parts: Parts, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Each unit's ``k`` most probable completions (global indices, -1 padded) and weights (0 padded)."""
+def _top_per_unit(parts: Parts, k: int, padded: int = 256) -> tuple[np.ndarray, np.ndarray]:
+    """Each unit's ``k`` most probable completions (global indices, -1 padded) and weights (0 padded).
+
+    Ties are cut by position. Units of up to ``k`` completions keep them all; units of up to
+    ``padded`` are sorted as rows of one padded matrix; larger ones one at a time.
+    """
     sizes = parts.unit_size
-    owner = np.repeat(np.arange(len(sizes)), sizes)
-    order = np.lexsort((-parts.weights, owner))  # by unit, most probable first, ties by position
-    place = np.arange(len(order)) - parts.unit_start[owner[order]]
-    keep = place < k
     index = np.full((len(sizes), k), -1, dtype=np.int64)
-    index[owner[order][keep], place[keep]] = order[keep]
+    small = np.flatnonzero(sizes <= k)
+    place = np.arange(k)[None, :]
+    index[small] = np.where(place < sizes[small, None], parts.unit_start[small, None] + place, -1)
+    medium = np.flatnonzero((sizes > k) & (sizes <= padded))
+    if medium.size:
+        width = int(sizes[medium].max())
+        at = parts.unit_start[medium, None] + np.arange(width)[None, :]
+        inside = np.arange(width)[None, :] < sizes[medium, None]
+        negated = np.where(inside, -parts.weights[np.where(inside, at, 0)], np.inf)
+        best = np.argsort(negated, axis=1, kind="stable")[:, :k]
+        index[medium] = np.take_along_axis(at, best, axis=1)
+    for unit in np.flatnonzero(sizes > padded):
+        w = parts.weights[parts.unit_start[unit]:parts.unit_start[unit] + sizes[unit]]
+        cut = np.partition(w, len(w) - k)[len(w) - k]  # the k-th largest weight
+        candidates = np.flatnonzero(w >= cut)
+        top = candidates[np.argsort(-w[candidates], kind="stable")[:k]]
+        index[unit] = parts.unit_start[unit] + top
     weight = np.where(index >= 0, parts.weights[np.maximum(index, 0)], 0.0)
     return index, weight
 
@@ -340,6 +356,9 @@ def _beam(parts: Parts, rows: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarra
     weight = top_weight[first].copy()
     choice = np.full((len(rows), k, max_parts), -1, dtype=np.int64)
     choice[:, :, 0] = top_index[first]
+    order = np.argsort(-weight, axis=1, kind="stable")  # a small unit's completions come in position order
+    weight = np.take_along_axis(weight, order, axis=1)
+    choice[:, :, 0] = np.take_along_axis(choice[:, :, 0], order, axis=1)
     for r in range(1, max_parts):
         who = np.flatnonzero(parts.n_parts[rows] > r)
         if not who.size:
@@ -408,7 +427,9 @@ def head_and_tail_rows(parts: Parts, cards: Sequence[int], counts: np.ndarray, t
     in_head = (held - weight < 1.0 - tail_mass) & (weight > 0)
     kept = np.where(in_head, weight, 0.0)
     head_mass = kept.sum(axis=1)
-    rest = np.maximum(1.0 - head_mass, 0.0)
+    sizes = np.where(parts.unit_of >= 0, parts.unit_size[np.maximum(parts.unit_of, 0)], 1)
+    whole = in_head.sum(axis=1) >= np.prod(sizes.astype(np.float64), axis=1)  # every completion in the head
+    rest = np.where(whole, 0.0, np.maximum(1.0 - head_mass, 0.0))
     capped = rest > tail_mass
     drawn = capped & (n_tail_draws > 0) & (uniforms is not None)
     shares = np.where(drawn[:, None], kept, kept / head_mass[:, None])
