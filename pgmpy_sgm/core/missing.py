@@ -19,6 +19,16 @@ number of distinct (row, pattern) pairs, not with the number of rows. Structural
 the completed table small: each row keeps at most ``max_kept`` of its most probable
 completions, and the rest of its posterior is carried by a few draws from it with equal
 shares of its mass (an unbiased estimate of the exact expected counts).
+
+When the model's ``log_probability`` declares the scopes of its factors
+(:func:`~pgmpy_sgm.core.posterior_parts.with_scopes`; the package's models do), a row's missing
+cells fall into parts that are independent given its observed cells, and each part is
+enumerated on its own, once for all rows whose part reads the same cells: the work grows with
+the sum of the parts' completions, not their product (:mod:`~pgmpy_sgm.core.posterior_parts`).
+The capped completions are then found from the parts exactly (the most probable ones by a beam
+over the parts), and parameter EM's exact E-steps couple the parts instead of crossing them,
+which keeps the expected counts of every family or clique of the model exact in a table that
+grows with the sum of the parts' completions.
 """
 
 from __future__ import annotations
@@ -132,9 +142,11 @@ class EMOptions:
         ``tol`` is too strict on large tables (on 2000 rows of 20 variables the expected score
         is about -25,000, and ``rtol`` makes the threshold 2.5).
     max_completions : int, default=131072
-        Incomplete rows with at most this many completions are completed exactly.
+        Incomplete rows with at most this many completions are completed exactly; so are
+        rows with more when the model declares its factors' scopes and each independent part
+        of the row has at most this many (see :func:`complete_rows`).
     n_draws : int, default=200
-        Rows with more completions are completed by this many Gibbs draws from the same
+        Other rows are completed by this many Gibbs draws from the same
         posterior (after 20 sweeps of burn-in); every E-step uses the same random numbers, so
         the draws move only as the model does.
     tail_mass : float, default=0.01
@@ -571,12 +583,14 @@ class CompletedTable:
     counts : ExpectedCounts
         Their expected counts (summing to the number of rows).
     n_exact, n_drawn : float
-        Incomplete rows (counted with their weights) completed by enumeration (every
-        completion kept, but for a dropped tail of at most ``tail_mass``) and by Gibbs draws.
+        Incomplete rows (counted with their weights) completed by enumeration, of the whole
+        row or of its independent parts (every completion kept, but for a dropped tail of at
+        most ``tail_mass``), and by Gibbs draws.
     log_likelihood : float
         The observed-data log-likelihood, under the model that completed the table, of the
-        complete rows and of the rows completed exactly (the rows completed by draws left
-        out); NaN for a table not made by :func:`complete_rows`.
+        complete rows and of the rows of at most ``max_completions`` completions (the
+        others left out, whether drawn or completed part by part); NaN for a table not made
+        by :func:`complete_rows`.
     codes : numpy.ndarray or None
         The rows of ``frame`` as state indices (``None`` when not kept).
     n_capped : float
@@ -905,7 +919,10 @@ def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray]
         constant is enough for the completions (the result's ``log_likelihood`` is then off
         by that constant times the rows).
     max_completions : int, default=131072
-        Rows with at most this many completions are completed exactly; others by draws.
+        Rows with at most this many completions are completed exactly; others by draws, but
+        for rows split into parts (below) of at most this many completions each, completed
+        exactly too (their log-likelihood is left out of ``log_likelihood``, as before, so
+        that it counts the same rows whatever the model).
     n_draws : int, default=200
         Gibbs draws (after 20 sweeps of burn-in) for each row beyond ``max_completions``.
     seed : int or numpy.random.Generator, optional
@@ -923,6 +940,25 @@ def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray]
         The draws use one uniform number per distinct row, the same for the same ``seed``.
         With draws, the expected counts are unbiased estimates of the exact ones; with
         ``max_kept`` at least the number of completions and ``tail_mass=0``, exact.
+    coupled_scopes : sequence of tuples of column positions, optional
+        Only with ``tail_mass=0`` and ``max_kept=None``, and with a ``log_probability``
+        that declares its scopes: each row's parts (joined through these scopes too) are
+        coupled instead of crossed (:func:`~pgmpy_sgm.core.posterior_parts.coupled_rows`).
+        The expected counts of every set of variables inside one part, so inside one of
+        these scopes or one of the model's, are then exact, in a table of at most the sum of
+        the parts' completions per row; counts of sets spanning two parts are not. For fits
+        that read only the counts of these scopes (parameter EM of a fixed structure).
+
+    Notes
+    -----
+    When ``log_probability`` declares its scopes (:func:`~pgmpy_sgm.core.posterior_parts.with_scopes`),
+    rows with ``max_kept`` set (or ``coupled_scopes``) are split into independent parts and
+    each part is enumerated on its own; the kept completions are the same as those of the
+    whole-row enumeration (the most probable ``max_kept``, by a beam over the parts), but
+    ties between completions of equal probability may be cut in another order, and the tail
+    draws walk the posterior in another order (first part slowest): both unbiased. Rows whose
+    reference completion (every missing cell in its first state) is impossible are completed
+    whole, as are rows of a ``log_probability`` without scopes.
 
     Returns
     -------
@@ -1081,6 +1117,13 @@ def parameter_em(table: IncompleteTable, fit: Callable[[CompletedTable], Callabl
     completion until EM settles again. When no row was capped, the first phase was exact
     and EM stops there. With maximum-likelihood fits an exact iteration never lowers the
     observed-data log-likelihood. Every E-step draws with the same random numbers.
+
+    When the row log-probability that ``fit`` returns declares its scopes (the package's
+    models do), ``fit`` is taken to read only the counts of those scopes (a model's families
+    or cliques), and the exact E-steps couple each row's independent parts
+    (``coupled_scopes`` of :func:`complete_rows`): the same expected counts of those scopes,
+    so the same fit, in a table that grows with the sum of the parts' completions instead of
+    their product.
 
     Returns
     -------
