@@ -907,7 +907,8 @@ def marginal_log_probability(codes: np.ndarray, cards: Sequence[int], log_probab
 def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray], np.ndarray],
                   max_completions: int = MAX_COMPLETIONS, n_draws: int = N_DRAWS,
                   seed: int | np.random.Generator | None = 0, tail_mass: float = 0.0, max_kept: int | None = None,
-                  n_tail_draws: int = 0, coupled_scopes: Sequence | None = None) -> CompletedTable:  # fmt: skip
+                  n_tail_draws: int = 0, coupled_scopes: Sequence | None = None,
+                  cache: dict | None = None) -> CompletedTable:  # fmt: skip
     """The E-step: every incomplete row spread over its completions by a model's posterior.
 
     Parameters
@@ -948,6 +949,10 @@ def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray]
         these scopes or one of the model's, are then exact, in a table of at most the sum of
         the parts' completions per row; counts of sets spanning two parts are not. For fits
         that read only the counts of these scopes (parameter EM of a fixed structure).
+    cache : dict, optional
+        Keeps the rows' parts and their enumerated completions (which depend on the rows and
+        the scopes, not on the model's values) for the next E-step on the same table with
+        the same scopes; EM passes one dict through its iterations.
 
     Notes
     -----
@@ -990,7 +995,8 @@ def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray]
     beyond = _n_completions(incomplete_rows, cards) > max_completions
     split = _split_rows(incomplete_rows, cards, log_probability, scopes, max_completions,
                         coupled or (head is not None and max_kept is not None))  # fmt: skip
-    parts = split_rows(incomplete_rows[split], cards, scopes, log_probability, _enumerated) if split.any() else None
+    parts = split_rows(incomplete_rows[split], cards, scopes, log_probability, _enumerated, cache) \
+        if split.any() else None  # fmt: skip
     if parts is not None and not splittable(parts).all():  # a reference completion of probability zero
         good = splittable(parts)
         split[np.flatnonzero(split)[~good]] = False
@@ -1148,6 +1154,7 @@ def parameter_em(table: IncompleteTable, fit: Callable[[CompletedTable], Callabl
     else:
         log_probability, start = independent_log_probability(table), "independent variables (available cases)"
     draw_seed = int(np.random.default_rng(seed).integers(2**63))
+    cache: dict = {}  # the rows' parts, the same while the scopes are
     history, before = [], observed_log_likelihood(table, log_probability, options.max_completions)
     e_step = "exact" if options.max_kept is None else "capped"
     for iteration in range(1, options.max_iter + 1):
@@ -1156,7 +1163,7 @@ def parameter_em(table: IncompleteTable, fit: Callable[[CompletedTable], Callabl
         cap = (options.max_kept, options.n_tail_draws) if e_step == "capped" else (None, 0)
         coupled = fit_scopes if e_step == "exact" else None  # the fit reads only its model's scopes
         completed = complete_rows(table, log_probability, options.max_completions, options.n_draws, draw_seed, 0.0,
-                                  *cap, coupled_scopes=coupled)  # fmt: skip
+                                  *cap, coupled_scopes=coupled, cache=cache)  # fmt: skip
         log_probability = fit(completed)
         fit_scopes = scopes_of(log_probability)
         after = observed_log_likelihood(table, log_probability, options.max_completions)

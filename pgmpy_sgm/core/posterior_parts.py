@@ -186,23 +186,21 @@ def _unit_cells(unit_rows: np.ndarray, scopes: Sequence | None) -> np.ndarray:
     return np.where(read, unit_rows, 0)
 
 
-def split_rows(rows: np.ndarray, cards: Sequence[int], scopes: Sequence | None, log_probability,
-               enumerate_rows) -> Parts:  # fmt: skip
-    """Split incomplete ``rows`` into parts and find every distinct unit's posterior by enumerating it.
+class _Layout(NamedTuple):
+    """What :func:`split_rows` finds from the rows and scopes alone (no model values): reusable."""
 
-    ``enumerate_rows(unit_rows)`` yields ``(first, last, block, segments)`` as
-    :func:`~pgmpy_sgm.core.missing._enumerated` does; each unit is enumerated as a row whose
-    missing cells in other parts, and observed cells its part does not read, are in state 0.
+    rows: np.ndarray
+    rank: np.ndarray
+    stride: np.ndarray
+    unit_of: np.ndarray
+    n_parts: np.ndarray
+    base: np.ndarray  # the rows with every missing cell at the reference state 0
+    blocks: list  # the distinct units' completions, in chunks (small integer codes)
+    unit_start: np.ndarray
 
-    Examples
-    --------
-    >>> from pgmpy_sgm.core.missing import _enumerated
-    >>> cpt = np.log(np.array([[0.9, 0.1], [0.2, 0.8]]))  # a -> b, a -> c, uniform a
-    >>> log_p = with_scopes(lambda x: np.log(0.5) + cpt[x[:, 0], x[:, 1]] + cpt[x[:, 0], x[:, 2]], [(0, 1), (0, 2)])
-    >>> parts = split_rows(np.array([[1, -1, -1]]), [2, 2, 2], scopes_of(log_p), log_p, _enumerated)
-    >>> parts.n_parts.tolist(), parts.weights.round(2).tolist()  # b and c: two parts, each 0.2 / 0.8
-    ([2], [0.2, 0.8, 0.2, 0.8])
-    """
+
+def _layout(rows: np.ndarray, cards: Sequence[int], scopes: Sequence | None, enumerate_rows) -> _Layout:
+    """The parts of ``rows``, their distinct units and the units' completions (see :func:`split_rows`)."""
     from pgmpy_sgm.core.data import pool_codes
 
     rows = np.asarray(rows, dtype=np.int64)
@@ -230,18 +228,52 @@ def split_rows(rows: np.ndarray, cards: Sequence[int], scopes: Sequence | None, 
                                       np.ones(len(unit_rows)))  # fmt: skip
     unit_of = np.full((n_rows, max_parts), -1, dtype=np.int64)
     unit_of[unit_row, unit_rank] = inverse
-    values, unit_start, offset = [], [], 0
+    small = np.int8 if max(cards, default=1) <= 127 else np.int64
+    blocks, unit_start, offset = [], [], 0
     for _, _, block, segments in enumerate_rows(distinct - 1, cards):
-        values.append(log_probability(block))
+        blocks.append(block.astype(small, order="F"))
         unit_start.append(segments.starts + offset)
-        offset += len(values[-1])
-    values = np.concatenate(values) if values else np.zeros(0)
+        offset += len(block)
     unit_start = np.concatenate(unit_start) if unit_start else np.zeros(0, dtype=np.int64)
-    weights, log_sum = _posterior(values, unit_start)
+    return _Layout(rows, rank, stride, unit_of, n_parts, base, blocks, unit_start)
+
+
+def split_rows(rows: np.ndarray, cards: Sequence[int], scopes: Sequence | None, log_probability,
+               enumerate_rows, cache: dict | None = None) -> Parts:  # fmt: skip
+    """Split incomplete ``rows`` into parts and find every distinct unit's posterior by enumerating it.
+
+    ``enumerate_rows(unit_rows)`` yields ``(first, last, block, segments)`` as
+    :func:`~pgmpy_sgm.core.missing._enumerated` does; each unit is enumerated as a row whose
+    missing cells in other parts, and observed cells its part does not read, are in state 0.
+    With ``cache`` (a dict), the parts and the units' completions, which depend on the rows
+    and the scopes only, are kept there for the next call with the same rows and scopes
+    (one entry: EM's E-steps between two changes of structure).
+
+    Examples
+    --------
+    >>> from pgmpy_sgm.core.missing import _enumerated
+    >>> cpt = np.log(np.array([[0.9, 0.1], [0.2, 0.8]]))  # a -> b, a -> c, uniform a
+    >>> log_p = with_scopes(lambda x: np.log(0.5) + cpt[x[:, 0], x[:, 1]] + cpt[x[:, 0], x[:, 2]], [(0, 1), (0, 2)])
+    >>> parts = split_rows(np.array([[1, -1, -1]]), [2, 2, 2], scopes_of(log_p), log_p, _enumerated)
+    >>> parts.n_parts.tolist(), parts.weights.round(2).tolist()  # b and c: two parts, each 0.2 / 0.8
+    ([2], [0.2, 0.8, 0.2, 0.8])
+    """
+    rows = np.ascontiguousarray(rows, dtype=np.int64)
+    key = (None if scopes is None else tuple(scopes), tuple(int(k) for k in cards), rows.shape, hash(rows.tobytes()))
+    layout = None if cache is None else cache.get(key)
+    if layout is None or not np.array_equal(layout.rows, rows):
+        layout = _layout(rows, cards, scopes, enumerate_rows)
+        if cache is not None:
+            cache.clear()
+            cache[key] = layout
+    values = np.concatenate([log_probability(b.astype(np.int64, order="F")) for b in layout.blocks]) \
+        if layout.blocks else np.zeros(0)  # fmt: skip
+    weights, log_sum = _posterior(values, layout.unit_start)
     with np.errstate(invalid="ignore"):
-        log_ratio = log_sum - values[unit_start] if len(values) else np.zeros(0)
-    reference = log_probability(base) if n_rows else np.zeros(0)
-    return Parts(rows, rank, stride, unit_of, n_parts, unit_start, weights, log_ratio, reference)
+        log_ratio = log_sum - values[layout.unit_start] if len(values) else np.zeros(0)
+    reference = log_probability(layout.base) if len(rows) else np.zeros(0)
+    return Parts(rows, layout.rank, layout.stride, layout.unit_of, layout.n_parts, layout.unit_start, weights,
+                 log_ratio, reference)  # fmt: skip
 
 
 def _posterior(values: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

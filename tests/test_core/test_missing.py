@@ -475,3 +475,20 @@ def test_parameter_em_on_coupled_parts_follows_the_em_on_every_completion():
     coupled, listed = (parameter_em(table, fit_with(scoped), options) for scoped in (True, False))
     assert len(coupled) > 3 and (coupled["gain"].iloc[1:] >= -1e-9).all()
     np.testing.assert_allclose(coupled["log_likelihood"], listed["log_likelihood"], rtol=0, atol=1e-8)
+
+
+def test_the_cache_of_parts_gives_the_same_e_step_under_another_model():
+    """E-steps sharing a cache (same rows and scopes, other model values) equal E-steps without it."""
+    cards = (2, 3, 2, 3, 2)
+    frame = _network_frame(80, 33, 0.5, cards)
+    table = IncompleteTable.from_frame(frame, state_names=_names(cards))
+    cache = {}
+    for seed in (34, 35):  # two models of the same structure: the second E-step reads the cached parts
+        log_p = _scoped(_network_joint(cards, seed))
+        for options in ({"max_kept": 2, "n_tail_draws": 1, "tail_mass": 0.01}, {"coupled_scopes": log_p.scopes}):
+            with_cache = complete_rows(table, log_p, cache=cache, **options)
+            without = complete_rows(table, log_p, **options)
+            pd.testing.assert_frame_equal(with_cache.frame, without.frame)
+            np.testing.assert_array_equal(with_cache.counts, without.counts)
+            assert with_cache.log_likelihood == without.log_likelihood
+    assert len(cache) == 1
