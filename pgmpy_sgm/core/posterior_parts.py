@@ -40,8 +40,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["with_scopes", "scopes_of", "Parts", "split_rows", "head_and_tail_rows", "coupled_rows",
-           "row_log_probability"]  # fmt: skip
+__all__ = ["with_scopes", "scopes_of", "Parts", "part_sizes", "split_rows", "splittable", "row_log_probability",
+           "head_and_tail_rows", "coupled_rows"]  # fmt: skip
 
 
 def with_scopes(log_probability: Callable[[np.ndarray], np.ndarray], scopes) -> Callable[[np.ndarray], np.ndarray]:
@@ -104,6 +104,15 @@ class Parts(NamedTuple):
 
     Parts of different rows that read the same cells (their own columns and the observed cells
     of every scope touching them) have the same posterior: they share one *unit*.
+
+    Examples
+    --------
+    >>> from pgmpy_sgm.core.missing import _enumerated
+    >>> cpt = np.log(np.array([[0.9, 0.1], [0.2, 0.8]]))  # a -> b, a -> c, uniform a
+    >>> log_p = with_scopes(lambda x: np.log(0.5) + cpt[x[:, 0], x[:, 1]] + cpt[x[:, 0], x[:, 2]], [(0, 1), (0, 2)])
+    >>> parts = split_rows(np.array([[1, -1, -1], [-1, 0, 1]]), [2, 2, 2], scopes_of(log_p), log_p, _enumerated)
+    >>> parts.n_parts.tolist(), parts.unit_of.tolist()  # units in the order of their cells: row 1's part (a) first
+    ([2, 1], [[1, 2], [0, -1]])
 
     Attributes
     ----------
@@ -294,13 +303,33 @@ def _posterior(values: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.n
 
 def row_log_probability(parts: Parts) -> np.ndarray:
     """Every row's observed-data log probability: its reference completion's, times each part's summed
-    probability over that of its reference (state 0) completion (exact for :func:`splittable` rows)."""
+    probability over that of its reference (state 0) completion (exact for :func:`splittable` rows).
+
+    Examples
+    --------
+    >>> from pgmpy_sgm.core.missing import _enumerated
+    >>> cpt = np.log(np.array([[0.9, 0.1], [0.2, 0.8]]))  # a -> b, a -> c, uniform a
+    >>> log_p = with_scopes(lambda x: np.log(0.5) + cpt[x[:, 0], x[:, 1]] + cpt[x[:, 0], x[:, 2]], [(0, 1), (0, 2)])
+    >>> parts = split_rows(np.array([[1, -1, -1], [-1, 0, 1]]), [2, 2, 2], scopes_of(log_p), log_p, _enumerated)
+    >>> np.exp(row_log_probability(parts)).round(3).tolist()  # P(a=1) = 0.5; P(b=0, c=1) = 0.5 * 0.09 + 0.5 * 0.16
+    [0.5, 0.125]
+    """
     ratios = np.where(parts.unit_of >= 0, parts.log_ratio[np.maximum(parts.unit_of, 0)], 0.0)
     return parts.reference + ratios.sum(axis=1)
 
 
 def splittable(parts: Parts) -> np.ndarray:
-    """Rows whose parts are exact: the reference completion of the row and of each of its units is possible."""
+    """Rows whose parts are exact: the reference completion of the row and of each of its units is possible.
+
+    Examples
+    --------
+    >>> from pgmpy_sgm.core.missing import _enumerated
+    >>> cpt = np.log(np.array([[0.9, 0.1], [0.2, 0.8]]))  # a -> b, a -> c, uniform a
+    >>> log_p = with_scopes(lambda x: np.log(0.5) + cpt[x[:, 0], x[:, 1]] + cpt[x[:, 0], x[:, 2]], [(0, 1), (0, 2)])
+    >>> parts = split_rows(np.array([[1, -1, -1], [-1, 0, 1]]), [2, 2, 2], scopes_of(log_p), log_p, _enumerated)
+    >>> splittable(parts).tolist()
+    [True, True]
+    """
     finite = np.where(parts.unit_of >= 0, np.isfinite(parts.log_ratio[np.maximum(parts.unit_of, 0)]), True)
     return np.isfinite(parts.reference) & finite.all(axis=1)
 
@@ -452,6 +481,16 @@ def head_and_tail_rows(parts: Parts, cards: Sequence[int], counts: np.ndarray, t
     carried by ``n_tail_draws`` systematic draws (targets ``(i + u) / n`` of the rest, ``u``
     the row's uniform number), found by walking the posterior's cumulative mass (first part
     slowest) past the head's completions; otherwise the head is renormalised.
+
+    Examples
+    --------
+    >>> from pgmpy_sgm.core.missing import _enumerated
+    >>> cpt = np.log(np.array([[0.9, 0.1], [0.2, 0.8]]))  # a -> b, a -> c, uniform a
+    >>> log_p = with_scopes(lambda x: np.log(0.5) + cpt[x[:, 0], x[:, 1]] + cpt[x[:, 0], x[:, 2]], [(0, 1), (0, 2)])
+    >>> parts = split_rows(np.array([[1, -1, -1], [-1, 0, 1]]), [2, 2, 2], scopes_of(log_p), log_p, _enumerated)
+    >>> codes, counts, capped = head_and_tail_rows(parts, [2, 2, 2], np.ones(2), 0.0, 1, 0, None)
+    >>> codes.tolist(), counts.tolist(), capped.tolist()  # each row's most probable completion, renormalised
+    ([[1, 1, 1], [1, 0, 1]], [1.0, 1.0], [True, True])
     """
     rows = np.arange(len(parts.rows))
     weight, choice = _beam(parts, rows, max_kept)
