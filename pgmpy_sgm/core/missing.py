@@ -1045,7 +1045,7 @@ def _joined_scopes(log_probability, coupled_scopes: Sequence | None) -> tuple | 
     scopes = scopes_of(log_probability)
     if scopes is None or coupled_scopes is None:
         return scopes
-    return tuple(scopes) + tuple(tuple(s) for s in coupled_scopes)
+    return tuple(dict.fromkeys([*scopes, *(tuple(s) for s in coupled_scopes)]))  # each scope once
 
 
 def _split_rows(rows: np.ndarray, cards: list[int], log_probability, scopes, max_completions: int,
