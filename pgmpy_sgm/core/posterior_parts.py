@@ -7,7 +7,9 @@ scope       the columns one factor of the model reads (a family of a Bayesian
             network, a clique of a decomposable model)
 part        a set of a row's missing columns joined through scopes; given the
             observed cells, the parts of a row are independent
-unit        one part of one row, with its completions and their posterior
+unit        a part's completions and their posterior, shared by the parts of every
+            row that read the same cells (the part's columns and the observed
+            cells of the scopes touching it)
 =========== ======================================================================
 
 A model whose log probability is a sum of terms, each over one scope, makes the posterior of
@@ -20,8 +22,9 @@ whose reference completion has probability zero cannot be split this way (the co
 
 On the parts this module finds, exactly:
 
-- the observed-data log probability of a row: the sum over its parts of their summed
-  probabilities, less the reference completion counted ``m - 1`` times (:func:`row_log_probability`);
+- the observed-data log probability of a row: its reference completion's, plus for each part
+  the log of its summed probabilities over that of its reference completion
+  (:func:`row_log_probability`);
 - the ``k`` most probable completions of a row (a beam over the parts, exact for the top ``k``)
   and systematic draws from the rest of its posterior (:func:`head_and_tail_rows`);
 - a small table of completions that has the exact posterior of every part, so the exact
@@ -30,7 +33,9 @@ On the parts this module finds, exactly:
   completions per row instead of their product.
 
 A ``log_probability`` callable declares its scopes with :func:`with_scopes`; without them every
-missing cell of a row is one part (the whole-row enumeration).
+missing cell of a row is one part (the whole-row enumeration). The parts and the units'
+enumerated completions depend on the rows and the scopes only; :func:`split_rows` can keep them
+in a cache for EM's next E-step under the same structure.
 """
 
 from __future__ import annotations
@@ -148,11 +153,28 @@ class Parts(NamedTuple):
 
     @property
     def unit_size(self) -> np.ndarray:
-        """Completions of every unit."""
+        """Completions of every unit.
+
+        Examples
+        --------
+        >>> from pgmpy_sgm.core.missing import _enumerated
+        >>> log_p = with_scopes(lambda x: np.zeros(len(x)), [(0, 1), (2,)])
+        >>> split_rows(np.array([[-1, -1, -1]]), [2, 3, 2], scopes_of(log_p), log_p, _enumerated).unit_size.tolist()
+        [6, 2]
+        """
         return np.diff(np.append(self.unit_start, len(self.weights)))
 
     def subset(self, keep: np.ndarray) -> Parts:
-        """The same parts for the rows ``keep`` (a boolean mask) only; the units are kept whole."""
+        """The same parts for the rows ``keep`` (a boolean mask) only; the units are kept whole.
+
+        Examples
+        --------
+        >>> from pgmpy_sgm.core.missing import _enumerated
+        >>> log_p = with_scopes(lambda x: np.zeros(len(x)), [(0,), (1,)])
+        >>> parts = split_rows(np.array([[-1, 0], [-1, -1]]), [2, 2], scopes_of(log_p), log_p, _enumerated)
+        >>> parts.subset(np.array([False, True])).n_parts.tolist()
+        [2]
+        """
         return self._replace(rows=self.rows[keep], rank=self.rank[keep], stride=self.stride[keep],
                              unit_of=self.unit_of[keep], n_parts=self.n_parts[keep], reference=self.reference[keep])
 
