@@ -168,11 +168,12 @@ def structural_em(
     previous, start = _start(table, m_step)
     log_probability = independent_log_probability(table) if previous is None else previous.log_probability
     rows, last_score, candidates, pending = [], np.nan, [], None
+    cache: dict = {}  # the rows' parts in the E-step, the same while the structure is
     structure_next, calm_search = True, False
     for iteration in range(1, options.max_iter + 1):
         tic = time.perf_counter()
         completed = complete_rows(table, log_probability, options.max_completions, options.n_draws, draw_seed,
-                                  options.tail_mass, options.max_kept, options.n_tail_draws)  # fmt: skip
+                                  options.tail_mass, options.max_kept, options.n_tail_draws, cache=cache)  # fmt: skip
         if pending is not None:  # the E-step gives the observed-data log-likelihood of the model that made it
             candidates.append(pending._replace(criterion=pending.criterion + completed.log_likelihood))
             pending = None

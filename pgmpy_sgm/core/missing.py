@@ -19,6 +19,16 @@ number of distinct (row, pattern) pairs, not with the number of rows. Structural
 the completed table small: each row keeps at most ``max_kept`` of its most probable
 completions, and the rest of its posterior is carried by a few draws from it with equal
 shares of its mass (an unbiased estimate of the exact expected counts).
+
+When the model's ``log_probability`` declares the scopes of its factors
+(:func:`~pgmpy_sgm.core.posterior_parts.with_scopes`; the package's models do), a row's missing
+cells fall into parts that are independent given its observed cells, and each part is
+enumerated on its own, once for all rows whose part reads the same cells: the work grows with
+the sum of the parts' completions, not their product (:mod:`~pgmpy_sgm.core.posterior_parts`).
+The capped completions are then found from the parts exactly (the most probable ones by a beam
+over the parts), and parameter EM's exact E-steps couple the parts instead of crossing them,
+which keeps the expected counts of every family or clique of the model exact in a table that
+grows with the sum of the parts' completions.
 """
 
 from __future__ import annotations
@@ -33,6 +43,16 @@ import numpy as np
 import pandas as pd
 
 from pgmpy_sgm.core.data import ExpectedCounts, encode_frame, pool_codes, python_scalar, sorted_states
+from pgmpy_sgm.core.posterior_parts import (
+    coupled_rows,
+    head_and_tail_rows,
+    part_sizes,
+    row_log_probability,
+    scopes_of,
+    split_rows,
+    splittable,
+    with_scopes,
+)
 
 __all__ = [
     "rows_log_probability",
@@ -122,9 +142,11 @@ class EMOptions:
         ``tol`` is too strict on large tables (on 2000 rows of 20 variables the expected score
         is about -25,000, and ``rtol`` makes the threshold 2.5).
     max_completions : int, default=131072
-        Incomplete rows with at most this many completions are completed exactly.
+        Incomplete rows with at most this many completions are completed exactly; so are
+        rows with more when the model declares its factors' scopes and each independent part
+        of the row has at most this many (see :func:`complete_rows`).
     n_draws : int, default=200
-        Rows with more completions are completed by this many Gibbs draws from the same
+        Other rows are completed by this many Gibbs draws from the same
         posterior (after 20 sweeps of burn-in); every E-step uses the same random numbers, so
         the draws move only as the model does.
     tail_mass : float, default=0.01
@@ -561,12 +583,14 @@ class CompletedTable:
     counts : ExpectedCounts
         Their expected counts (summing to the number of rows).
     n_exact, n_drawn : float
-        Incomplete rows (counted with their weights) completed by enumeration (every
-        completion kept, but for a dropped tail of at most ``tail_mass``) and by Gibbs draws.
+        Incomplete rows (counted with their weights) completed by enumeration, of the whole
+        row or of its independent parts (every completion kept, but for a dropped tail of at
+        most ``tail_mass``), and by Gibbs draws.
     log_likelihood : float
         The observed-data log-likelihood, under the model that completed the table, of the
-        complete rows and of the rows completed exactly (the rows completed by draws left
-        out); NaN for a table not made by :func:`complete_rows`.
+        complete rows and of the rows of at most ``max_completions`` completions (the
+        others left out, whether drawn or completed part by part); NaN for a table not made
+        by :func:`complete_rows`.
     codes : numpy.ndarray or None
         The rows of ``frame`` as state indices (``None`` when not kept).
     n_capped : float
@@ -605,7 +629,7 @@ def independent_log_probability(table: IncompleteTable, pseudo: float = 1.0) -> 
     def log_probability(codes: np.ndarray) -> np.ndarray:
         return sum(logs[j][codes[:, j]] for j in range(len(logs)))
 
-    return log_probability
+    return with_scopes(log_probability, [(j,) for j in range(len(logs))])
 
 
 def _posterior_weights(log_p: np.ndarray) -> np.ndarray:
@@ -866,6 +890,15 @@ def marginal_log_probability(codes: np.ndarray, cards: Sequence[int], log_probab
                          f"{max_completions:,}: the most, {n_completions[worst]:,.0f}, for a row missing "
                          f"{int((codes[worst] < 0).sum())} values")  # fmt: skip
     ok = np.flatnonzero(~too_many)
+    scopes = scopes_of(log_probability)
+    if scopes is not None and ok.size:  # rows of several independent parts: each part enumerated on its own
+        n_parts, _ = part_sizes(codes[ok], cards, scopes)
+        split = ok[n_parts > 0]
+        if split.size:
+            parts = split_rows(codes[split], cards, scopes, log_probability, _enumerated)
+            good = splittable(parts)
+            out[split[good]] = row_log_probability(parts)[good]
+            ok = np.setdiff1d(ok, split[good])
     for first, last, block, segments in _enumerated(codes[ok], cards):
         out[ok[first:last]] = _segment_posterior(log_probability(block), segments)[1]
     return out
@@ -874,7 +907,8 @@ def marginal_log_probability(codes: np.ndarray, cards: Sequence[int], log_probab
 def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray], np.ndarray],
                   max_completions: int = MAX_COMPLETIONS, n_draws: int = N_DRAWS,
                   seed: int | np.random.Generator | None = 0, tail_mass: float = 0.0, max_kept: int | None = None,
-                  n_tail_draws: int = 0) -> CompletedTable:  # fmt: skip
+                  n_tail_draws: int = 0, coupled_scopes: Sequence | None = None,
+                  cache: dict | None = None) -> CompletedTable:  # fmt: skip
     """The E-step: every incomplete row spread over its completions by a model's posterior.
 
     Parameters
@@ -886,7 +920,10 @@ def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray]
         constant is enough for the completions (the result's ``log_likelihood`` is then off
         by that constant times the rows).
     max_completions : int, default=131072
-        Rows with at most this many completions are completed exactly; others by draws.
+        Rows with at most this many completions are completed exactly; others by draws, but
+        for rows split into parts (below) of at most this many completions each, completed
+        exactly too (their log-likelihood is left out of ``log_likelihood``, as before, so
+        that it counts the same rows whatever the model).
     n_draws : int, default=200
         Gibbs draws (after 20 sweeps of burn-in) for each row beyond ``max_completions``.
     seed : int or numpy.random.Generator, optional
@@ -904,6 +941,29 @@ def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray]
         The draws use one uniform number per distinct row, the same for the same ``seed``.
         With draws, the expected counts are unbiased estimates of the exact ones; with
         ``max_kept`` at least the number of completions and ``tail_mass=0``, exact.
+    coupled_scopes : sequence of tuples of column positions, optional
+        Only with ``tail_mass=0`` and ``max_kept=None``, and with a ``log_probability``
+        that declares its scopes: each row's parts (joined through these scopes too) are
+        coupled instead of crossed (:func:`~pgmpy_sgm.core.posterior_parts.coupled_rows`).
+        The expected counts of every set of variables inside one part, so inside one of
+        these scopes or one of the model's, are then exact, in a table of at most the sum of
+        the parts' completions per row; counts of sets spanning two parts are not. For fits
+        that read only the counts of these scopes (parameter EM of a fixed structure).
+    cache : dict, optional
+        Keeps the rows' parts and their enumerated completions (which depend on the rows and
+        the scopes, not on the model's values) for the next E-step on the same table with
+        the same scopes; EM passes one dict through its iterations.
+
+    Notes
+    -----
+    When ``log_probability`` declares its scopes (:func:`~pgmpy_sgm.core.posterior_parts.with_scopes`),
+    rows with ``max_kept`` set (or ``coupled_scopes``) are split into independent parts and
+    each part is enumerated on its own; the kept completions are the same as those of the
+    whole-row enumeration (the most probable ``max_kept``, by a beam over the parts), but
+    ties between completions of equal probability may be cut in another order, and the tail
+    draws walk the posterior in another order (first part slowest): both unbiased. Rows whose
+    reference completion (every missing cell in its first state) is impossible are completed
+    whole, as are rows of a ``log_probability`` without scopes.
 
     Returns
     -------
@@ -925,18 +985,50 @@ def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray]
     log_likelihood = float(np.dot(log_probability(table.codes[complete]), table.counts[complete]))
     n_exact = n_drawn = n_capped = 0.0
     incomplete_rows, incomplete_counts = table.codes[~complete], table.counts[~complete]
+    coupled = coupled_scopes is not None
+    if coupled and (tail_mass > 0 or max_kept is not None):
+        raise ValueError("coupled_scopes keeps every part's whole posterior: it takes tail_mass=0 and "
+                         f"max_kept=None. Got: tail_mass={tail_mass!r}, max_kept={max_kept!r}")  # fmt: skip
+    scopes = _joined_scopes(log_probability, coupled_scopes)
     head = None if tail_mass <= 0 and max_kept is None else _Head(float(tail_mass), max_kept, int(n_tail_draws))
     uniforms = rng.random(len(incomplete_rows)) if head is not None and n_tail_draws > 0 else None
-    drawn = _n_completions(incomplete_rows, cards) > max_completions
-    if (~drawn).any():
-        done_rows, done_counts, done_log_likelihood, n_capped = _complete_exactly(
-            incomplete_rows[~drawn], incomplete_counts[~drawn], cards, log_probability, head,
-            None if uniforms is None else uniforms[~drawn],
+    beyond = _n_completions(incomplete_rows, cards) > max_completions
+    split = _split_rows(incomplete_rows, cards, log_probability, scopes, max_completions,
+                        coupled or (head is not None and max_kept is not None))  # fmt: skip
+    parts = split_rows(incomplete_rows[split], cards, scopes, log_probability, _enumerated, cache) \
+        if split.any() else None  # fmt: skip
+    if parts is not None and not splittable(parts).all():  # a reference completion of probability zero
+        good = splittable(parts)
+        split[np.flatnonzero(split)[~good]] = False
+        parts = parts.subset(good) if good.any() else None
+    if parts is not None:
+        split_counts = incomplete_counts[split]
+        within = ~beyond[split]  # the log-likelihood counts the rows of at most max_completions, as before
+        log_likelihood += float(np.dot(row_log_probability(parts)[within], split_counts[within]))
+        if coupled:
+            done_rows, done_counts = coupled_rows(parts, cards, split_counts)
+            capped = np.zeros(len(split_counts), dtype=bool)
+        else:
+            done_rows, done_counts, capped = head_and_tail_rows(
+                parts, cards, split_counts, float(tail_mass), max_kept, int(n_tail_draws),
+                None if uniforms is None else uniforms[split],
+            )
+        n_capped += float(split_counts[capped].sum())
+        n_exact += float(split_counts[~capped].sum())
+        rows.append(done_rows)
+        counts.append(done_counts)
+    whole = ~split & ~beyond
+    if whole.any():
+        done_rows, done_counts, done_log_likelihood, whole_capped = _complete_exactly(
+            incomplete_rows[whole], incomplete_counts[whole], cards, log_probability, head,
+            None if uniforms is None else uniforms[whole],
         )
-        n_exact = float(incomplete_counts[~drawn].sum()) - n_capped
+        n_capped += whole_capped
+        n_exact += float(incomplete_counts[whole].sum()) - whole_capped
         log_likelihood += done_log_likelihood
         rows.append(done_rows)
         counts.append(done_counts)
+    drawn = ~split & beyond
     if drawn.any():
         done_rows, done_counts = _complete_by_draws(incomplete_rows[drawn], incomplete_counts[drawn], cards,
                                                     log_probability, rng, n_draws)  # fmt: skip
@@ -946,6 +1038,28 @@ def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray]
     distinct, pooled = _pooled_with_gaps(np.concatenate(rows), cards, np.concatenate(counts))
     return CompletedTable(table._frame(distinct), ExpectedCounts(pooled), n_exact, n_drawn, log_likelihood, distinct,
                           n_capped)  # fmt: skip
+
+
+def _joined_scopes(log_probability, coupled_scopes: Sequence | None) -> tuple | None:
+    """The scopes that make a row's parts: ``log_probability``'s (None if it declares none) and ``coupled_scopes``."""
+    scopes = scopes_of(log_probability)
+    if scopes is None or coupled_scopes is None:
+        return scopes
+    return tuple(dict.fromkeys([*scopes, *(tuple(s) for s in coupled_scopes)]))  # each scope once
+
+
+def _split_rows(rows: np.ndarray, cards: list[int], log_probability, scopes, max_completions: int,
+                wanted: bool) -> np.ndarray:  # fmt: skip
+    """Incomplete rows completed part by part (see :mod:`~pgmpy_sgm.core.posterior_parts`).
+
+    Those whose parts (joined through ``scopes``) have at most ``max_completions``
+    completions each; none unless ``wanted`` and ``scopes`` are known.
+    """
+    split = np.zeros(len(rows), dtype=bool)
+    if not wanted or scopes is None or not len(rows):
+        return split
+    n_parts, largest = part_sizes(rows, cards, scopes)
+    return (n_parts > 0) & (largest <= max_completions)
 
 
 def mask_cells(data: pd.DataFrame, rate: float, seed: int | None = None, given: str | None = None) -> pd.DataFrame:
@@ -1010,6 +1124,13 @@ def parameter_em(table: IncompleteTable, fit: Callable[[CompletedTable], Callabl
     and EM stops there. With maximum-likelihood fits an exact iteration never lowers the
     observed-data log-likelihood. Every E-step draws with the same random numbers.
 
+    When the row log-probability that ``fit`` returns declares its scopes (the package's
+    models do), ``fit`` is taken to read only the counts of those scopes (a model's families
+    or cliques), and the exact E-steps couple each row's independent parts
+    (``coupled_scopes`` of :func:`complete_rows`): the same expected counts of those scopes,
+    so the same fit, in a table that grows with the sum of the parts' completions instead of
+    their product.
+
     Returns
     -------
     pandas.DataFrame
@@ -1026,20 +1147,25 @@ def parameter_em(table: IncompleteTable, fit: Callable[[CompletedTable], Callabl
     >>> round(float(history["log_likelihood"].iloc[-1]), 4)  # 3 log(2/3) + log(1/3)
     -1.9095
     """
+    fit_scopes = None
     if table.enough_complete_cases():
         log_probability, start = fit(table.complete_cases()), "complete cases"
+        fit_scopes = scopes_of(log_probability)
     else:
         log_probability, start = independent_log_probability(table), "independent variables (available cases)"
     draw_seed = int(np.random.default_rng(seed).integers(2**63))
+    cache: dict = {}  # the rows' parts, the same while the scopes are
     history, before = [], observed_log_likelihood(table, log_probability, options.max_completions)
     e_step = "exact" if options.max_kept is None else "capped"
     for iteration in range(1, options.max_iter + 1):
         if iteration == options.max_iter:
             e_step = "exact"  # the fit returned always comes from an exact E-step
         cap = (options.max_kept, options.n_tail_draws) if e_step == "capped" else (None, 0)
+        coupled = fit_scopes if e_step == "exact" else None  # the fit reads only its model's scopes
         completed = complete_rows(table, log_probability, options.max_completions, options.n_draws, draw_seed, 0.0,
-                                  *cap)  # fmt: skip
+                                  *cap, coupled_scopes=coupled, cache=cache)  # fmt: skip
         log_probability = fit(completed)
+        fit_scopes = scopes_of(log_probability)
         after = observed_log_likelihood(table, log_probability, options.max_completions)
         label = "capped" if completed.n_capped > 0 else "exact"  # a capped E-step that capped no row was exact
         history.append({"iteration": iteration, "log_likelihood": after, "gain": after - before, "e_step": label})

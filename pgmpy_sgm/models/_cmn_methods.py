@@ -14,6 +14,7 @@ from pgmpy.models import DiscreteMarkovNetwork, JunctionTree
 from pgmpy_sgm.core.arguments import random_generator
 from pgmpy_sgm.core.data import EncodedData
 from pgmpy_sgm.core.missing import columns_of, recoding, rows_log_probability
+from pgmpy_sgm.core.posterior_parts import with_scopes
 from pgmpy_sgm.models._cmn_inference import JunctionTreeEngine, align
 from pgmpy_sgm.models._cmn_parameters import broadcast_sum, cyclical_projection, log_probabilities
 
@@ -292,7 +293,7 @@ class ParameterMethods:
                                    for j, m in zip(order, to_model, strict=True)])  # fmt: skip
             return log_probabilities(log_potentials, log_z, own, nodes)
 
-        return log_probability
+        return with_scopes(log_probability, [[order[nodes.index(v)] for v in clique] for clique in log_potentials])
 
     def simulate(self, n_samples: int = 10, seed: int | None = None) -> pd.DataFrame:
         """Draw ``n_samples`` independent rows exactly (down a junction tree of the factors).

@@ -10,6 +10,7 @@ from pgmpy.parameter_estimator import DiscreteBayesianEstimator
 
 from pgmpy_sgm.core.data import EncodedData
 from pgmpy_sgm.core.missing import columns_of, encode_with_gaps, marginal_log_probability, recoding
+from pgmpy_sgm.core.posterior_parts import with_scopes
 from pgmpy_sgm.factors import TreeCPD
 from pgmpy_sgm.models._estimators import (
     EstimatorSpec,
@@ -163,20 +164,25 @@ def network_log_probability(model, variables: list, state_names: Mapping):
     for cpd in model.get_cpds():
         node, parents = cpd.variables[0], list(cpd.variables[1:])
         to_cpd = [recoding(state_names[v], cpd.state_names[v], v) for v in (node, *parents)]
+        to_cpd = [None if np.array_equal(m, np.arange(len(m))) else m for m in to_cpd]  # identity: no lookup
         columns = columns_of((node, *parents), variables)
         with np.errstate(divide="ignore"):
             logs = np.log(np.asarray(cpd.get_values(), dtype=np.float64))
-        terms.append((columns, to_cpd, list(cpd.cardinality[1:]), logs))
+        # place values of the flattened table: the node's state slowest, then the parents in C order
+        places = np.cumprod([1, *cpd.cardinality[:0:-1]])[::-1]
+        terms.append((columns, to_cpd, [int(logs.shape[1]), *map(int, places[1:])], logs.ravel()))
 
     def log_probability(codes: np.ndarray) -> np.ndarray:
         total = np.zeros(len(codes))
-        for columns, to_cpd, cards, logs in terms:
-            mapped = [m[codes[:, c]] for c, m in zip(columns, to_cpd, strict=True)]
-            config = np.ravel_multi_index(mapped[1:], cards) if cards else np.zeros(len(codes), dtype=np.int64)
-            total += logs[mapped[0], config]
+        for columns, to_cpd, places, logs in terms:
+            index = np.zeros(len(codes), dtype=np.int64)
+            for c, m, place in zip(columns, to_cpd, places, strict=True):
+                column = codes[:, c] if m is None else m[codes[:, c]]
+                index += column * place if place != 1 else column
+            total += logs[index]
         return total
 
-    return log_probability
+    return with_scopes(log_probability, [columns for columns, *_ in terms])
 
 
 def fit_state_names(model, spec: EstimatorSpec, state_names: Mapping | None) -> dict:

@@ -25,6 +25,7 @@ from pgmpy_sgm.core.missing import (
     rows_log_probability,
 )
 from pgmpy_sgm.core.pooling import is_dask_frame, pool_data
+from pgmpy_sgm.core.posterior_parts import with_scopes
 from pgmpy_sgm.exceptions import StrataNotShownWarning
 from pgmpy_sgm.models._estimators import merge_weights, read_estimator
 from pgmpy_sgm.models._factor_estimation import (
@@ -404,7 +405,8 @@ class StratifiedGraphicalModel(StratifiedGraph):
                 own[:, k] = codes[:, j] if m is None else m[codes[:, j]]
             return log_probabilities(factors, own, nodes, self.states)
 
-        return log_probability
+        scopes = [[order[nodes.index(w)] for w in {*f.clique, *f.table_variables, *f.parents}] for f in factors]
+        return with_scopes(log_probability, scopes)
 
     @classmethod
     def random(cls, graph, seed: int | None = None, concentration: float = 1.0) -> StratifiedGraphicalModel:
