@@ -15,7 +15,6 @@ from itertools import combinations
 
 import networkx as nx
 import numpy as np
-from scipy.special import logsumexp
 
 __all__ = ["JunctionTreeEngine", "Propagation", "align", "sum_out", "MAX_CLIQUE_CELLS"]
 
@@ -37,6 +36,15 @@ def align(array: np.ndarray, variables: Sequence, target: Sequence) -> np.ndarra
     return moved.reshape([array.shape[variables.index(v)] if v in variables else 1 for v in target])
 
 
+def _logsumexp(log_table: np.ndarray, axes: tuple) -> np.ndarray:
+    """``log sum exp`` over ``axes`` (scipy's without its per-call overhead; all ``-inf`` gives ``-inf``)."""
+    top = np.max(log_table, axis=axes, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.log(np.sum(np.exp(log_table - top), axis=axes, keepdims=True)) + top
+    return np.squeeze(out, axis=axes)
+
+
 def sum_out(log_table: np.ndarray, variables: Sequence, keep: Sequence) -> np.ndarray:
     """Log of the sums of ``exp(log_table)`` over the variables not in ``keep`` (axes in ``keep``'s order).
 
@@ -48,7 +56,7 @@ def sum_out(log_table: np.ndarray, variables: Sequence, keep: Sequence) -> np.nd
     variables = list(variables)
     axes = tuple(i for i, v in enumerate(variables) if v not in keep)
     with np.errstate(divide="ignore", invalid="ignore"):
-        summed = logsumexp(log_table, axis=axes) if axes else log_table
+        summed = _logsumexp(log_table, axes) if axes else log_table
     rest = [v for v in variables if v in keep]
     return np.transpose(summed, [rest.index(v) for v in keep])
 
