@@ -32,7 +32,8 @@ import numpy as np
 from pgmpy_sgm.models._cmn_inference import JunctionTreeEngine, sum_out
 from pgmpy_sgm.models._cmn_parameters import cyclical_projection
 
-__all__ = ["add_edges", "added_dimension", "joint_marginals", "edge_margins", "fit_work", "MAX_FIT_WORK", "ADDITION_PSEUDO_COUNT"]
+__all__ = ["add_edges", "added_dimension", "joint_marginals", "edge_margins", "fit_work", "MAX_FIT_WORK",
+           "ADDITION_PSEUDO_COUNT", "EBIC_GAMMA"]
 
 #: Largest work of one sweep of cyclical projection (maximal cliques x junction-tree cells) at which
 #: graphs are fitted during the search; above it the search keeps the graph it has.

@@ -40,8 +40,8 @@ def _check_number(value, name: str, low: float, integer: bool = False, strict: b
 class ParameterMethods:
     """Methods of :class:`~pgmpy_sgm.models.ContextualMarkovNetwork` that need its factors."""
 
-    def fit(self, data: pd.DataFrame, weights=None, pseudo_count: float | str = DEFAULT_PSEUDO_COUNT, *, state_names=None,
-            tol: float = 1e-8, max_iter: int = 500):  # fmt: skip
+    def fit(self, data: pd.DataFrame, weights=None, pseudo_count: float | str = DEFAULT_PSEUDO_COUNT, *,
+            state_names=None, tol: float = 1e-8, max_iter: int = 500):  # fmt: skip
         r"""Fit the clique factors by cyclical projection (maximum likelihood, optionally smoothed); returns ``self``.
 
         The distribution is ``p(x) ∝ prod_C phi_C(x_C)`` over the maximal cliques, with the
