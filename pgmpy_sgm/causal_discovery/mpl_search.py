@@ -152,7 +152,8 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
     def __init__(self, alpha=DEFAULT_ALPHA, kappa: float = DEFAULT_KAPPA, contexts: bool = True,
                  graph_choice: str = "cv", edge_additions: bool = True, max_blanket: int | None = None,
                  max_context_configs: int = 64, max_time: float | None = None, seed: int | None = None,
-                 state_names: dict | None = None, weights=None, missing="error", return_type: str = "pdag"):  # fmt: skip
+                 state_names: dict | None = None, weights=None, missing="error",
+                 return_type: str = "pdag"):  # fmt: skip
         self.alpha = alpha
         self.kappa = kappa
         self.contexts = contexts
