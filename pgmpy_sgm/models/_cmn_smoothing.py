@@ -48,10 +48,12 @@ def _counter(codes: np.ndarray, weights: np.ndarray, cards: dict, variables: lis
 
 
 def cv_log_likelihoods(graph, cards: dict, contexts: dict, codes: np.ndarray, weights: np.ndarray, variables: list,
-                       pseudo_counts=CV_PSEUDO_COUNTS, n_folds: int = CV_FOLDS, seed: int = 0) -> dict:  # fmt: skip
+                       pseudo_counts=CV_PSEUDO_COUNTS, n_folds: int = CV_FOLDS, seed: int = 0,
+                       tol: float = 1e-6, max_iter: int = 200) -> dict:  # fmt: skip
     """``{pseudo_count: held-out log-likelihood per row}``, summed over ``n_folds`` folds of the rows.
 
-    Each fold's rows are scored under the network fitted (cyclical projection) on the others.
+    Each fold's rows are scored under the network fitted (cyclical projection to ``tol``, at most
+    ``max_iter`` sweeps) on the others.
 
     Examples
     --------
@@ -68,7 +70,7 @@ def cv_log_likelihoods(graph, cards: dict, contexts: dict, codes: np.ndarray, we
         train = sum(f for j, f in enumerate(folds) if j != k)
         counts = _counter(codes, train, cards, variables)
         for pc in pseudo_counts:
-            fit = cyclical_projection(graph, cards, contexts, counts, float(pc), 1e-6, 200)
+            fit = cyclical_projection(graph, cards, contexts, counts, float(pc), tol, max_iter)
             total[pc] += float(held @ log_probabilities(fit.log_potentials, fit.log_z, codes, variables))
     n = float(np.sum(weights))
     return {pc: value / n for pc, value in total.items()}
