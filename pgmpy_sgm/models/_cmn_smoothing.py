@@ -53,7 +53,7 @@ def cv_log_likelihoods(graph, cards: dict, contexts: dict, codes: np.ndarray, we
     """``{pseudo_count: held-out log-likelihood per row}``, summed over ``n_folds`` folds of the rows.
 
     Each fold's rows are scored under the network fitted (cyclical projection to ``tol``, at most
-    ``max_iter`` sweeps) on the others.
+    ``max_iter`` sweeps, started from the fit on all rows) on the others.
 
     Examples
     --------
@@ -66,11 +66,14 @@ def cv_log_likelihoods(graph, cards: dict, contexts: dict, codes: np.ndarray, we
     """
     folds = fold_weights(weights, n_folds, seed)
     total = {pc: 0.0 for pc in pseudo_counts}
+    whole = _counter(codes, np.asarray(weights, dtype=float), cards, variables)
+    starts = {pc: cyclical_projection(graph, cards, contexts, whole, float(pc), tol, max_iter).log_potentials
+              for pc in pseudo_counts}  # each fold's fit starts from the fit on all rows  # fmt: skip
     for k, held in enumerate(folds):
         train = sum(f for j, f in enumerate(folds) if j != k)
         counts = _counter(codes, train, cards, variables)
         for pc in pseudo_counts:
-            fit = cyclical_projection(graph, cards, contexts, counts, float(pc), tol, max_iter)
+            fit = cyclical_projection(graph, cards, contexts, counts, float(pc), tol, max_iter, starts[pc])
             total[pc] += float(held @ log_probabilities(fit.log_potentials, fit.log_z, codes, variables))
     n = float(np.sum(weights))
     return {pc: value / n for pc, value in total.items()}
