@@ -7,14 +7,15 @@
 2. :func:`climb_edges`: best-improvement hill climbing over the candidate edges from the
    empty graph, each toggle changing the local terms of the edge's two ends. When it drops
    candidate edges, :func:`choose_graph` keeps the climb's graph or the union of the blankets,
-   whichever has the higher BIC as a Markov network (maximum-likelihood clique potentials by
-   cyclical projection, exact likelihood, log-linear dimension): the pseudo-likelihood prices
+   whichever predicts better as a Markov network by cross-validation (:func:`graph_cv`) or has
+   the higher BIC (:func:`graph_bic`; maximum-likelihood clique potentials by cyclical
+   projection, exact likelihood, log-linear dimension): the pseudo-likelihood prices
    every conditional as a table saturated in the whole blanket, so the global score rejects
    edges at high-degree, multi-state nodes that the network's clique potentials pay for
    cheaply (see :func:`choose_graph`). Then
    :func:`~pgmpy_sgm.causal_discovery._mpl_additions.add_edges` adds the missing edges that
-   the fitted network's likelihood pays for (by extended BIC; mostly edges between the ends'
-   common neighbours, which neither the climb nor the pre-screen proposed).
+   the fitted network's likelihood pays for (by BIC; mostly edges between variables with common
+   neighbours, which neither the climb nor the pre-screen proposed).
 3. :func:`climb_contexts`: on the graph found, contexts added (or removed) one at a time in a
    random order when they raise the score, after a first proposal per variable whose blanket is
    complete: the optimal classes of its blanket for its own term alone

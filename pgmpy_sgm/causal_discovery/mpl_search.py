@@ -38,16 +38,18 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
        (``candidate_edges_``);
     2. best-improvement hill climbing over the candidate edges from the empty graph; when the
        climb drops candidate edges, the climb's graph or the union of the blankets, whichever
-       has the higher BIC as a fitted Markov network (``graph_rule_``): the pseudo-likelihood
-       prices each node's conditional as a table saturated in its whole blanket, so the climb
-       rejects edges at high-degree, multi-state nodes (as in data from Bayesian networks) that
-       the network's clique potentials pay for cheaply; then, with ``edge_additions=True``,
-       missing edges (between variables with a common neighbour, or proposed by the pre-screen)
-       added in rounds while one pays by the fitted network's likelihood: a lower bound on its
-       gain (one step of iterative proportional fitting on the pair's marginal, ``N KL``) against
-       the extended BIC price of the parameters it adds (``added_edges_``; see
-       ``pgmpy_sgm.causal_discovery._mpl_additions``). This recovers the edges between the
-       parents of a common child in data from Bayesian networks;
+       predicts better as a fitted Markov network by 5-fold cross-validation on the rows
+       (``graph_choice="cv"``; or whichever has the higher BIC; ``graph_rule_``): the
+       pseudo-likelihood prices each node's conditional as a table saturated in its whole
+       blanket, so the climb rejects edges at high-degree, multi-state nodes (as in data from
+       Bayesian networks) that the network's clique potentials pay for cheaply; then, with
+       ``edge_additions=True``, missing edges (between variables with a common neighbour, or
+       proposed by the pre-screen) added in rounds while one pays by the fitted network's
+       likelihood: a lower bound on its gain (one step of iterative proportional fitting on the
+       marginal of the edge's ends and their common neighbours, ``N KL``) against the BIC price
+       of the parameters it adds (``added_edges_``; see
+       ``pgmpy_sgm.causal_discovery._mpl_additions``). This recovers edges between the parents
+       of a common child in data from Bayesian networks;
     3. with ``contexts=True``, contexts on the graph found: for each variable whose blanket is
        complete, the optimal classes of its blanket (the package's exact partition search up
        to 16 configurations) proposed as a whole, then single contexts added or removed in a
