@@ -250,6 +250,9 @@ def choose_graph(score, climbed: nx.Graph, candidates: list, deadline: Deadline,
     union.add_edges_from(candidates)
     if {frozenset(e) for e in union.edges()} == {frozenset(e) for e in climbed.edges()} or deadline.passed():
         return climbed, "global", {}, criterion
+    cards = score.encoded.cardinality
+    if fit_work(climbed, cards) is None or fit_work(union, cards) is None:  # no fit before knowing both are feasible
+        return climbed, "global", {}, criterion
     judge = graph_cv if criterion == "cv" else graph_bic
     values = {}
     for rule, graph in (("global", climbed), ("or", union)):

@@ -38,11 +38,14 @@ def align(array: np.ndarray, variables: Sequence, target: Sequence) -> np.ndarra
 
 def _logsumexp(log_table: np.ndarray, axes: tuple) -> np.ndarray:
     """``log sum exp`` over ``axes`` (scipy's without its per-call overhead; all ``-inf`` gives ``-inf``)."""
-    top = np.max(log_table, axis=axes, keepdims=True)
-    top = np.where(np.isfinite(top), top, 0.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.log(np.sum(np.exp(log_table - top), axis=axes, keepdims=True)) + top
-    return np.squeeze(out, axis=axes)
+    top = log_table.max(axis=axes, keepdims=True)
+    if not np.isfinite(top).all():  # a line of impossible cells: its sum is 0, its log -inf
+        top = np.where(np.isfinite(top), top, 0.0)
+    total = np.exp(log_table - top).sum(axis=axes, keepdims=True)
+    if total.all():
+        return (np.log(total) + top).squeeze(axis=axes)
+    with np.errstate(divide="ignore"):
+        return (np.log(total) + top).squeeze(axis=axes)
 
 
 def sum_out(log_table: np.ndarray, variables: Sequence, keep: Sequence) -> np.ndarray:
