@@ -19,6 +19,8 @@ Learners, each timed on its own:
 * ``MPL``: :class:`~pgmpy_sgm.causal_discovery.MPLSearch` with its defaults (contexts on), then
   ``ContextualMarkovNetwork.fit`` (cyclical projection, its default pseudo-count; ``MPL-pc1``: pseudo-count 1)
   for the held-out log-likelihood (exact, by a junction tree); ``MPL-plain``: the same with ``contexts=False``;
+  ``MPL-cv``: ``MPL``'s graph fitted with ``pseudo_count="cv"`` (the pseudo-count chosen by 5-fold
+  cross-validation on the training rows);
 * ``SGM``: ``NonReversibleMCMC`` (decomposable stratified graphs) under a 30 s budget (``max_time``),
   Bayesian parameters;
 * ``LDAG``: ``LDAGSearch(n_restarts=0)`` (the GES and empty-graph climbs, no restarts);
@@ -36,6 +38,10 @@ insurance with training seeds 10 and 11 and test seed 2010/2011; n = 500 and 200
 ``--diagnose``: on the bnlearn settings, the graphs behind the held-out gap: the MPL score, edge recall and
 held-out nats/row (CMN fitted with pseudo-count 1 and 5) of the climb's graph, of the union of the pre-screened
 blankets and of the moral graph, and the generating DAG as a Bayesian network (BDeu, ESS 5) on the same data.
+
+``--graph-choice``: on the same kind of data as ``--smoothing`` (plus blocks-50 and asia; seeds 10 and 11), every
+setting where the climb's graph and the union of the blankets differ: held-out nats/row of each, and which one BIC and
+5-fold cross-validation on the training rows pick (``MPLSearch(graph_choice=...)``).
 
 ``--heart``: the heart data instead (5 folds as in ``predictive.py``; the edge scores are against the
 graph of ``NonReversibleMCMC`` on all rows), then the graphs and statements of MPL and of the SG on all
@@ -122,12 +128,12 @@ def edge_scores(learned: nx.Graph, true: nx.Graph) -> dict:
 MAX_LIKELIHOOD_VARIABLES = 50
 
 
-def fit_mpl(train, test, states, contexts: bool, pseudo_count: float | None = None) -> tuple[dict, nx.Graph]:
+def fit_mpl(train, test, states, contexts: bool, pseudo_count: float | str | None = None) -> tuple[dict, nx.Graph]:
     start = time.perf_counter()
     est = MPLSearch(seed=0, contexts=contexts, state_names=states).fit(train)
     fit_s = time.perf_counter() - start
     row = {"fit_s": fit_s, "n_contexts": sum(len(c) for c in est.contexts_.values()),
-           "note": f"graph={getattr(est, 'graph_rule_', 'global')}"}
+           "note": f"graph={getattr(est, 'graph_rule_', 'global')} added={len(getattr(est, 'added_edges_', []))}"}
     if train.shape[1] > MAX_LIKELIHOOD_VARIABLES:
         return {**row, "ll": np.nan, "n_params": est.model_.n_free_parameters(),
                 "note": "likelihood not computed (too slow above 50 variables)"}, est.graph_
@@ -135,6 +141,8 @@ def fit_mpl(train, test, states, contexts: bool, pseudo_count: float | None = No
         options = {} if pseudo_count is None else {"pseudo_count": pseudo_count}
         model = est.model_.fit(train, state_names=states, **options)
         row.update(ll=model.log_likelihood(test) / len(test), n_params=model.n_free_parameters())
+        if pseudo_count == "cv":
+            row["note"] += f" pc={model.pseudo_count_:g}"
     except (MemoryError, ValueError) as err:  # a junction tree too large to build
         row.update(ll=np.nan, n_params=np.nan, note=f"no likelihood: {str(err)[:80]}")
     row["param_fit_s"] = time.perf_counter() - start - fit_s
@@ -240,6 +248,7 @@ def learners(with_bdgraph: bool, d: int, only: list | None = None) -> list:
     out = [("MPL", lambda tr, te, st: fit_mpl(tr, te, st, True)),
            ("MPL-plain", lambda tr, te, st: fit_mpl(tr, te, st, False)),
            ("MPL-pc1", lambda tr, te, st: fit_mpl(tr, te, st, True, pseudo_count=1.0)),
+           ("MPL-cv", lambda tr, te, st: fit_mpl(tr, te, st, True, pseudo_count="cv")),
            ("SGM", fit_sgm), ("LDAG", fit_ldag), ("HC", fit_hc)]
     if with_bdgraph:
         out.append(("BDgraph", lambda tr, te, st: fit_bdgraph(tr, st)))
@@ -334,6 +343,47 @@ def run_smoothing() -> None:
         print(f"| {name} | {seed} | {n} | {est.graph_rule_} | " + " | ".join(cells) + " |", flush=True)
 
 
+def run_graph_choice() -> None:
+    """Climb's graph or union of the blankets, by BIC and by cross-validation, on data the benchmark does not use."""
+    from pgmpy_sgm.causal_discovery._mpl_steps import Deadline, climb_edges, graph_bic, graph_cv
+
+    print("| data | seed | n | edges climb / union | held out, union − climb | BIC, union − climb "
+          "| CV nats/row, union − climb | BIC picks | CV picks |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for seed in (10, 11):
+        sets = []
+        for kind, size in (("blocks", 2), ("grid", (3, 4)), ("grid", (4, 5)), ("blocks", 10)):
+            model = make_cmn(kind, size, seed)
+            nodes = sorted(model[0].nodes())
+            test, _ = _cmn_data.sample(model, TEST_N, seed=2000 + seed)
+            sets += [(f"{kind}-{len(nodes)}", n, _cmn_data.sample(model, n, seed)[0], test, {v: [0, 1] for v in nodes})
+                     for n in (500, 2000)]  # fmt: skip
+        for name in ("asia", "child", "insurance", "sachs"):
+            bn = load_network(name)
+            states = network_states(bn)
+            test = as_categories(bn.simulate(TEST_N, seed=2000 + seed, show_progress=False), states)
+            for n in (500, 2000):
+                train = as_categories(bn.simulate(n, seed=seed, show_progress=False), states)
+                sets.append((name, n, train[sorted(train.columns)], test[sorted(test.columns)], states))
+        for name, n, train, test, states in sets:
+            est = MPLSearch(contexts=False, edge_additions=False, state_names=states).fit(train)
+            score = est.scorer_
+            climbed, _ = climb_edges(score, est.candidate_edges_, Deadline(None))
+            union = nx.Graph(est.candidate_edges_)
+            union.add_nodes_from(climbed.nodes())
+            if {frozenset(e) for e in union.edges()} == {frozenset(e) for e in climbed.edges()}:
+                continue
+            held = []
+            for graph in (climbed, union):
+                model = ContextualMarkovNetwork(list(graph.edges()), nodes=list(train.columns), state_names=states)
+                held.append(model.fit(train, state_names=states).log_likelihood(test) / len(test))
+            bic = graph_bic(score, union) - graph_bic(score, climbed)
+            cv = graph_cv(score, union) - graph_cv(score, climbed)
+            print(f"| {name} | {seed} | {n} | {climbed.number_of_edges()} / {union.number_of_edges()} "
+                  f"| {held[1] - held[0]:+.4f} | {bic:+.1f} | {cv:+.4f} | {'union' if bic > 0 else 'climb'} "
+                  f"| {'union' if cv > 0 else 'climb'} |", flush=True)
+
+
 def done(out: Path) -> set:
     if not out.exists():
         return set()
@@ -349,7 +399,7 @@ def main() -> None:
                         help="training sizes for the 100-variable grid (default: --sizes)")
     parser.add_argument("--learners", nargs="+", default=["MPL", "MPL-plain", "SGM", "LDAG", "HC", "BDgraph"],
                         help="only these learners (names as in the tables; MPL-pc1, the CMN fitted with pseudo-count 1,"
-                             " the earlier default, runs only when named)")
+                             " the earlier default, and MPL-cv, pseudo-count by cross-validation, run only when named)")
     parser.add_argument("--data", nargs="+", default=None, help="only these data sets (e.g. grid-100 asia)")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--report", action="store_true")
@@ -360,6 +410,8 @@ def main() -> None:
     parser.add_argument("--heart", action="store_true", help="only the heart-data comparison")
     parser.add_argument("--smoothing", action="store_true", help="only the choice of the fit's pseudo-count")
     parser.add_argument("--diagnose", action="store_true", help="only the graphs behind the bnlearn held-out gap")
+    parser.add_argument("--graph-choice", action="store_true",
+                        help="only the choice between the climb's graph and the union of the blankets, BIC against CV")
     args = parser.parse_args()
     if args.report:
         frames = [pd.read_csv(args.out)]
@@ -378,6 +430,9 @@ def main() -> None:
         return
     if args.diagnose:
         run_diagnose()
+        return
+    if args.graph_choice:
+        run_graph_choice()
         return
     with_bdgraph = bdgraph_available()
     if not with_bdgraph:
@@ -427,11 +482,11 @@ def _cell(value, fmt: str) -> str:
 
 def report(frame: pd.DataFrame) -> str:
     """Markdown: held-out nats/row (free parameters), then edge F1 (fit seconds), one row per data set and n."""
-    order = ["MPL@base", "MPL-plain@base", "MPL", "MPL-plain", "MPL-pc1", "SGM", "LDAG", "HC", "BDgraph"]
+    order = ["MPL@base", "MPL-plain@base", "MPL", "MPL-plain", "MPL-pc1", "MPL-cv", "SGM", "LDAG", "HC", "BDgraph"]
     names = [x for x in order if x in set(frame["learner"])]
     frame = frame.assign(key=frame["data"] + " | " + frame["n"].astype(str))
     keys = list(dict.fromkeys(frame["key"]))
-    gaps = [x for x in ("MPL@base", "MPL", "MPL-pc1") if x in names]
+    gaps = [x for x in ("MPL@base", "MPL", "MPL-pc1", "MPL-cv") if x in names]
     shown = [x for x in names if x != "BDgraph"]
     first = ["| data | n | " + " | ".join(shown) + "".join(f" | {x} − best other" for x in gaps) + " |",
              "|---|---|" + "---|" * (len(shown) + len(gaps))]

@@ -70,7 +70,7 @@ def test_07_held_out_the_network_beats_the_stratified_graph_with_fewer_parameter
     train = affairs.sample(frac=0.5, random_state=0)
     test = affairs.drop(train.index)
     mpl = MPLSearch(seed=0).fit(train)
-    assert mpl.contexts_ == {}
+    assert mpl.added_edges_ == [("marriage", "religious")]
     network = ContextualMarkovNetwork(mpl.model_).fit(train)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -7,11 +7,15 @@
 2. :func:`climb_edges`: best-improvement hill climbing over the candidate edges from the
    empty graph, each toggle changing the local terms of the edge's two ends. When it drops
    candidate edges, :func:`choose_graph` keeps the climb's graph or the union of the blankets,
-   whichever has the higher BIC as a Markov network (maximum-likelihood clique potentials by
-   cyclical projection, exact likelihood, log-linear dimension): the pseudo-likelihood prices
+   whichever predicts better as a Markov network by cross-validation (:func:`graph_cv`) or has
+   the higher BIC (:func:`graph_bic`; maximum-likelihood clique potentials by cyclical
+   projection, exact likelihood, log-linear dimension): the pseudo-likelihood prices
    every conditional as a table saturated in the whole blanket, so the global score rejects
    edges at high-degree, multi-state nodes that the network's clique potentials pay for
-   cheaply (see :func:`choose_graph`).
+   cheaply (see :func:`choose_graph`). Then
+   :func:`~pgmpy_sgm.causal_discovery._mpl_additions.add_edges` adds the missing edges that
+   the fitted network's likelihood pays for (by BIC; mostly edges between variables with common
+   neighbours, which neither the climb nor the pre-screen proposed).
 3. :func:`climb_contexts`: on the graph found, contexts added (or removed) one at a time in a
    random order when they raise the score, after a first proposal per variable whose blanket is
    complete: the optimal classes of its blanket for its own term alone
@@ -29,21 +33,19 @@ from itertools import product
 import networkx as nx
 import numpy as np
 
-from pgmpy_sgm.models._cmn_inference import JunctionTreeEngine
+from pgmpy_sgm.causal_discovery._mpl_additions import ADDITION_PSEUDO_COUNT, fit_work
+from pgmpy_sgm.models._cmn_methods import DEFAULT_PSEUDO_COUNT
 from pgmpy_sgm.models._cmn_parameters import cyclical_projection
+from pgmpy_sgm.models._cmn_smoothing import cv_log_likelihoods
 from pgmpy_sgm.models._cmn_structure import log_linear_dimension
 from pgmpy_sgm.structure_score._mpl_groups import close_contexts, common_neighbours
 
-__all__ = ["prescreen_blanket", "climb_edges", "choose_graph", "graph_bic", "climb_contexts", "Deadline"]
+__all__ = ["prescreen_blanket", "climb_edges", "choose_graph", "graph_bic", "graph_cv", "climb_contexts", "Deadline"]
 
 _TOL = 1e-9
 
-#: Largest work of one sweep of cyclical projection (maximal cliques x junction-tree cells) at which
-#: :func:`choose_graph` compares graphs; above it the climb's graph is kept without a comparison.
-MAX_BIC_WORK = 2**22
-
 #: Pseudo-count of the fits behind :func:`graph_bic` (a near-maximum-likelihood fit that stays positive).
-BIC_PSEUDO_COUNT = 1.0
+BIC_PSEUDO_COUNT = ADDITION_PSEUDO_COUNT
 
 
 class Deadline:
@@ -175,13 +177,7 @@ def graph_bic(score, graph: nx.Graph, pseudo_count: float = BIC_PSEUDO_COUNT, to
     True
     """
     cards = {v: int(score.encoded.cardinality[v]) for v in graph.nodes()}
-    try:
-        engine = JunctionTreeEngine(graph, cards)
-    except ValueError:  # a clique of the triangulation beyond exact computation
-        return None
-    cells = sum(math.prod(cards[v] for v in c) for c in engine.cliques)
-    n_cliques = sum(1 for _ in nx.find_cliques(graph)) if graph.number_of_edges() else graph.number_of_nodes()
-    if cells * n_cliques > MAX_BIC_WORK:
+    if fit_work(graph, cards) is None:  # a junction tree beyond exact computation, or too costly a fit
         return None
     counts = score.encoded.counts
     fit = cyclical_projection(graph, cards, {}, counts, pseudo_count, tol, max_iter)
@@ -193,18 +189,14 @@ def graph_bic(score, graph: nx.Graph, pseudo_count: float = BIC_PSEUDO_COUNT, to
     return log_l - 0.5 * k * math.log(score.encoded.n)
 
 
-def choose_graph(score, climbed: nx.Graph, candidates: list, deadline: Deadline) -> tuple[nx.Graph, str, dict]:
-    """The climb's graph or the union of the pre-screened blankets, whichever has the higher :func:`graph_bic`.
+def graph_cv(score, graph: nx.Graph) -> float | None:
+    """Cross-validated log-likelihood per row of ``graph`` as a Markov network on the score's data.
 
-    The global pseudo-likelihood scores each node by its conditional distribution as a table
-    saturated in the whole blanket, so an edge at a node with many multi-state neighbours
-    multiplies that node's table and is rejected, although a Markov network pays for the edge
-    only inside the cliques holding it; the node at the edge's other end, pre-screened alone,
-    keeps it. The union ("OR") of the blankets keeps those edges, and also any weak edge one
-    end accepted by chance; the BIC of the fitted networks, exact in the likelihood and in the
-    number of parameters, arbitrates. Returns the chosen graph, ``"global"`` or ``"or"``, and the
-    BIC of each graph compared (empty when the two graphs agree, the budget is spent, or a
-    junction tree is too costly: then the climb's graph).
+    The rows are split into 5 folds (a fixed seed); each fold is scored under the network fitted
+    on the others by cyclical projection (to within 1e-4 of the fold's expectations, as in
+    :func:`graph_bic`) with ``ContextualMarkovNetwork.fit``'s default pseudo-count. None when the
+    fit is too costly (:func:`fit_work`) or the row counts are not whole numbers (expected counts
+    of EM).
 
     Examples
     --------
@@ -212,22 +204,66 @@ def choose_graph(score, climbed: nx.Graph, candidates: list, deadline: Deadline)
     >>> from pgmpy_sgm.structure_score import MPLScore
     >>> table = pd.DataFrame({"a": [0, 1, 0, 1], "b": [0, 1, 1, 0], "n": [45, 45, 5, 5]})
     >>> score = MPLScore(table, weights="n")
-    >>> graph, rule, bics = choose_graph(score, nx.Graph([("a", "b")]), [("a", "b")], Deadline(None))
-    >>> sorted(graph.edges()), rule, bics
-    ([('a', 'b')], 'global', {})
+    >>> bool(graph_cv(score, nx.Graph([("a", "b")])) > graph_cv(score, nx.empty_graph(["a", "b"])))
+    True
+    """
+    encoded = score.encoded
+    cards = {v: int(encoded.cardinality[v]) for v in graph.nodes()}
+    if fit_work(graph, cards) is None or not np.allclose(encoded.weights, np.round(encoded.weights)):
+        return None
+    codes = encoded.codes[:, [encoded.variables.index(v) for v in graph.nodes()]]
+    scores = cv_log_likelihoods(graph, cards, {}, codes, encoded.weights, list(graph.nodes()), (DEFAULT_PSEUDO_COUNT,),
+                                tol=1e-4, max_iter=100)  # as graph_bic: the likelihood to a fraction of a nat
+    return scores[DEFAULT_PSEUDO_COUNT]
+
+
+def choose_graph(score, climbed: nx.Graph, candidates: list, deadline: Deadline,
+                 criterion: str = "bic") -> tuple[nx.Graph, str, dict, str]:  # fmt: skip
+    """The climb's graph or the union of the pre-screened blankets, whichever has the higher :func:`graph_bic`.
+
+    With ``criterion="cv"`` the cross-validated log-likelihood (:func:`graph_cv`) decides instead:
+    an estimate of the held-out fit itself, where BIC, consistent for the graph, can prefer the
+    sparser graph that predicts worse at small ``n``; when it cannot be computed, BIC decides.
+
+    The global pseudo-likelihood scores each node by its conditional distribution as a table
+    saturated in the whole blanket, so an edge at a node with many multi-state neighbours
+    multiplies that node's table and is rejected, although a Markov network pays for the edge
+    only inside the cliques holding it; the node at the edge's other end, pre-screened alone,
+    keeps it. The union ("OR") of the blankets keeps those edges, and also any weak edge one
+    end accepted by chance; the BIC of the fitted networks, exact in the likelihood and in the
+    number of parameters, arbitrates. Returns the chosen graph, ``"global"`` or ``"or"``, the
+    value of each graph compared (empty when the two graphs agree, the budget is spent, or a
+    junction tree is too costly: then the climb's graph) and the criterion that decided.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pgmpy_sgm.structure_score import MPLScore
+    >>> table = pd.DataFrame({"a": [0, 1, 0, 1], "b": [0, 1, 1, 0], "n": [45, 45, 5, 5]})
+    >>> score = MPLScore(table, weights="n")
+    >>> graph, rule, values, criterion = choose_graph(score, nx.Graph([("a", "b")]), [("a", "b")], Deadline(None))
+    >>> sorted(graph.edges()), rule, values, criterion
+    ([('a', 'b')], 'global', {}, 'bic')
     """
     union = nx.Graph()
     union.add_nodes_from(climbed.nodes())
     union.add_edges_from(candidates)
     if {frozenset(e) for e in union.edges()} == {frozenset(e) for e in climbed.edges()} or deadline.passed():
-        return climbed, "global", {}
-    bics = {}
+        return climbed, "global", {}, criterion
+    cards = score.encoded.cardinality
+    if fit_work(climbed, cards) is None or fit_work(union, cards) is None:  # no fit before knowing both are feasible
+        return climbed, "global", {}, criterion
+    judge = graph_cv if criterion == "cv" else graph_bic
+    values = {}
     for rule, graph in (("global", climbed), ("or", union)):
-        bic = graph_bic(score, graph)
-        if bic is None or deadline.passed():
-            return climbed, "global", {}
-        bics[rule] = bic
-    return (union, "or", bics) if bics["or"] > bics["global"] else (climbed, "global", bics)
+        value = judge(score, graph)
+        if value is None and judge is graph_cv:
+            return choose_graph(score, climbed, candidates, deadline, "bic")
+        if value is None or deadline.passed():
+            return climbed, "global", {}, criterion
+        values[rule] = value
+    rule = "or" if values["or"] > values["global"] else "global"
+    return (union if rule == "or" else climbed), rule, values, criterion
 
 
 def _outcomes(graph: nx.Graph, cards: dict, u, v, order: dict) -> list:

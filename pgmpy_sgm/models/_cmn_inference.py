@@ -15,7 +15,6 @@ from itertools import combinations
 
 import networkx as nx
 import numpy as np
-from scipy.special import logsumexp
 
 __all__ = ["JunctionTreeEngine", "Propagation", "align", "sum_out", "MAX_CLIQUE_CELLS"]
 
@@ -37,6 +36,18 @@ def align(array: np.ndarray, variables: Sequence, target: Sequence) -> np.ndarra
     return moved.reshape([array.shape[variables.index(v)] if v in variables else 1 for v in target])
 
 
+def _logsumexp(log_table: np.ndarray, axes: tuple) -> np.ndarray:
+    """``log sum exp`` over ``axes`` (scipy's without its per-call overhead; all ``-inf`` gives ``-inf``)."""
+    top = log_table.max(axis=axes, keepdims=True)
+    if not np.isfinite(top).all():  # a line of impossible cells: its sum is 0, its log -inf
+        top = np.where(np.isfinite(top), top, 0.0)
+    total = np.exp(log_table - top).sum(axis=axes, keepdims=True)
+    if total.all():
+        return (np.log(total) + top).squeeze(axis=axes)
+    with np.errstate(divide="ignore"):
+        return (np.log(total) + top).squeeze(axis=axes)
+
+
 def sum_out(log_table: np.ndarray, variables: Sequence, keep: Sequence) -> np.ndarray:
     """Log of the sums of ``exp(log_table)`` over the variables not in ``keep`` (axes in ``keep``'s order).
 
@@ -48,7 +59,7 @@ def sum_out(log_table: np.ndarray, variables: Sequence, keep: Sequence) -> np.nd
     variables = list(variables)
     axes = tuple(i for i, v in enumerate(variables) if v not in keep)
     with np.errstate(divide="ignore", invalid="ignore"):
-        summed = logsumexp(log_table, axis=axes) if axes else log_table
+        summed = _logsumexp(log_table, axes) if axes else log_table
     rest = [v for v in variables if v in keep]
     return np.transpose(summed, [rest.index(v) for v in keep])
 

@@ -188,7 +188,7 @@ def _newton(functions: np.ndarray, model: np.ndarray, target: np.ndarray, tol: f
 
 
 def cyclical_projection(graph: nx.Graph, cards: dict, contexts: dict, counts, pseudo_count: float,
-                        tol: float, max_iter: int) -> FitResult:  # fmt: skip
+                        tol: float, max_iter: int, start: dict | None = None) -> FitResult:  # fmt: skip
     """Fit the log-potentials by cyclical projection (see the module).
 
     Parameters
@@ -201,6 +201,9 @@ def cyclical_projection(graph: nx.Graph, cards: dict, contexts: dict, counts, ps
         Stop when, over a whole sweep, no block's expectations differ from the data's by more.
     max_iter : int
         Maximum number of sweeps over the blocks.
+    start : dict, optional
+        Log-potentials to start from (``log_potentials`` of an earlier fit of the same graph and
+        contexts, e.g. on other rows); zeros by default.
 
     Examples
     --------
@@ -215,8 +218,9 @@ def cyclical_projection(graph: nx.Graph, cards: dict, contexts: dict, counts, ps
     homes = [engine.home(b.variables) for b in blocks]
     visit = {i: k for k, i in enumerate(engine.downward)}
     order = sorted(range(len(blocks)), key=lambda k: visit[homes[k]])  # neighbours in the tree come together
-    log_potentials = {c: np.zeros([cards[v] for v in c]) for b in blocks for c in b.cliques}
-    propagation = Propagation(engine, [])
+    log_potentials = {c: np.zeros([cards[v] for v in c]) if start is None else np.array(start[c], dtype=float)
+                      for b in blocks for c in b.cliques}  # fmt: skip
+    propagation = Propagation(engine, [] if start is None else list(log_potentials.items()))
     targets = []
     for b in blocks:
         table = np.asarray(counts(b.variables), dtype=float)

@@ -17,6 +17,7 @@ contexts until nothing changes (a *maximal* set).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import networkx as nx
 import numpy as np
@@ -39,11 +40,14 @@ def common_neighbours(graph: nx.Graph, u, v, order: dict) -> tuple:
     return tuple(sorted(shared, key=order.__getitem__))
 
 
+@lru_cache(maxsize=256)
 def _coordinates(shape: tuple[int, ...]) -> np.ndarray:
+    """Every configuration of ``shape`` (C order), one row each; cached, read-only."""
     n = math.prod(shape)
-    if not shape:
-        return np.zeros((1, 0), dtype=np.int64)
-    return np.stack(np.unravel_index(np.arange(n, dtype=np.int64), shape), axis=1)
+    out = np.zeros((1, 0), dtype=np.int64) if not shape else np.stack(
+        np.unravel_index(np.arange(n, dtype=np.int64), shape), axis=1)
+    out.setflags(write=False)
+    return out
 
 
 def _canonical(labels: np.ndarray) -> np.ndarray:
@@ -82,13 +86,29 @@ def blanket_groups(node, blanket: tuple, cards: dict, contexts: dict) -> np.ndar
     [0, 1, 2, 2]
     """
     shape = tuple(int(cards[w]) for w in blanket)
+    stated = tuple((axis, frozenset(contexts[frozenset((node, other))])) for axis, other in enumerate(blanket)
+                   if contexts.get(frozenset((node, other))))  # fmt: skip
+    if not stated:
+        return np.arange(math.prod(shape), dtype=np.int64)
+    if math.prod(shape) > _CACHED_CONFIGURATIONS:
+        return _groups(blanket, shape, stated)
+    return _cached_groups(blanket, shape, stated)
+
+
+#: Blankets with at most this many configurations have their classes cached (the context search asks for the
+#: same node under the same contexts once to close a proposal and once to score it).
+_CACHED_CONFIGURATIONS = 4096
+
+
+def _groups(blanket: tuple, shape: tuple, stated: tuple) -> np.ndarray:
+    """Classes of the configurations under ``stated`` (``(axis, contexts of the edge to blanket[axis])``)."""
     coords = _coordinates(shape)
     n = coords.shape[0]
     strides = np.array([math.prod(shape[i + 1:]) for i in range(len(shape))], dtype=np.int64)
     position = {w: i for i, w in enumerate(blanket)}
     rows, cols = [], []
-    for axis, other in enumerate(blanket):
-        for context in contexts.get(frozenset((node, other)), ()):
+    for axis, found in stated:
+        for context in found:
             mask = np.ones(n, dtype=bool)
             for w, s in context:
                 mask &= coords[:, position[w]] == s
@@ -101,6 +121,13 @@ def blanket_groups(node, blanket: tuple, cards: dict, contexts: dict) -> np.ndar
     links = coo_matrix((np.ones(r.size, dtype=np.int8), (r, c)), shape=(n, n))
     _, labels = connected_components(links, directed=False)
     return _canonical(labels)
+
+
+@lru_cache(maxsize=256)
+def _cached_groups(blanket: tuple, shape: tuple, stated: tuple) -> np.ndarray:
+    out = _groups(blanket, shape, stated)
+    out.setflags(write=False)
+    return out
 
 
 def _implied(node, blanket: tuple, cards: dict, groups: np.ndarray, graph: nx.Graph, order: dict) -> list:

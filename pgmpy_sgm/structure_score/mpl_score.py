@@ -184,8 +184,12 @@ class MPLScore(LocalScoreCache, BaseStructureScore):
         return float(math.fsum(self.class_weights(pooled, sizes, counts.shape[0])))
 
     def _local_score(self, variable, parents: tuple) -> float:
-        """MPL term of ``variable`` given the blanket ``parents``, every configuration a class of its own."""
-        return self.grouped_term(variable, parents, np.arange(math.prod(self.encoded.cards(parents)) if parents else 1))
+        """MPL term of ``variable`` given the blanket ``parents``, every configuration a class of its own.
+
+        (``grouped_term`` with one class per configuration, without its grouping work.)
+        """
+        counts = self._blanket_counts(variable, tuple(parents))
+        return float(math.fsum(self.class_weights(counts, np.ones(counts.shape[0]), counts.shape[0])))
 
     # -- graphs with contexts --------------------------------------------------------------
     def _graph(self, model) -> nx.Graph:
