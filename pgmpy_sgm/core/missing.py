@@ -1003,16 +1003,9 @@ def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray]
         parts = parts.subset(good) if good.any() else None
     if parts is not None:
         split_counts = incomplete_counts[split]
-        within = ~beyond[split]  # the log-likelihood counts the rows of at most max_completions, as before
-        log_likelihood += float(np.dot(row_log_probability(parts)[within], split_counts[within]))
-        if coupled:
-            done_rows, done_counts = coupled_rows(parts, cards, split_counts)
-            capped = np.zeros(len(split_counts), dtype=bool)
-        else:
-            done_rows, done_counts, capped = head_and_tail_rows(
-                parts, cards, split_counts, float(tail_mass), max_kept, int(n_tail_draws),
-                None if uniforms is None else uniforms[split],
-            )
+        done_rows, done_counts, capped, split_log_likelihood = _complete_split(
+            parts, cards, split_counts, ~beyond[split], coupled, head, None if uniforms is None else uniforms[split])
+        log_likelihood += split_log_likelihood
         n_capped += float(split_counts[capped].sum())
         n_exact += float(split_counts[~capped].sum())
         rows.append(done_rows)
@@ -1038,6 +1031,23 @@ def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray]
     distinct, pooled = _pooled_with_gaps(np.concatenate(rows), cards, np.concatenate(counts))
     return CompletedTable(table._frame(distinct), ExpectedCounts(pooled), n_exact, n_drawn, log_likelihood, distinct,
                           n_capped)  # fmt: skip
+
+
+def _complete_split(parts, cards: list[int], counts: np.ndarray, within: np.ndarray, coupled: bool, head,
+                    uniforms: np.ndarray | None) -> tuple:  # fmt: skip
+    """Split rows completed part by part: ``(rows, counts, capped, log-likelihood of the rows ``within``)``.
+
+    ``within`` marks the rows of at most ``max_completions`` completions, the only ones the
+    observed-data log-likelihood counts (as for rows completed whole). Coupled completions
+    (``coupled``) keep every part's whole posterior; otherwise ``head`` caps each row.
+    """
+    log_likelihood = float(np.dot(row_log_probability(parts)[within], counts[within]))
+    if coupled:
+        done_rows, done_counts = coupled_rows(parts, cards, counts)
+        return done_rows, done_counts, np.zeros(len(counts), dtype=bool), log_likelihood
+    done_rows, done_counts, capped = head_and_tail_rows(parts, cards, counts, head.tail_mass, head.max_kept,
+                                                        head.n_tail_draws, uniforms)  # fmt: skip
+    return done_rows, done_counts, capped, log_likelihood
 
 
 def _joined_scopes(log_probability, coupled_scopes: Sequence | None) -> tuple | None:
