@@ -5,7 +5,7 @@ Run: ``python benchmarks/mpl_tuning.py > benchmarks/results_mpl_tuning.txt`` (ab
 Generating models of ``_cmn_data`` with seeds 10 and 11 (the benchmark uses seed 0), training
 n = 500 and 2000 (and 10,000 for seed 10), test n = 10,000 (seed 2000 + seed); and the bnlearn
 network sachs (not in the benchmark), n = 500 and 2000. For each ``kappa`` in {1, 0.5, 0.2, 0.1}:
-``MPLSearch(seed=0, kappa=kappa)``, its ``ContextualMarkovNetwork.fit`` (pseudo-count 1), and the
+``MPLSearch(MPLScoreSettings(kappa=kappa), seed=0)``, its ``ContextualMarkovNetwork.fit`` (pseudo-count 1), and the
 held-out log-likelihood per row. One line per fit: family, size, seed, n, kappa, nats/row, contexts.
 """
 
@@ -21,13 +21,14 @@ import _cmn_data as cmn  # noqa: E402
 from predictive import as_categories, load_network, network_states  # noqa: E402
 
 from pgmpy_sgm.causal_discovery import MPLSearch  # noqa: E402
+from pgmpy_sgm.structure_score import MPLScoreSettings  # noqa: E402
 
 warnings.filterwarnings("ignore")
 KAPPAS = (1.0, 0.5, 0.2, 0.1)
 
 
 def one(train, test, kappa, states=None) -> tuple[float, int]:
-    est = MPLSearch(seed=0, kappa=kappa, state_names=states).fit(train)
+    est = MPLSearch(MPLScoreSettings(kappa=kappa), seed=0, state_names=states).fit(train)
     model = est.model_.fit(train, state_names=states)
     return model.log_likelihood(test) / len(test), sum(len(c) for c in est.contexts_.values())
 

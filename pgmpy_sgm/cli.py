@@ -290,7 +290,7 @@ def _learn_mpl(args) -> int:
     print(f"  free parameters: {model.n_free_parameters()} "
           f"(without contexts: {model.n_free_parameters(contexts=False)})")
     print()
-    print(f"Note: {_EXPLAIN_MPL_SCORE.format(alpha=est.alpha, kappa=est.kappa)}.")
+    print(f"Note: {_EXPLAIN_MPL_SCORE.format(alpha=est.scorer_.alpha, kappa=est.scorer_.kappa)}.")
     if args.json:
         write_cmn_json(model, args.json, overwrite=True)
         print(f"Saved the model to {args.json}")

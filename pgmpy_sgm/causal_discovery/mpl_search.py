@@ -9,19 +9,24 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 from pgmpy.base import DAG
-from sklearn.base import BaseEstimator, clone
+from sklearn.base import BaseEstimator
 from sklearn.utils.validation import validate_data
 
 from pgmpy_sgm.causal_discovery._base import RETURN_TYPE, CausalDiscoveryMixin, equivalence_class
 from pgmpy_sgm.causal_discovery._mpl_additions import add_edges
 from pgmpy_sgm.causal_discovery._mpl_steps import Deadline, choose_graph, climb_contexts, climb_edges, prescreen_blanket
 from pgmpy_sgm.causal_discovery._parameters import boolean, integer, one_of, seconds, seed, state_names
+from pgmpy_sgm.causal_discovery._scoring_method import ScoringMethod
 from pgmpy_sgm.causal_discovery._structural_em import MStepResult, adopt_em_result, structural_em
 from pgmpy_sgm.core.missing import IncompleteTable, em_options, missing_cells
 from pgmpy_sgm.models.contextual_markov_network import ContextualMarkovNetwork
-from pgmpy_sgm.structure_score.mpl_score import DEFAULT_ALPHA, DEFAULT_KAPPA, MPLScore
+from pgmpy_sgm.structure_score.mpl_score import MPLScore
+from pgmpy_sgm.structure_score.mpl_settings import MPLScoreSettings
 
 __all__ = ["MPLSearch"]
+
+#: What ``scoring_method`` accepts: ``"mpl"`` (or None), an MPLScore or an MPLScoreSettings; the keywords it replaced.
+_SCORING = ScoringMethod(MPLScoreSettings, MPLScore, {"mpl": {}}, ("alpha", "kappa"))
 
 
 class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
@@ -61,10 +66,13 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
 
     Parameters
     ----------
-    alpha : float or "bdeu", default=0.5
-        Dirichlet hyperparameter of the score (see ``MPLScore``).
-    kappa : float, default=0.2
-        Structure-prior factor per free parameter removed by contexts (1: flat; see ``MPLScore``).
+    scoring_method : "mpl", MPLScore, MPLScoreSettings or None, default=None
+        The score, as pgmpy's learners take it: None or ``"mpl"`` the marginal
+        pseudo-likelihood with ``alpha`` 0.5 and ``kappa`` 0.2, an
+        :class:`~pgmpy_sgm.structure_score.MPLScore` (its settings, not its data), or an
+        :class:`~pgmpy_sgm.structure_score.MPLScoreSettings` (``alpha``: the Dirichlet
+        hyperparameter, or ``"bdeu"``; ``kappa``: the structure-prior factor per free
+        parameter removed by contexts, 1 flat).
     contexts : bool, default=True
         Search contexts after the graph (False: a plain Markov network).
     graph_choice : {"cv", "bic"}, default="cv"
@@ -99,6 +107,9 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
         ``causal_graph_`` is the Markov network's graph as a pgmpy ``PDAG`` with every edge
         undirected (both names give it; a Markov network with a chordless cycle has no DAG
         with its independencies, so ``"dag"`` is refused).
+    alpha, kappa : deprecated
+        The score's settings as keywords (before version 0.3). They still work, with a
+        ``FutureWarning``, until version 0.4: pass ``scoring_method=MPLScoreSettings(...)``.
 
     Attributes
     ----------
@@ -151,13 +162,12 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
        using marginal pseudo-likelihood. Scandinavian Journal of Statistics 44, 455-479, 2017.
     """
 
-    def __init__(self, alpha=DEFAULT_ALPHA, kappa: float = DEFAULT_KAPPA, contexts: bool = True,
+    def __init__(self, scoring_method=None, contexts: bool = True,
                  graph_choice: str = "cv", edge_additions: bool = True, max_blanket: int | None = None,
                  max_context_configs: int = 64, max_time: float | None = None, seed: int | None = None,
                  state_names: dict | None = None, weights=None, missing="error",
-                 return_type: str = "pdag"):  # fmt: skip
-        self.alpha = alpha
-        self.kappa = kappa
+                 return_type: str = "pdag", alpha="deprecated", kappa="deprecated"):  # fmt: skip
+        self.scoring_method = scoring_method
         self.contexts = contexts
         self.graph_choice = graph_choice
         self.edge_additions = edge_additions
@@ -169,8 +179,13 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
         self.weights = weights
         self.missing = missing
         self.return_type = return_type
+        self.alpha = alpha
+        self.kappa = kappa
+
+    _scoring = _SCORING
 
     _parameter_constraints = {
+        "scoring_method": _SCORING.constraint(),
         "contexts": boolean(),
         "graph_choice": one_of("cv", "bic"),
         "edge_additions": boolean(),
@@ -184,12 +199,13 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
 
     def _check_params(self) -> None:
         super()._check_params()
+        self._settings = self._scoring.settings(self)
         if self._check_return_type() == "dag":
             raise ValueError("return_type='dag' is not available: a Markov network with a chordless cycle has no DAG "
                              "with its independencies; use 'pdag' (every edge undirected)")  # fmt: skip
 
     def _new_score(self, X, counts, state_names) -> MPLScore:
-        return MPLScore(X, weights=counts, state_names=state_names, alpha=self.alpha, kappa=self.kappa)
+        return self._settings.score(X, weights=counts, state_names=state_names)
 
     def _fit(self, X, weights) -> MPLSearch:
         """The search on complete data (see :meth:`fit`): blanket pre-screen, edge climb, contexts.
@@ -248,8 +264,8 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
 
     def _m_step(self, table: IncompleteTable, completed, previous) -> MStepResult:
         """One M-step: this learner on a completed table, then the network's parameters by cyclical projection."""
-        step = clone(self).set_params(missing="error", weights=completed.counts,
-                                      state_names=table.state_names).fit(completed.frame)  # fmt: skip
+        step = self._scoring.resolved_copy(self, self._settings).set_params(
+            missing="error", weights=completed.counts, state_names=table.state_names).fit(completed.frame)
         model = step.model_.copy()
         model.fit(completed.frame[table.variables], weights=completed.counts)
         structure = {("edge", u, v) for u, v in step.graph_.edges()}

@@ -15,7 +15,7 @@ from pgmpy_sgm.causal_discovery import MPLSearch, NonReversibleMCMC
 from pgmpy_sgm.datasets import load_heart_disease
 from pgmpy_sgm.datasets.synthetic import paper_synthetic_graph, simulate_paper_synthetic
 from pgmpy_sgm.models import ContextualMarkovNetwork
-from pgmpy_sgm.structure_score import MPLScore
+from pgmpy_sgm.structure_score import MPLScore, MPLScoreSettings
 
 _CYCLE = [("a", "b"), ("b", "c"), ("c", "d"), ("d", "a"), ("a", "e"), ("b", "e")]
 
@@ -145,11 +145,31 @@ def test_em_completes_rows_by_the_fitted_network_and_is_deterministic():
     ({"max_time": 0}, ValueError, "max_time must be"),
     ({"max_blanket": 0}, ValueError, "max_blanket must be"),
     ({"contexts": "yes"}, TypeError, "contexts must be a bool"),
-    ({"alpha": -1}, ValueError, "alpha must be"),
+    ({"scoring_method": "bdeu"}, ValueError, "scoring_method must be None, 'mpl', an MPLScore or an MPLScoreSettings"),
 ])
 def test_bad_parameters(params, error, message):
     with pytest.raises(error, match=message):
         MPLSearch(**params).fit(_sample_cycle_with_context(100, seed=6))
+
+
+def test_every_form_of_scoring_method_learns_under_the_same_score():
+    data = _sample_cycle_with_context(400, seed=6)
+    default = MPLSearch(seed=0).fit(data)
+    for form in ("mpl", MPLScoreSettings(), MPLScore(data.head(20))):
+        est = MPLSearch(scoring_method=form, seed=0).fit(data)
+        assert sorted(est.model_.edges()) == sorted(default.model_.edges()) and est.score(data) == default.score(data)
+    flat = MPLSearch(scoring_method=MPLScore(data, alpha=1.0, kappa=1.0), seed=0).fit(data)
+    assert (flat.scorer_.alpha, flat.scorer_.kappa) == (1.0, 1.0)
+
+
+def test_the_earlier_score_keywords_still_work_with_a_future_warning():
+    data = _sample_cycle_with_context(400, seed=6)
+    new = MPLSearch(scoring_method=MPLScoreSettings(alpha=1.0, kappa=0.5), seed=0).fit(data)
+    with pytest.warns(FutureWarning, match=r"scoring_method=MPLScoreSettings\(alpha=1.0, kappa=0.5\)"):
+        old = MPLSearch(alpha=1.0, kappa=0.5, seed=0).fit(data)
+    assert sorted(old.model_.edges()) == sorted(new.model_.edges()) and old.score(data) == new.score(data)
+    with pytest.warns(FutureWarning), pytest.raises(ValueError, match="alpha must be"):
+        MPLSearch(alpha=-1).fit(data)
 
 
 @parametrize_with_checks([MPLSearch(seed=0)])
