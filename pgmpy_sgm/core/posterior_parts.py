@@ -112,10 +112,10 @@ class Parts(NamedTuple):
 
     Examples
     --------
-    >>> from pgmpy_sgm.core.missing import _enumerated
+    >>> from pgmpy_sgm.core.completions import enumerated_completions as enumerate_rows
     >>> cpt = np.log(np.array([[0.9, 0.1], [0.2, 0.8]]))  # a -> b, a -> c, uniform a
     >>> log_p = with_scopes(lambda x: np.log(0.5) + cpt[x[:, 0], x[:, 1]] + cpt[x[:, 0], x[:, 2]], [(0, 1), (0, 2)])
-    >>> parts = split_rows(np.array([[1, -1, -1], [-1, 0, 1]]), [2, 2, 2], scopes_of(log_p), log_p, _enumerated)
+    >>> parts = split_rows(np.array([[1, -1, -1], [-1, 0, 1]]), [2, 2, 2], scopes_of(log_p), log_p, enumerate_rows)
     >>> parts.n_parts.tolist(), parts.unit_of.tolist()  # units in the order of their cells: row 1's part (a) first
     ([2, 1], [[1, 2], [0, -1]])
 
@@ -157,9 +157,9 @@ class Parts(NamedTuple):
 
         Examples
         --------
-        >>> from pgmpy_sgm.core.missing import _enumerated
+        >>> from pgmpy_sgm.core.completions import enumerated_completions as enumerate_rows
         >>> log_p = with_scopes(lambda x: np.zeros(len(x)), [(0, 1), (2,)])
-        >>> split_rows(np.array([[-1, -1, -1]]), [2, 3, 2], scopes_of(log_p), log_p, _enumerated).unit_size.tolist()
+        >>> split_rows(np.array([[-1, -1, -1]]), [2, 3, 2], scopes_of(log_p), log_p, enumerate_rows).unit_size.tolist()
         [6, 2]
         """
         return np.diff(np.append(self.unit_start, len(self.weights)))
@@ -169,9 +169,9 @@ class Parts(NamedTuple):
 
         Examples
         --------
-        >>> from pgmpy_sgm.core.missing import _enumerated
+        >>> from pgmpy_sgm.core.completions import enumerated_completions as enumerate_rows
         >>> log_p = with_scopes(lambda x: np.zeros(len(x)), [(0,), (1,)])
-        >>> parts = split_rows(np.array([[-1, 0], [-1, -1]]), [2, 2], scopes_of(log_p), log_p, _enumerated)
+        >>> parts = split_rows(np.array([[-1, 0], [-1, -1]]), [2, 2], scopes_of(log_p), log_p, enumerate_rows)
         >>> parts.subset(np.array([False, True])).n_parts.tolist()
         [2]
         """
@@ -274,7 +274,7 @@ def split_rows(rows: np.ndarray, cards: Sequence[int], scopes: Sequence | None, 
     """Split incomplete ``rows`` into parts and find every distinct unit's posterior by enumerating it.
 
     ``enumerate_rows(unit_rows)`` yields ``(first, last, block, segments)`` as
-    :func:`~pgmpy_sgm.core.missing._enumerated` does; each unit is enumerated as a row whose
+    :func:`~pgmpy_sgm.core.completions.enumerated_completions` does; each unit is enumerated as a row whose
     missing cells in other parts, and observed cells its part does not read, are in state 0.
     With ``cache`` (a dict), the parts and the units' completions, which depend on the rows
     and the scopes only, are kept there for the next call with the same rows and scopes
@@ -282,10 +282,10 @@ def split_rows(rows: np.ndarray, cards: Sequence[int], scopes: Sequence | None, 
 
     Examples
     --------
-    >>> from pgmpy_sgm.core.missing import _enumerated
+    >>> from pgmpy_sgm.core.completions import enumerated_completions as enumerate_rows
     >>> cpt = np.log(np.array([[0.9, 0.1], [0.2, 0.8]]))  # a -> b, a -> c, uniform a
     >>> log_p = with_scopes(lambda x: np.log(0.5) + cpt[x[:, 0], x[:, 1]] + cpt[x[:, 0], x[:, 2]], [(0, 1), (0, 2)])
-    >>> parts = split_rows(np.array([[1, -1, -1]]), [2, 2, 2], scopes_of(log_p), log_p, _enumerated)
+    >>> parts = split_rows(np.array([[1, -1, -1]]), [2, 2, 2], scopes_of(log_p), log_p, enumerate_rows)
     >>> parts.n_parts.tolist(), parts.weights.round(2).tolist()  # b and c: two parts, each 0.2 / 0.8
     ([2], [0.2, 0.8, 0.2, 0.8])
     """
@@ -329,10 +329,10 @@ def row_log_probability(parts: Parts) -> np.ndarray:
 
     Examples
     --------
-    >>> from pgmpy_sgm.core.missing import _enumerated
+    >>> from pgmpy_sgm.core.completions import enumerated_completions as enumerate_rows
     >>> cpt = np.log(np.array([[0.9, 0.1], [0.2, 0.8]]))  # a -> b, a -> c, uniform a
     >>> log_p = with_scopes(lambda x: np.log(0.5) + cpt[x[:, 0], x[:, 1]] + cpt[x[:, 0], x[:, 2]], [(0, 1), (0, 2)])
-    >>> parts = split_rows(np.array([[1, -1, -1], [-1, 0, 1]]), [2, 2, 2], scopes_of(log_p), log_p, _enumerated)
+    >>> parts = split_rows(np.array([[1, -1, -1], [-1, 0, 1]]), [2, 2, 2], scopes_of(log_p), log_p, enumerate_rows)
     >>> np.exp(row_log_probability(parts)).round(3).tolist()  # P(a=1) = 0.5; P(b=0, c=1) = 0.5 * 0.09 + 0.5 * 0.16
     [0.5, 0.125]
     """
@@ -345,10 +345,10 @@ def splittable(parts: Parts) -> np.ndarray:
 
     Examples
     --------
-    >>> from pgmpy_sgm.core.missing import _enumerated
+    >>> from pgmpy_sgm.core.completions import enumerated_completions as enumerate_rows
     >>> cpt = np.log(np.array([[0.9, 0.1], [0.2, 0.8]]))  # a -> b, a -> c, uniform a
     >>> log_p = with_scopes(lambda x: np.log(0.5) + cpt[x[:, 0], x[:, 1]] + cpt[x[:, 0], x[:, 2]], [(0, 1), (0, 2)])
-    >>> parts = split_rows(np.array([[1, -1, -1], [-1, 0, 1]]), [2, 2, 2], scopes_of(log_p), log_p, _enumerated)
+    >>> parts = split_rows(np.array([[1, -1, -1], [-1, 0, 1]]), [2, 2, 2], scopes_of(log_p), log_p, enumerate_rows)
     >>> splittable(parts).tolist()
     [True, True]
     """
@@ -497,7 +497,7 @@ def head_and_tail_rows(parts: Parts, cards: Sequence[int], counts: np.ndarray, t
                        n_tail_draws: int, uniforms: np.ndarray | None) -> tuple[np.ndarray, ...]:  # fmt: skip
     """Structural EM's capped completions of split rows: ``(codes, expected counts, capped)``.
 
-    As :func:`~pgmpy_sgm.core.missing._head_and_tail` on the whole-row enumeration: the head
+    As :func:`~pgmpy_sgm.core.completions.head_and_tail` on the whole-row enumeration: the head
     is a row's most probable completions holding ``1 - tail_mass``, at most ``max_kept`` (from
     :func:`_beam`); a row whose rest holds more than ``tail_mass`` is *capped* and its rest is
     carried by ``n_tail_draws`` systematic draws (targets ``(i + u) / n`` of the rest, ``u``
@@ -506,10 +506,10 @@ def head_and_tail_rows(parts: Parts, cards: Sequence[int], counts: np.ndarray, t
 
     Examples
     --------
-    >>> from pgmpy_sgm.core.missing import _enumerated
+    >>> from pgmpy_sgm.core.completions import enumerated_completions as enumerate_rows
     >>> cpt = np.log(np.array([[0.9, 0.1], [0.2, 0.8]]))  # a -> b, a -> c, uniform a
     >>> log_p = with_scopes(lambda x: np.log(0.5) + cpt[x[:, 0], x[:, 1]] + cpt[x[:, 0], x[:, 2]], [(0, 1), (0, 2)])
-    >>> parts = split_rows(np.array([[1, -1, -1], [-1, 0, 1]]), [2, 2, 2], scopes_of(log_p), log_p, _enumerated)
+    >>> parts = split_rows(np.array([[1, -1, -1], [-1, 0, 1]]), [2, 2, 2], scopes_of(log_p), log_p, enumerate_rows)
     >>> codes, counts, capped = head_and_tail_rows(parts, [2, 2, 2], np.ones(2), 0.0, 1, 0, None)
     >>> codes.tolist(), counts.tolist(), capped.tolist()  # each row's most probable completion, renormalised
     ([[1, 1, 1], [1, 0, 1]], [1.0, 1.0], [True, True])
@@ -560,10 +560,10 @@ def coupled_rows(parts: Parts, cards: Sequence[int], counts: np.ndarray) -> tupl
 
     Examples
     --------
-    >>> from pgmpy_sgm.core.missing import _enumerated
+    >>> from pgmpy_sgm.core.completions import enumerated_completions as enumerate_rows
     >>> cpt = np.log(np.array([[0.9, 0.1], [0.2, 0.8]]))
     >>> log_p = with_scopes(lambda x: np.log(0.5) + cpt[x[:, 0], x[:, 1]] + cpt[x[:, 0], x[:, 2]], [(0, 1), (0, 2)])
-    >>> parts = split_rows(np.array([[0, -1, -1]]), [2, 2, 2], scopes_of(log_p), log_p, _enumerated)
+    >>> parts = split_rows(np.array([[0, -1, -1]]), [2, 2, 2], scopes_of(log_p), log_p, enumerate_rows)
     >>> codes, shares = coupled_rows(parts, [2, 2, 2], np.array([1.0]))
     >>> codes.tolist(), shares.round(2).tolist()  # b and c each 0.9 / 0.1, as two rows instead of four
     ([[0, 0, 0], [0, 1, 1]], [0.9, 0.1])

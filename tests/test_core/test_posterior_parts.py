@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
-from pgmpy_sgm.core.missing import _enumerated
+from pgmpy_sgm.core.completions import enumerated_completions as enumerate_rows
 from pgmpy_sgm.core.posterior_parts import coupled_rows, row_log_probability, scopes_of, split_rows, with_scopes
 
 CARDS = [2, 3, 2, 3, 2]
@@ -43,13 +43,13 @@ def test_observed_log_probability_and_expected_counts_equal_brute_force(seed):
     rows = np.array([[int(rng.integers(CARDS[j])) for j in range(5)] for _ in range(12)])
     rows[rng.random(rows.shape) < 0.45] = -1
     rows = rows[(rows < 0).any(axis=1)]  # the incomplete rows (complete ones are never split)
-    got = row_log_probability(split_rows(rows, CARDS, scopes_of(log_p), log_p, _enumerated))
+    got = row_log_probability(split_rows(rows, CARDS, scopes_of(log_p), log_p, enumerate_rows))
     for i, row in enumerate(rows):
         full = np.array(list(_completions(row)))
         logs = log_p(full)
         assert got[i] == pytest.approx(np.logaddexp.reduce(logs), abs=1e-9)
         posterior = np.exp(logs - np.logaddexp.reduce(logs))
-        one = split_rows(row[None, :], CARDS, scopes_of(log_p), log_p, _enumerated)
+        one = split_rows(row[None, :], CARDS, scopes_of(log_p), log_p, enumerate_rows)
         mine = coupled_rows(one, CARDS, np.ones(1))
         assert len(mine[0]) <= len(full)  # at most the sum of the parts' completions, not their product
         for scope in SCOPES:  # exact expected counts of every scope's cells
