@@ -33,8 +33,10 @@ The log unnormalized posterior of the graph with its optimal strata is
 (:mod:`pgmpy_sgm.core.engine`, whose terms and labelling caches every state shares). The plain part is kept as a signed
 multiset of set masks; a toggle changes it by ``±([K\\u] + [K\\v] - [K] - [CN])``.
 Only cliques sharing two or more nodes with ``K`` can change their forbidden pairs and
-so their labelling gain. Scores are summed with :func:`math.fsum` over the multiset,
-so the score of a graph is one exact function of the graph, whatever path reached it.
+so their labelling gain. The score is the correctly rounded sum of the multiset's values
+(:func:`math.fsum`; a state keeps the exact sum as an integer, :func:`exact_value`, so a
+toggle adds only the values it changes), so the score of a graph is one exact function of
+the graph, whatever path reached it.
 """
 
 from __future__ import annotations
@@ -44,7 +46,33 @@ from collections.abc import Iterable
 
 from pgmpy_sgm.core.engine import LOG2, ScoreEngine, iter_bits
 
-__all__ = ["DecomposableState", "Move", "iter_bits", "chordal_families", "component_masks", "key_from_edges", "LOG2"]
+__all__ = [
+    "DecomposableState", "Move", "iter_bits", "chordal_families", "component_masks", "exact_value", "key_from_edges",
+    "LOG2", "EXACT_BITS",
+]  # fmt: skip
+
+
+#: Every finite float is an integer multiple of ``2 ** -EXACT_BITS``.
+EXACT_BITS = 1074
+_EXACT_ONE = 1 << EXACT_BITS
+
+
+def exact_value(x: float) -> int:
+    """The float ``x`` as the integer ``x * 2 ** EXACT_BITS`` (exact: sums of these are exact).
+
+    A state keeps the sum of its score's values this way, so a proposal adds only the values it
+    changes; ``total / 2 ** EXACT_BITS`` is then the correctly rounded sum, the value
+    :func:`math.fsum` gives for the whole list.
+
+    Examples
+    --------
+    >>> import math
+    >>> values = [1e16, 1.0, -1e16, 0.1]
+    >>> sum(map(exact_value, values)) / 2**EXACT_BITS == math.fsum(values) == 1.1
+    True
+    """
+    num, den = x.as_integer_ratio()
+    return num << (EXACT_BITS + 1 - den.bit_length())
 
 
 def _reach(adj: list[int], start: int, allowed: int) -> int:
@@ -143,12 +171,13 @@ class Move:
     (True, (2, 1), [3])
     """
 
-    __slots__ = ("i", "j", "add", "removed", "added", "dterms", "counts", "gains", "f", "score")
+    __slots__ = ("i", "j", "add", "removed", "added", "dterms", "counts", "gains", "f", "score", "total")
 
-    def __init__(self, i, j, add, removed, added, dterms, counts, gains, f, score):
+    def __init__(self, i, j, add, removed, added, dterms, counts, gains, f, score, total=None):
         self.i, self.j, self.add = i, j, add
         self.removed, self.added, self.dterms = removed, added, dterms
         self.counts, self.gains, self.f, self.score = counts, gains, f, score
+        self.total = total  # the exact sum of the values after the move (exact_value), if known
 
 
 class DecomposableState:
@@ -224,6 +253,7 @@ class DecomposableState:
             for v in iter_bits(c):
                 self._node_cliques[v].add(c)
         self._rebuild_values()
+        self._total = sum(map(exact_value, self._values))
         self.score = math.fsum(self._values + [self._prior(self.f)])
 
     def copy(self) -> DecomposableState:
@@ -248,6 +278,7 @@ class DecomposableState:
         new.gains = dict(self.gains)
         new._node_cliques = [set(c) for c in self._node_cliques]
         new._values = list(self._values)
+        new._total = self._total
         return new
 
     # -- helpers -----------------------------------------------------------------
@@ -443,7 +474,7 @@ class DecomposableState:
                 low = m & -m
                 near |= node_cliques[low.bit_length() - 1]
                 m ^= low
-            for c in near:  # the order does not matter: the score is an exact sum (fsum)
+            for c in near:  # the order does not matter: the score is an exact sum
                 g = gains[c]
                 if (c & k).bit_count() >= 2 and c not in removed and low_size <= c.bit_count() <= high_size:
                     g_new = engine.gain(c, self._forbidden(c, counts))
@@ -461,9 +492,10 @@ class DecomposableState:
         else:
             for a in added:
                 new_gains[a] = 0.0
-        extra.append(self._prior(f))
-        score = math.fsum(self._values + extra)
-        return Move(i, j, add, removed, added, dterms, counts, new_gains, f, score)
+        # the exact sum of the values plus the changed ones, correctly rounded: fsum(values + extra + [prior])
+        total = sum(map(exact_value, extra), self._total)
+        score = (total + exact_value(self._prior(f))) / _EXACT_ONE
+        return Move(i, j, add, removed, added, dterms, counts, new_gains, f, score, total)
 
     def commit(self, move: Move) -> None:
         """Apply a move returned by :meth:`propose` on this very state.
@@ -525,6 +557,7 @@ class DecomposableState:
             gains[c] = g
         self.f = move.f
         self.score = move.score
+        self._total = sum(map(exact_value, values)) if move.total is None else move.total
 
     def _update_components(self, i: int, j: int, joined: bool) -> None:
         """Component masks after the bridge ``{i, j}`` was added (``joined``) or removed."""

@@ -1,6 +1,7 @@
 """Local chordality decisions and the exact incremental score of decomposable graph moves."""
 
 import functools
+import math
 import random
 from itertools import combinations
 
@@ -275,3 +276,19 @@ def test_component_masks_match_networkx():
             for v in comp:
                 expected[v] = sum(1 << w for w in comp)
         assert component_masks(adj) == expected
+
+
+def test_exact_sums_round_as_fsum():
+    """The kept integer sum, divided out, is fsum's correctly rounded sum, checked against Fraction arithmetic."""
+    from fractions import Fraction
+
+    from pgmpy_sgm.core.moves import EXACT_BITS, exact_value
+
+    rng = random.Random(11)
+    for _ in range(3000):
+        values = [rng.choice([-1, 1]) * rng.random() * 10 ** rng.randint(-20, 8) for _ in range(rng.randint(1, 40))]
+        if rng.random() < 0.3:  # sums that cancel down to a few ulps, and exact ties
+            values += [-v for v in values[: len(values) // 2]] + [2.0**-60, 1e8]
+        exact = sum(map(Fraction, values))
+        assert sum(map(exact_value, values)) == exact * 2**EXACT_BITS
+        assert sum(map(exact_value, values)) / 2**EXACT_BITS == math.fsum(values) == float(exact)
