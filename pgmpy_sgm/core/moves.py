@@ -18,6 +18,14 @@ A toggle of ``{u, v}`` in a chordal graph ``G`` is decided locally, with
 * adding it keeps ``G`` chordal iff ``u`` and ``v`` are disconnected in ``G - CN``
   (``K`` is then the only maximal clique of the new graph holding the edge).
 
+The test for an added edge never walks more than a neighbourhood. With ``CN`` empty, ``u``
+and ``v`` must lie in different components (kept per node as a set mask and updated by the
+toggles that join or split components: a removed edge with no common neighbours is a
+bridge). With ``CN`` not empty, every node of a shortest ``u``–``v`` path in ``G - CN`` is
+adjacent to every ``c`` in ``CN`` (the cycle the path closes through ``c`` can only be
+triangulated by chords from ``c``), so the search is confined to the nodes adjacent to all
+of ``CN``: within a neighbourhood of one node, whatever the size of the component.
+
 The log unnormalized posterior of the graph with its optimal strata is
 
     ``sum_C D(C) - sum_S D(S) + sum_C gain(C, forbidden(C)) + (d - f(G)) log 2``
@@ -25,8 +33,10 @@ The log unnormalized posterior of the graph with its optimal strata is
 (:mod:`pgmpy_sgm.core.engine`, whose terms and labelling caches every state shares). The plain part is kept as a signed
 multiset of set masks; a toggle changes it by ``±([K\\u] + [K\\v] - [K] - [CN])``.
 Only cliques sharing two or more nodes with ``K`` can change their forbidden pairs and
-so their labelling gain. Scores are summed with :func:`math.fsum` over the multiset,
-so the score of a graph is one exact function of the graph, whatever path reached it.
+so their labelling gain. The score is the correctly rounded sum of the multiset's values
+(:func:`math.fsum`; a state keeps the exact sum as an integer, :func:`exact_value`, so a
+toggle adds only the values it changes), so the score of a graph is one exact function of
+the graph, whatever path reached it.
 """
 
 from __future__ import annotations
@@ -36,7 +46,65 @@ from collections.abc import Iterable
 
 from pgmpy_sgm.core.engine import LOG2, ScoreEngine, iter_bits
 
-__all__ = ["DecomposableState", "Move", "iter_bits", "chordal_families", "key_from_edges", "LOG2"]
+__all__ = [
+    "DecomposableState", "Move", "iter_bits", "chordal_families", "component_masks", "exact_value", "key_from_edges",
+    "LOG2", "EXACT_BITS",
+]  # fmt: skip
+
+
+#: Every finite float is an integer multiple of ``2 ** -EXACT_BITS``.
+EXACT_BITS = 1074
+_EXACT_ONE = 1 << EXACT_BITS
+
+
+def exact_value(x: float) -> int:
+    """The float ``x`` as the integer ``x * 2 ** EXACT_BITS`` (exact: sums of these are exact).
+
+    A state keeps the sum of its score's values this way, so a proposal adds only the values it
+    changes; ``total / 2 ** EXACT_BITS`` is then the correctly rounded sum, the value
+    :func:`math.fsum` gives for the whole list.
+
+    Examples
+    --------
+    >>> import math
+    >>> values = [1e16, 1.0, -1e16, 0.1]
+    >>> sum(map(exact_value, values)) / 2**EXACT_BITS == math.fsum(values) == 1.1
+    True
+    """
+    num, den = x.as_integer_ratio()
+    return num << (EXACT_BITS + 1 - den.bit_length())
+
+
+def _reach(adj: list[int], start: int, allowed: int) -> int:
+    """The set mask of the nodes reachable from node ``start`` through nodes of the set mask ``allowed``."""
+    reach = frontier = 1 << start
+    while frontier:
+        nxt = 0
+        m = frontier
+        while m:
+            low = m & -m
+            nxt |= adj[low.bit_length() - 1]
+            m ^= low
+        frontier = nxt & allowed & ~reach
+        reach |= frontier
+    return reach
+
+
+def component_masks(adj: list[int]) -> list[int]:
+    """The connected component of every node, as a set mask.
+
+    Examples
+    --------
+    >>> component_masks([0b010, 0b001, 0b000])  # the edge 0 - 1 and the isolated node 2
+    [3, 3, 4]
+    """
+    components = [0] * len(adj)
+    for v in range(len(adj)):
+        if not components[v]:
+            mask = _reach(adj, v, -1)
+            for w in iter_bits(mask):
+                components[w] = mask
+    return components
 
 
 def chordal_families(adj: list[int]) -> list[tuple[int, int]] | None:
@@ -103,12 +171,13 @@ class Move:
     (True, (2, 1), [3])
     """
 
-    __slots__ = ("i", "j", "add", "removed", "added", "dterms", "counts", "gains", "f", "score")
+    __slots__ = ("i", "j", "add", "removed", "added", "dterms", "counts", "gains", "f", "score", "total")
 
-    def __init__(self, i, j, add, removed, added, dterms, counts, gains, f, score):
+    def __init__(self, i, j, add, removed, added, dterms, counts, gains, f, score, total=None):
         self.i, self.j, self.add = i, j, add
         self.removed, self.added, self.dterms = removed, added, dterms
         self.counts, self.gains, self.f, self.score = counts, gains, f, score
+        self.total = total  # the exact sum of the values after the move (exact_value), if known
 
 
 class DecomposableState:
@@ -153,6 +222,7 @@ class DecomposableState:
             raise ValueError("The graph is not decomposable (chordal).")
         self.adj = adj
         self.key = key
+        self._component = component_masks(adj)
         terms: dict[int, int] = {}
         for v, earlier in families:
             terms[earlier | 1 << v] = terms.get(earlier | 1 << v, 0) + 1
@@ -183,6 +253,7 @@ class DecomposableState:
             for v in iter_bits(c):
                 self._node_cliques[v].add(c)
         self._rebuild_values()
+        self._total = sum(map(exact_value, self._values))
         self.score = math.fsum(self._values + [self._prior(self.f)])
 
     def copy(self) -> DecomposableState:
@@ -201,11 +272,13 @@ class DecomposableState:
         new = object.__new__(DecomposableState)
         new.engine, new.strata, new.key, new.f, new.score = self.engine, self.strata, self.key, self.f, self.score
         new.adj = list(self.adj)
+        new._component = list(self._component)
         new.terms = dict(self.terms)
         new.count = dict(self.count)
         new.gains = dict(self.gains)
         new._node_cliques = [set(c) for c in self._node_cliques]
         new._values = list(self._values)
+        new._total = self._total
         return new
 
     # -- helpers -----------------------------------------------------------------
@@ -341,20 +414,30 @@ class DecomposableState:
             add = False
             sign = 1
         else:
-            reach = frontier = bi
-            blocked = cn | bi
-            while frontier:
-                nxt = 0
-                m = frontier
+            if not cn:  # legal iff i and j lie in different components
+                if self._component[i] & bj:
+                    return None
+            else:  # legal iff j is out of reach of i through the nodes adjacent to all of cn (module notes)
+                allowed = -1
+                m = cn
                 while m:
                     low = m & -m
-                    nxt |= adj[low.bit_length() - 1]
+                    allowed &= adj[low.bit_length() - 1]
                     m ^= low
-                nxt &= ~(reach | blocked)
-                if nxt & bj:
-                    return None
-                reach |= nxt
-                frontier = nxt
+                allowed &= ~cn
+                reach = frontier = bi
+                while frontier:
+                    nxt = 0
+                    m = frontier
+                    while m:
+                        low = m & -m
+                        nxt |= adj[low.bit_length() - 1]
+                        m ^= low
+                    nxt &= allowed & ~reach
+                    if nxt & bj:
+                        return None
+                    reach |= nxt
+                    frontier = nxt
             k = cn | bi | bj
             ku, kv = k ^ bi, k ^ bj
             gains = self.gains
@@ -391,7 +474,7 @@ class DecomposableState:
                 low = m & -m
                 near |= node_cliques[low.bit_length() - 1]
                 m ^= low
-            for c in near:  # the order does not matter: the score is an exact sum (fsum)
+            for c in near:  # the order does not matter: the score is an exact sum
                 g = gains[c]
                 if (c & k).bit_count() >= 2 and c not in removed and low_size <= c.bit_count() <= high_size:
                     g_new = engine.gain(c, self._forbidden(c, counts))
@@ -409,9 +492,10 @@ class DecomposableState:
         else:
             for a in added:
                 new_gains[a] = 0.0
-        extra.append(self._prior(f))
-        score = math.fsum(self._values + extra)
-        return Move(i, j, add, removed, added, dterms, counts, new_gains, f, score)
+        # the exact sum of the values plus the changed ones, correctly rounded: fsum(values + extra + [prior])
+        total = sum(map(exact_value, extra), self._total)
+        score = (total + exact_value(self._prior(f))) / _EXACT_ONE
+        return Move(i, j, add, removed, added, dterms, counts, new_gains, f, score, total)
 
     def commit(self, move: Move) -> None:
         """Apply a move returned by :meth:`propose` on this very state.
@@ -426,17 +510,27 @@ class DecomposableState:
         [(0, 1)]
         """
         i, j = move.i, move.j
-        self.adj[i] ^= 1 << j
-        self.adj[j] ^= 1 << i
+        adj = self.adj
+        bridge = not adj[i] & adj[j]  # no common neighbours: the toggle joins or splits components
+        adj[i] ^= 1 << j
+        adj[j] ^= 1 << i
+        if bridge:
+            self._update_components(i, j, move.add)
         self.key ^= 1 << self.engine.pair_index[i][j]
-        terms = self.terms
-        for mask, c in move.dterms:
+        terms, values, set_term = self.terms, self._values, self.engine.set_term
+        for mask, c in move.dterms:  # the values change with the terms: one copy of +-D(mask) in or out
             if mask:
-                value = terms.get(mask, 0) + c
+                old = terms.get(mask, 0)
+                value = old + c
                 if value:
                     terms[mask] = value
                 else:
                     del terms[mask]
+                x = set_term(mask)
+                if old * c < 0:
+                    values.remove(x if old > 0 else -x)
+                else:
+                    values.append(x if c > 0 else -x)
         count = self.count
         for p, c in move.counts.items():
             value = count.get(p, 0) + c
@@ -444,18 +538,35 @@ class DecomposableState:
                 count[p] = value
             else:
                 del count[p]
-        node_cliques = self._node_cliques
+        node_cliques, gains = self._node_cliques, self.gains
         for r in move.removed:
-            del self.gains[r]
+            g = gains.pop(r)
+            if g:
+                values.remove(g)
             for v in iter_bits(r):
                 node_cliques[v].discard(r)
         for a in move.added:
             for v in iter_bits(a):
                 node_cliques[v].add(a)
-        self.gains.update(move.gains)
+        for c, g in move.gains.items():
+            old = gains.get(c)
+            if old:
+                values.remove(old)
+            if g:
+                values.append(g)
+            gains[c] = g
         self.f = move.f
         self.score = move.score
-        self._rebuild_values()
+        self._total = sum(map(exact_value, values)) if move.total is None else move.total
+
+    def _update_components(self, i: int, j: int, joined: bool) -> None:
+        """Component masks after the bridge ``{i, j}`` was added (``joined``) or removed."""
+        components = self._component
+        old = components[i] | components[j]
+        parts = (old,) if joined else (_reach(self.adj, i, old), _reach(self.adj, j, old))
+        for mask in parts:
+            for v in iter_bits(mask):
+                components[v] = mask
 
     def edges(self) -> list[tuple[int, int]]:
         """Edges as index pairs ``(i, j)``, ``i < j``.

@@ -1,6 +1,7 @@
 """Local chordality decisions and the exact incremental score of decomposable graph moves."""
 
 import functools
+import math
 import random
 from itertools import combinations
 
@@ -12,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pgmpy_sgm import SGMScore, load_heart_disease, simulate_paper_synthetic
-from pgmpy_sgm.core.moves import DecomposableState, chordal_families, iter_bits
+from pgmpy_sgm.core.moves import DecomposableState, chordal_families, component_masks, iter_bits
 from pgmpy_sgm.core.optimize import optimal_clique_labelling
 
 
@@ -97,6 +98,7 @@ def test_score_is_a_function_of_the_graph(heart_tables):
         assert fresh.terms == state.terms
         assert fresh.gains == state.gains
         assert fresh.f == state.f
+        assert sorted(fresh._values) == sorted(state._values)  # kept up to date by commit, not rebuilt
 
 
 def test_cliques_match_networkx(heart_tables):
@@ -181,3 +183,112 @@ def test_labelling_cache_matches_whole_clique_optimum(heart_scorer, heart_tables
         assert ours.gain == ref.gain
         if ref.group_ids is not None:
             assert list(ours.group_ids) == list(ref.group_ids)
+
+
+@functools.cache
+def _wide_binary_tables(n_vars: int):
+    codes = np.random.default_rng(1).integers(0, 2, size=(40, n_vars))
+    data = pd.DataFrame(codes, columns=[f"v{i}" for i in range(n_vars)])
+    return SGMScore(data).engine
+
+
+def _random_chordal_edges(n_vars: int, rng: random.Random) -> list[tuple[int, int]]:
+    """A random chordal graph: each new node joined to part of a clique of the graph so far (checked by networkx)."""
+    edges, cliques = [], [[0]]
+    for v in range(1, n_vars):
+        if rng.random() < 0.15:  # a new component
+            cliques.append([v])
+            continue
+        clique = rng.choice(cliques)
+        part = rng.sample(clique, rng.randint(1, min(len(clique), 4)))
+        edges += [(u, v) for u in part]
+        cliques.append(part + [v])
+    g = nx.Graph(edges)
+    g.add_nodes_from(range(n_vars))
+    assert nx.is_chordal(g)
+    return edges
+
+
+def _check_components(state):
+    g = _nx_graph(state)
+    for comp in nx.connected_components(g):
+        mask = sum(1 << v for v in comp)
+        assert all(state._component[v] == mask for v in comp)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_every_toggle_of_a_wide_graph_matches_is_chordal(seed):
+    """On random chordal graphs of 45 nodes, the legality of every pair's toggle equals nx.is_chordal of the result.
+
+    The additions are decided on a neighbourhood (common neighbours present) or the components
+    (none); the graphs have both kinds, several components, and are followed through commits.
+    """
+    rng = random.Random(seed)
+    n_vars = 45
+    tables = _wide_binary_tables(n_vars)
+    state = DecomposableState(tables, tables.pairs_key(_random_chordal_edges(n_vars, rng)), strata=False)
+    _check_components(state)
+    seen = {"legal add, common neighbours": 0, "illegal add, common neighbours": 0, "legal add, none": 0,
+            "illegal add, none": 0}  # fmt: skip
+    for _ in range(3):
+        g = _nx_graph(state)
+        for i, j in combinations(range(n_vars), 2):
+            present = g.has_edge(i, j)
+            kind = "common neighbours" if set(g[i]) & set(g[j]) else "none"
+            if present:
+                g.remove_edge(i, j)
+            else:
+                g.add_edge(i, j)
+            legal = nx.is_chordal(g)
+            if present:
+                g.add_edge(i, j)
+            else:
+                g.remove_edge(i, j)
+                seen[f"{'legal' if legal else 'illegal'} add, {kind}"] += 1
+            assert (state.propose(i, j) is not None) == legal, (i, j)
+        # commit a few legal toggles of each kind (bridges join and split components), then check again
+        for _ in range(12):
+            i, j = rng.sample(range(n_vars), 2)
+            move = state.propose(i, j)
+            if move is not None:
+                twin = state.copy()
+                state.commit(move)
+                _check_components(state)
+                _check_components(twin)  # the copy keeps its own components
+                fresh = DecomposableState(tables, state.key, strata=False)
+                assert fresh.score == state.score and sorted(fresh._values) == sorted(state._values)
+    assert min(seen.values()) > 0, seen
+
+
+def test_component_masks_match_networkx():
+    rng = random.Random(5)
+    for _ in range(20):
+        n_vars = rng.randint(1, 40)
+        edges = _random_chordal_edges(n_vars, rng) if n_vars > 1 else []
+        adj = [0] * n_vars
+        for u, v in edges:
+            adj[u] |= 1 << v
+            adj[v] |= 1 << u
+        g = nx.Graph(edges)
+        g.add_nodes_from(range(n_vars))
+        expected = [0] * n_vars
+        for comp in nx.connected_components(g):
+            for v in comp:
+                expected[v] = sum(1 << w for w in comp)
+        assert component_masks(adj) == expected
+
+
+def test_exact_sums_round_as_fsum():
+    """The kept integer sum, divided out, is fsum's correctly rounded sum, checked against Fraction arithmetic."""
+    from fractions import Fraction
+
+    from pgmpy_sgm.core.moves import EXACT_BITS, exact_value
+
+    rng = random.Random(11)
+    for _ in range(3000):
+        values = [rng.choice([-1, 1]) * rng.random() * 10 ** rng.randint(-20, 8) for _ in range(rng.randint(1, 40))]
+        if rng.random() < 0.3:  # sums that cancel down to a few ulps, and exact ties
+            values += [-v for v in values[: len(values) // 2]] + [2.0**-60, 1e8]
+        exact = sum(map(Fraction, values))
+        assert sum(map(exact_value, values)) == exact * 2**EXACT_BITS
+        assert sum(map(exact_value, values)) / 2**EXACT_BITS == math.fsum(values) == float(exact)

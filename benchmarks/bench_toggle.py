@@ -1,0 +1,91 @@
+"""The cost of one toggle proposal at width, two source trees in subprocesses of one run.
+
+For each data set of bench_search (``d100``, ``d200``, ``d500``) the generating decomposable graph,
+its components joined into one by an edge between each component and the first (so that every
+pair lies in one component, as in the chain's graphs), is the state; ``DecomposableState.propose``
+runs on every pair of variables twice to fill the score caches, then three times more, timed (the
+fastest pass reported), separately over the pairs whose toggle is illegal (the added edge would
+close a chordless cycle) and the legal ones. Both trees must find the same legal pairs and the same scores (checked).
+
+Usage::
+
+    python benchmarks/bench_toggle.py OLD_TREE NEW_TREE [DATASETS]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+TIMING = r"""
+import json, sys, time, zlib
+import pgmpy_sgm
+assert pgmpy_sgm.__file__.startswith(sys.argv[3]), pgmpy_sgm.__file__
+sys.path.insert(0, sys.argv[2])
+from bench_search import load_data
+from pgmpy_sgm import SGMScore
+from pgmpy_sgm.core.moves import DecomposableState
+
+data, edges = load_data(sys.argv[1])
+engine = SGMScore(data).engine
+index = {name: k for k, name in enumerate(data.columns)}
+edges = [(index[a], index[b]) for a, b in edges]
+parent = list(range(engine.n))
+def root(v):
+    while parent[v] != v:
+        v = parent[v]
+    return v
+for a, b in edges:
+    parent[root(a)] = root(b)
+roots = sorted({root(v) for v in range(engine.n)})
+edges += [(roots[0], r) for r in roots[1:]]
+state = DecomposableState(engine, engine.pairs_key(edges))
+pairs = engine.pairs
+for _ in range(2):
+    moves = [state.propose(i, j) for i, j in pairs]
+legal = [p for p, m in zip(pairs, moves) if m is not None]
+illegal = [p for p, m in zip(pairs, moves) if m is None]
+def per_call(selection):
+    best = float("inf")
+    for _ in range(3):  # the fastest of three passes (the machine is shared)
+        tic = time.perf_counter()
+        for i, j in selection:
+            state.propose(i, j)
+        best = min(best, time.perf_counter() - tic)
+    return 1e6 * best / max(len(selection), 1)
+scores = repr([m.score for m in moves if m is not None]).encode()
+print(json.dumps({"components": len(roots), "pairs": len(pairs), "legal": len(legal), "illegal_us": per_call(illegal),
+                  "legal_us": per_call(legal), "all_us": per_call(pairs), "scores": zlib.crc32(scores)}))
+"""
+
+
+def run(tree: str, name: str) -> dict:
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(tree), PYTHONHASHSEED="0")
+    args = [sys.executable, "-c", TIMING, name, str(HERE), os.path.abspath(tree)]
+    out = subprocess.run(args, env=env, capture_output=True, text=True, cwd=HERE)  # not the cwd's package
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr[-3000:])
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    old, new = sys.argv[1], sys.argv[2]
+    names = sys.argv[3].split(",") if len(sys.argv) > 3 else ["d100", "d200", "d500"]
+    print("| data | pairs | legal | code | illegal (us/call) | legal (us/call) | all pairs (us/call) |")
+    print("|---|---|---|---|---|---|---|")
+    for name in names:
+        results = {label: run(tree, name) for label, tree in (("old", old), ("new", new))}
+        if results["old"]["scores"] != results["new"]["scores"] or results["old"]["legal"] != results["new"]["legal"]:
+            raise AssertionError(f"{name}: the trees disagree on the legal pairs or their scores")
+        for label, r in results.items():
+            print(f"| {name} | {r['pairs']} | {r['legal']} | {label} | {r['illegal_us']:.1f} | {r['legal_us']:.1f} "
+                  f"| {r['all_us']:.1f} |", flush=True)  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
