@@ -391,62 +391,21 @@ class DecomposableState:
         adj = self.adj
         bi, bj = 1 << i, 1 << j
         cn = adj[i] & adj[j]
+        k = cn | bi | bj
+        ku, kv = k ^ bi, k ^ bj
         if adj[i] & bj:
-            m = cn
-            while m:
-                low = m & -m
-                if (adj[low.bit_length() - 1] | low) & cn != cn:
-                    return None
-                m ^= low
-            k = cn | bi | bj
-            ku, kv = k ^ bi, k ^ bj
-            removed = (k,)
-            added = []
-            for a, excluded in ((ku, bi), (kv, bj)):
-                common = -1
-                m = a
-                while m:
-                    low = m & -m
-                    common &= adj[low.bit_length() - 1]
-                    m ^= low
-                if not common & ~(a | excluded):
-                    added.append(a)
-            add = False
-            sign = 1
+            added = self._cliques_after_removal(cn, ku, kv, bi, bj)
+            if added is None:
+                return None
+            removed, add, sign = (k,), False, 1
         else:
-            if not cn:  # legal iff i and j lie in different components
-                if self._component[i] & bj:
-                    return None
-            else:  # legal iff j is out of reach of i through the nodes adjacent to all of cn (module notes)
-                allowed = -1
-                m = cn
-                while m:
-                    low = m & -m
-                    allowed &= adj[low.bit_length() - 1]
-                    m ^= low
-                allowed &= ~cn
-                reach = frontier = bi
-                while frontier:
-                    nxt = 0
-                    m = frontier
-                    while m:
-                        low = m & -m
-                        nxt |= adj[low.bit_length() - 1]
-                        m ^= low
-                    nxt &= allowed & ~reach
-                    if nxt & bj:
-                        return None
-                    reach |= nxt
-                    frontier = nxt
-            k = cn | bi | bj
-            ku, kv = k ^ bi, k ^ bj
+            if not self._addition_keeps_chordal(i, j, cn):
+                return None
             gains = self.gains
             removed = tuple(a for a in (ku, kv) if a in gains)
-            added = [k]
-            add = True
-            sign = -1
-        engine = self.engine
+            added, add, sign = [k], True, -1
         dterms = ((ku, sign), (kv, sign), (k, -sign), (cn, -sign))
+        engine = self.engine
         extra = []
         f = self.f
         for mask, c in dterms:
@@ -457,38 +416,7 @@ class DecomposableState:
         counts: dict = {}
         new_gains: dict = {}
         if self.strata:
-            gains = self.gains
-            for r in removed:
-                for p in engine.clique_pairs(r):
-                    counts[p] = counts.get(p, 0) - 1
-                if gains[r]:
-                    extra.append(-gains[r])
-            for a in added:
-                for p in engine.clique_pairs(a):
-                    counts[p] = counts.get(p, 0) + 1
-            low_size, high_size = 3, engine.max_labelled_clique
-            node_cliques = self._node_cliques
-            near = set()
-            m = k
-            while m:
-                low = m & -m
-                near |= node_cliques[low.bit_length() - 1]
-                m ^= low
-            for c in near:  # the order does not matter: the score is an exact sum
-                g = gains[c]
-                if (c & k).bit_count() >= 2 and c not in removed and low_size <= c.bit_count() <= high_size:
-                    g_new = engine.gain(c, self._forbidden(c, counts))
-                    if g_new != g:
-                        new_gains[c] = g_new
-                        if g:
-                            extra.append(-g)
-                        if g_new:
-                            extra.append(g_new)
-            for a in added:
-                g_new = engine.gain(a, self._forbidden(a, counts))
-                new_gains[a] = g_new
-                if g_new:
-                    extra.append(g_new)
+            self._label_changes(k, removed, added, counts, new_gains, extra)
         else:
             for a in added:
                 new_gains[a] = 0.0
@@ -496,6 +424,99 @@ class DecomposableState:
         total = sum(map(exact_value, extra), self._total)
         score = (total + exact_value(self._prior(f))) / _EXACT_ONE
         return Move(i, j, add, removed, added, dterms, counts, new_gains, f, score, total)
+
+    def _cliques_after_removal(self, cn: int, ku: int, kv: int, bi: int, bj: int) -> list | None:
+        """Removing the edge: None unless the common neighbours ``cn`` form a clique; else the new cliques.
+
+        ``ku`` and ``kv`` (the clique ``cn + {i, j}`` without ``i``, without ``j``) are new
+        cliques unless a node outside them is adjacent to all of them.
+        """
+        adj = self.adj
+        m = cn
+        while m:
+            low = m & -m
+            if (adj[low.bit_length() - 1] | low) & cn != cn:
+                return None
+            m ^= low
+        added = []
+        for a, excluded in ((ku, bi), (kv, bj)):
+            common = -1
+            m = a
+            while m:
+                low = m & -m
+                common &= adj[low.bit_length() - 1]
+                m ^= low
+            if not common & ~(a | excluded):
+                added.append(a)
+        return added
+
+    def _addition_keeps_chordal(self, i: int, j: int, cn: int) -> bool:
+        """Adding the edge keeps the graph chordal: ``i`` and ``j`` apart once their common neighbours are left out.
+
+        Without common neighbours: whether they lie in different components; with them: a
+        search from ``i`` through the nodes adjacent to all of ``cn`` (module notes).
+        """
+        bj = 1 << j
+        if not cn:
+            return not self._component[i] & bj
+        adj = self.adj
+        allowed = -1
+        m = cn
+        while m:
+            low = m & -m
+            allowed &= adj[low.bit_length() - 1]
+            m ^= low
+        allowed &= ~cn
+        reach = frontier = 1 << i
+        while frontier:
+            nxt = 0
+            m = frontier
+            while m:
+                low = m & -m
+                nxt |= adj[low.bit_length() - 1]
+                m ^= low
+            nxt &= allowed & ~reach
+            if nxt & bj:
+                return False
+            reach |= nxt
+            frontier = nxt
+        return True
+
+    def _label_changes(self, k: int, removed: tuple, added: list, counts: dict, new_gains: dict,
+                       extra: list) -> None:  # fmt: skip
+        """The labels' side of a move: pair counts, new gains of the cliques it touches, their changes in ``extra``."""
+        engine, gains = self.engine, self.gains
+        for r in removed:
+            for p in engine.clique_pairs(r):
+                counts[p] = counts.get(p, 0) - 1
+            if gains[r]:
+                extra.append(-gains[r])
+        for a in added:
+            for p in engine.clique_pairs(a):
+                counts[p] = counts.get(p, 0) + 1
+        low_size, high_size = 3, engine.max_labelled_clique
+        node_cliques = self._node_cliques
+        near = set()
+        m = k
+        while m:
+            low = m & -m
+            near |= node_cliques[low.bit_length() - 1]
+            m ^= low
+        for c in near:  # the order does not matter: the score is an exact sum
+            g = gains[c]
+            if (c & k).bit_count() >= 2 and c not in removed and low_size <= c.bit_count() <= high_size:
+                g_new = engine.gain(c, self._forbidden(c, counts))
+                if g_new != g:
+                    new_gains[c] = g_new
+                    if g:
+                        extra.append(-g)
+                    if g_new:
+                        extra.append(g_new)
+        for a in added:
+            g_new = engine.gain(a, self._forbidden(a, counts))
+            new_gains[a] = g_new
+            if g_new:
+                extra.append(g_new)
 
     def commit(self, move: Move) -> None:
         """Apply a move returned by :meth:`propose` on this very state.
