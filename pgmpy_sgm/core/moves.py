@@ -384,20 +384,7 @@ class DecomposableState:
             allowed &= adj[low.bit_length() - 1]
             m ^= low
         allowed &= ~cn
-        reach = frontier = 1 << i
-        while frontier:
-            nxt = 0
-            m = frontier
-            while m:
-                low = m & -m
-                nxt |= adj[low.bit_length() - 1]
-                m ^= low
-            nxt &= allowed & ~reach
-            if nxt & bj:
-                return False
-            reach |= nxt
-            frontier = nxt
-        return True
+        return not reach(adj, i, allowed) & bj
 
     def _label_changes(self, k: int, removed: tuple, added: list, counts: dict, new_gains: dict,
                        extra: list) -> None:  # fmt: skip
