@@ -19,7 +19,7 @@ from pgmpy_sgm.core.pooling import pooled_input
 from pgmpy_sgm.structure_score._base import LocalScoreCache
 from pgmpy_sgm.structure_score._mpl_groups import blanket_groups, close_contexts, common_neighbours
 
-__all__ = ["MPLScore", "DEFAULT_ALPHA", "DEFAULT_KAPPA"]
+__all__ = ["MPLScore", "DEFAULT_ALPHA", "DEFAULT_KAPPA", "check_mpl_settings"]
 
 #: Default Dirichlet hyperparameter per state and blanket class (BDgraph's ``bdgraph.mpl`` default).
 DEFAULT_ALPHA = 0.5
@@ -30,6 +30,24 @@ DEFAULT_KAPPA = 0.2
 
 #: Largest number of blanket configurations whose optimal classes are searched exactly.
 MAX_EXACT_BLANKET_CONFIGS = 16
+
+
+def check_mpl_settings(alpha, kappa) -> None:
+    """Refuse, naming the value, an ``alpha`` or ``kappa`` that :class:`MPLScore` cannot take.
+
+    Examples
+    --------
+    >>> check_mpl_settings(0.5, 0.2)
+    >>> check_mpl_settings(0.5, 0)
+    Traceback (most recent call last):
+        ...
+    ValueError: kappa must be a number in (0, 1]. Got: 0
+    """
+    if not (alpha == "bdeu" if isinstance(alpha, str) else
+            isinstance(alpha, Real) and not isinstance(alpha, bool) and math.isfinite(alpha) and alpha > 0):
+        raise ValueError(f"alpha must be a positive number or 'bdeu'. Got: {alpha!r}")
+    if isinstance(kappa, bool) or not isinstance(kappa, Real) or not 0 < kappa <= 1:
+        raise ValueError(f"kappa must be a number in (0, 1]. Got: {kappa!r}")
 
 
 class MPLScore(LocalScoreCache, BaseStructureScore):
@@ -117,11 +135,7 @@ class MPLScore(LocalScoreCache, BaseStructureScore):
 
     def __init__(self, data, state_names=None, weights=None, alpha=DEFAULT_ALPHA, kappa: float = DEFAULT_KAPPA,
                  max_cells=None):  # fmt: skip
-        if not (alpha == "bdeu" if isinstance(alpha, str) else
-                isinstance(alpha, Real) and not isinstance(alpha, bool) and math.isfinite(alpha) and alpha > 0):
-            raise ValueError(f"alpha must be a positive number or 'bdeu'. Got: {alpha!r}")
-        if isinstance(kappa, bool) or not isinstance(kappa, Real) or not 0 < kappa <= 1:
-            raise ValueError(f"kappa must be a number in (0, 1]. Got: {kappa!r}")
+        check_mpl_settings(alpha, kappa)
         data, weights = pooled_input(data, weights)
         self.encoded = EncodedData(data, weights=weights, state_names=state_names, max_cells=max_cells)
         self.data = data

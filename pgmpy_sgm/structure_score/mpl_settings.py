@@ -7,11 +7,9 @@ score in one argument as pgmpy's learners do.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from numbers import Real
 
-from pgmpy_sgm.structure_score.mpl_score import DEFAULT_ALPHA, DEFAULT_KAPPA, MPLScore
+from pgmpy_sgm.structure_score.mpl_score import DEFAULT_ALPHA, DEFAULT_KAPPA, MPLScore, check_mpl_settings
 
 __all__ = ["MPLScoreSettings"]
 
@@ -41,12 +39,7 @@ class MPLScoreSettings:
     kappa: float = DEFAULT_KAPPA
 
     def __post_init__(self) -> None:
-        alpha, kappa = self.alpha, self.kappa
-        if not (alpha == "bdeu" if isinstance(alpha, str) else
-                isinstance(alpha, Real) and not isinstance(alpha, bool) and math.isfinite(alpha) and alpha > 0):
-            raise ValueError(f"alpha must be a positive number or 'bdeu'. Got: {alpha!r}")
-        if isinstance(kappa, bool) or not isinstance(kappa, Real) or not 0 < kappa <= 1:
-            raise ValueError(f"kappa must be a number in (0, 1]. Got: {kappa!r}")
+        check_mpl_settings(self.alpha, self.kappa)
 
     @classmethod
     def from_score(cls, score: MPLScore) -> MPLScoreSettings:
