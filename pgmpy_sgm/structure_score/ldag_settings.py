@@ -13,7 +13,7 @@ from numbers import Real
 
 import numpy as np
 
-from pgmpy_sgm.core.family_engine import METHODS
+from pgmpy_sgm.core.family_engine import check_family_settings
 from pgmpy_sgm.structure_score.ldag_score import DEFAULT_KAPPA, LDAGScore
 
 __all__ = ["LDAGScoreSettings", "ESS_GRID", "KAPPA_GRID"]
@@ -124,14 +124,8 @@ class LDAGScoreSettings:
     def __post_init__(self) -> None:
         object.__setattr__(self, "equivalent_sample_size", _ess_setting(self.equivalent_sample_size))
         object.__setattr__(self, "kappa", _kappa_setting(self.kappa))
-        if not isinstance(self.labels, bool | np.bool_):
-            raise TypeError(f"labels must be a bool. Got: {self.labels!r}")
-        configs = self.max_labelled_configs
-        if configs is not None and (isinstance(configs, bool) or not isinstance(configs, int | np.integer)
-                                    or configs < 1):  # fmt: skip
-            raise ValueError(f"max_labelled_configs must be an integer >= 1 or None. Got: {configs!r}")
-        if not isinstance(self.method, str) or self.method not in METHODS:
-            raise ValueError(f"method must be one of {METHODS}. Got: {self.method!r}")
+        # the other settings as the score checks them (ESS and kappa, which may be choices, are checked above)
+        check_family_settings(1.0, 1.0, self.labels, self.method, self.max_labelled_configs)
         if self.kappa_grid is not None and not self.labels:
             raise ValueError(f"kappa={self.kappa!r} chooses the label penalty, but labels=False learns no labels: "
                              "give a number (it is not used) or labels=True")  # fmt: skip

@@ -26,7 +26,7 @@ def data():
         ({"equivalent_sample_size": [1.0, math.inf]}, ValueError, "inf"),
         ({"labels": "yes"}, TypeError, "labels must be a bool"),
         ({"max_labelled_configs": 0}, ValueError, "max_labelled_configs"),
-        ({"method": "fast"}, ValueError, "method must be one of"),
+        ({"method": "fast"}, ValueError, "method must be 'auto', 'exact' or 'heuristic'"),
         ({"kappa": "held_out", "labels": False}, ValueError, "labels=False learns no labels"),
     ],
 )
