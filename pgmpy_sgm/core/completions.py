@@ -26,7 +26,13 @@ BURN_IN_SWEEPS = 20
 
 
 def posterior_weights(log_p: np.ndarray) -> np.ndarray:
-    """Normalised ``exp(log_p)`` along the last axis; uniform where every entry is ``-inf``."""
+    """Normalised ``exp(log_p)`` along the last axis; uniform where every entry is ``-inf``.
+
+    Examples
+    --------
+    >>> posterior_weights(np.array([[0.0, np.log(3.0)], [-np.inf, -np.inf]])).tolist()
+    [[0.25, 0.75], [0.5, 0.5]]
+    """
     top = log_p.max(axis=-1, keepdims=True)
     dead = ~np.isfinite(top)
     weights = np.exp(np.where(dead, 0.0, log_p - np.where(dead, 0.0, top)))
@@ -35,7 +41,13 @@ def posterior_weights(log_p: np.ndarray) -> np.ndarray:
 
 
 class Head(NamedTuple):
-    """How much of a row's posterior structural EM keeps (see :class:`EMOptions`)."""
+    """How much of a row's posterior structural EM keeps (see :class:`~pgmpy_sgm.core.missing.EMOptions`).
+
+    Examples
+    --------
+    >>> Head(tail_mass=0.01, max_kept=8, n_tail_draws=2).max_kept
+    8
+    """
 
     tail_mass: float
     max_kept: int | None
@@ -44,7 +56,13 @@ class Head(NamedTuple):
 
 class Segments(NamedTuple):
     """Completions of several rows laid end to end: ``owner[t]`` is the row of completion ``t``, ``starts[i]``
-    the first completion of row ``i``."""
+    the first completion of row ``i``.
+
+    Examples
+    --------
+    >>> Segments(np.array([0, 0, 1]), np.array([0, 2])).total(np.array([1.0, 2.0, 5.0])).tolist()
+    [3.0, 5.0]
+    """
 
     owner: np.ndarray
     starts: np.ndarray
@@ -55,7 +73,13 @@ class Segments(NamedTuple):
 
 
 def count_completions(rows: np.ndarray, cards: Sequence[int]) -> np.ndarray:
-    """Completions of each row (``-1`` = missing), as floats (they can pass the integers' range)."""
+    """Completions of each row (``-1`` = missing), as floats (they can pass the integers' range).
+
+    Examples
+    --------
+    >>> count_completions(np.array([[0, -1, -1], [1, 0, 2]]), [2, 3, 3]).tolist()
+    [9.0, 1.0]
+    """
     return np.where(rows < 0, np.asarray(cards, dtype=np.float64), 1.0).prod(axis=1)
 
 
@@ -96,7 +120,14 @@ def enumerated_completions(rows: np.ndarray, cards: Sequence[int], chunk_cells: 
 
 
 def segment_posterior(values: np.ndarray, segments: Segments) -> tuple[np.ndarray, np.ndarray]:
-    """Each row's posterior over its completions (uniform where all are ``-inf``) and its log summed probability."""
+    """Each row's posterior over its completions (uniform where all are ``-inf``) and its log summed probability.
+
+    Examples
+    --------
+    >>> weights, log_sum = segment_posterior(np.log([1.0, 3.0, 2.0]), Segments(np.array([0, 0, 1]), np.array([0, 2])))
+    >>> weights.tolist(), np.exp(log_sum).round(6).tolist()
+    ([0.25, 0.75, 1.0], [4.0, 2.0])
+    """
     top = np.maximum.reduceat(values, segments.starts)
     dead = ~np.isfinite(top)
     safe = np.where(dead, 0.0, top)
