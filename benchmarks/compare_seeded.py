@@ -87,7 +87,10 @@ def main(old: str, new: str) -> int:
         same = before[name] == after.get(name)
         differ += not same
         score = before[name].get("best_score") if isinstance(before[name], dict) else ""
-        print(f"{name:24s} {'identical' if same else 'DIFFERENT'} {score}")
+        fields = "" if same or not isinstance(before[name], dict) else " in " + ", ".join(
+            field for field in before[name] if before[name][field] != after[name].get(field)
+        )
+        print(f"{name:24s} {'identical' if same else 'DIFFERENT'} {score}{fields}")
     print(f"{len(before) - differ} of {len(before)} fits identical")
     return 1 if differ else 0
 

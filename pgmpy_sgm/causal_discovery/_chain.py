@@ -21,13 +21,12 @@ from pgmpy_sgm.causal_discovery._search_plan import SearchPlan
 from pgmpy_sgm.core.engine import ScoreEngine
 from pgmpy_sgm.core.moves import DecomposableState
 from pgmpy_sgm.core.search import (
+    cached_triple_partners,
     changed_region,
-    pair_gains,
     polish,
     recombine,
     relocate,
     steepest_ascent,
-    triple_partners,
 )
 
 __all__ = [
@@ -131,7 +130,7 @@ def triples_for(data: ChainData) -> tuple:
     >>> release(data)
     """
     engine = tables_for(data)
-    return engine.memo("triple_partners", lambda: triple_partners(engine, pair_gains(engine)))
+    return cached_triple_partners(engine)
 
 
 def greedy_decomposable(tables: ScoreEngine, key: int = 0) -> int:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from pgmpy_sgm.core.engine import ScoreEngine, iter_bits
+from pgmpy_sgm.core.bitsets import bit_positions
+from pgmpy_sgm.core.engine import ScoreEngine
 from pgmpy_sgm.core.moves import DecomposableState
 
 __all__ = ["POSTERIOR_COLUMNS", "graph_strata", "posterior_frame", "pair_probabilities", "edge_probability_frame"]
@@ -38,11 +39,16 @@ def graph_strata(engine: ScoreEngine, key: int) -> tuple[dict, int]:
     return dict(sorted(strata.items(), key=lambda item: tuple(engine.index[v] for v in item[0]))), n_labels
 
 
-def _key_bits(keys: list[int], n_pairs: int) -> np.ndarray:
-    n_bytes = max(1, (n_pairs + 7) // 8)
-    raw = b"".join(k.to_bytes(n_bytes, "little") for k in keys)
-    bits = np.unpackbits(np.frombuffer(raw, dtype=np.uint8).reshape(len(keys), n_bytes), axis=1, bitorder="little")
-    return bits[:, :n_pairs]
+def _weighted_pair_sums(positions: list[np.ndarray], weights: np.ndarray, n_pairs: int) -> np.ndarray:
+    """Sum of ``weights`` over the graphs holding each pair, from the graphs' edge positions.
+
+    Memory follows the edges of the graphs, not graphs times pairs (no dense edge matrix).
+    """
+    if not positions:
+        return np.zeros(n_pairs)
+    counts = np.fromiter((len(p) for p in positions), dtype=np.int64, count=len(positions))
+    flat = np.concatenate(positions) if counts.sum() else np.zeros(0, dtype=np.int64)
+    return np.bincount(flat, weights=np.repeat(weights, counts), minlength=n_pairs)[:n_pairs]
 
 
 def pair_probabilities(scores: dict, n_pairs: int) -> np.ndarray:
@@ -59,7 +65,7 @@ def pair_probabilities(scores: dict, n_pairs: int) -> np.ndarray:
     keys = list(scores)
     log_post = np.array([scores[k] for k in keys], dtype=np.float64)
     weights = np.exp(log_post - log_post.max())
-    return (weights / weights.sum()) @ _key_bits(keys, n_pairs)
+    return _weighted_pair_sums([bit_positions(k) for k in keys], weights / weights.sum(), n_pairs)
 
 
 def posterior_frame(
@@ -96,11 +102,11 @@ def posterior_frame(
         prob = weights / weights.sum()
     else:
         prob = np.zeros(0)
-    bits = _key_bits(keys, n_pairs) if keys else np.zeros((0, n_pairs), dtype=np.uint8)
-    pair_prob = prob @ bits if keys else np.zeros(n_pairs)
+    positions = [bit_positions(k) for k in keys]
+    pair_prob = _weighted_pair_sums(positions, prob, n_pairs)
     names = engine.variables
-    pairs = engine.pairs
-    edges = [tuple((names[pairs[p][0]], names[pairs[p][1]]) for p in iter_bits(k)) for k in keys]
+    named_pairs = [(names[i], names[j]) for i, j in engine.pairs]
+    edges = [tuple(named_pairs[p] for p in graph.tolist()) for graph in positions]
     if n_strata_rows is None:
         limit = len(keys)
     elif isinstance(n_strata_rows, tuple):
@@ -122,7 +128,7 @@ def posterior_frame(
             "strata": pd.Series(strata_col, dtype=object),
             "log_posterior": log_post,
             "probability": prob,
-            "n_edges": np.array([k.bit_count() for k in keys], dtype=np.int64),
+            "n_edges": np.array([len(graph) for graph in positions], dtype=np.int64),
             "n_labels": pd.array(labels_col, dtype="Int64"),
         },
         columns=POSTERIOR_COLUMNS,

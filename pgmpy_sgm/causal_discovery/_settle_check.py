@@ -18,7 +18,7 @@ import functools
 from pgmpy_sgm.core._room import room_sweep
 from pgmpy_sgm.core.engine import ScoreEngine
 from pgmpy_sgm.core.moves import DecomposableState
-from pgmpy_sgm.core.search import pair_gains, polish, recombine, triple_partners
+from pgmpy_sgm.core.search import cached_triple_partners, polish, recombine
 
 __all__ = ["settle_check", "adopt_check"]
 
@@ -74,7 +74,7 @@ def settle_check(tables: ScoreEngine, run, plan, deadline: float | None) -> Deco
         best = recombine(best, donor, found, deadline)
     best = room_sweep(best, plan.clique_partners, deadline, found)
     if best.score > start.score + 1e-9:
-        triples = functools.partial(tables.memo, "triple_partners", lambda: triple_partners(tables, pair_gains(tables)))
+        triples = functools.partial(cached_triple_partners, tables)
         best = polish(best, plan.clique_partners, deadline, found, triples)
     run.add_found(found, (1 << len(run.chains)) - 1)
     return best if best.score > start.score + 1e-9 else None

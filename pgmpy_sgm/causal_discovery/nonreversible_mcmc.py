@@ -70,12 +70,12 @@ from pgmpy_sgm.core.missing import IncompleteTable, em_options, missing_cells
 from pgmpy_sgm.core.moves import DecomposableState, chordal_families
 from pgmpy_sgm.core.search import (
     best_forest_key,
+    cached_triple_partners,
     climbed_start_key,
     clique_partners,
     pair_gains,
     pair_proposal_weights,
     polish,
-    triple_partners,
 )
 from pgmpy_sgm.models import ModelAverage, StratifiedGraph, StratifiedGraphicalModel
 from pgmpy_sgm.structure_score import SGMScore
@@ -866,7 +866,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             deadline = min(deadline, max(plan.deadline, now + 1.0))
         found: dict[int, float] = {}
         start = DecomposableState(tables, best_key, plan.strata)
-        triples = functools.partial(tables.memo, "triple_partners", lambda: triple_partners(tables, pair_gains(tables)))
+        triples = functools.partial(cached_triple_partners, tables)
         polished = polish(start, plan.clique_partners, deadline, found, triples, plan.candidates)
         for key, score in found.items():
             if key not in run.visited:

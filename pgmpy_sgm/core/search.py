@@ -62,6 +62,7 @@ from pgmpy_sgm.core.unionfind import DisjointSets
 
 __all__ = [
     "pair_gains",
+    "cached_triple_partners",
     "best_forest_key",
     "climbed_start_key",
     "pair_proposal_weights",
@@ -114,8 +115,16 @@ INCREMENTAL_TOGGLES = 40
 MAX_PAIRED_PARTS = 12
 
 
+def _past(deadline: float | None) -> bool:
+    """Whether the wall-clock ``deadline`` (:func:`time.time`; None: none) has passed."""
+    return deadline is not None and time.time() >= deadline
+
+
 def pair_gains(tables) -> np.ndarray:
     """Score gain of each single edge added to the empty graph, in the order of ``tables.pairs``.
+
+    Computed once per engine (a pass over every pair: seconds at hundreds of variables)
+    and returned read-only.
 
     Parameters
     ----------
@@ -133,12 +142,32 @@ def pair_gains(tables) -> np.ndarray:
     >>> gains = pair_gains(tables)
     >>> tables.pairs[int(gains.argmax())]  # mental work - physical work
     (1, 2)
+    >>> pair_gains(tables) is gains
+    True
     """
+    return tables.memo("pair_gains", lambda: _single_edge_gains(tables))
+
+
+def _single_edge_gains(tables) -> np.ndarray:
     empty = DecomposableState(tables, 0, strata=False)
     out = np.empty(len(tables.pairs))
     for p, (i, j) in enumerate(tables.pairs):
         out[p] = empty.propose(i, j).score - empty.score
+    out.flags.writeable = False
     return out
+
+
+def cached_triple_partners(tables) -> list:
+    """:func:`triple_partners` of the engine's :func:`pair_gains`, computed once per engine.
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import SGMScore, load_heart_disease
+    >>> tables = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
+    >>> cached_triple_partners(tables) is cached_triple_partners(tables), len(cached_triple_partners(tables))
+    (True, 6)
+    """
+    return tables.memo("triple_partners", lambda: triple_partners(tables, pair_gains(tables)))
 
 
 def best_forest_key(tables, gains: np.ndarray | None = None) -> int:
@@ -312,7 +341,7 @@ def greedy_climb(
             return n_moves
         heapq.heapify(heap)
         while heap:
-            if deadline is not None and time.time() >= deadline:
+            if _past(deadline):
                 return n_moves
             _, position = heapq.heappop(heap)
             move = state.propose(*candidates[position])
@@ -447,7 +476,7 @@ def _sweep(
     while improved:
         improved = False
         for node in range(best.tables.n):
-            if deadline is not None and time.time() >= deadline:
+            if _past(deadline):
                 return best
             new = move_at(best, node)
             if new is not None and new.score > best.score + 1e-9:
@@ -464,7 +493,7 @@ def _region_sweep(state: DecomposableState, move_at, deadline: float | None, vis
     while todo:
         changed: set[int] = set()
         for node in todo:
-            if deadline is not None and time.time() >= deadline:
+            if _past(deadline):
                 return best
             new = move_at(best, node)
             if new is not None and new.score > best.score + 1e-9:
@@ -683,7 +712,7 @@ def _best_insertion(
     chosen = None
     for size in CLIQUE_SIZES:
         for others in itertools.combinations(partners, size):
-            if deadline is not None and time.time() >= deadline:
+            if _past(deadline):
                 return chosen
             new = insert_clique(plain, (node, *others), candidates)
             if new is None or new.score <= plain.score - (SCREEN_SLACK if state.strata else 0.0):
@@ -830,7 +859,7 @@ def triple_sweep(
         plain = without_strata(best, plain_of)
         chosen = None
         for others in triples[node]:
-            if deadline is not None and time.time() >= deadline:
+            if _past(deadline):
                 break
             new = relocate_into(plain, node, others, candidates)
             if new is None or new.score <= plain.score - (SCREEN_SLACK if best.strata else 0.0):
@@ -902,6 +931,8 @@ def polish(
             moved = clique_sweep(best, partners, deadline, visited)
         if triples is not None and moved.score <= best.score + 1e-9:
             if callable(triples):
+                if _past(deadline):  # the screening alone takes seconds at width
+                    break
                 triples = triples()
             moved = triple_sweep(best, triples, deadline, visited)
         if moved.score <= best.score + 1e-9:
@@ -921,6 +952,8 @@ def _polish_regions(state, partners, deadline, visited, triples, candidates, reg
             moved = clique_sweep(best, partners, deadline, visited, candidates, sorted(nodes))
         if triples is not None and moved.score <= best.score + 1e-9:
             if callable(triples):
+                if _past(deadline):
+                    break
                 triples = triples()
             moved = triple_sweep(best, triples, deadline, visited, candidates, sorted(nodes))
         if moved.score <= best.score + 1e-9:
@@ -1020,7 +1053,7 @@ def recombine(
         parts = difference_parts(engine, best.key, donor)
         blocked = []  # parts whose import alone breaks decomposability
         for part in parts:
-            if deadline is not None and time.time() >= deadline:
+            if _past(deadline):
                 return best
             new = _imported(best, donor, part)
             if new is None:
@@ -1035,7 +1068,7 @@ def recombine(
             (a, b) for a in blocked for b in parts if b is not a
         )  # fmt: skip
         for a, b in pairs:
-            if deadline is not None and time.time() >= deadline:
+            if _past(deadline):
                 return best
             new = _imported(best, donor, a + b)
             if new is not None and new.score > best.score + 1e-9:
