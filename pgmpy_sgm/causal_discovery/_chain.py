@@ -19,6 +19,7 @@ import numpy as np
 
 from pgmpy_sgm.causal_discovery._search_plan import SearchPlan
 from pgmpy_sgm.core.engine import ScoreEngine
+from pgmpy_sgm.core.graph_store import GraphStore
 from pgmpy_sgm.core.moves import DecomposableState
 from pgmpy_sgm.core.search import (
     cached_triple_partners,
@@ -220,7 +221,7 @@ class SegmentResult:
     ----------
     state : ChainState
         The chain's new state.
-    visited : dict
+    visited : GraphStore
         ``{key: log posterior}`` of the states entered in this segment (a relocation's
         intermediate states included: their scores are exact).
     trace : list of float
@@ -232,7 +233,7 @@ class SegmentResult:
     """
 
     state: ChainState
-    visited: dict
+    visited: GraphStore
     trace: list
     interrupted: bool
     learned: dict
@@ -391,7 +392,7 @@ class Chain:
         self.n_accepted, self.n_draws = state.n_accepted, state.n_draws
         self.n_relocations, self.n_relocations_accepted = state.n_relocations, state.n_relocations_accepted
         self.best = (state.best_key, state.best_score, state.best_iteration)
-        self.visited: dict[int, float] = {}
+        self.visited = GraphStore()  # {key: score} of the graphs this segment visited
         self.trace: list[float] = []
         if state.score is None:  # a fresh chain: its start state is the first visited and traced
             self.trace.append(self.graph.score)

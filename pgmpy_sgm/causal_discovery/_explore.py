@@ -17,6 +17,7 @@ import math
 import time
 
 from pgmpy_sgm.core.engine import ScoreEngine
+from pgmpy_sgm.core.graph_store import GraphStore
 from pgmpy_sgm.core.moves import DecomposableState
 
 __all__ = ["MARGIN", "explore_neighbourhoods", "exploration_budget", "explore_run"]
@@ -92,7 +93,7 @@ def explore_neighbourhoods(
     queue = [(-score, key) for key, score in visited.items() if score >= floor]
     heapq.heapify(queue)
     found: dict[int, float] = {}
-    tried: set[int] = set(visited)
+    tried = visited.copy() if isinstance(visited, GraphStore) else GraphStore(visited)  # keys only
     spent = 0
     while queue and spent < budget:
         neg_score, key = heapq.heappop(queue)
@@ -105,7 +106,7 @@ def explore_neighbourhoods(
                 continue
             if deadline is not None and time.time() >= deadline:
                 return found
-            tried.add(other)
+            tried[other] = None
             move = state.propose(i, j)
             spent += 1
             if move is not None and move.score >= floor:

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Mapping
+
 import numpy as np
 import pandas as pd
 
-from pgmpy_sgm.core.bitsets import bit_positions
 from pgmpy_sgm.core.engine import ScoreEngine
+from pgmpy_sgm.core.graph_store import GraphStore
 from pgmpy_sgm.core.moves import DecomposableState
 
-__all__ = ["POSTERIOR_COLUMNS", "graph_strata", "posterior_frame", "pair_probabilities", "edge_probability_frame"]
+__all__ = [
+    "POSTERIOR_COLUMNS", "graph_strata", "posterior_frame", "pair_probabilities", "edge_probabilities_of",
+    "edge_probability_frame",
+]
 
 POSTERIOR_COLUMNS = ["edges", "strata", "log_posterior", "probability", "n_edges", "n_labels"]
 
@@ -51,7 +57,30 @@ def _weighted_pair_sums(positions: list[np.ndarray], weights: np.ndarray, n_pair
     return np.bincount(flat, weights=np.repeat(weights, counts), minlength=n_pairs)[:n_pairs]
 
 
-def pair_probabilities(scores: dict, n_pairs: int) -> np.ndarray:
+def edge_probabilities_of(positions: list[np.ndarray], log_posts: np.ndarray, n_pairs: int) -> np.ndarray:
+    """Posterior probability of each pair index being an edge, normalizing graphs given by their edges.
+
+    Parameters
+    ----------
+    positions : list of numpy.ndarray
+        Each graph's edges as pair indices.
+    log_posts : numpy.ndarray
+        Each graph's log unnormalized posterior.
+    n_pairs : int
+
+    Examples
+    --------
+    >>> import math
+    >>> edge_probabilities_of([np.array([0]), np.array([0, 1])], np.array([0.0, math.log(3.0)]), 2).round(3).tolist()
+    [1.0, 0.75]
+    """
+    if not len(positions):
+        return np.zeros(n_pairs)
+    weights = np.exp(log_posts - log_posts.max())
+    return _weighted_pair_sums(positions, weights / weights.sum(), n_pairs)
+
+
+def pair_probabilities(scores: Mapping, n_pairs: int) -> np.ndarray:
     """Posterior probability of each pair index being an edge, normalizing ``{key: log posterior}``.
 
     Examples
@@ -60,12 +89,28 @@ def pair_probabilities(scores: dict, n_pairs: int) -> np.ndarray:
     >>> pair_probabilities({0b01: 0.0, 0b11: math.log(3.0)}, 2).round(3).tolist()
     [1.0, 0.75]
     """
-    if not scores:
-        return np.zeros(n_pairs)
-    keys = list(scores)
-    log_post = np.array([scores[k] for k in keys], dtype=np.float64)
-    weights = np.exp(log_post - log_post.max())
-    return _weighted_pair_sums([bit_positions(k) for k in keys], weights / weights.sum(), n_pairs)
+    store = scores if isinstance(scores, GraphStore) else GraphStore(scores)
+    log_posts = np.fromiter(store.values(), dtype=np.float64, count=len(store))
+    return edge_probabilities_of(store.edge_positions(), log_posts, n_pairs)
+
+
+def _posterior_order(store: GraphStore, log_posts: np.ndarray, n_edges: np.ndarray) -> list[int]:
+    """Rows by decreasing log posterior, then fewer edges, then smaller key (keys unpacked for ties only)."""
+    order = np.lexsort((n_edges, -log_posts)).tolist()
+    tied = [(log_posts[a] == log_posts[b]) & (n_edges[a] == n_edges[b]) for a, b in itertools.pairwise(order)]
+    if not any(tied):
+        return order
+    runs, start = [], 0
+    for i in range(1, len(order) + 1):
+        if i == len(order) or not tied[i - 1]:
+            if i - start > 1:
+                runs.append((start, i))
+            start = i
+    rows = [r for a, b in runs for r in order[a:b]]
+    key_of = dict(zip(rows, store.keys_at(rows), strict=True))
+    for a, b in runs:
+        order[a:b] = sorted(order[a:b], key=key_of.__getitem__)
+    return order
 
 
 def posterior_frame(
@@ -79,7 +124,7 @@ def posterior_frame(
     Parameters
     ----------
     engine : ScoreEngine
-    scores : dict
+    scores : dict or GraphStore
         ``{key: log unnormalized posterior}``.
     strata : bool
         Whether the graphs carry their optimal strata.
@@ -94,41 +139,42 @@ def posterior_frame(
         Rows sorted by ``log_posterior`` (then fewer edges, then key); and the posterior
         probability of each pair index being an edge.
     """
-    keys = sorted(scores, key=lambda k: (-scores[k], k.bit_count(), k))
+    store = scores if isinstance(scores, GraphStore) else GraphStore(scores)
     n_pairs = len(engine.pairs)
-    log_post = np.array([scores[k] for k in keys], dtype=np.float64)
-    if len(keys):
+    all_positions = store.edge_positions()
+    all_log_posts = np.fromiter(store.values(), dtype=np.float64, count=len(store))
+    all_n_edges = np.array([len(graph) for graph in all_positions], dtype=np.int64)
+    order = _posterior_order(store, all_log_posts, all_n_edges)
+    positions = [all_positions[r] for r in order]
+    log_post, n_edges = all_log_posts[order], all_n_edges[order]
+    if len(order):
         weights = np.exp(log_post - log_post[0])
         prob = weights / weights.sum()
     else:
         prob = np.zeros(0)
-    positions = [bit_positions(k) for k in keys]
     pair_prob = _weighted_pair_sums(positions, prob, n_pairs)
     names = engine.variables
     named_pairs = [(names[i], names[j]) for i, j in engine.pairs]
     edges = [tuple(named_pairs[p] for p in graph.tolist()) for graph in positions]
     if n_strata_rows is None:
-        limit = len(keys)
+        limit = len(order)
     elif isinstance(n_strata_rows, tuple):
         at_least, mass, at_most = n_strata_rows
-        holding = int(np.searchsorted(np.cumsum(prob), mass)) + 1 if len(keys) else 0
-        limit = min(len(keys), max(at_least, min(holding, at_most)))
+        holding = int(np.searchsorted(np.cumsum(prob), mass)) + 1 if len(order) else 0
+        limit = min(len(order), max(at_least, min(holding, at_most)))
     else:
-        limit = min(len(keys), n_strata_rows)
-    strata_col: list = [None] * len(keys)
-    labels_col: list = [pd.NA] * len(keys)
-    for r in range(limit):
-        if strata:
-            strata_col[r], labels_col[r] = graph_strata(engine, keys[r])
-        else:
-            strata_col[r], labels_col[r] = {}, 0
+        limit = min(len(order), n_strata_rows)
+    strata_col: list = [None] * len(order)
+    labels_col: list = [pd.NA] * len(order)
+    for r, key in enumerate(store.keys_at(order[:limit])):
+        strata_col[r], labels_col[r] = graph_strata(engine, key) if strata else ({}, 0)
     frame = pd.DataFrame(
         {
             "edges": pd.Series(edges, dtype=object),
             "strata": pd.Series(strata_col, dtype=object),
             "log_posterior": log_post,
             "probability": prob,
-            "n_edges": np.array([len(graph) for graph in positions], dtype=np.int64),
+            "n_edges": n_edges,
             "n_labels": pd.array(labels_col, dtype="Int64"),
         },
         columns=POSTERIOR_COLUMNS,

@@ -14,7 +14,7 @@ import numpy as np
 
 from pgmpy_sgm.causal_discovery._chain import ChainData, run_segment
 from pgmpy_sgm.causal_discovery._convergence import convergence_summary
-from pgmpy_sgm.causal_discovery._posterior import edge_probability_frame, pair_probabilities, posterior_frame
+from pgmpy_sgm.causal_discovery._posterior import edge_probabilities_of, edge_probability_frame, posterior_frame
 from pgmpy_sgm.causal_discovery._run_state import RunState
 from pgmpy_sgm.causal_discovery._search_plan import SearchPlan
 from pgmpy_sgm.core.engine import ScoreEngine
@@ -64,7 +64,7 @@ def rescore_visited(tables: ScoreEngine, run: RunState, deadline: float | None =
     re-scored keep the chains' scores, which are never above the re-scored ones.
     """
     tables.label_method = "auto"
-    for key in sorted(run.visited, key=run.visited.__getitem__, reverse=True):
+    for key in run.visited.sorted_keys(reverse=True):
         if deadline is not None and time.time() >= deadline:
             break
         run.visited[key] = DecomposableState(tables, key, True).score
@@ -125,8 +125,11 @@ def _traces(run: RunState) -> np.ndarray:
 
 def _chain_pair_probabilities(run: RunState, n_pairs: int) -> np.ndarray:
     """Each chain's edge probabilities over the graphs it visited itself (chains by rows)."""
+    positions = run.visited.edge_positions()
+    scores = np.fromiter(run.visited.values(), dtype=np.float64, count=len(run.visited))
+    masks = np.array(run.seen_by.values_for(run.visited, 0), dtype=np.int64)
     rows = []
     for c in range(len(run.chains)):
-        own = {k: v for k, v in run.visited.items() if run.seen_by.get(k, 0) & (1 << c)}
-        rows.append(pair_probabilities(own, n_pairs))
+        own = np.flatnonzero(masks & (1 << c))
+        rows.append(edge_probabilities_of([positions[r] for r in own], scores[own], n_pairs))
     return np.array(rows)

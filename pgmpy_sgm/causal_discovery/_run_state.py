@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import itertools
 import math
 import os
 from dataclasses import dataclass, field
@@ -10,6 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pgmpy_sgm.causal_discovery._chain import BUFFER_SIZE, ChainState, SegmentResult
+from pgmpy_sgm.core.graph_store import GraphStore
 from pgmpy_sgm.core.moves import DecomposableState
 
 __all__ = ["RunState", "N_SCORES_VERIFIED"]
@@ -56,17 +58,19 @@ class RunState:
     """Chains, their traces and the pooled visited graphs of one fit.
 
     ``visited`` maps a graph key to its log unnormalized posterior; ``seen_by`` to a bit
-    mask of the chains that visited it. What changed since the last checkpoint record is
-    tracked so that a record holds only the new part.
+    mask of the chains that visited it (both :class:`~pgmpy_sgm.core.graph_store.GraphStore`,
+    so that their memory follows the graphs' edges). What changed since the last checkpoint
+    record is tracked so that a record holds only the new part: the visited graphs from the
+    ``_n_saved``-th on (they are only ever added) and the graphs whose ``seen_by`` changed.
     """
 
     identity: dict
     chains: list
     traces: list = field(default_factory=list)
-    visited: dict = field(default_factory=dict)
-    seen_by: dict = field(default_factory=dict)
-    _fresh: list = field(default_factory=list)
-    _dirty: set = field(default_factory=set)
+    visited: GraphStore = field(default_factory=GraphStore)
+    seen_by: GraphStore = field(default_factory=GraphStore)
+    _n_saved: int = 0
+    _dirty: GraphStore = field(default_factory=GraphStore)
     _saved_trace: list = field(default_factory=list)
 
     def __post_init__(self):
@@ -83,44 +87,40 @@ class RunState:
         self.traces[c].extend(out.trace)
         bit = 1 << c
         for key, value in out.visited.items():
-            if key not in self.visited:
-                self.visited[key] = value
-                self._fresh.append(key)
+            self.visited.setdefault(key, value)
             seen = self.seen_by.get(key, 0)
             if not seen & bit:
                 self.seen_by[key] = seen | bit
-                self._dirty.add(key)
+                self._dirty[key] = True
 
     def add_found(self, found: dict, mask: int) -> None:
         """Take in graphs found outside the chains' segments (``{key: score}``), as seen by the chains of ``mask``."""
         for key, value in found.items():
-            if key not in self.visited:
-                self.visited[key] = value
-                self._fresh.append(key)
+            self.visited.setdefault(key, value)
             seen = self.seen_by.get(key, 0)
             if seen | mask != seen:
                 self.seen_by[key] = seen | mask
-                self._dirty.add(key)
+                self._dirty[key] = True
 
     def record(self) -> dict:
         """The checkpoint record of everything new since the last :meth:`mark_saved`."""
         return {
             "chains": [state.to_dict() for state in self.chains],
             "traces": [_pack(t[s:]) for t, s in zip(self.traces, self._saved_trace, strict=True)],
-            "visited": {hex(k): self.visited[k] for k in self._fresh},
+            "visited": {hex(k): self.visited[k] for k in self.visited.keys_from(self._n_saved)},
             "seen_by": {hex(k): self.seen_by[k] for k in sorted(self._dirty)},
         }
 
     def mark_saved(self) -> None:
         """Everything so far is in the checkpoint."""
-        self._fresh = []
-        self._dirty = set()
+        self._n_saved = len(self.visited)
+        self._dirty = GraphStore()
         self._saved_trace = [len(t) for t in self.traces]
 
     def rewind(self) -> None:
         """Nothing is in the checkpoint yet (a new file)."""
-        self._fresh = list(self.visited)
-        self._dirty = set(self.seen_by)
+        self._n_saved = 0
+        self._dirty = self.seen_by.copy()
         self._saved_trace = [0] * len(self.traces)
 
     # -- resuming -------------------------------------------------------------------
@@ -179,7 +179,7 @@ class RunState:
         if any(state is None for state in run.chains):
             raise ValueError(f"Checkpoint {name!r} holds no complete record; refusing to resume from it.")
         run._check_consistency(name, tables, strata)
-        run._saved_trace = [len(t) for t in run.traces]
+        run.mark_saved()  # everything read is in the file already
         return run
 
     @staticmethod
@@ -281,14 +281,14 @@ class RunState:
                     raise bad(f"the {what} score of chain {c} is {score!r}, but its graph scores {exact!r}")
             if state.key not in self.visited or state.best_key not in self.visited:
                 raise bad(f"the graphs of chain {c} are missing from the visited graphs")
-        for key in sorted(self.visited, key=self.visited.get, reverse=True)[:N_SCORES_VERIFIED]:
+        for key in itertools.islice(self.visited.sorted_keys(reverse=True), N_SCORES_VERIFIED):
             exact = self._exact(tables, key, strata)
             if exact is None:
                 raise bad(f"the visited graph {hex(key)} is not decomposable")
             if not math.isclose(self.visited[key], exact, rel_tol=1e-9, abs_tol=1e-9):
                 raise bad(f"the visited graph {hex(key)} is stored with score {self.visited[key]!r}, "
                           f"but it scores {exact!r}")  # fmt: skip
-        if set(self.seen_by) != set(self.visited):
+        if len(self.seen_by) != len(self.visited) or None in self.seen_by.values_for(self.visited):
             raise bad("the visited graphs and the chains that visited them do not match")
 
     @staticmethod

@@ -857,7 +857,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         """Polish the best visited graph if no chain did; returns the gain (the graphs found join the visited)."""
         if not run.visited:  # the time budget ran out before the first segment
             return 0.0
-        best_key = max(run.visited, key=run.visited.get)
+        best_key = next(run.visited.sorted_keys(reverse=True))  # the first visited of the best
         if any(state.polished_key == best_key for state in run.chains):
             return 0.0
         now = time.time()

@@ -278,6 +278,25 @@ def test_checkpoint_resume_matches_uninterrupted(heart, tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["run.ckpt"]  # no temporary files left behind
 
 
+def test_checkpoint_resume_matches_uninterrupted_on_wide_graph_keys(tmp_path):
+    """70 variables: 2,415 pairs, so graph keys are stored by their edges (GraphStore), in a run and its file."""
+    from pgmpy_sgm.core.bitsets import WIDE_MASK_BITS
+
+    rng = np.random.default_rng(0)
+    columns = [rng.integers(0, 2, 400)]
+    for _ in range(69):  # a chain of noisy copies
+        columns.append(columns[-1] ^ (rng.random(400) < 0.2))
+    data = pd.DataFrame({f"x{i:02d}": c for i, c in enumerate(columns)})
+    assert 70 * 69 // 2 > WIDE_MASK_BITS
+    path = tmp_path / "wide.ckpt"
+    settings = {"weights": None, "seed": 3, "n_chains": 2, "n_jobs": 1}
+    full = _fit(data, n_iter=300, **settings)
+    _fit(data, n_iter=150, checkpoint=Checkpoint(str(path), every=50), **settings)
+    resumed = _fit(data, n_iter=300, checkpoint=Checkpoint(str(path), every=50, resume=True), **settings)
+    _assert_same_result(full, resumed)
+    assert full.n_visited_ > 20 and len(full.posterior_["edges"].iloc[0]) > 20
+
+
 def test_checkpoint_records_hold_only_what_is_new(heart, tmp_path):
     path = tmp_path / "run.ckpt"
     _fit(heart, seed=7, n_iter=600, checkpoint=Checkpoint(str(path), every=100), method="paper")
@@ -522,6 +541,7 @@ def test_visited_graphs_are_rescored_with_the_default_labellings():
 
     from pgmpy_sgm.core.data import EncodedData
     from pgmpy_sgm.core.engine import ScoreEngine
+    from pgmpy_sgm.core.graph_store import GraphStore
     from pgmpy_sgm.core.moves import key_from_edges
 
     table = pd.read_csv(Path(__file__).resolve().parents[1] / "data" / "mass_housing.csv", comment="#")
@@ -529,7 +549,7 @@ def test_visited_graphs_are_rescored_with_the_default_labellings():
     key = key_from_edges(engine, engine.pairs)
     default = DecomposableState(engine, key, True).score
     engine.label_method = "fast"
-    run = SimpleNamespace(visited={key: DecomposableState(engine, key, True).score})
+    run = SimpleNamespace(visited=GraphStore({key: DecomposableState(engine, key, True).score}))
     assert run.visited[key] < default - 0.4
     rescore_visited(engine, run)
     assert engine.label_method == "auto" and run.visited[key] == pytest.approx(default, abs=1e-9)

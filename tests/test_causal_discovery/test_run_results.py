@@ -7,6 +7,7 @@ import numpy as np
 from pgmpy_sgm import load_heart_disease
 from pgmpy_sgm.causal_discovery import NonReversibleMCMC
 from pgmpy_sgm.causal_discovery._run_results import _chain_pair_probabilities, _traces
+from pgmpy_sgm.core.graph_store import GraphStore
 
 
 def test_traces_of_chains_of_different_lengths_are_padded_with_nan():
@@ -16,7 +17,8 @@ def test_traces_of_chains_of_different_lengths_are_padded_with_nan():
 
 def test_each_chain_counts_only_the_graphs_it_visited():
     # graph keys are edge bit masks over 2 pairs; chain 0 saw keys 1 and 3, chain 1 only key 2
-    run = SimpleNamespace(chains=[0, 1], visited={1: 0.0, 2: 0.0, 3: np.log(2.0)}, seen_by={1: 1, 2: 2, 3: 1})
+    run = SimpleNamespace(chains=[0, 1], visited=GraphStore({1: 0.0, 2: 0.0, 3: np.log(2.0)}),
+                          seen_by=GraphStore({1: 1, 2: 2, 3: 1}))
     rows = _chain_pair_probabilities(run, 2)
     np.testing.assert_allclose(rows[0], [1.0, 2 / 3])  # pair 0 in keys 1 and 3; pair 1 in key 3 (weight 2 of 3)
     np.testing.assert_allclose(rows[1], [0.0, 1.0])

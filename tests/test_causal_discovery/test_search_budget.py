@@ -140,6 +140,7 @@ def test_chain_bests_are_recombined_into_the_posterior():
 def test_rescoring_after_the_chains_stops_at_the_budget(heart):
     """Re-scoring with the default labellings stops when the budget is spent; without one it gives the exact scores."""
     from pgmpy_sgm.causal_discovery._run_state import RunState
+    from pgmpy_sgm.core.graph_store import GraphStore
     from pgmpy_sgm.core.moves import DecomposableState, key_from_edges
     from pgmpy_sgm.structure_score import SGMScore
 
@@ -147,7 +148,7 @@ def test_rescoring_after_the_chains_stops_at_the_budget(heart):
     keys = [key_from_edges(tables, edges) for edges in ([], [(0, 1)], [(0, 1), (1, 2)], [(1, 5), (5, 4)])]
     low = {key: -1e9 - i for i, key in enumerate(keys)}  # chain scores far below the true ones, in key order
     run = RunState({}, [])
-    run.visited = dict(low)
+    run.visited = GraphStore(low)
     rescore_visited(tables, run, deadline=time.time() - 1.0)  # budget already spent
     assert run.visited == low
     rescore_visited(tables, run, deadline=None)

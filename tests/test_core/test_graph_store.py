@@ -1,0 +1,58 @@
+"""GraphStore against a plain dict: same keys, values, order and edges, whatever the keys' width."""
+
+import pickle
+import random
+
+import pytest
+
+from pgmpy_sgm.core.bitsets import WIDE_MASK_BITS
+from pgmpy_sgm.core.graph_store import GraphStore
+
+
+def random_graphs(n_pairs: int, n_keys: int, seed: int) -> dict[int, list[int]]:
+    """``{key: its edges}`` of random graphs (the empty one first), the edges drawn, the key built from them."""
+    rng = random.Random(seed)
+    graphs = {0: []}
+    for _ in range(n_keys):
+        edges = sorted(rng.sample(range(n_pairs), rng.randint(1, min(40, n_pairs))))
+        graphs[sum(1 << p for p in edges)] = edges
+    return graphs
+
+
+@pytest.mark.parametrize("n_pairs", [10, WIDE_MASK_BITS, 124_750])
+def test_behaves_as_a_dict_of_int_keys(n_pairs):
+    graphs = random_graphs(n_pairs, 200, n_pairs)
+    keys = list(graphs) + list(graphs)[:20]  # some keys come twice
+    plain, store = {}, GraphStore()
+    for i, key in enumerate(keys):
+        plain.setdefault(key, float(i))
+        store.setdefault(key, float(i))
+    assert list(store) == list(plain)
+    assert list(store.items()) == list(plain.items())
+    assert len(store) == len(plain)
+    for key in keys:
+        assert key in store and store[key] == plain[key] and store.get(key) == plain[key]
+        assert key ^ 1 << (n_pairs - 1) not in store or key ^ 1 << (n_pairs - 1) in plain
+    assert store.get(1 << n_pairs, "absent") == "absent"
+    assert [e.tolist() for e in store.edge_positions()] == [graphs[key] for key in plain]
+    assert list(store.keys_from(150)) == list(plain)[150:]
+
+
+def test_values_overwrite_in_place_and_keep_the_order():
+    wide = [1 << (WIDE_MASK_BITS + 5) | 1 << k for k in range(5)]
+    store = GraphStore((k, 0) for k in wide)
+    store[wide[2]] = 7
+    del store[wide[0]]
+    assert list(store) == wide[1:] and store[wide[2]] == 7
+
+
+def test_copy_and_pickle_keep_every_entry():
+    store = GraphStore({1 << 5000 | 3: 1.5, 6: 2.5})
+    copied, restored = store.copy(), pickle.loads(pickle.dumps(store))
+    store[1] = 0.0
+    assert dict(copied) == dict(restored) == {1 << 5000 | 3: 1.5, 6: 2.5}
+
+
+def test_non_keys_are_not_members():
+    store = GraphStore({3: 0.0})
+    assert "3" not in store and -3 not in store and 3.0 not in store
