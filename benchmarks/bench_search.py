@@ -63,8 +63,8 @@ warnings.filterwarnings("ignore", category=FutureWarning)
 warnings.filterwarnings("ignore", category=ConvergenceWarning)
 
 BUDGETS = {
-    "d25": 10.0, "d50": 60.0, "d100": 300.0, "d200": 300.0, "d500": 600.0, "d1000": 600.0, "child": 60.0, "insurance": 60.0,
-    "alarm": 60.0, "random3": 60.0,
+    "d25": 10.0, "d50": 60.0, "d100": 300.0, "d200": 300.0, "d500": 600.0, "d1000": 600.0, "child": 60.0,
+    "insurance": 60.0, "alarm": 60.0, "random3": 60.0,
 }
 
 
