@@ -87,7 +87,7 @@ def explore_neighbourhoods(
     >>> len(found), all(key.bit_count() == 1 for key in found)
     (15, True)
     """
-    if budget <= 0 or not visited:
+    if budget <= 0 or not visited or (deadline is not None and time.time() >= deadline):
         return {}
     floor = max(visited.values()) - margin
     queue = [(-score, key) for key, score in visited.items() if score >= floor]

@@ -25,15 +25,17 @@ from pgmpy_sgm.models import StratifiedGraph
 __all__ = ["recombine_chains", "rescore_visited", "visit_starts", "run_results", "POSTERIOR_STRATA_ROWS"]
 
 #: Rows of ``posterior_`` whose strata (and number of labels) are filled in: the top rows
-#: holding 99.9% of the estimated posterior mass, but at least 100 and at most 1000 rows.
+#: holding 99.9% of the estimated posterior mass, but at least 100 and at most 1000 rows
+#: (at least 1 when the time budget has run out).
 POSTERIOR_STRATA_ROWS = (100, 0.999, 1000)
 
-def recombine_chains(tables: ScoreEngine, run: RunState, strata: bool) -> None:
+def recombine_chains(tables: ScoreEngine, run: RunState, strata: bool, deadline: float | None = None) -> None:
     """Recombine the chains' best graphs (:func:`~pgmpy_sgm.core.search.recombine`) into the visited graphs.
 
     Starting from the best of them, the parts in which another chain's best graph is
     better are imported, over every other chain in turn until none adds anything. The
-    graphs found enter the visited graphs with their exact scores (seen by no chain).
+    graphs found enter the visited graphs with their exact scores (seen by no chain). It
+    stops early at ``deadline`` (a :func:`time.time`), if given.
     """
     keys = sorted({s.best_key for s in run.chains if s.best_key in run.visited}, key=run.visited.get, reverse=True)
     if len(keys) < 2:
@@ -44,7 +46,7 @@ def recombine_chains(tables: ScoreEngine, run: RunState, strata: bool) -> None:
     while improved:
         improved = False
         for donor in keys[1:]:
-            new = recombine(best, donor, found)
+            new = recombine(best, donor, found, deadline)
             if new.score > best.score + 1e-9:
                 best, improved = new, True
     for key, score in found.items():
@@ -81,13 +83,18 @@ def run_results(data: ChainData, scorer, run: RunState, strata: bool, deadline: 
     """The fitted attributes of a finished run, by name: posterior, model, edge probabilities, traces, diagnostics.
 
     The start graphs count as visited when no segment ended (:func:`visit_starts`); with
-    strata the visited graphs are re-scored first (:func:`rescore_visited`).
+    strata the visited graphs are re-scored first (:func:`rescore_visited`). After
+    ``deadline``, the posterior table's strata are filled for fewer rows
+    (:data:`POSTERIOR_STRATA_ROWS`).
     """
     tables, chains = scorer.engine, run.chains
     visit_starts(data, run, strata)
     if strata:
         rescore_visited(tables, run, deadline)
-    frame, pair_prob = posterior_frame(tables, run.visited, strata=strata, n_strata_rows=POSTERIOR_STRATA_ROWS)
+    rows = POSTERIOR_STRATA_ROWS
+    if deadline is not None and time.time() >= deadline:
+        rows = (1, *rows[1:])
+    frame, pair_prob = posterior_frame(tables, run.visited, strata=strata, n_strata_rows=rows)
     edges = list(frame["edges"].iloc[0])
     if strata:
         model = scorer.optimal_strata(edges)

@@ -125,6 +125,13 @@ DEFAULT_MAX_TIME = 600.0
 #: seconds or the fit's own duration so far, whichever is longer (within ``max_time``).
 FINAL_POLISH_SECONDS = 10.0
 
+#: With a time budget, the share of it kept for the steps after the chains (recombining their
+#: bests, the final polish, the exploration, the re-scoring and the posterior table), so that
+#: the fit ends within ``max_time``: the chains stop at ``1 - FINISH_SHARE`` of it (less the
+#: exploration's share), the final polish by ``1 - FINISH_SHARE / 2``, the exploration by
+#: ``1 - FINISH_SHARE``; the re-scoring stops at the budget's end.
+FINISH_SHARE = 0.05
+
 #: With ``n_iter="auto"``, the settling check (when the chains have settled and agree) runs for at
 #: most this many seconds or the fit's duration so far, whichever is longer (within ``max_time``).
 SETTLE_CHECK_SECONDS = 10.0
@@ -292,9 +299,13 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
     method : {"informed", "paper"}, default="informed"
         The search (see above).
     max_time : float, optional
-        Wall-clock budget in seconds for the whole fit (all chains): chains stop when it
-        is spent, even before ``n_iter`` (600 seconds with ``n_iter="auto"`` when not
-        given). Results depend on the machine's speed when it is reached.
+        Wall-clock budget in seconds for the whole fit (all chains and what follows them),
+        600 seconds with ``n_iter="auto"`` when not given. The chains stop, even before
+        ``n_iter``, when 95% of it is spent (:data:`FINISH_SHARE`; less the exploration's
+        share), so that recombining their bests, the final polish, the exploration, the
+        re-scoring and the posterior table end within it (when it has run out, ``posterior_``
+        gives strata only to the rows holding 99.9% of the mass).
+        Results depend on the machine's speed when it is reached.
     start : str, networkx.Graph, StratifiedGraph or list of edges, default="auto"
         Start of every chain (``"auto"``, ``"climbed"``, ``"best_forest"``, ``"empty"``,
         ``"best_gm"`` or a graph): ``"auto"`` is ``"best_forest"`` for ``method="informed"`` and
@@ -423,7 +434,8 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         :attr:`StratifiedGraph.strata`), ``log_posterior``, ``probability`` (normalized
         over the visited graphs), ``n_edges``, ``n_labels``. ``strata`` and ``n_labels``
         are filled for the top rows holding 99.9% of the mass (at least 100, at most
-        1000 rows) and are None/<NA> below. Scores (here, in ``best_score_`` and
+        1000 rows; without the 100-row minimum when ``max_time`` has run out) and are
+        None/<NA> below. Scores (here, in ``best_score_`` and
         ``chain_best_scores_``) are :meth:`SGMScore.score
         <pgmpy_sgm.structure_score.SGMScore.score>` of the graph with its
         :meth:`~pgmpy_sgm.structure_score.SGMScore.optimal_strata`: the chains move on the
@@ -696,10 +708,11 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             polish_gain = 0.0
             if informed and not interrupted:
                 visit_starts(data, run, strata)
-                recombine_chains(tables, run, strata)
+                recombine_chains(tables, run, strata, self._budget_point(t_start, 1.0 - FINISH_SHARE / 2))
                 polish_gain = self._final_polish(tables, run, plan, t_start)
-                explore_run(tables, run, strata, self._explore_budget(run, plan), self._explore_deadline(t_start))
-            self._set_results(data, scorer, run, strata, self._explore_deadline(t_start))
+                explore_run(tables, run, strata, self._explore_budget(run, plan),
+                            self._budget_point(t_start, 1.0 - FINISH_SHARE))  # fmt: skip
+            self._set_results(data, scorer, run, strata, self._budget_point(t_start, 1.0))
         finally:
             tables.label_method = "auto"
             release(data)
@@ -782,13 +795,12 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         informed = self.method == "informed"
         auto = self.n_iter == "auto"
         n = tables.n
-        max_time = DEFAULT_MAX_TIME if auto and self.max_time is None else self.max_time
         return SearchPlan(
             strata=strata,
             pair_cdf=tuple(np.cumsum(pair_proposal_weights(gains)).tolist()) if informed else None,
             relocate_every=RELOCATE_EVERY if informed else 0,
             polish_every=max(POLISH_MIN, POLISH_PER_PAIR * n * n) if informed else 0,
-            deadline=None if max_time is None else t_start + float(max_time) * (1.0 - self._explore_time_share(n)),
+            deadline=self._budget_point(t_start, 1.0 - self._explore_time_share(n) - FINISH_SHARE),
             owner_pid=os.getpid(),
             clique_partners=clique_partners(tables, gains) if informed else None,
             graft_every=GRAFT_EVERY if informed else 0,
@@ -811,11 +823,14 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             return math.inf  # the run already depends on the machine's speed: the exploration takes its share of time
         return float(self.explore)
 
-    def _explore_deadline(self, t_start: float) -> float | None:
-        """When the exploration stops at the latest: the end of the fit's time budget, if any."""
+    def _budget_point(self, t_start: float, share: float) -> float | None:
+        """The ``time.time()`` at which ``share`` of the fit's time budget is spent (None: no budget).
+
+        The budget is ``max_time``, or :data:`DEFAULT_MAX_TIME` with ``n_iter="auto"``.
+        """
         auto = self.n_iter == "auto"
         max_time = DEFAULT_MAX_TIME if auto and self.max_time is None else self.max_time
-        return None if max_time is None else t_start + float(max_time)
+        return None if max_time is None else t_start + float(max_time) * share
 
     @staticmethod
     def _next_settle_round(chains: list[ChainState], plan: SearchPlan) -> bool:
@@ -863,7 +878,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         now = time.time()
         deadline = now + max(FINAL_POLISH_SECONDS, now - t_start)
         if plan.deadline is not None:
-            deadline = min(deadline, max(plan.deadline, now + 1.0))
+            deadline = min(deadline, self._budget_point(t_start, 1.0 - FINISH_SHARE / 2))
         found: dict[int, float] = {}
         start = DecomposableState(tables, best_key, plan.strata)
         triples = functools.partial(cached_triple_partners, tables)

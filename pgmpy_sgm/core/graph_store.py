@@ -43,16 +43,26 @@ class GraphStore(MutableMapping):
     [7, 10000]
     """
 
+    #: The last wide key packed and its packed form: a key is often looked up in several
+    #: stores in a row (visited graphs, the chains that saw them), and ints are immutable,
+    #: so the same object packs the same way.
+    _last_packed: tuple = (None, None)
+
     def __init__(self, items: Iterable | None = None):
         self._data: dict = {}
         if items is not None:
             self.update(items)
 
-    @staticmethod
-    def _packed(key: int):
+    @classmethod
+    def _packed(cls, key: int):
         if key.bit_length() <= WIDE_MASK_BITS:
             return key
-        return bit_positions(key).astype("<u4").tobytes()
+        last_key, last_packed = cls._last_packed
+        if key is last_key:
+            return last_packed
+        packed = bit_positions(key).astype("<u4").tobytes()
+        cls._last_packed = (key, packed)
+        return packed
 
     @staticmethod
     def _unpacked(stored) -> int:
