@@ -620,7 +620,8 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             if start == "auto":
                 start = "best_forest" if self.method == "informed" else "empty"
             if start == "climbed":
-                return climbed_start_key(tables, gains, bool(self.strata), deadline)
+                candidates = CandidatePairs(tables.pairs, tables.n, gains)
+                return climbed_start_key(tables, gains, bool(self.strata), deadline, candidates)
             if start == "best_forest":
                 return best_forest_key(tables, gains)
             return 0 if start == "empty" else greedy_decomposable(tables)

@@ -30,6 +30,7 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
+from pgmpy_sgm.core._pair_terms import pair_set_terms
 from pgmpy_sgm.core.bitsets import iter_bits
 from pgmpy_sgm.core.data import EncodedData
 from pgmpy_sgm.core.labelling import CliqueLabelling, contexts_from_groups, groups_from_contexts
@@ -323,6 +324,28 @@ class ScoreEngine:
             value = dirichlet_log_ml(self.encoded.counts(self.names(mask)))
             self._d[mask] = value
         return value
+
+    def prime_pair_terms(self) -> bool:
+        """Compute ``D`` of every pair of variables at once (one matrix product) into the term cache.
+
+        The values are those :meth:`set_term` computes pair by pair, bit for bit; it returns
+        False (and computes nothing) for fractional weights or too many states
+        (:func:`~pgmpy_sgm.core._pair_terms.pair_set_terms`), where the pairs are then
+        counted one by one on demand.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> engine = ScoreEngine(EncodedData(pd.DataFrame({"a": [0, 1, 1], "b": [0, 0, 1], "c": [1, 1, 0]})))
+        >>> engine.prime_pair_terms(), engine._d[0b011] == ScoreEngine(engine.encoded).set_term(0b011)
+        (True, True)
+        """
+        terms = pair_set_terms(self.encoded.codes, self.encoded.weights, self.cards)
+        if terms is None:
+            return False
+        for (i, j), value in terms.items():
+            self._d.setdefault(1 << i | 1 << j, value)
+        return True
 
     def size_term(self, mask: int) -> int:
         """``|X_A| - 1``, the free parameters of a saturated table over ``A``.

@@ -149,6 +149,7 @@ def pair_gains(tables) -> np.ndarray:
 
 
 def _single_edge_gains(tables) -> np.ndarray:
+    tables.prime_pair_terms()  # every pair's table in one product instead of one pass each
     empty = DecomposableState(tables, 0, strata=False)
     out = np.empty(len(tables.pairs))
     for p, (i, j) in enumerate(tables.pairs):
@@ -204,7 +205,11 @@ def best_forest_key(tables, gains: np.ndarray | None = None) -> int:
 
 
 def climbed_start_key(
-    tables, gains: np.ndarray | None = None, strata: bool = True, deadline: float | None = None
+    tables,
+    gains: np.ndarray | None = None,
+    strata: bool = True,
+    deadline: float | None = None,
+    candidates: CandidatePairs | None = None,
 ) -> int:
     """The best forest, climbed by :func:`greedy_climb` and then by :func:`polish` (deterministic).
 
@@ -218,6 +223,10 @@ def climbed_start_key(
     deadline : float, optional
         Wall-clock time (:func:`time.time`) after which the climb and the sweep stop early
         (the best graph found so far is returned).
+    candidates : CandidatePairs, optional
+        When they screen pairs out, the climb runs over the candidate pairs of every node
+        in the forest (its partners and the pairs two steps apart), and the polish follows
+        the candidates (:func:`polish`): the cost then follows the graph, not all pairs.
 
     Returns
     -------
@@ -234,8 +243,9 @@ def climbed_start_key(
     """
     gains = pair_gains(tables) if gains is None else gains
     state = DecomposableState(tables, best_forest_key(tables, gains), strata)
-    greedy_climb(state, deadline=deadline)
-    return polish(state, clique_partners(tables, gains), deadline).key
+    screened = candidates is not None and candidates.screened
+    greedy_climb(state, candidates.touching(state.adj, range(tables.n)) if screened else None, deadline)
+    return polish(state, clique_partners(tables, gains), deadline, candidates=candidates).key
 
 
 def pair_proposal_weights(gains: np.ndarray, uniform_share: float = UNIFORM_SHARE) -> np.ndarray:
