@@ -48,6 +48,14 @@ def _logsumexp(log_table: np.ndarray, axes: tuple) -> np.ndarray:
         return (np.log(total) + top).squeeze(axis=axes)
 
 
+def _total(tables) -> np.ndarray:
+    """``sum(tables, np.zeros(()))``: the tables added left to right (a 0-d zero when there are none)."""
+    total = np.zeros(())
+    for table in tables:
+        total = total + table
+    return total
+
+
 def sum_out(log_table: np.ndarray, variables: Sequence, keep: Sequence) -> np.ndarray:
     """Log of the sums of ``exp(log_table)`` over the variables not in ``keep`` (axes in ``keep``'s order).
 
@@ -133,6 +141,33 @@ class JunctionTreeEngine:
         for parent, child in nx.bfs_edges(tree, 0):
             self.parent[child] = parent
             self.downward.append(child)
+        self.neighbours: dict = {i: [] for i in range(len(self.cliques))}
+        for i, j in self.tree_edges:
+            self.neighbours[i].append(j)
+            self.neighbours[j].append(i)
+        self._homes: dict = {}
+        self._layouts: dict = {}
+        self._away: dict = {}
+
+    def away(self, i: int) -> list:
+        """The directed tree edges ``(a, b)`` leading away from clique ``i`` (the messages a change at ``i`` stales).
+
+        Examples
+        --------
+        >>> JunctionTreeEngine(nx.path_graph(3), dict.fromkeys(range(3), 2)).away(0)
+        [(0, 1)]
+        """
+        found = self._away.get(i)
+        if found is None:
+            found, stack = [], [(i, None)]
+            while stack:
+                node, came = stack.pop()
+                for other in self.neighbours[node]:
+                    if other != came:
+                        found.append((node, other))
+                        stack.append((other, node))
+            self._away[i] = found
+        return found
 
     def home(self, scope: Sequence) -> int:
         """Index of the first clique holding every variable of ``scope``.
@@ -142,11 +177,34 @@ class JunctionTreeEngine:
         >>> JunctionTreeEngine(nx.path_graph(3), dict.fromkeys(range(3), 2)).home([1, 2]) >= 0
         True
         """
-        scope = set(scope)
-        for i, clique in enumerate(self.cliques):
-            if scope <= set(clique):
-                return i
-        raise ValueError(f"No clique of the junction tree holds {sorted(scope, key=str)}")
+        key = tuple(scope)
+        found = self._homes.get(key)
+        if found is None:
+            wanted = set(key)
+            found = next((i for i, clique in enumerate(self.cliques) if wanted <= set(clique)), None)
+            if found is None:
+                raise ValueError(f"No clique of the junction tree holds {sorted(wanted, key=str)}")
+            self._homes[key] = found
+        return found
+
+    def layout(self, source: Sequence, target: Sequence) -> tuple:
+        """``(axes, permutation, shape)``: :func:`sum_out` of a table over ``source`` onto the variables it
+        shares with ``target``, then :func:`align` to ``target`` (cached; see :meth:`Propagation.add`).
+
+        Examples
+        --------
+        >>> JunctionTreeEngine(nx.path_graph(3), dict.fromkeys(range(3), 2)).layout((0, 1), (1, 2))
+        ((0,), [0], [2, 1])
+        """
+        key = (tuple(source), tuple(target))
+        found = self._layouts.get(key)
+        if found is None:
+            shared = [v for v in source if v in set(target)]
+            axes = tuple(i for i, v in enumerate(source) if v not in shared)
+            present = [v for v in target if v in shared]
+            shape = [self.cards[v] if v in shared else 1 for v in target]
+            found = self._layouts[key] = (axes, [shared.index(v) for v in present], shape)
+        return found
 
     def separator(self, child: int) -> tuple:
         """Variables shared by clique ``child`` and its parent (in the child's order).
@@ -276,10 +334,7 @@ class Propagation:
     def __init__(self, engine: JunctionTreeEngine, factors: Sequence[tuple]):
         self.engine = engine
         self.tables = [np.zeros([engine.cards[v] for v in c]) for c in engine.cliques]
-        self.neighbours: dict = {i: [] for i in range(len(engine.cliques))}
-        for i, j in engine.tree_edges:
-            self.neighbours[i].append(j)
-            self.neighbours[j].append(i)
+        self.neighbours: dict = engine.neighbours
         self.messages: dict = {}
         for scope, log_table in factors:
             self.add(scope, log_table)
@@ -295,15 +350,18 @@ class Propagation:
         >>> propagation.marginal([0]).round(6).tolist()
         [0.25, 0.75]
         """
-        i = self.engine.home(scope)
-        self.tables[i] = self.tables[i] + align(np.asarray(log_table, dtype=float), scope, self.engine.cliques[i])
-        stack = [(i, None)]
-        while stack:
-            node, came = stack.pop()
-            for other in self.neighbours[node]:
-                if other != came:
-                    self.messages.pop((node, other), None)
-                    stack.append((other, node))
+        engine = self.engine
+        i = engine.home(scope)
+        clique = engine.cliques[i]
+        log_table = np.asarray(log_table, dtype=float)
+        if tuple(scope) == clique:  # align's identity layout, without its bookkeeping
+            self.tables[i] = self.tables[i] + log_table
+        else:
+            self.tables[i] = self.tables[i] + align(log_table, scope, clique)
+        messages = self.messages
+        if messages:
+            for key in engine.away(i):
+                messages.pop(key, None)
 
     def _message(self, source: int, target: int) -> np.ndarray:
         """The log message from clique ``source`` to its neighbour ``target`` (laid out for ``target``)."""
@@ -315,10 +373,11 @@ class Propagation:
                 pending.extend(missing)
                 continue
             pending.pop()
-            table = self.tables[a] + sum((self.messages[(c, a)] for c in self.neighbours[a] if c != b), np.zeros(()))
+            table = self.tables[a] + _total(self.messages[(c, a)] for c in self.neighbours[a] if c != b)
             cliques = self.engine.cliques
-            shared = tuple(v for v in cliques[a] if v in set(cliques[b]))
-            self.messages[(a, b)] = align(sum_out(table, cliques[a], shared), shared, cliques[b])
+            axes, permutation, shape = self.engine.layout(cliques[a], cliques[b])
+            summed = _logsumexp(table, axes) if axes else table
+            self.messages[(a, b)] = np.transpose(summed, permutation).reshape(shape)
         return self.messages[(source, target)]
 
     def belief(self, i: int) -> tuple[float, np.ndarray]:
@@ -331,8 +390,8 @@ class Propagation:
         >>> round(float(np.exp(log_z)), 6), np.exp(belief).tolist()
         (4.0, [[0.25, 0.25], [0.25, 0.25]])
         """
-        table = self.tables[i] + sum((self._message(c, i) for c in self.neighbours[i]), np.zeros(()))
-        log_z = float(sum_out(table, self.engine.cliques[i], ()))
+        table = self.tables[i] + _total(self._message(c, i) for c in self.neighbours[i])
+        log_z = float(_logsumexp(table, tuple(range(table.ndim))))
         return log_z, table - log_z
 
     def marginal(self, variables: Sequence) -> np.ndarray:
@@ -344,6 +403,10 @@ class Propagation:
         >>> Propagation(engine, []).marginal([1]).tolist()
         [0.5, 0.5]
         """
-        i = self.engine.home(variables)
+        engine = self.engine
+        i = engine.home(variables)
         _, belief = self.belief(i)
-        return np.exp(sum_out(belief, self.engine.cliques[i], list(variables)))
+        clique = engine.cliques[i]
+        axes, permutation, _ = engine.layout(clique, variables)
+        summed = _logsumexp(belief, axes) if axes else belief
+        return np.exp(np.transpose(summed, permutation))
