@@ -151,8 +151,12 @@ def _implied(node, blanket: tuple, cards: dict, groups: np.ndarray, graph: nx.Gr
     return found
 
 
-def close_contexts(graph: nx.Graph, cards: dict, contexts: dict, order: dict) -> dict:
+def close_contexts(graph: nx.Graph, cards: dict, contexts: dict, order: dict, memo: dict | None = None) -> dict:
     """Add every context the given ones imply (see the module), until nothing changes.
+
+    ``memo``, a dict kept between calls on the same ``graph``, ``cards`` and ``order``, holds the
+    contexts each node's classes imply, per node and contexts of its edges (a search closing many
+    proposals that differ at a few edges computes each once).
 
     Examples
     --------
@@ -174,8 +178,14 @@ def close_contexts(graph: nx.Graph, cards: dict, contexts: dict, order: dict) ->
         touched = {w for edge in closed for w in edge}
         for node in sorted(touched, key=order.__getitem__):
             blanket = tuple(sorted(graph.adj[node], key=order.__getitem__))
-            groups = blanket_groups(node, blanket, cards, closed)
-            for edge, context in _implied(node, blanket, cards, groups, graph, order):
+            key = None if memo is None else (node, tuple(frozenset(closed.get(frozenset((node, w)), ()))
+                                                         for w in blanket))  # fmt: skip
+            implied = None if key is None else memo.get(key)
+            if implied is None:
+                implied = _implied(node, blanket, cards, blanket_groups(node, blanket, cards, closed), graph, order)
+                if key is not None:
+                    memo[key] = implied
+            for edge, context in implied:
                 found = closed.setdefault(edge, set())
                 if context not in found:
                     found.add(context)
