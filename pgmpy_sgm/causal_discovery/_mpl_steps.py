@@ -89,9 +89,10 @@ def prescreen_blanket(score, node, max_blanket: int | None, deadline: Deadline) 
     current = score.local_score(node, blanket)
     others = [v for v in score.variables if v != node]
     while not deadline.passed() and (max_blanket is None or len(blanket) < max_blanket):
-        trials = [(score.local_score(node, _blanket((*blanket, v), order)), v) for v in others if v not in blanket]
-        if not trials:
+        outside = [v for v in others if v not in blanket]
+        if not outside:
             break
+        trials = list(zip(score.extension_terms(node, blanket, outside), outside, strict=True))
         best, added = max(trials, key=lambda t: (t[0], -order[t[1]]))
         if best <= current + _TOL:
             break

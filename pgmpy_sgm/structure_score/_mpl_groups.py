@@ -133,22 +133,37 @@ def _cached_groups(blanket: tuple, shape: tuple, stated: tuple) -> np.ndarray:
 def _implied(node, blanket: tuple, cards: dict, groups: np.ndarray, graph: nx.Graph, order: dict) -> list:
     """``(edge, context)`` pairs stated by lines of ``node``'s blanket lying inside one class."""
     shape = tuple(int(cards[w]) for w in blanket)
-    grid = groups.reshape(shape)
+    groups = np.asarray(groups).reshape(-1)
     found = []
     for axis, other in enumerate(blanket):
         shared = common_neighbours(graph, node, other, order)
         if not shared:
             continue
         rest = tuple(w for w in blanket if w != other)
-        lines = np.moveaxis(grid, axis, -1).reshape(-1, shape[axis])
-        inside = np.flatnonzero(np.all(lines == lines[:, :1], axis=1))
+        lines = groups[_lines(shape, axis)]
+        inside = np.flatnonzero((lines == lines[:, :1]).all(axis=1))
         if inside.size == 0:
             continue
         rest_coords = _coordinates(tuple(int(cards[w]) for w in rest))[inside]
         keep = [rest.index(w) for w in shared]
-        for row in np.unique(rest_coords[:, keep], axis=0):
-            found.append((frozenset((node, other)), frozenset(zip(shared, (int(s) for s in row), strict=True))))
+        for row in sorted(set(map(tuple, rest_coords[:, keep].tolist()))):  # the distinct rows, in lexicographic order
+            found.append((frozenset((node, other)), frozenset(zip(shared, row, strict=True))))
     return found
+
+
+@lru_cache(maxsize=1024)
+def _lines(shape: tuple[int, ...], axis: int) -> np.ndarray:
+    """Positions (C order over ``shape``) of every line along ``axis``, one row per line, lines in C order of the
+    other axes; cached, read-only.
+
+    Examples
+    --------
+    >>> _lines((2, 3), 0).tolist()
+    [[0, 3], [1, 4], [2, 5]]
+    """
+    out = np.moveaxis(np.arange(math.prod(shape), dtype=np.int64).reshape(shape), axis, -1).reshape(-1, shape[axis])
+    out.setflags(write=False)
+    return out
 
 
 def close_contexts(graph: nx.Graph, cards: dict, contexts: dict, order: dict, memo: dict | None = None) -> dict:
