@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Mapping
 from numbers import Real
@@ -10,6 +11,7 @@ import networkx as nx
 import numpy as np
 from pgmpy.structure_score import BaseStructureScore
 
+from pgmpy_sgm.core._count_kernels import count_extensions
 from pgmpy_sgm.core._label_search import local_search
 from pgmpy_sgm.core.bdeu_groups import CachedBlockWeights, dirichlet_class_weights
 from pgmpy_sgm.core.data import EncodedData
@@ -226,25 +228,19 @@ class MPLScore(LocalScoreCache, BaseStructureScore):
         if not candidates:
             return []
         encoded = self.encoded
-        column = encoded._codes_t
         index, cards = encoded._index, encoded.cardinality
         r = cards[variable]
-        base = np.zeros(column.shape[1], dtype=np.int64)
-        n_base = 1
-        for w in blanket:
-            base = base * cards[w] + column[index[w]]
-            n_base *= cards[w]
-        own = column[index[variable]].astype(np.int64)
+        n_base = math.prod(cards[w] for w in blanket)
         configs = [n_base * cards[w] for w in candidates]
         if sum(configs) * r > encoded.max_cells:
             return [self.local_score(variable, tuple(sorted((*blanket, w), key=self.order.__getitem__)))
                     for w in candidates]  # fmt: skip
-        cells, offset = [], 0
-        for w, q in zip(candidates, configs, strict=True):
-            cells.append((base * cards[w] + column[index[w]]) * r + own + offset)
-            offset += q * r
-        counts = np.bincount(np.concatenate(cells), weights=np.tile(encoded.weights, len(candidates)),
-                             minlength=offset).reshape(-1, r)  # row by row in order, as EncodedData.counts  # fmt: skip
+        offsets = np.concatenate([[0], np.cumsum(configs[:-1], dtype=np.int64) * r]).astype(np.int64)
+        ints = functools.partial(np.array, dtype=np.int64)
+        counts = count_extensions(encoded._codes_t, encoded.weights, ints([index[w] for w in blanket]),
+                                  ints([cards[w] for w in (*blanket, variable)]), index[variable],
+                                  ints([index[w] for w in candidates]), ints([cards[w] for w in candidates]), offsets,
+                                  sum(configs) * r).reshape(-1, r)  # fmt: skip
         rows = np.repeat(np.asarray(configs, dtype=np.int64), configs)
         if self.alpha == "bdeu":
             alphas = np.ones(rows.size) / (rows * r).astype(np.float64)
