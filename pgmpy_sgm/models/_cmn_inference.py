@@ -220,6 +220,37 @@ class JunctionTreeEngine:
         parent = set(self.cliques[self.parent[child]])
         return tuple(v for v in self.cliques[child] if v in parent)
 
+    def _upward(self, factors: Sequence[tuple]) -> tuple[list, dict, np.ndarray, float]:
+        """The clique tables, the messages towards the root (``{(child, parent): message}``, leaves first),
+        the root's table with its messages and ``log Z``."""
+        cliques = self.cliques
+        tables = [np.zeros([self.cards[v] for v in c]) for c in cliques]
+        for scope, log_table in factors:
+            i = self.home(scope)
+            tables[i] = tables[i] + align(np.asarray(log_table, dtype=float), scope, cliques[i])
+        kids: dict = {}
+        upward: dict = {}
+        for child in reversed(self.downward[1:]):
+            parent = self.parent[child]
+            table = tables[child] + _total(upward[(c, child)] for c in kids.get(child, ()))
+            axes, permutation, shape = self.layout(cliques[child], cliques[parent])
+            summed = _logsumexp(table, axes) if axes else table
+            upward[(child, parent)] = np.transpose(summed, permutation).reshape(shape)
+            kids.setdefault(parent, []).append(child)
+        root = tables[0] + _total(upward[(c, 0)] for c in kids.get(0, ()))
+        return tables, upward, root, float(_logsumexp(root, tuple(range(root.ndim))))
+
+    def log_partition(self, factors: Sequence[tuple]) -> float:
+        """``log Z`` of the log-potentials ``factors``: :meth:`calibrate`'s, by its upward pass alone.
+
+        Examples
+        --------
+        >>> engine = JunctionTreeEngine(nx.path_graph(2), {0: 2, 1: 2})
+        >>> round(float(np.exp(engine.log_partition([((0, 1), np.log(np.array([[1.0, 2.0], [3.0, 4.0]])))]))), 6)
+        10.0
+        """
+        return self._upward(factors)[3]
+
     def calibrate(self, factors: Sequence[tuple]) -> tuple[float, list[np.ndarray]]:
         """Log normalising constant and the normalised log marginal of every clique.
 
@@ -241,19 +272,8 @@ class JunctionTreeEngine:
         >>> round(float(np.exp(log_z)), 6), np.exp(beliefs[0]).round(1).tolist()
         (10.0, [[0.1, 0.2], [0.3, 0.4]])
         """
-        tables = [np.zeros([self.cards[v] for v in c]) for c in self.cliques]
-        for scope, log_table in factors:
-            i = self.home(scope)
-            tables[i] = tables[i] + align(np.asarray(log_table, dtype=float), scope, self.cliques[i])
-        upward = {}
-        for child in reversed(self.downward[1:]):
-            table = tables[child] + sum((m for (c, p), m in upward.items() if p == child), np.zeros(()))
-            upward[(child, self.parent[child])] = align(
-                sum_out(table, self.cliques[child], self.separator(child)), self.separator(child),
-                self.cliques[self.parent[child]])
+        tables, upward, root, log_z = self._upward(factors)
         beliefs: list = [None] * len(self.cliques)
-        root = tables[0] + sum((m for (c, p), m in upward.items() if p == 0), np.zeros(()))
-        log_z = float(sum_out(root, self.cliques[0], ()))
         beliefs[0] = root - log_z
         for child in self.downward[1:]:
             parent = self.parent[child]
@@ -368,6 +388,9 @@ class Propagation:
 
     def _message(self, source: int, target: int) -> np.ndarray:
         """The log message from clique ``source`` to its neighbour ``target`` (laid out for ``target``)."""
+        found = self.messages.get((source, target))
+        if found is not None:
+            return found
         pending = [(source, target)]
         while pending:  # compute the missing messages feeding it, deepest first
             a, b = pending[-1]

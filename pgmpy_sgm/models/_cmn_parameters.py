@@ -284,7 +284,7 @@ def cyclical_projection(graph: nx.Graph, cards: dict, contexts: dict, counts, ps
                     propagation.add(clique, step)
             if gap < tol:
                 break
-    log_z, _ = engine.calibrate(list(log_potentials.items()))
+    log_z = engine.log_partition(list(log_potentials.items()))
     return FitResult(log_potentials, engine, log_z, n_iter, bool(gap < tol), gap)
 
 
