@@ -10,6 +10,7 @@ the tree from the root.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from itertools import combinations
 
@@ -57,6 +58,19 @@ def _total(tables) -> np.ndarray:
     for table in tables:
         total = total + table
     return total
+
+
+def _log_total(log_table: np.ndarray) -> float:
+    """``float(_logsumexp(log_table, every axis))``, its checks on the one maximum and total as Python floats."""
+    axes = tuple(range(log_table.ndim))
+    top = _MAX(log_table, axis=axes, keepdims=True)
+    if not math.isfinite(top.item()):
+        top = np.where(np.isfinite(top), top, 0.0)
+    total = _SUM(np.exp(log_table - top), axis=axes, keepdims=True)
+    if total.item() != 0.0:
+        return (np.log(total) + top).item()
+    with np.errstate(divide="ignore"):
+        return (np.log(total) + top).item()
 
 
 def sum_out(log_table: np.ndarray, variables: Sequence, keep: Sequence) -> np.ndarray:
@@ -417,7 +431,7 @@ class Propagation:
         (4.0, [[0.25, 0.25], [0.25, 0.25]])
         """
         table = self.tables[i] + _total(self._message(c, i) for c in self.neighbours[i])
-        log_z = float(_logsumexp(table, tuple(range(table.ndim))))
+        log_z = _log_total(table)
         return log_z, table - log_z
 
     def marginal(self, variables: Sequence) -> np.ndarray:
