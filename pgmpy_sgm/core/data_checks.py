@@ -125,7 +125,7 @@ def check_frame_complete(frame: pd.DataFrame) -> None:
         ...
     ValueError: Column 'a' has 1 infinite value(s); 1 of 2 rows is incomplete. States must be finite.
     """
-    if all(_plainly_complete(frame.iloc[:, j]) for j in range(frame.shape[1])):
+    if frame.columns.is_unique and all(_plainly_complete(column) for _, column in frame.items()):
         return
     na = frame.isna()
     infinite = pd.DataFrame(

@@ -37,16 +37,17 @@ def align(array: np.ndarray, variables: Sequence, target: Sequence) -> np.ndarra
     return moved.reshape([array.shape[variables.index(v)] if v in variables else 1 for v in target])
 
 
-_MAX, _SUM = np.maximum.reduce, np.add.reduce
+_MAX, _SUM, _ALL = np.maximum.reduce, np.add.reduce, np.logical_and.reduce
 
 
 def _logsumexp(log_table: np.ndarray, axes: tuple) -> np.ndarray:
     """``log sum exp`` over ``axes`` (scipy's without its per-call overhead; all ``-inf`` gives ``-inf``)."""
-    top = _MAX(log_table, axis=axes, keepdims=True)  # ndarray.max and .sum without their wrappers
-    if not np.isfinite(top).all():  # a line of impossible cells: its sum is 0, its log -inf
-        top = np.where(np.isfinite(top), top, 0.0)
+    top = _MAX(log_table, axis=axes, keepdims=True)  # ndarray.max, .sum and .all without their wrappers
+    finite = np.isfinite(top)
+    if not _ALL(finite, axis=None):  # a line of impossible cells: its sum is 0, its log -inf
+        top = np.where(finite, top, 0.0)
     total = _SUM(np.exp(log_table - top), axis=axes, keepdims=True)
-    if total.all():
+    if _ALL(total, axis=None):
         return (np.log(total) + top).squeeze(axis=axes)
     with np.errstate(divide="ignore"):
         return (np.log(total) + top).squeeze(axis=axes)
