@@ -21,8 +21,6 @@ from functools import lru_cache
 
 import networkx as nx
 import numpy as np
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
 
 __all__ = ["blanket_groups", "close_contexts", "common_neighbours"]
 
@@ -117,10 +115,29 @@ def _groups(blanket: tuple, shape: tuple, stated: tuple) -> np.ndarray:
             cols.append(members - coords[members, axis] * strides[axis])  # the line's configuration with X_other = 0
     if not rows:
         return np.arange(n, dtype=np.int64)
-    r, c = np.concatenate(rows), np.concatenate(cols)
-    links = coo_matrix((np.ones(r.size, dtype=np.int8), (r, c)), shape=(n, n))
-    _, labels = connected_components(links, directed=False)
-    return _canonical(labels)
+    return _canonical(_components(n, np.concatenate(rows), np.concatenate(cols)))
+
+
+def _components(n: int, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """A label per node of the graph on ``range(n)`` with the edges ``(rows[k], cols[k])``, equal within its
+    connected component and different between components (the smallest label of its component, by repeated
+    minima over the edges and pointer jumping; only the partition matters: callers relabel it canonically).
+
+    Examples
+    --------
+    >>> _components(5, np.array([0, 3]), np.array([2, 4])).tolist()
+    [0, 1, 0, 3, 3]
+    """
+    labels = np.arange(n, dtype=np.int64)
+    while True:
+        low = np.minimum(labels[rows], labels[cols])
+        new = labels.copy()
+        np.minimum.at(new, rows, low)
+        np.minimum.at(new, cols, low)
+        new = new[new]  # a label is a node of the same component: jump to its label
+        if np.array_equal(new, labels):
+            return labels
+        labels = new
 
 
 @lru_cache(maxsize=256)

@@ -83,3 +83,22 @@ def test_close_contexts_with_a_memo_equals_without():
             contexts[edge] = {frozenset(zip(shared, (s, 1 - s), strict=True))}
         assert close_contexts(graph, cards, contexts, order, memo) == close_contexts(graph, cards, contexts, order)
     assert memo
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_components_give_networkx_connected_components(seed):
+    from pgmpy_sgm.structure_score._mpl_groups import _components
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 40))
+    k = int(rng.integers(0, 2 * n))
+    rows, cols = rng.integers(0, n, k), rng.integers(0, n, k)
+    labels = _components(n, rows, cols)
+    graph = nx.Graph()
+    graph.add_nodes_from(range(n))
+    graph.add_edges_from(zip(rows.tolist(), cols.tolist(), strict=True))
+    expected = {frozenset(part) for part in nx.connected_components(graph)}
+    got: dict = {}
+    for node, label in enumerate(labels.tolist()):
+        got.setdefault(label, set()).add(node)
+    assert {frozenset(part) for part in got.values()} == expected
