@@ -192,7 +192,10 @@ class MPLScore(LocalScoreCache, BaseStructureScore):
         if groups.shape != (counts.shape[0],) or (groups.size and groups.min() < 0):
             raise ValueError(f"group_ids must give a class (>= 0) to each of the {counts.shape[0]} configurations "
                              f"of {list(blanket)}. Got shape {groups.shape}")  # fmt: skip
-        groups = canonical_groups(groups)
+        return self._classes_term(counts, canonical_groups(groups))
+
+    def _classes_term(self, counts: np.ndarray, groups: np.ndarray) -> float:
+        """:meth:`grouped_term` of the blanket's ``counts`` (configurations x states) under canonical ``groups``."""
         n_groups = int(groups.max()) + 1
         pooled = np.zeros((n_groups, counts.shape[1]))
         np.add.at(pooled, groups, counts)
@@ -338,8 +341,8 @@ class MPLScore(LocalScoreCache, BaseStructureScore):
         blanket = tuple(sorted(graph.adj[node], key=self.order.__getitem__))
         if not any(frozenset((node, w)) in closed for w in blanket):
             return self.local_score(node, blanket)
-        groups = blanket_groups(node, blanket, self.encoded.cardinality, closed)
-        return self.grouped_term(node, blanket, groups)
+        groups = blanket_groups(node, blanket, self.encoded.cardinality, closed)  # canonical already
+        return self._classes_term(self._blanket_counts(node, blanket), groups)
 
     def log_pseudo_likelihood(self, model, contexts=None) -> float:
         """Log marginal pseudo-likelihood plus the structure prior of an undirected graph with contexts.
