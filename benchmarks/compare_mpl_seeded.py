@@ -8,11 +8,13 @@ the same rows): ``MPLSearch(seed=0)`` with its defaults, and with ``contexts=Fal
 ``graph_score_``, the stage-2 choice and its values (``graph_cv_``, ``graph_bic_``), the added
 edges, the blankets and the move counts must be identical between the trees (compared exactly,
 no tolerance). The seconds of each fit are printed too (one run each, the trees one after the
-other: a rough comparison only).
+other: a rough comparison only); with ``--repeat K``, also the median CPU seconds
+(``time.process_time``) of K more fits of each, less sensitive to other jobs on the machine.
+``--quick`` leaves out grid-100, insurance and alarm.
 
 Usage::
 
-    python benchmarks/compare_mpl_seeded.py OLD_TREE NEW_TREE [--quick]
+    python benchmarks/compare_mpl_seeded.py OLD_TREE NEW_TREE [--quick] [--repeat K]
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ import pgmpy_sgm
 from pgmpy_sgm.causal_discovery import MPLSearch
 
 quick = sys.argv[3] == "quick"
+repeat = int(sys.argv[4])
 sets = []
 for kind, size in bench_mpl.cmn_settings(False):
     model = bench_mpl.make_cmn(kind, size, seed=0)
@@ -63,7 +66,12 @@ for name, n, train, states in sets:
         start = time.perf_counter()
         est = MPLSearch(seed=0, state_names=states, **params).fit(train)
         seconds = time.perf_counter() - start
-        out["fits"][f"{name} n={n} {label}"] = {"seconds": seconds, "result": {
+        cpu = []
+        for _ in range(repeat):  # CPU seconds of more fits (the first, timed above, is not among them)
+            start = time.process_time()
+            MPLSearch(seed=0, state_names=states, **params).fit(train)
+            cpu.append(time.process_time() - start)
+        out["fits"][f"{name} n={n} {label}"] = {"seconds": seconds, "cpu": sorted(cpu), "result": {
             "edges": [list(e) for e in est.graph_.edges()],
             "contexts": repr(sorted((k, v) for k, v in est.contexts_.items())),
             "best_score": float(est.best_score_),
@@ -82,20 +90,24 @@ print(json.dumps(out))
 """
 
 
-def run(tree: str, quick: bool) -> dict:
+def run(tree: str, quick: bool, repeat: int = 0) -> dict:
     # -S: no site processing, so that an editable install of either tree cannot shadow ``tree``
     site_packages = [p for p in sys.path if p.endswith("site-packages")]
     env = {"PYTHONPATH": os.pathsep.join([tree, *site_packages]), "PATH": "/usr/bin:/bin", "OMP_NUM_THREADS": "1",
            "NUMBA_CACHE_DIR": os.environ.get("NUMBA_CACHE_DIR", "/tmp/numba-cache")}  # fmt: skip
-    done = subprocess.run([sys.executable, "-S", "-c", FITS, tree, str(HERE), "quick" if quick else "all"],
+    done = subprocess.run([sys.executable, "-S", "-c", FITS, tree, str(HERE), "quick" if quick else "all", str(repeat)],
                           capture_output=True, text=True, env=env, cwd=tree, check=False)  # fmt: skip
     if done.returncode:
         raise SystemExit(f"{tree}: {done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def main(old: str, new: str, quick: bool = False) -> int:
-    before, after = run(old, quick), run(new, quick)
+def _median(values: list) -> float:
+    return float("nan") if not values else (values[(len(values) - 1) // 2] + values[len(values) // 2]) / 2
+
+
+def main(old: str, new: str, quick: bool = False, repeat: int = 0) -> int:
+    before, after = run(old, quick, repeat), run(new, quick, repeat)
     print(f"old: {before['file']}\nnew: {after['file']}")
     differ = 0
     for name, fit in before["fits"].items():
@@ -104,11 +116,15 @@ def main(old: str, new: str, quick: bool = False) -> int:
         differ += not same
         changed = [f for f in fit["result"] if fit["result"][f] != other["result"].get(f)]
         fields = "" if same else " in " + ", ".join(changed)
+        cpu = (f"   median CPU of {repeat}: {_median(fit['cpu']) * 1000:8.1f} ms -> "
+               f"{_median(other.get('cpu', [])) * 1000:8.1f} ms") if repeat else ""
         print(f"{name:28s} {'identical' if same else 'DIFFERENT'}{fields:24s} "
-              f"{fit['seconds']:7.3f} s -> {other['seconds']:7.3f} s")
+              f"{fit['seconds']:7.3f} s -> {other['seconds']:7.3f} s{cpu}")
     print(f"{len(before['fits']) - differ} of {len(before['fits'])} fits identical")
     return 1 if differ else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1], sys.argv[2], "--quick" in sys.argv[3:]))
+    options = sys.argv[3:]
+    sys.exit(main(sys.argv[1], sys.argv[2], "--quick" in options,
+                  int(options[options.index("--repeat") + 1]) if "--repeat" in options else 0))

@@ -18,7 +18,7 @@ from pgmpy_sgm.core.data import EncodedData
 from pgmpy_sgm.core.lines import canonical_groups
 from pgmpy_sgm.core.optimize import GroupsResult, best_partition_by_block, exact_search_fits, partition_space
 from pgmpy_sgm.core.pooling import pooled_input
-from pgmpy_sgm.structure_score._base import LocalScoreCache
+from pgmpy_sgm.structure_score._base import LOCAL_SCORE_CACHE_SIZE, LocalScoreCache
 from pgmpy_sgm.structure_score._mpl_groups import blanket_groups, close_contexts, common_neighbours
 
 __all__ = ["MPLScore", "DEFAULT_ALPHA", "DEFAULT_KAPPA", "check_mpl_settings"]
@@ -150,6 +150,7 @@ class MPLScore(LocalScoreCache, BaseStructureScore):
         self.dtypes = {v: "C" for v in self.variables}
         self.order = {v: i for i, v in enumerate(self.variables)}
         self._init_local_score_cache()
+        self._extensions: dict = {}  # terms counted by extension_terms, read by _local_score
         super(BaseStructureScore, self).__init__()
 
     # -- class weights -------------------------------------------------------------------
@@ -205,8 +206,12 @@ class MPLScore(LocalScoreCache, BaseStructureScore):
     def _local_score(self, variable, parents: tuple) -> float:
         """MPL term of ``variable`` given the blanket ``parents``, every configuration a class of its own.
 
-        (``grouped_term`` with one class per configuration, without its grouping work.)
+        (``grouped_term`` with one class per configuration, without its grouping work; or the
+        term :meth:`extension_terms` counted, the same number.)
         """
+        found = self.__dict__.get("_extensions", {}).get((variable, tuple(parents)))
+        if found is not None:
+            return found
         counts = self._blanket_counts(variable, tuple(parents))
         return float(math.fsum(self.class_weights(counts, np.ones(counts.shape[0]), counts.shape[0])))
 
@@ -215,8 +220,8 @@ class MPLScore(LocalScoreCache, BaseStructureScore):
 
         Each term is the same number :meth:`local_score` gives (the blanket's order does not
         change a term: its configurations are summed exactly), counted for every candidate at
-        once; nothing is cached. Tables larger in all than the data's ``max_cells`` are left to
-        :meth:`local_score` (which refuses one too large alone).
+        once, and kept for :meth:`local_score`. Tables larger in all than the data's
+        ``max_cells`` are left to :meth:`local_score` (which refuses one too large alone).
 
         Examples
         --------
@@ -251,7 +256,12 @@ class MPLScore(LocalScoreCache, BaseStructureScore):
             alphas = np.full(rows.size, float(self.alpha))
         weights = dirichlet_class_weights(counts, alphas, np.ones(rows.size), math.log(self.kappa))
         ends = np.cumsum(configs)
-        return [float(math.fsum(weights[end - q:end])) for q, end in zip(configs, ends.tolist(), strict=True)]
+        terms = [float(math.fsum(weights[end - q:end])) for q, end in zip(configs, ends.tolist(), strict=True)]
+        kept = self.__dict__.setdefault("_extensions", {})
+        for w, term in zip(candidates, terms, strict=True):
+            if len(kept) < LOCAL_SCORE_CACHE_SIZE:  # for the local terms asked later (the climb's)
+                kept[(variable, tuple(sorted((*blanket, w), key=self.order.__getitem__)))] = term
+        return terms
 
     # -- graphs with contexts --------------------------------------------------------------
     def _graph(self, model) -> nx.Graph:

@@ -48,7 +48,8 @@ def test_extension_terms_equal_row_by_row_terms(alpha, blanket):
     for w, term in zip(candidates, got, strict=True):
         full = tuple(sorted((*blanket, w), key=order.__getitem__))
         assert term == pytest.approx(_term_by_rows(frame, "v2", full, alpha), rel=1e-12, abs=1e-9)
-        assert term == score.local_score("v2", full)  # the very same number as the cached path
+        assert term == MPLScore(frame, alpha=alpha, kappa=1.0).local_score("v2", full)  # counted the usual way
+        assert score.local_score("v2", full) == term  # kept for the climb
 
 
 def test_extension_terms_with_row_counts_equal_local_score_exactly():
@@ -56,7 +57,8 @@ def test_extension_terms_with_row_counts_equal_local_score_exactly():
     weights = np.random.default_rng(4).integers(0, 4, len(frame)).astype(float)
     score = MPLScore(frame, weights=weights)
     got = score.extension_terms("v1", ("v0",), ["v2", "v3", "v4"])
-    assert got == [score.local_score("v1", ("v0", w)) for w in ("v2", "v3", "v4")]
+    fresh = MPLScore(frame, weights=weights)
+    assert got == [fresh.local_score("v1", ("v0", w)) for w in ("v2", "v3", "v4")]
     pooled_rows = score.encoded.codes.shape[0]
     assert pooled_rows <= len(frame)
     by_rows = _term_by_rows(frame, "v1", ("v0", "v3"), weights=weights)
@@ -77,4 +79,4 @@ def test_extension_terms_above_max_cells_take_the_checked_path():
     score = MPLScore(frame, max_cells=40)  # v0, v3 and a candidate with v2: up to 2 * 4 * 3 * 2 = 48 cells
     with pytest.raises(ValueError, match="max_cells"):
         score.extension_terms("v2", ("v0", "v3"), ["v1"])
-    assert score.extension_terms("v2", ("v0",), ["v4"]) == [score.local_score("v2", ("v0", "v4"))]
+    assert score.extension_terms("v2", ("v0",), ["v4"]) == [MPLScore(frame).local_score("v2", ("v0", "v4"))]
