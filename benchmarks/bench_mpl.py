@@ -501,7 +501,27 @@ def report(frame: pd.DataFrame) -> str:
         cells = [f"{_cell(part.loc[x, 'f1'], '.3f')} ({_cell(part.loc[x, 'fit_s'], '.1f')} s)" if x in part.index
                  else "–" for x in names]  # fmt: skip
         second.append(f"| {key} | " + " | ".join(cells) + " |")
-    return "\n".join(first) + "\n\n" + "\n".join(second)
+    return "\n".join(first) + "\n\n" + "\n".join(second) + "\n\n" + goal_counts(frame)
+
+
+def goal_counts(frame: pd.DataFrame) -> str:
+    """For each MPL learner: on how many settings with a BDgraph result its F1 is at least BDgraph's at equal or
+    lower search seconds (the seconds as recorded, unrounded)."""
+    mean = frame.groupby(["data", "n", "learner"])[["f1", "fit_s"]].mean()
+    lines = []
+    for learner in ("MPL@base", "MPL", "MPL-plain@base", "MPL-plain"):
+        held, total = [], 0
+        for (data, n, name), other in mean.iterrows():
+            if name != "BDgraph" or pd.isna(other["f1"]) or (data, n, learner) not in mean.index:
+                continue
+            own = mean.loc[(data, n, learner)]
+            total += 1
+            if own["f1"] >= other["f1"] and own["fit_s"] <= other["fit_s"]:
+                held.append(f"{data} {n}")
+        if total:
+            lines.append(f"{learner}: F1 >= BDgraph's at <= its seconds on {len(held)} of {total} settings "
+                         f"({', '.join(held)})")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -34,8 +34,8 @@ import math
 import networkx as nx
 import numpy as np
 
-from pgmpy_sgm.models._cmn_inference import JunctionTreeEngine, Propagation, sum_out
-from pgmpy_sgm.models._cmn_parameters import cyclical_projection
+from pgmpy_sgm.models._cmn_inference import Propagation, sum_out
+from pgmpy_sgm.models._cmn_parameters import cyclical_projection, fit_plan
 
 __all__ = ["add_edges", "added_dimension", "joint_marginals", "edge_margins", "fit_work", "MAX_FIT_WORK",
            "ADDITION_PSEUDO_COUNT", "EBIC_GAMMA"]
@@ -59,13 +59,12 @@ def fit_work(graph: nx.Graph, cards: dict) -> int | None:
     >>> fit_work(nx.path_graph(3), dict.fromkeys(range(3), 2))  # 2 cliques x (4 + 4) cells
     16
     """
-    try:
-        engine = JunctionTreeEngine(graph, cards)
+    try:  # the plan of the fit itself (cached): its blocks are the maximal cliques, their tree the triangulation's
+        blocks, engine, _ = fit_plan(graph, cards, {})
     except ValueError:  # a clique of the triangulation beyond exact computation
         return None
     cells = sum(math.prod(cards[v] for v in c) for c in engine.cliques)
-    n_cliques = sum(1 for _ in nx.find_cliques(graph)) if graph.number_of_edges() else graph.number_of_nodes()
-    work = cells * n_cliques
+    work = cells * len(blocks)
     return work if work <= MAX_FIT_WORK else None
 
 

@@ -89,9 +89,10 @@ def prescreen_blanket(score, node, max_blanket: int | None, deadline: Deadline) 
     current = score.local_score(node, blanket)
     others = [v for v in score.variables if v != node]
     while not deadline.passed() and (max_blanket is None or len(blanket) < max_blanket):
-        trials = [(score.local_score(node, _blanket((*blanket, v), order)), v) for v in others if v not in blanket]
-        if not trials:
+        outside = [v for v in others if v not in blanket]
+        if not outside:
             break
+        trials = list(zip(score.extension_terms(node, blanket, outside), outside, strict=True))
         best, added = max(trials, key=lambda t: (t[0], -order[t[1]]))
         if best <= current + _TOL:
             break
@@ -299,13 +300,25 @@ class _ContextState:
         self.score, self.graph = score, graph
         self.closed: dict = {}
         self.term = {v: score.node_term(graph, {}, v) for v in score.variables}
+        self.blankets = {v: _blanket(graph.adj[v], score.order) for v in score.variables}
+        self._implied: dict = {}  # close_contexts' memo on this graph
+        self._terms: dict = {}  # node terms per node and contexts of its edges
+
+    def node_term(self, closed: dict, node) -> float:
+        """``score.node_term`` on this graph, kept per node and contexts of its edges (all the term depends on)."""
+        key = (node, tuple((frozenset((node, w)) in closed, frozenset(closed.get(frozenset((node, w)), ())))
+                           for w in self.blankets[node]))  # fmt: skip
+        term = self._terms.get(key)
+        if term is None:
+            term = self._terms[key] = self.score.node_term(self.graph, closed, node)
+        return term
 
     def proposal(self, closed: dict) -> tuple[float, dict]:
         """Gain of moving to the closure of ``closed``, and the new terms of the nodes it changes."""
         score, graph = self.score, self.graph
-        new = close_contexts(graph, score.encoded.cardinality, closed, score.order)
+        new = close_contexts(graph, score.encoded.cardinality, closed, score.order, self._implied)
         changed = {w for e in set(new) | set(self.closed) if new.get(e, set()) != self.closed.get(e, set()) for w in e}
-        terms = {v: score.node_term(graph, new, v) for v in changed}
+        terms = {v: self.node_term(new, v) for v in changed}
         return math.fsum(terms[v] - self.term[v] for v in changed), {"closed": new, "terms": terms}
 
     def accept(self, move: dict) -> None:

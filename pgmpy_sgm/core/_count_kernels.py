@@ -7,7 +7,7 @@ import math
 import numpy as np
 from numba import njit
 
-__all__ = ["count_cells", "family_log_ml"]
+__all__ = ["count_cells", "count_extensions", "family_log_ml"]
 
 
 @njit(cache=True, nogil=True)
@@ -21,6 +21,25 @@ def count_cells(codes_t, weights, cols, cards, n_cells):  # pragma: no cover - c
         for j in range(m):
             index = index * cards[j] + codes_t[cols[j], r]
         counts[index] += weights[r]
+    return counts
+
+
+@njit(cache=True, nogil=True)
+def count_extensions(codes_t, weights, cols, cards, own, extra, extra_cards, offsets, n_cells):  # pragma: no cover
+    """Cell counts of ``cols + (extra[j], own)`` for every ``j``, table ``j`` from ``offsets[j]`` (each cell
+    summed row by row, as :func:`count_cells` sums it)."""
+    counts = np.zeros(n_cells)
+    n_rows = codes_t.shape[1]
+    m = cols.shape[0]
+    r = cards[m]
+    for row in range(n_rows):
+        base = 0
+        for j in range(m):
+            base = base * cards[j] + codes_t[cols[j], row]
+        state = codes_t[own, row]
+        w = weights[row]
+        for j in range(extra.shape[0]):
+            counts[offsets[j] + (base * extra_cards[j] + codes_t[extra[j], row]) * r + state] += w
     return counts
 
 

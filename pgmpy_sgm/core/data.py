@@ -82,6 +82,32 @@ def python_scalar(value):
     return value.item() if isinstance(value, np.generic) else value
 
 
+#: Widest range of integer states that :func:`_integer_codes` maps through a lookup table.
+_LOOKUP_RANGE = 2**16
+
+
+def _integer_codes(column: pd.Series, states: list) -> np.ndarray | None:
+    """Codes of an integer column whose values are all among the integer ``states`` (their positions), by a
+    lookup table; None when the column or the states are not such (then pandas encodes it).
+
+    Examples
+    --------
+    >>> _integer_codes(pd.Series([3, 1, 3]), [3, 1]).tolist()
+    [0, 1, 0]
+    """
+    if not (isinstance(column.dtype, np.dtype) and column.dtype.kind in "iu") or not states:
+        return None
+    if not all(type(s) is int for s in states):
+        return None
+    low, high = min(states), max(states)
+    if high - low >= _LOOKUP_RANGE or low < -(2**62) or high > 2**62:
+        return None
+    lookup = np.full(high - low + 1, -1, dtype=np.int64)
+    lookup[np.asarray(states, dtype=np.int64) - low] = np.arange(len(states))
+    codes = lookup[column.to_numpy().astype(np.int64) - low]  # every value is a state (checked before)
+    return codes
+
+
 class EncodedData:
     """Discrete data encoded once, with fast cached contingency counts.
 
@@ -268,6 +294,9 @@ class EncodedData:
             codes = column.cat.codes.to_numpy()
             if (codes >= 0).all():  # the codes are the positions among the states already
                 return codes
+        codes = None if is_categorical else _integer_codes(column, states)
+        if codes is not None:
+            return codes
         values = column.astype(object) if is_categorical else column
         categories = pd.Index(states, dtype=object, tupleize_cols=False)  # tuple states stay states
         codes = pd.Categorical(values, categories=categories).codes  # the narrowest signed integers

@@ -125,6 +125,8 @@ def check_frame_complete(frame: pd.DataFrame) -> None:
         ...
     ValueError: Column 'a' has 1 infinite value(s); 1 of 2 rows is incomplete. States must be finite.
     """
+    if frame.columns.is_unique and all(_plainly_complete(column) for _, column in frame.items()):
+        return
     na = frame.isna()
     infinite = pd.DataFrame(
         {name: np.isinf(frame[name].to_numpy()) if pd.api.types.is_float_dtype(frame[name].dtype) else False
@@ -133,6 +135,13 @@ def check_frame_complete(frame: pd.DataFrame) -> None:
     )
     bad = na.to_numpy() | infinite.to_numpy(dtype=bool)
     check_complete(na.sum().to_dict(), infinite.sum().to_dict(), int(bad.any(axis=1).sum()), len(frame))
+
+
+def _plainly_complete(column: pd.Series) -> bool:
+    """Whether a column cannot hold missing or infinite values: integers, booleans, categories all set."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        return bool((column.cat.codes.to_numpy() >= 0).all())
+    return isinstance(column.dtype, np.dtype) and column.dtype.kind in "iub"
 
 
 def check_discrete(column: pd.Series, name: str, n_observations: float) -> None:

@@ -10,6 +10,7 @@ the tree from the root.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from itertools import combinations
 
@@ -36,16 +37,41 @@ def align(array: np.ndarray, variables: Sequence, target: Sequence) -> np.ndarra
     return moved.reshape([array.shape[variables.index(v)] if v in variables else 1 for v in target])
 
 
+_MAX, _SUM, _ALL = np.maximum.reduce, np.add.reduce, np.logical_and.reduce
+
+
 def _logsumexp(log_table: np.ndarray, axes: tuple) -> np.ndarray:
     """``log sum exp`` over ``axes`` (scipy's without its per-call overhead; all ``-inf`` gives ``-inf``)."""
-    top = log_table.max(axis=axes, keepdims=True)
-    if not np.isfinite(top).all():  # a line of impossible cells: its sum is 0, its log -inf
-        top = np.where(np.isfinite(top), top, 0.0)
-    total = np.exp(log_table - top).sum(axis=axes, keepdims=True)
-    if total.all():
+    top = _MAX(log_table, axis=axes, keepdims=True)  # ndarray.max, .sum and .all without their wrappers
+    finite = np.isfinite(top)
+    if not _ALL(finite, axis=None):  # a line of impossible cells: its sum is 0, its log -inf
+        top = np.where(finite, top, 0.0)
+    total = _SUM(np.exp(log_table - top), axis=axes, keepdims=True)
+    if _ALL(total, axis=None):
         return (np.log(total) + top).squeeze(axis=axes)
     with np.errstate(divide="ignore"):
         return (np.log(total) + top).squeeze(axis=axes)
+
+
+def _total(tables) -> np.ndarray:
+    """``sum(tables, np.zeros(()))``: the tables added left to right (a 0-d zero when there are none)."""
+    total = np.zeros(())
+    for table in tables:
+        total = total + table
+    return total
+
+
+def _log_total(log_table: np.ndarray) -> float:
+    """``float(_logsumexp(log_table, every axis))``, its checks on the one maximum and total as Python floats."""
+    axes = tuple(range(log_table.ndim))
+    top = _MAX(log_table, axis=axes, keepdims=True)
+    if not math.isfinite(top.item()):
+        top = np.where(np.isfinite(top), top, 0.0)
+    total = _SUM(np.exp(log_table - top), axis=axes, keepdims=True)
+    if total.item() != 0.0:
+        return (np.log(total) + top).item()
+    with np.errstate(divide="ignore"):
+        return (np.log(total) + top).item()
 
 
 def sum_out(log_table: np.ndarray, variables: Sequence, keep: Sequence) -> np.ndarray:
@@ -133,6 +159,33 @@ class JunctionTreeEngine:
         for parent, child in nx.bfs_edges(tree, 0):
             self.parent[child] = parent
             self.downward.append(child)
+        self.neighbours: dict = {i: [] for i in range(len(self.cliques))}
+        for i, j in self.tree_edges:
+            self.neighbours[i].append(j)
+            self.neighbours[j].append(i)
+        self._homes: dict = {}
+        self._layouts: dict = {}
+        self._away: dict = {}
+
+    def away(self, i: int) -> list:
+        """The directed tree edges ``(a, b)`` leading away from clique ``i`` (the messages a change at ``i`` stales).
+
+        Examples
+        --------
+        >>> JunctionTreeEngine(nx.path_graph(3), dict.fromkeys(range(3), 2)).away(0)
+        [(0, 1)]
+        """
+        found = self._away.get(i)
+        if found is None:
+            found, stack = [], [(i, None)]
+            while stack:
+                node, came = stack.pop()
+                for other in self.neighbours[node]:
+                    if other != came:
+                        found.append((node, other))
+                        stack.append((other, node))
+            self._away[i] = found
+        return found
 
     def home(self, scope: Sequence) -> int:
         """Index of the first clique holding every variable of ``scope``.
@@ -142,11 +195,34 @@ class JunctionTreeEngine:
         >>> JunctionTreeEngine(nx.path_graph(3), dict.fromkeys(range(3), 2)).home([1, 2]) >= 0
         True
         """
-        scope = set(scope)
-        for i, clique in enumerate(self.cliques):
-            if scope <= set(clique):
-                return i
-        raise ValueError(f"No clique of the junction tree holds {sorted(scope, key=str)}")
+        key = tuple(scope)
+        found = self._homes.get(key)
+        if found is None:
+            wanted = set(key)
+            found = next((i for i, clique in enumerate(self.cliques) if wanted <= set(clique)), None)
+            if found is None:
+                raise ValueError(f"No clique of the junction tree holds {sorted(wanted, key=str)}")
+            self._homes[key] = found
+        return found
+
+    def layout(self, source: Sequence, target: Sequence) -> tuple:
+        """``(axes, permutation, shape)``: :func:`sum_out` of a table over ``source`` onto the variables it
+        shares with ``target``, then :func:`align` to ``target`` (cached; see :meth:`Propagation.add`).
+
+        Examples
+        --------
+        >>> JunctionTreeEngine(nx.path_graph(3), dict.fromkeys(range(3), 2)).layout((0, 1), (1, 2))
+        ((0,), [0], [2, 1])
+        """
+        key = (tuple(source), tuple(target))
+        found = self._layouts.get(key)
+        if found is None:
+            shared = [v for v in source if v in set(target)]
+            axes = tuple(i for i, v in enumerate(source) if v not in shared)
+            present = [v for v in target if v in shared]
+            shape = [self.cards[v] if v in shared else 1 for v in target]
+            found = self._layouts[key] = (axes, [shared.index(v) for v in present], shape)
+        return found
 
     def separator(self, child: int) -> tuple:
         """Variables shared by clique ``child`` and its parent (in the child's order).
@@ -158,6 +234,37 @@ class JunctionTreeEngine:
         """
         parent = set(self.cliques[self.parent[child]])
         return tuple(v for v in self.cliques[child] if v in parent)
+
+    def _upward(self, factors: Sequence[tuple]) -> tuple[list, dict, np.ndarray, float]:
+        """The clique tables, the messages towards the root (``{(child, parent): message}``, leaves first),
+        the root's table with its messages and ``log Z``."""
+        cliques = self.cliques
+        tables = [np.zeros([self.cards[v] for v in c]) for c in cliques]
+        for scope, log_table in factors:
+            i = self.home(scope)
+            tables[i] = tables[i] + align(np.asarray(log_table, dtype=float), scope, cliques[i])
+        kids: dict = {}
+        upward: dict = {}
+        for child in reversed(self.downward[1:]):
+            parent = self.parent[child]
+            table = tables[child] + _total(upward[(c, child)] for c in kids.get(child, ()))
+            axes, permutation, shape = self.layout(cliques[child], cliques[parent])
+            summed = _logsumexp(table, axes) if axes else table
+            upward[(child, parent)] = np.transpose(summed, permutation).reshape(shape)
+            kids.setdefault(parent, []).append(child)
+        root = tables[0] + _total(upward[(c, 0)] for c in kids.get(0, ()))
+        return tables, upward, root, float(_logsumexp(root, tuple(range(root.ndim))))
+
+    def log_partition(self, factors: Sequence[tuple]) -> float:
+        """``log Z`` of the log-potentials ``factors``: :meth:`calibrate`'s, by its upward pass alone.
+
+        Examples
+        --------
+        >>> engine = JunctionTreeEngine(nx.path_graph(2), {0: 2, 1: 2})
+        >>> round(float(np.exp(engine.log_partition([((0, 1), np.log(np.array([[1.0, 2.0], [3.0, 4.0]])))]))), 6)
+        10.0
+        """
+        return self._upward(factors)[3]
 
     def calibrate(self, factors: Sequence[tuple]) -> tuple[float, list[np.ndarray]]:
         """Log normalising constant and the normalised log marginal of every clique.
@@ -180,19 +287,8 @@ class JunctionTreeEngine:
         >>> round(float(np.exp(log_z)), 6), np.exp(beliefs[0]).round(1).tolist()
         (10.0, [[0.1, 0.2], [0.3, 0.4]])
         """
-        tables = [np.zeros([self.cards[v] for v in c]) for c in self.cliques]
-        for scope, log_table in factors:
-            i = self.home(scope)
-            tables[i] = tables[i] + align(np.asarray(log_table, dtype=float), scope, self.cliques[i])
-        upward = {}
-        for child in reversed(self.downward[1:]):
-            table = tables[child] + sum((m for (c, p), m in upward.items() if p == child), np.zeros(()))
-            upward[(child, self.parent[child])] = align(
-                sum_out(table, self.cliques[child], self.separator(child)), self.separator(child),
-                self.cliques[self.parent[child]])
+        tables, upward, root, log_z = self._upward(factors)
         beliefs: list = [None] * len(self.cliques)
-        root = tables[0] + sum((m for (c, p), m in upward.items() if p == 0), np.zeros(()))
-        log_z = float(sum_out(root, self.cliques[0], ()))
         beliefs[0] = root - log_z
         for child in self.downward[1:]:
             parent = self.parent[child]
@@ -276,10 +372,7 @@ class Propagation:
     def __init__(self, engine: JunctionTreeEngine, factors: Sequence[tuple]):
         self.engine = engine
         self.tables = [np.zeros([engine.cards[v] for v in c]) for c in engine.cliques]
-        self.neighbours: dict = {i: [] for i in range(len(engine.cliques))}
-        for i, j in engine.tree_edges:
-            self.neighbours[i].append(j)
-            self.neighbours[j].append(i)
+        self.neighbours: dict = engine.neighbours
         self.messages: dict = {}
         for scope, log_table in factors:
             self.add(scope, log_table)
@@ -295,18 +388,24 @@ class Propagation:
         >>> propagation.marginal([0]).round(6).tolist()
         [0.25, 0.75]
         """
-        i = self.engine.home(scope)
-        self.tables[i] = self.tables[i] + align(np.asarray(log_table, dtype=float), scope, self.engine.cliques[i])
-        stack = [(i, None)]
-        while stack:
-            node, came = stack.pop()
-            for other in self.neighbours[node]:
-                if other != came:
-                    self.messages.pop((node, other), None)
-                    stack.append((other, node))
+        engine = self.engine
+        i = engine.home(scope)
+        clique = engine.cliques[i]
+        log_table = np.asarray(log_table, dtype=float)
+        if tuple(scope) == clique:  # align's identity layout, without its bookkeeping
+            self.tables[i] = self.tables[i] + log_table
+        else:
+            self.tables[i] = self.tables[i] + align(log_table, scope, clique)
+        messages = self.messages
+        if messages:
+            for key in engine.away(i):
+                messages.pop(key, None)
 
     def _message(self, source: int, target: int) -> np.ndarray:
         """The log message from clique ``source`` to its neighbour ``target`` (laid out for ``target``)."""
+        found = self.messages.get((source, target))
+        if found is not None:
+            return found
         pending = [(source, target)]
         while pending:  # compute the missing messages feeding it, deepest first
             a, b = pending[-1]
@@ -315,10 +414,11 @@ class Propagation:
                 pending.extend(missing)
                 continue
             pending.pop()
-            table = self.tables[a] + sum((self.messages[(c, a)] for c in self.neighbours[a] if c != b), np.zeros(()))
+            table = self.tables[a] + _total(self.messages[(c, a)] for c in self.neighbours[a] if c != b)
             cliques = self.engine.cliques
-            shared = tuple(v for v in cliques[a] if v in set(cliques[b]))
-            self.messages[(a, b)] = align(sum_out(table, cliques[a], shared), shared, cliques[b])
+            axes, permutation, shape = self.engine.layout(cliques[a], cliques[b])
+            summed = _logsumexp(table, axes) if axes else table
+            self.messages[(a, b)] = np.transpose(summed, permutation).reshape(shape)
         return self.messages[(source, target)]
 
     def belief(self, i: int) -> tuple[float, np.ndarray]:
@@ -331,8 +431,8 @@ class Propagation:
         >>> round(float(np.exp(log_z)), 6), np.exp(belief).tolist()
         (4.0, [[0.25, 0.25], [0.25, 0.25]])
         """
-        table = self.tables[i] + sum((self._message(c, i) for c in self.neighbours[i]), np.zeros(()))
-        log_z = float(sum_out(table, self.engine.cliques[i], ()))
+        table = self.tables[i] + _total(self._message(c, i) for c in self.neighbours[i])
+        log_z = _log_total(table)
         return log_z, table - log_z
 
     def marginal(self, variables: Sequence) -> np.ndarray:
@@ -344,6 +444,10 @@ class Propagation:
         >>> Propagation(engine, []).marginal([1]).tolist()
         [0.5, 0.5]
         """
-        i = self.engine.home(variables)
+        engine = self.engine
+        i = engine.home(variables)
         _, belief = self.belief(i)
-        return np.exp(sum_out(belief, self.engine.cliques[i], list(variables)))
+        clique = engine.cliques[i]
+        axes, permutation, _ = engine.layout(clique, variables)
+        summed = _logsumexp(belief, axes) if axes else belief
+        return np.exp(np.transpose(summed, permutation))

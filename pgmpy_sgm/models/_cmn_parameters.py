@@ -24,6 +24,7 @@ over all joint outcomes (its marginal on any block is uniform), so the targets s
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from itertools import product
 
@@ -33,7 +34,7 @@ import numpy as np
 from pgmpy_sgm.core.unionfind import DisjointSets
 from pgmpy_sgm.models._cmn_inference import JunctionTreeEngine, Propagation, align
 
-__all__ = ["Block", "plan_blocks", "cyclical_projection", "FitResult"]
+__all__ = ["Block", "plan_blocks", "cyclical_projection", "fit_plan", "FitResult"]
 
 NEWTON_STEPS = 100
 #: Largest joint table (cells) of the cliques tied together by contexts that a fit accepts.
@@ -187,6 +188,43 @@ def _newton(functions: np.ndarray, model: np.ndarray, target: np.ndarray, tol: f
     return z, float(first_gap or 0.0)
 
 
+#: Plans of :func:`cyclical_projection` kept for the graphs fitted most recently (the search fits one
+#: graph on several row subsets, e.g. the folds of a cross-validation).
+PLAN_CACHE_SIZE = 16
+_PLANS: OrderedDict = OrderedDict()
+
+
+def fit_plan(graph: nx.Graph, cards: dict, contexts: dict) -> tuple[list, JunctionTreeEngine, list]:
+    """The blocks, the junction tree and the order of the block updates of a fit (cached per structure).
+
+    The key holds everything they are made from: the nodes in order, the edges, the numbers of
+    states and the contexts.
+
+    Examples
+    --------
+    >>> g = nx.Graph([("a", "b"), ("b", "c")])
+    >>> blocks, engine, order = fit_plan(g, dict.fromkeys(g, 2), {})
+    >>> [b.cliques for b in blocks], engine.cliques, fit_plan(g.copy(), dict.fromkeys(g, 2), {})[1] is engine
+    ([[('a', 'b')], [('b', 'c')]], [('a', 'b'), ('b', 'c')], True)
+    """
+    nodes = tuple(graph.nodes())
+    key = (nodes, frozenset(frozenset(e) for e in graph.edges()), tuple(int(cards[v]) for v in nodes),
+           frozenset((frozenset(e), frozenset(found)) for e, found in contexts.items()))  # fmt: skip
+    found = _PLANS.get(key)
+    if found is not None:
+        _PLANS.move_to_end(key)
+        return found
+    blocks = plan_blocks(graph, cards, contexts)
+    engine = JunctionTreeEngine(graph, cards, cover=[b.variables for b in blocks])
+    homes = [engine.home(b.variables) for b in blocks]
+    visit = {i: k for k, i in enumerate(engine.downward)}
+    order = sorted(range(len(blocks)), key=lambda k: visit[homes[k]])  # neighbours in the tree come together
+    _PLANS[key] = (blocks, engine, order)
+    if len(_PLANS) > PLAN_CACHE_SIZE:
+        _PLANS.popitem(last=False)
+    return blocks, engine, order
+
+
 def cyclical_projection(graph: nx.Graph, cards: dict, contexts: dict, counts, pseudo_count: float,
                         tol: float, max_iter: int, start: dict | None = None) -> FitResult:  # fmt: skip
     """Fit the log-potentials by cyclical projection (see the module).
@@ -213,11 +251,7 @@ def cyclical_projection(graph: nx.Graph, cards: dict, contexts: dict, counts, ps
     >>> fit.converged, np.exp(fit.engine.calibrate(list(fit.log_potentials.items()))[1][0]).round(3).tolist()
     (True, [[0.375, 0.125], [0.0, 0.5]])
     """
-    blocks = plan_blocks(graph, cards, contexts)
-    engine = JunctionTreeEngine(graph, cards, cover=[b.variables for b in blocks])
-    homes = [engine.home(b.variables) for b in blocks]
-    visit = {i: k for k, i in enumerate(engine.downward)}
-    order = sorted(range(len(blocks)), key=lambda k: visit[homes[k]])  # neighbours in the tree come together
+    blocks, engine, order = fit_plan(graph, cards, contexts)
     log_potentials = {c: np.zeros([cards[v] for v in c]) if start is None else np.array(start[c], dtype=float)
                       for b in blocks for c in b.cliques}  # fmt: skip
     propagation = Propagation(engine, [] if start is None else list(log_potentials.items()))
@@ -227,28 +261,30 @@ def cyclical_projection(graph: nx.Graph, cards: dict, contexts: dict, counts, ps
         table = table + pseudo_count / table.size
         targets.append(table / table.sum())
     n_iter, gap = 0, np.inf
-    for n_iter in range(1, max_iter + 1):  # noqa: B007 (n_iter is reported)
-        gap = 0.0
-        for k in order:
-            block, target = blocks[k], targets[k]
-            model = propagation.marginal(block.variables)
-            if block.functions is None:
-                (clique,) = block.cliques
-                gap = max(gap, float(np.abs(model - target).max()))
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    step = np.where(target > 0, np.log(target) - np.log(model), -np.inf)
-                log_potentials[clique] = log_potentials[clique] + step
-                propagation.add(clique, step)
-                continue
-            z, first_gap = _newton(block.functions, model.ravel(), target.ravel(), tol / 10)
-            gap = max(gap, first_gap)
-            for clique, piece in zip(block.cliques, block.pieces, strict=True):
-                step = piece @ z
-                log_potentials[clique] = log_potentials[clique] + step
-                propagation.add(clique, step)
-        if gap < tol:
-            break
-    log_z, _ = engine.calibrate(list(log_potentials.items()))
+    positive = [target > 0 for target in targets]
+    with np.errstate(divide="ignore", invalid="ignore"):  # log 0 of impossible cells: their step is -inf
+        log_targets = [np.log(target) for target in targets]
+        for n_iter in range(1, max_iter + 1):  # noqa: B007 (n_iter is reported)
+            gap = 0.0
+            for k in order:
+                block, target = blocks[k], targets[k]
+                model = propagation.marginal(block.variables)
+                if block.functions is None:
+                    (clique,) = block.cliques
+                    gap = max(gap, float(np.abs(model - target).max()))
+                    step = np.where(positive[k], log_targets[k] - np.log(model), -np.inf)
+                    log_potentials[clique] = log_potentials[clique] + step
+                    propagation.add(clique, step)
+                    continue
+                z, first_gap = _newton(block.functions, model.ravel(), target.ravel(), tol / 10)
+                gap = max(gap, first_gap)
+                for clique, piece in zip(block.cliques, block.pieces, strict=True):
+                    step = piece @ z
+                    log_potentials[clique] = log_potentials[clique] + step
+                    propagation.add(clique, step)
+            if gap < tol:
+                break
+    log_z = engine.log_partition(list(log_potentials.items()))
     return FitResult(log_potentials, engine, log_z, n_iter, bool(gap < tol), gap)
 
 

@@ -35,14 +35,20 @@ def fold_weights(weights: np.ndarray, n_folds: int, seed: int = 0) -> list[np.nd
     return [np.bincount(units[fold == k], minlength=len(counts)).astype(float) for k in range(n_folds)]
 
 
-def _counter(codes: np.ndarray, weights: np.ndarray, cards: dict, variables: list):
+def _counter(codes: np.ndarray, weights: np.ndarray, cards: dict, variables: list, cells: dict | None = None):
+    """``counts(scope)``: the weighted table of ``scope``; ``cells`` keeps each scope's cell of every row (shared by
+    counters of the same rows with other weights, e.g. the folds of a cross-validation)."""
     position = {v: i for i, v in enumerate(variables)}
+    cells = {} if cells is None else cells
 
     def counts(scope):
         shape = [cards[v] for v in scope]
-        cells = np.ravel_multi_index(tuple(codes[:, position[v]] for v in scope), shape) if scope else np.zeros(
-            len(codes), dtype=np.int64)
-        return np.bincount(cells, weights=weights, minlength=int(np.prod(shape, dtype=np.int64))).reshape(shape)
+        key = tuple(scope)
+        index = cells.get(key)
+        if index is None:
+            index = cells[key] = np.ravel_multi_index(tuple(codes[:, position[v]] for v in scope), shape) if scope \
+                else np.zeros(len(codes), dtype=np.int64)
+        return np.bincount(index, weights=weights, minlength=int(np.prod(shape, dtype=np.int64))).reshape(shape)
 
     return counts
 
@@ -66,12 +72,13 @@ def cv_log_likelihoods(graph, cards: dict, contexts: dict, codes: np.ndarray, we
     """
     folds = fold_weights(weights, n_folds, seed)
     total = {pc: 0.0 for pc in pseudo_counts}
-    whole = _counter(codes, np.asarray(weights, dtype=float), cards, variables)
+    cells: dict = {}
+    whole = _counter(codes, np.asarray(weights, dtype=float), cards, variables, cells)
     starts = {pc: cyclical_projection(graph, cards, contexts, whole, float(pc), tol, max_iter).log_potentials
               for pc in pseudo_counts}  # each fold's fit starts from the fit on all rows  # fmt: skip
     for k, held in enumerate(folds):
         train = sum(f for j, f in enumerate(folds) if j != k)
-        counts = _counter(codes, train, cards, variables)
+        counts = _counter(codes, train, cards, variables, cells)
         for pc in pseudo_counts:
             fit = cyclical_projection(graph, cards, contexts, counts, float(pc), tol, max_iter, starts[pc])
             total[pc] += float(held @ log_probabilities(fit.log_potentials, fit.log_z, codes, variables))

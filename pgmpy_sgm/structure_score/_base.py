@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Iterable
 from functools import lru_cache
 
 __all__ = ["LocalScoreCache", "LOCAL_SCORE_CACHE_SIZE"]
@@ -73,12 +73,13 @@ class LocalScoreCache:
 
     def _check_family(self, variable, parents) -> None:
         """Refuse, naming them, parents that are a string, unknown columns, or the variable itself."""
-        if isinstance(parents, str | bytes):
-            raise TypeError(f"parents must be a tuple of column names, not the string {parents!r}")
-        if not isinstance(parents, Iterable):
-            raise TypeError(f"parents must be a tuple of column names. Got: {parents!r}")
+        if type(parents) is not tuple:  # a tuple, as the searches pass them, needs neither check
+            if isinstance(parents, str | bytes):
+                raise TypeError(f"parents must be a tuple of column names, not the string {parents!r}")
+            if not isinstance(parents, Iterable):
+                raise TypeError(f"parents must be a tuple of column names. Got: {parents!r}")
         columns = self.encoded.cardinality
-        unknown = [v for v in (variable, *parents) if not isinstance(v, Hashable) or v not in columns]
+        unknown = [v for v in (variable, *parents) if not _known(v, columns)]
         if unknown:
             raise ValueError(f"{unknown} are not columns of the data {list(columns)}")
         if variable in parents:
@@ -92,3 +93,11 @@ class LocalScoreCache:
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         self._init_local_score_cache()
+
+
+def _known(value, columns: dict) -> bool:
+    """Whether ``value`` is a key of ``columns`` (an unhashable value is not)."""
+    try:
+        return value in columns
+    except TypeError:
+        return False

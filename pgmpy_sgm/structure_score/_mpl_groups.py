@@ -21,8 +21,6 @@ from functools import lru_cache
 
 import networkx as nx
 import numpy as np
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
 
 __all__ = ["blanket_groups", "close_contexts", "common_neighbours"]
 
@@ -117,10 +115,29 @@ def _groups(blanket: tuple, shape: tuple, stated: tuple) -> np.ndarray:
             cols.append(members - coords[members, axis] * strides[axis])  # the line's configuration with X_other = 0
     if not rows:
         return np.arange(n, dtype=np.int64)
-    r, c = np.concatenate(rows), np.concatenate(cols)
-    links = coo_matrix((np.ones(r.size, dtype=np.int8), (r, c)), shape=(n, n))
-    _, labels = connected_components(links, directed=False)
-    return _canonical(labels)
+    return _canonical(_components(n, np.concatenate(rows), np.concatenate(cols)))
+
+
+def _components(n: int, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """A label per node of the graph on ``range(n)`` with the edges ``(rows[k], cols[k])``, equal within its
+    connected component and different between components (the smallest label of its component, by repeated
+    minima over the edges and pointer jumping; only the partition matters: callers relabel it canonically).
+
+    Examples
+    --------
+    >>> _components(5, np.array([0, 3]), np.array([2, 4])).tolist()
+    [0, 1, 0, 3, 3]
+    """
+    labels = np.arange(n, dtype=np.int64)
+    while True:
+        low = np.minimum(labels[rows], labels[cols])
+        new = labels.copy()
+        np.minimum.at(new, rows, low)
+        np.minimum.at(new, cols, low)
+        new = new[new]  # a label is a node of the same component: jump to its label
+        if np.array_equal(new, labels):
+            return labels
+        labels = new
 
 
 @lru_cache(maxsize=256)
@@ -133,26 +150,45 @@ def _cached_groups(blanket: tuple, shape: tuple, stated: tuple) -> np.ndarray:
 def _implied(node, blanket: tuple, cards: dict, groups: np.ndarray, graph: nx.Graph, order: dict) -> list:
     """``(edge, context)`` pairs stated by lines of ``node``'s blanket lying inside one class."""
     shape = tuple(int(cards[w]) for w in blanket)
-    grid = groups.reshape(shape)
+    groups = np.asarray(groups).reshape(-1)
     found = []
     for axis, other in enumerate(blanket):
         shared = common_neighbours(graph, node, other, order)
         if not shared:
             continue
         rest = tuple(w for w in blanket if w != other)
-        lines = np.moveaxis(grid, axis, -1).reshape(-1, shape[axis])
-        inside = np.flatnonzero(np.all(lines == lines[:, :1], axis=1))
+        lines = groups[_lines(shape, axis)]
+        inside = np.flatnonzero((lines == lines[:, :1]).all(axis=1))
         if inside.size == 0:
             continue
         rest_coords = _coordinates(tuple(int(cards[w]) for w in rest))[inside]
         keep = [rest.index(w) for w in shared]
-        for row in np.unique(rest_coords[:, keep], axis=0):
-            found.append((frozenset((node, other)), frozenset(zip(shared, (int(s) for s in row), strict=True))))
+        for row in sorted(set(map(tuple, rest_coords[:, keep].tolist()))):  # the distinct rows, in lexicographic order
+            found.append((frozenset((node, other)), frozenset(zip(shared, row, strict=True))))
     return found
 
 
-def close_contexts(graph: nx.Graph, cards: dict, contexts: dict, order: dict) -> dict:
+@lru_cache(maxsize=1024)
+def _lines(shape: tuple[int, ...], axis: int) -> np.ndarray:
+    """Positions (C order over ``shape``) of every line along ``axis``, one row per line, lines in C order of the
+    other axes; cached, read-only.
+
+    Examples
+    --------
+    >>> _lines((2, 3), 0).tolist()
+    [[0, 3], [1, 4], [2, 5]]
+    """
+    out = np.moveaxis(np.arange(math.prod(shape), dtype=np.int64).reshape(shape), axis, -1).reshape(-1, shape[axis])
+    out.setflags(write=False)
+    return out
+
+
+def close_contexts(graph: nx.Graph, cards: dict, contexts: dict, order: dict, memo: dict | None = None) -> dict:
     """Add every context the given ones imply (see the module), until nothing changes.
+
+    ``memo``, a dict kept between calls on the same ``graph``, ``cards`` and ``order``, holds the
+    contexts each node's classes imply, per node and contexts of its edges (a search closing many
+    proposals that differ at a few edges computes each once).
 
     Examples
     --------
@@ -174,8 +210,14 @@ def close_contexts(graph: nx.Graph, cards: dict, contexts: dict, order: dict) ->
         touched = {w for edge in closed for w in edge}
         for node in sorted(touched, key=order.__getitem__):
             blanket = tuple(sorted(graph.adj[node], key=order.__getitem__))
-            groups = blanket_groups(node, blanket, cards, closed)
-            for edge, context in _implied(node, blanket, cards, groups, graph, order):
+            key = None if memo is None else (node, tuple(frozenset(closed.get(frozenset((node, w)), ()))
+                                                         for w in blanket))  # fmt: skip
+            implied = None if key is None else memo.get(key)
+            if implied is None:
+                implied = _implied(node, blanket, cards, blanket_groups(node, blanket, cards, closed), graph, order)
+                if key is not None:
+                    memo[key] = implied
+            for edge, context in implied:
                 found = closed.setdefault(edge, set())
                 if context not in found:
                     found.add(context)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Mapping
 from numbers import Real
@@ -10,13 +11,14 @@ import networkx as nx
 import numpy as np
 from pgmpy.structure_score import BaseStructureScore
 
+from pgmpy_sgm.core._count_kernels import count_extensions
 from pgmpy_sgm.core._label_search import local_search
 from pgmpy_sgm.core.bdeu_groups import CachedBlockWeights, dirichlet_class_weights
 from pgmpy_sgm.core.data import EncodedData
 from pgmpy_sgm.core.lines import canonical_groups
 from pgmpy_sgm.core.optimize import GroupsResult, best_partition_by_block, exact_search_fits, partition_space
 from pgmpy_sgm.core.pooling import pooled_input
-from pgmpy_sgm.structure_score._base import LocalScoreCache
+from pgmpy_sgm.structure_score._base import LOCAL_SCORE_CACHE_SIZE, LocalScoreCache
 from pgmpy_sgm.structure_score._mpl_groups import blanket_groups, close_contexts, common_neighbours
 
 __all__ = ["MPLScore", "DEFAULT_ALPHA", "DEFAULT_KAPPA", "check_mpl_settings"]
@@ -148,6 +150,7 @@ class MPLScore(LocalScoreCache, BaseStructureScore):
         self.dtypes = {v: "C" for v in self.variables}
         self.order = {v: i for i, v in enumerate(self.variables)}
         self._init_local_score_cache()
+        self._extensions: dict = {}  # terms counted by extension_terms, read by _local_score
         super(BaseStructureScore, self).__init__()
 
     # -- class weights -------------------------------------------------------------------
@@ -190,7 +193,10 @@ class MPLScore(LocalScoreCache, BaseStructureScore):
         if groups.shape != (counts.shape[0],) or (groups.size and groups.min() < 0):
             raise ValueError(f"group_ids must give a class (>= 0) to each of the {counts.shape[0]} configurations "
                              f"of {list(blanket)}. Got shape {groups.shape}")  # fmt: skip
-        groups = canonical_groups(groups)
+        return self._classes_term(counts, canonical_groups(groups))
+
+    def _classes_term(self, counts: np.ndarray, groups: np.ndarray) -> float:
+        """:meth:`grouped_term` of the blanket's ``counts`` (configurations x states) under canonical ``groups``."""
         n_groups = int(groups.max()) + 1
         pooled = np.zeros((n_groups, counts.shape[1]))
         np.add.at(pooled, groups, counts)
@@ -200,10 +206,62 @@ class MPLScore(LocalScoreCache, BaseStructureScore):
     def _local_score(self, variable, parents: tuple) -> float:
         """MPL term of ``variable`` given the blanket ``parents``, every configuration a class of its own.
 
-        (``grouped_term`` with one class per configuration, without its grouping work.)
+        (``grouped_term`` with one class per configuration, without its grouping work; or the
+        term :meth:`extension_terms` counted, the same number.)
         """
+        found = self.__dict__.get("_extensions", {}).get((variable, tuple(parents)))
+        if found is not None:
+            return found
         counts = self._blanket_counts(variable, tuple(parents))
         return float(math.fsum(self.class_weights(counts, np.ones(counts.shape[0]), counts.shape[0])))
+
+    def extension_terms(self, variable, blanket: tuple, candidates) -> list[float]:
+        """``[local_score(variable, blanket + (w,)) for w in candidates]``, the tables counted in one pass.
+
+        Each term is the same number :meth:`local_score` gives (the blanket's order does not
+        change a term: its configurations are summed exactly), counted for every candidate at
+        once, and kept for :meth:`local_score`. Tables larger in all than the data's
+        ``max_cells`` are left to :meth:`local_score` (which refuses one too large alone).
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> score = MPLScore(pd.DataFrame({"a": [0, 1, 0, 1, 1], "b": [0, 1, 1, 1, 0], "c": [1, 1, 0, 2, 0]}))
+        >>> score.extension_terms("a", ("b",), ["c"]) == [score.local_score("a", ("b", "c"))]
+        True
+        """
+        blanket, candidates = tuple(blanket), list(candidates)
+        for w in candidates:
+            self._check_family(variable, (*blanket, w))
+        if not candidates:
+            return []
+        encoded = self.encoded
+        index, cards = encoded._index, encoded.cardinality
+        r = cards[variable]
+        n_base = math.prod(cards[w] for w in blanket)
+        configs = [n_base * cards[w] for w in candidates]
+        if sum(configs) * r > encoded.max_cells:
+            return [self.local_score(variable, tuple(sorted((*blanket, w), key=self.order.__getitem__)))
+                    for w in candidates]  # fmt: skip
+        offsets = np.concatenate([[0], np.cumsum(configs[:-1], dtype=np.int64) * r]).astype(np.int64)
+        ints = functools.partial(np.array, dtype=np.int64)
+        counts = count_extensions(encoded._codes_t, encoded.weights, ints([index[w] for w in blanket]),
+                                  ints([cards[w] for w in (*blanket, variable)]), index[variable],
+                                  ints([index[w] for w in candidates]), ints([cards[w] for w in candidates]), offsets,
+                                  sum(configs) * r).reshape(-1, r)  # fmt: skip
+        rows = np.repeat(np.asarray(configs, dtype=np.int64), configs)
+        if self.alpha == "bdeu":
+            alphas = np.ones(rows.size) / (rows * r).astype(np.float64)
+        else:
+            alphas = np.full(rows.size, float(self.alpha))
+        weights = dirichlet_class_weights(counts, alphas, np.ones(rows.size), math.log(self.kappa))
+        ends = np.cumsum(configs)
+        terms = [float(math.fsum(weights[end - q:end])) for q, end in zip(configs, ends.tolist(), strict=True)]
+        kept = self.__dict__.setdefault("_extensions", {})
+        for w, term in zip(candidates, terms, strict=True):
+            if len(kept) < LOCAL_SCORE_CACHE_SIZE:  # for the local terms asked later (the climb's)
+                kept[(variable, tuple(sorted((*blanket, w), key=self.order.__getitem__)))] = term
+        return terms
 
     # -- graphs with contexts --------------------------------------------------------------
     def _graph(self, model) -> nx.Graph:
@@ -293,8 +351,8 @@ class MPLScore(LocalScoreCache, BaseStructureScore):
         blanket = tuple(sorted(graph.adj[node], key=self.order.__getitem__))
         if not any(frozenset((node, w)) in closed for w in blanket):
             return self.local_score(node, blanket)
-        groups = blanket_groups(node, blanket, self.encoded.cardinality, closed)
-        return self.grouped_term(node, blanket, groups)
+        groups = blanket_groups(node, blanket, self.encoded.cardinality, closed)  # canonical already
+        return self._classes_term(self._blanket_counts(node, blanket), groups)
 
     def log_pseudo_likelihood(self, model, contexts=None) -> float:
         """Log marginal pseudo-likelihood plus the structure prior of an undirected graph with contexts.
