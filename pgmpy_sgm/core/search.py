@@ -148,8 +148,15 @@ def pair_gains(tables) -> np.ndarray:
     return tables.memo("pair_gains", lambda: _single_edge_gains(tables))
 
 
+#: From this many variables on, :func:`pair_gains` computes every pair's term in one product
+#: (:meth:`~pgmpy_sgm.core.engine.ScoreEngine.prime_pair_terms`; identical values); below it,
+#: counting the pairs one by one is as fast (``benchmarks/bench_pair_gains.py``).
+PRIME_PAIRS_FROM = 150
+
+
 def _single_edge_gains(tables) -> np.ndarray:
-    tables.prime_pair_terms()  # every pair's table in one product instead of one pass each
+    if tables.n >= PRIME_PAIRS_FROM:
+        tables.prime_pair_terms()  # every pair's table in one product instead of one pass each
     empty = DecomposableState(tables, 0, strata=False)
     out = np.empty(len(tables.pairs))
     for p, (i, j) in enumerate(tables.pairs):
