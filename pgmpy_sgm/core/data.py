@@ -17,7 +17,7 @@ from collections.abc import Hashable, Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from pgmpy_sgm.core._count_kernels import count_cells, family_log_ml
+from pgmpy_sgm.core._count_kernels import count_cells, count_extensions, family_log_ml
 from pgmpy_sgm.core.data_checks import (
     ExpectedCounts,
     check_column_names,
@@ -394,6 +394,40 @@ class EncodedData:
             _, old = self._cache.popitem(last=False)
             self._cached_cells -= old.size
         return table
+
+    def extension_counts(self, variable: str, blanket: Sequence[str], candidates: Sequence[str]) -> np.ndarray:
+        """The tables of ``(*blanket, w, variable)`` for every ``w`` of ``candidates``, in one pass over the rows.
+
+        Each table is counted as :meth:`counts` counts it (the same sums), with ``variable``
+        last; they are laid end to end, one row per configuration of ``(*blanket, w)``.
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape ``(sum_w |blanket| |w|, |variable|)``
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> enc = EncodedData(pd.DataFrame({"a": [0, 1, 1], "b": [0, 0, 1], "c": [1, 0, 1]}))
+        >>> tables = np.vstack([enc.counts(["b", "a"]), enc.counts(["c", "a"])])
+        >>> np.array_equal(enc.extension_counts("a", [], ["b", "c"]), tables)
+        True
+        """
+        for w in candidates:
+            self._resolve((*blanket, w, variable))
+        cards = self.cardinality
+        r = cards[variable]
+        n_base = math.prod(cards[w] for w in blanket)
+        configs = [n_base * cards[w] for w in candidates]
+        offsets = np.concatenate([[0], np.cumsum(configs[:-1], dtype=np.int64) * r]).astype(np.int64)
+        index = self._index
+        columns = np.array([index[w] for w in blanket], dtype=np.int64)
+        table_cards = np.array([cards[w] for w in (*blanket, variable)], dtype=np.int64)
+        extra = np.array([index[w] for w in candidates], dtype=np.int64)
+        extra_cards = np.array([cards[w] for w in candidates], dtype=np.int64)
+        counts = count_extensions(self._codes_t, self.weights, columns, table_cards, index[variable], extra,
+                                  extra_cards, offsets, sum(configs) * r)  # fmt: skip
+        return counts.reshape(-1, r)
 
     def to_frame(self) -> tuple[pd.DataFrame, np.ndarray]:
         """The pooled data as distinct rows (original state names) and their counts.

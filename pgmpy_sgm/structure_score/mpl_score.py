@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Iterable, Mapping
 from numbers import Real
@@ -11,7 +10,6 @@ import networkx as nx
 import numpy as np
 from pgmpy.structure_score import BaseStructureScore
 
-from pgmpy_sgm.core._count_kernels import count_extensions
 from pgmpy_sgm.core._label_search import local_search
 from pgmpy_sgm.core.bdeu_groups import CachedBlockWeights, dirichlet_class_weights
 from pgmpy_sgm.core.data import EncodedData
@@ -236,19 +234,14 @@ class MPLScore(LocalScoreCache, BaseStructureScore):
         if not candidates:
             return []
         encoded = self.encoded
-        index, cards = encoded._index, encoded.cardinality
+        cards = encoded.cardinality
         r = cards[variable]
         n_base = math.prod(cards[w] for w in blanket)
         configs = [n_base * cards[w] for w in candidates]
         if sum(configs) * r > encoded.max_cells:
             return [self.local_score(variable, tuple(sorted((*blanket, w), key=self.order.__getitem__)))
                     for w in candidates]  # fmt: skip
-        offsets = np.concatenate([[0], np.cumsum(configs[:-1], dtype=np.int64) * r]).astype(np.int64)
-        ints = functools.partial(np.array, dtype=np.int64)
-        counts = count_extensions(encoded._codes_t, encoded.weights, ints([index[w] for w in blanket]),
-                                  ints([cards[w] for w in (*blanket, variable)]), index[variable],
-                                  ints([index[w] for w in candidates]), ints([cards[w] for w in candidates]), offsets,
-                                  sum(configs) * r).reshape(-1, r)  # fmt: skip
+        counts = encoded.extension_counts(variable, blanket, candidates)
         rows = np.repeat(np.asarray(configs, dtype=np.int64), configs)
         if self.alpha == "bdeu":
             alphas = np.ones(rows.size) / (rows * r).astype(np.float64)
