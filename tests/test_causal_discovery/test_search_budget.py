@@ -48,6 +48,44 @@ def test_max_time_stops_every_chain(noisy_tree_data):
         assert (est.convergence_["n_iter"] > 0).all()  # every chain got a share of the time
 
 
+def test_the_chains_leave_a_share_of_the_budget_to_what_follows_them(noisy_tree_data):
+    """The chains' deadline is at 95% of max_time (less the exploration's share); the finishing steps get the rest."""
+    from pgmpy_sgm.causal_discovery.nonreversible_mcmc import FINISH_SHARE
+    from pgmpy_sgm.structure_score import SGMScore
+
+    tables = SGMScore(noisy_tree_data(n_vars=14, n=400)).engine
+    for explore in (0.0, 0.02):
+        est = NonReversibleMCMC(max_time=100.0, explore=explore)
+        plan = est._plan(tables, np.ones(len(tables.pairs)), True, t_start=1000.0)
+        share = est._explore_time_share(tables.n)
+        assert plan.deadline == pytest.approx(1000.0 + 100.0 * (1.0 - share - FINISH_SHARE))
+        assert est._budget_point(1000.0, 1.0) == 1100.0
+    assert NonReversibleMCMC(n_iter=50, max_time=None)._budget_point(1000.0, 1.0) is None
+    assert NonReversibleMCMC(n_iter="auto")._budget_point(0.0, 1.0) == 600.0  # the default cap
+
+
+def test_after_the_budget_only_the_rows_holding_the_mass_get_strata(heart):
+    from pgmpy_sgm.causal_discovery._run_results import POSTERIOR_STRATA_ROWS
+
+    est = NonReversibleMCMC(n_iter=400, seed=0, weights="count", show_progress=False).fit(heart)
+    mass = est.posterior_["probability"].to_numpy()
+    holding = int(np.searchsorted(np.cumsum(mass), POSTERIOR_STRATA_ROWS[1])) + 1
+    filled = int(est.posterior_["strata"].notna().sum())
+    assert filled == min(len(mass), max(POSTERIOR_STRATA_ROWS[0], holding))  # in time: at least 100 rows
+    from pgmpy_sgm.causal_discovery._posterior import posterior_frame
+    from pgmpy_sgm.core.graph_store import GraphStore
+
+    engine = est.scorer_.engine
+    scores = GraphStore({engine.pairs_key(_pairs(engine, edges)): lp
+                         for edges, lp in zip(est.posterior_["edges"], est.posterior_["log_posterior"], strict=True)})
+    late, _ = posterior_frame(engine, scores, n_strata_rows=(1, *POSTERIOR_STRATA_ROWS[1:]))
+    assert int(late["strata"].notna().sum()) == min(len(mass), max(1, holding))
+
+
+def _pairs(engine, edges):
+    return [(engine.index[u], engine.index[v]) for u, v in edges]
+
+
 def test_n_iter_none_needs_max_time(noisy_tree_data):
     with pytest.raises(ValueError, match=r"^n_iter=None needs a time budget.*max_time=None"):
         NonReversibleMCMC(n_iter=None).fit(noisy_tree_data())
