@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pgmpy_sgm.core.bitsets import iter_bits
 
-__all__ = ["reach", "component_masks", "chordal_families"]
+__all__ = ["reach", "adjacent_to_all", "component_masks", "chordal_families"]
 
 
 def reach(adj: list[int], start: int, allowed: int) -> int:
@@ -28,6 +28,25 @@ def reach(adj: list[int], start: int, allowed: int) -> int:
         frontier = nxt & allowed & ~reach
         reach |= frontier
     return reach
+
+
+def adjacent_to_all(adj: list[int], nodes: int) -> int:
+    """The set mask of the nodes adjacent to every node of the set mask ``nodes`` (-1, all, for no nodes).
+
+    Examples
+    --------
+    >>> adjacent_to_all([0b110, 0b101, 0b011], 0b011)  # the triangle: only node 2 touches both 0 and 1
+    4
+    >>> adjacent_to_all([0b110, 0b101, 0b011], 0)
+    -1
+    """
+    common = -1
+    m = nodes
+    while m:
+        low = m & -m
+        common &= adj[low.bit_length() - 1]
+        m ^= low
+    return common
 
 
 def component_masks(adj: list[int]) -> list[int]:

@@ -45,7 +45,7 @@ import math
 from collections.abc import Iterable
 
 from pgmpy_sgm.core.engine import LOG2, ScoreEngine, iter_bits
-from pgmpy_sgm.core.graph_masks import chordal_families, component_masks, reach
+from pgmpy_sgm.core.graph_masks import adjacent_to_all, chordal_families, component_masks, reach
 
 __all__ = [
     "DecomposableState", "Move", "iter_bits", "chordal_families", "component_masks", "exact_value", "key_from_edges",
@@ -357,13 +357,7 @@ class DecomposableState:
             m ^= low
         added = []
         for a, excluded in ((ku, bi), (kv, bj)):
-            common = -1
-            m = a
-            while m:
-                low = m & -m
-                common &= adj[low.bit_length() - 1]
-                m ^= low
-            if not common & ~(a | excluded):
+            if not adjacent_to_all(adj, a) & ~(a | excluded):
                 added.append(a)
         return added
 
@@ -376,15 +370,8 @@ class DecomposableState:
         bj = 1 << j
         if not cn:
             return not self._component[i] & bj
-        adj = self.adj
-        allowed = -1
-        m = cn
-        while m:
-            low = m & -m
-            allowed &= adj[low.bit_length() - 1]
-            m ^= low
-        allowed &= ~cn
-        return not reach(adj, i, allowed) & bj
+        allowed = adjacent_to_all(self.adj, cn) & ~cn
+        return not reach(self.adj, i, allowed) & bj
 
     def _label_changes(self, k: int, removed: tuple, added: list, counts: dict, new_gains: dict,
                        extra: list) -> None:  # fmt: skip

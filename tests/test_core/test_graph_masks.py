@@ -3,7 +3,7 @@
 import networkx as nx
 import numpy as np
 
-from pgmpy_sgm.core.graph_masks import chordal_families, component_masks, reach
+from pgmpy_sgm.core.graph_masks import adjacent_to_all, chordal_families, component_masks, reach
 
 
 def _masks(graph: nx.Graph, n: int) -> list[int]:
@@ -30,3 +30,14 @@ def test_maximum_cardinality_search_tells_chordal_graphs():
     for _ in range(20):
         graph = nx.gnp_random_graph(9, float(rng.uniform(0.2, 0.6)), seed=int(rng.integers(1 << 30)))
         assert (chordal_families(_masks(graph, 9)) is not None) == nx.is_chordal(graph)
+
+
+def test_adjacent_to_all_matches_networkx_common_neighbours():
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        g = nx.gnp_random_graph(12, 0.4, seed=int(rng.integers(1 << 30)))
+        adj = [sum(1 << u for u in g[v]) for v in range(12)]
+        nodes = [int(v) for v in rng.choice(12, size=int(rng.integers(1, 4)), replace=False)]
+        expected = set.intersection(*(set(g[v]) for v in nodes))
+        mask = adjacent_to_all(adj, sum(1 << v for v in nodes))
+        assert {w for w in range(12) if mask >> w & 1} == expected
