@@ -231,9 +231,8 @@ def climbed_start_key(
         Wall-clock time (:func:`time.time`) after which the climb and the sweep stop early
         (the best graph found so far is returned).
     candidates : CandidatePairs, optional
-        When they screen pairs out, the climb runs over the candidate pairs of every node
-        in the forest (its partners and the pairs two steps apart), and the polish follows
-        the candidates (:func:`polish`): the cost then follows the graph, not all pairs.
+        The polish after the climb follows them (:func:`polish`); the greedy climb itself
+        runs over all pairs.
 
     Returns
     -------
@@ -250,8 +249,7 @@ def climbed_start_key(
     """
     gains = pair_gains(tables) if gains is None else gains
     state = DecomposableState(tables, best_forest_key(tables, gains), strata)
-    screened = candidates is not None and candidates.screened
-    greedy_climb(state, candidates.touching(state.adj, range(tables.n)) if screened else None, deadline)
+    greedy_climb(state, deadline=deadline)
     return polish(state, clique_partners(tables, gains), deadline, candidates=candidates).key
 
 
