@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping
 
 import numpy as np
@@ -96,8 +95,9 @@ def pair_probabilities(scores: Mapping, n_pairs: int) -> np.ndarray:
 
 def _posterior_order(store: GraphStore, log_posts: np.ndarray, n_edges: np.ndarray) -> list[int]:
     """Rows by decreasing log posterior, then fewer edges, then smaller key (keys unpacked for ties only)."""
-    order = np.lexsort((n_edges, -log_posts)).tolist()
-    tied = [(log_posts[a] == log_posts[b]) & (n_edges[a] == n_edges[b]) for a, b in itertools.pairwise(order)]
+    rows = np.lexsort((n_edges, -log_posts))
+    tied = ((log_posts[rows][1:] == log_posts[rows][:-1]) & (n_edges[rows][1:] == n_edges[rows][:-1])).tolist()
+    order = rows.tolist()
     if not any(tied):
         return order
     runs, start = [], 0

@@ -55,6 +55,8 @@ class GraphStore(MutableMapping):
 
     @classmethod
     def _packed(cls, key: int):
+        if not isinstance(key, int) or key < 0:
+            raise TypeError(f"A graph key must be a non-negative int (a bit mask over pairs). Got: {key!r}")
         if key.bit_length() <= WIDE_MASK_BITS:
             return key
         last_key, last_packed = cls._last_packed
@@ -99,6 +101,10 @@ class GraphStore(MutableMapping):
 
     def __repr__(self) -> str:
         return f"GraphStore({len(self)} graphs)"
+
+    def values(self):
+        """The values in insertion order (read without unpacking any key)."""
+        return self._data.values()
 
     def get(self, key: int, default=None):
         """The value of ``key``, or ``default`` when absent (as :meth:`dict.get`)."""

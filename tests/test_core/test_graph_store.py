@@ -56,3 +56,16 @@ def test_copy_and_pickle_keep_every_entry():
 def test_non_keys_are_not_members():
     store = GraphStore({3: 0.0})
     assert "3" not in store and -3 not in store and 3.0 not in store
+
+
+@pytest.mark.parametrize("key", [-1, 2.0, "5", None])
+def test_keys_that_are_not_graph_keys_are_refused_with_the_key(key):
+    store = GraphStore()
+    with pytest.raises(TypeError, match="non-negative int"):
+        store[key] = 0.0
+    assert key not in store
+
+
+def test_values_are_read_without_unpacking():
+    store = GraphStore({1 << 3000 | 1: 1.0, 2: 2.0})
+    assert list(store.values()) == [1.0, 2.0] and len(store.values()) == 2
