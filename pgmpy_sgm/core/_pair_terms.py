@@ -48,6 +48,11 @@ def pair_set_terms(codes: np.ndarray, weights: np.ndarray, cards: Sequence[int])
         None when a weight is not a whole number, or the states number more than
         :data:`MAX_TOTAL_STATES`.
 
+    Raises
+    ------
+    ValueError
+        If ``codes`` does not have one row per weight and one column per variable.
+
     Examples
     --------
     >>> codes = np.array([[0, 0], [1, 0], [1, 1]])
@@ -57,6 +62,10 @@ def pair_set_terms(codes: np.ndarray, weights: np.ndarray, cards: Sequence[int])
     """
     weights = np.asarray(weights, dtype=np.float64)
     cards = np.asarray(cards, dtype=np.int64)
+    codes = np.asarray(codes)
+    if codes.ndim != 2 or codes.shape != (len(weights), len(cards)):
+        raise ValueError(f"codes must have one row per weight ({len(weights)}) and one column per variable "
+                         f"({len(cards)}). Got shape {codes.shape}.")
     offsets = np.concatenate(([0], np.cumsum(cards)))
     total = int(offsets[-1])
     if total > MAX_TOTAL_STATES or not np.all(np.isfinite(weights)) or np.any(weights != np.round(weights)):

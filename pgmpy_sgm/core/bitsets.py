@@ -45,6 +45,8 @@ def bit_positions(mask: int) -> np.ndarray:
     >>> bit_positions(0).tolist()
     []
     """
+    if isinstance(mask, bool) or not isinstance(mask, int):
+        raise TypeError(f"A set mask must be an int. Got: {mask!r}")
     if mask < 0:
         raise ValueError(f"A set mask must be non-negative. Got: {mask}")
     n_words = (mask.bit_length() + 63) // 64

@@ -32,3 +32,9 @@ def test_empty_mask_has_no_members():
 def test_negative_mask_is_refused_with_its_value():
     with pytest.raises(ValueError, match="-5"):
         bit_positions(-5)
+
+
+@pytest.mark.parametrize("mask", [1.0, "3", True, None])
+def test_a_mask_that_is_not_an_int_is_refused_with_its_value(mask):
+    with pytest.raises(TypeError, match="must be an int"):
+        bit_positions(mask)

@@ -58,3 +58,8 @@ def test_the_engine_primes_the_same_terms_it_would_compute():
     for i in range(4):
         for j in range(i + 1, 4):
             assert primed._d[1 << i | 1 << j] == plain.set_term(1 << i | 1 << j)
+
+
+def test_codes_of_another_shape_are_refused_with_the_shapes():
+    with pytest.raises(ValueError, match=r"one row per weight \(2\) and one column per variable \(3\)"):
+        pair_set_terms(np.zeros((2, 2), dtype=int), np.ones(2), [2, 2, 2])
