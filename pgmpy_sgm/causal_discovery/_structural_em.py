@@ -2,12 +2,13 @@
 
 The loop is written once, for a learner given as one callable (:class:`MStep`):
 
-1. *start*: the learner's model of the complete cases when there are at least
-   ``MIN_COMPLETE_CASES`` of them (and at least as many as twice the variables), else
-   independent variables, each distributed as its available cases
-   (:func:`~pgmpy_sgm.core.missing.independent_log_probability`); starting from independence
-   when the complete cases could tell more holds EM near sparse graphs, since completions
-   drawn from a model without an edge dilute the dependence it would carry;
+1. *start*: the model of the first E-step, by default the Chow-Liu tree of the pairwise
+   available cases (:func:`~pgmpy_sgm.core.tree_start.chow_liu_log_probability`); or the
+   learner's model of the complete cases (independent variables when they are fewer than
+   ``MIN_COMPLETE_CASES`` or twice the variables), or independent variables
+   (:attr:`~pgmpy_sgm.core.missing.EMOptions.start`). EM's fixed points stay near their
+   start: completions drawn from a model without a dependence dilute it in the completed
+   table, so a start from independence holds EM near sparse graphs;
 2. *E-step*: every incomplete row is spread over its completions by the current model's
    posterior (:func:`~pgmpy_sgm.core.missing.complete_rows`), giving distinct complete rows
    with expected counts;
@@ -44,6 +45,7 @@ from pgmpy_sgm.core.missing import (
     resolve_missing,
 )
 from pgmpy_sgm.core.pooling import is_dask_frame
+from pgmpy_sgm.core.tree_start import chow_liu_log_probability
 
 __all__ = ["MStepResult", "EMResult", "structural_em", "MIN_COMPLETE_CASES", "missing_input", "adopt_fitted",
            "adopt_em_result"]
@@ -162,11 +164,27 @@ def structural_em(
     ...     return MStepResult(None, frozenset(), float(completed.counts.sum()), log_p)
     >>> result = structural_em(table, m_step, EMOptions(max_iter=5))
     >>> result.history["expected_score"].tolist(), result.history.attrs["start"]
-    ([5.0, 5.0], 'independent variables (available cases)')
+    ([5.0, 5.0], 'Chow-Liu tree (pairwise available cases)')
     """
     draw_seed = int(np.random.default_rng(seed).integers(2**63))
-    previous, start = _start(table, m_step)
-    log_probability = independent_log_probability(table) if previous is None else previous.log_probability
+    if options.start != "best":
+        return _structural_em_from(options.start, table, m_step, options, draw_seed, report, parameter_step)
+    runs = [_structural_em_from(start, table, m_step, options, draw_seed, report, parameter_step)
+            for start in ("tree", "complete_cases")]  # fmt: skip
+    criteria = {run.history.attrs["start"]: _best_criterion(run) for run in runs}
+    chosen = max(runs, key=_best_criterion)  # ties: the tree
+    chosen.history.attrs["start_criteria"] = criteria
+    return chosen
+
+
+def _best_criterion(result: EMResult) -> float:
+    return float(result.history.loc[result.history.attrs["best_iteration"], "criterion"])
+
+
+def _structural_em_from(choice: str, table: IncompleteTable, m_step, options: EMOptions, draw_seed: int, report,
+                        parameter_step) -> EMResult:  # fmt: skip
+    """:func:`structural_em` from one start (``choice``: see ``EMOptions.start``)."""
+    previous, log_probability, start = _start(table, m_step, choice)
     rows, last_score, candidates, pending = [], np.nan, [], None
     cache: dict = {}  # the rows' parts in the E-step, the same while the structure is
     structure_next, calm_search = True, False
@@ -210,6 +228,10 @@ def structural_em(
     return EMResult(best.result, best.completed, history)
 
 
+#: ``history.attrs["start"]`` of EM started from the Chow-Liu tree.
+TREE_START = "Chow-Liu tree (pairwise available cases)"
+
+
 class _Candidate(NamedTuple):
     """A structure step and its observed-data criterion (partial until its observed log-likelihood is added)."""
 
@@ -227,11 +249,18 @@ def _expected_log_likelihood(result: MStepResult, completed: CompletedTable) -> 
     return float(np.dot(result.log_probability(codes), completed.counts))
 
 
-def _start(table: IncompleteTable, m_step) -> tuple[MStepResult | None, str]:
-    """The model the first E-step uses: the learner's on the complete cases, or None (independence)."""
-    if table.enough_complete_cases():
-        return m_step(table.complete_cases(), None), "complete cases"
-    return None, "independent variables (available cases)"
+def _start(table: IncompleteTable, m_step, choice: str) -> tuple[MStepResult | None, Callable, str]:
+    """``(previous, log_probability, name)``: the model of the first E-step (see ``EMOptions.start``).
+
+    ``previous`` is the learner's model of the complete cases, or None when the start is not
+    one of the learner's models (the first M-step is then a search from scratch).
+    """
+    if choice == "complete_cases" and table.enough_complete_cases():
+        previous = m_step(table.complete_cases(), None)
+        return previous, previous.log_probability, "complete cases"
+    if choice == "tree":
+        return None, chow_liu_log_probability(table.codes, table.counts, table.cards), TREE_START
+    return None, independent_log_probability(table), "independent variables (available cases)"
 
 
 def missing_input(X, weights, missing, stacklevel: int = 4) -> tuple[object, object, bool]:

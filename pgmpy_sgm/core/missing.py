@@ -72,6 +72,7 @@ __all__ = [
     "MAX_KEPT",
     "N_TAIL_DRAWS",
     "RTOL",
+    "EM_STARTS",
     "MissingValuesWarning",
     "EMOptions",
     "IncompleteTable",
@@ -110,8 +111,12 @@ RTOL = 1e-4
 #: A row with more completions is completed by this many Gibbs draws from the same posterior.
 N_DRAWS = 200
 
-#: EM starts from the model of the complete cases when there are at least this many (and twice the variables).
+#: ``EMOptions(start="complete_cases")`` uses the complete cases when there are at least this many (and
+#: twice the variables).
 MIN_COMPLETE_CASES = 30
+
+#: The models structural EM can start from (:attr:`EMOptions.start`).
+EM_STARTS = ("tree", "complete_cases", "independent", "best")
 
 
 
@@ -170,18 +175,34 @@ class EMOptions:
         it, each with an equal share of the rest's mass (systematic sampling, one random
         number per row, the same at every E-step): the expected counts are then unbiased
         estimates of the exact ones. ``0``: the kept completions are renormalised instead.
+    start : {"tree", "complete_cases", "independent", "best"}, default="tree"
+        The model of structural EM's first E-step. ``"tree"``: the Chow-Liu tree of the
+        pairwise available cases (every pair of variables counted over the rows where both
+        are observed; :func:`~pgmpy_sgm.core.tree_start.chow_liu_log_probability`);
+        ``"complete_cases"``: the learner's own model of the complete cases, or independent
+        variables when there are fewer than :data:`MIN_COMPLETE_CASES` (or than twice the
+        variables); ``"independent"``: independent variables, each distributed as its
+        available cases; ``"best"``: EM from ``"tree"`` and from ``"complete_cases"``, and
+        the run whose result has the better observed-data criterion (twice the time). EM's
+        fixed points stay near their start: completions drawn from a model without a
+        dependence dilute it in the completed table. Parameter EM (a fixed structure)
+        always starts from the complete cases, or independence.
 
     Examples
     --------
     >>> EMOptions(max_iter=5)
     EMOptions(max_iter=5, tol=0.1, rtol=0.0001, max_completions=131072, n_draws=200, tail_mass=0.01, max_kept=8, \
-n_tail_draws=2)
+n_tail_draws=2, start='tree')
     >>> EMOptions().threshold(-25_000.0)
     2.5
     >>> EMOptions(tol=-1)
     Traceback (most recent call last):
         ...
     ValueError: EMOptions tol must be a number >= 0. Got: -1
+    >>> EMOptions(start="empty")
+    Traceback (most recent call last):
+        ...
+    ValueError: EMOptions start must be one of ('tree', 'complete_cases', 'independent', 'best'). Got: 'empty'
     """
 
     max_iter: int = 20
@@ -192,8 +213,11 @@ n_tail_draws=2)
     tail_mass: float = TAIL_MASS
     max_kept: int | None = MAX_KEPT
     n_tail_draws: int = N_TAIL_DRAWS
+    start: str = "tree"
 
     def __post_init__(self):
+        if not isinstance(self.start, str) or self.start not in EM_STARTS:
+            raise ValueError(f"EMOptions start must be one of {EM_STARTS}. Got: {self.start!r}")
         for name, low in (("max_iter", 1), ("max_completions", 1), ("n_draws", 1), ("max_kept", 1),
                           ("n_tail_draws", 0)):  # fmt: skip
             value = getattr(self, name)
@@ -207,6 +231,17 @@ n_tail_draws=2)
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < high:
                 bound = "" if high == math.inf else f" and < {high}"
                 raise ValueError(f"EMOptions {name} must be a number >= 0{bound}. Got: {value!r}")
+
+    @property
+    def most_iterations(self) -> int:
+        """The most EM iterations of a fit: ``max_iter``, twice over for ``start="best"``.
+
+        Examples
+        --------
+        >>> EMOptions(max_iter=5).most_iterations, EMOptions(max_iter=5, start="best").most_iterations
+        (5, 10)
+        """
+        return self.max_iter * (2 if self.start == "best" else 1)
 
     def threshold(self, objective: float) -> float:
         """The change of ``objective`` below which EM counts an iteration as settled.

@@ -54,7 +54,7 @@ def test_em_recovers_the_paper_graph_with_5_percent_of_cells_missing(heart, seed
     incomplete = int(masked.isna().any(axis=1).sum())
     assert est.n_completed_exactly_ == incomplete and est.n_completed_by_draws_ == 0
     assert est.missing_cells_.sum() == int(masked.isna().sum().sum())
-    assert est.em_history_.attrs["start"] == "complete cases"
+    assert est.em_history_.attrs["start"] == "Chow-Liu tree (pairwise available cases)"
     assert len(est.em_history_) >= 2
 
 
@@ -118,7 +118,7 @@ def test_ldag_structural_em(heart):
     two = _ldag(masked, missing="em")
     assert sorted(one.model_.edges()) == sorted(two.model_.edges()) and one.best_score_ == two.best_score_
     assert one.n_completed_exactly_ == int(masked.isna().any(axis=1).sum())
-    assert one.em_history_.attrs["start"] == "complete cases" and len(one.em_history_) >= 2
+    assert one.em_history_.attrs["start"] == "Chow-Liu tree (pairwise available cases)" and len(one.em_history_) >= 2
     # the network fits the expected counts of the last completed table; it scores incomplete rows too
     assert np.isfinite(one.model_.log_probability_function(list(heart.columns), {v: [0, 1] for v in heart})(
         heart.to_numpy()).sum())  # fmt: skip
@@ -235,7 +235,7 @@ def test_em_returns_the_structure_step_with_the_best_observed_data_criterion():
         return MStepResult(len(searches), frozenset({len(searches) % 2}), score,
                            lambda codes, j=joint: np.log(j[codes[:, 0], codes[:, 1]]))  # fmt: skip
 
-    result = structural_em(table, m_step, EMOptions(max_iter=4))
+    result = structural_em(table, m_step, EMOptions(max_iter=4, start="complete_cases"))
     assert result.history.attrs["start"] == "complete cases"
     assert list(result.history["step"]) == ["structure"] * 4
     rows = [(None if pd.isna(x) else int(x), None if pd.isna(y) else int(y)) for x, y in frame.itertuples(index=False)]
@@ -265,3 +265,39 @@ def test_ldag_warm_structure_steps_are_one_climb_from_the_current_dag(heart):
     assert first.estimator.n_restarts == 3 and second.estimator.n_restarts == 0
     assert len(second.estimator.climb_scores_) == 1  # the single climb, from the previous DAG
     assert set(second.estimator.model_.edges()) == set(first.estimator.model_.edges())  # same table: it stays
+
+
+@pytest.mark.parametrize(("start", "name"), [("tree", "Chow-Liu tree (pairwise available cases)"),
+                                             ("complete_cases", "complete cases"),
+                                             ("independent", "independent variables (available cases)")])  # fmt: skip
+def test_the_first_e_step_completes_the_rows_under_the_chosen_start(heart, start, name):
+    from pgmpy_sgm.causal_discovery._structural_em import MStepResult, structural_em
+    from pgmpy_sgm.core.missing import IncompleteTable, complete_rows, independent_log_probability
+    from pgmpy_sgm.core.tree_start import chow_liu_log_probability
+
+    table = IncompleteTable.from_frame(_masked(heart, 0.1, 0))
+    seen = []
+
+    def m_step(completed, previous):  # a learner whose model is the tree of whatever it is given
+        seen.append(completed)
+        return MStepResult(None, frozenset(), 0.0, chow_liu_log_probability(completed.codes, completed.counts,
+                                                                            table.cards))  # fmt: skip
+
+    result = structural_em(table, m_step, EMOptions(max_iter=2, start=start))
+    assert result.history.attrs["start"] == name
+    options = EMOptions()
+    if start == "complete_cases":  # the learner saw the complete cases first
+        first_model = chow_liu_log_probability(seen[0].codes, seen[0].counts, table.cards)
+        assert (seen[0].codes >= 0).all() and seen[0].counts.sum() == table.complete_cases().counts.sum()
+        first_table = seen[1]
+    else:
+        first_model = (chow_liu_log_probability(table.codes, table.counts, table.cards) if start == "tree"
+                       else independent_log_probability(table))  # fmt: skip
+        first_table = seen[0]
+    draw_seed = int(np.random.default_rng(0).integers(2**63))  # as structural_em derives it from seed=0
+    expected = complete_rows(table, first_model, options.max_completions, options.n_draws, draw_seed,
+                             options.tail_mass, options.max_kept, options.n_tail_draws)  # fmt: skip
+    got = dict(zip(map(tuple, first_table.codes.tolist()), first_table.counts, strict=True))
+    want = dict(zip(map(tuple, expected.codes.tolist()), expected.counts, strict=True))
+    assert got.keys() == want.keys()
+    np.testing.assert_allclose([got[k] for k in want], list(want.values()), rtol=1e-12)
