@@ -301,3 +301,14 @@ def test_the_first_e_step_completes_the_rows_under_the_chosen_start(heart, start
     want = dict(zip(map(tuple, expected.codes.tolist()), expected.counts, strict=True))
     assert got.keys() == want.keys()
     np.testing.assert_allclose([got[k] for k in want], list(want.values()), rtol=1e-12)
+
+
+def test_the_best_start_keeps_the_run_with_the_higher_observed_data_criterion(heart):
+    masked = _masked(heart, 0.2, 5)  # here the complete cases' run ends higher than the tree's
+    runs = {start: _ldag(masked, missing=EMOptions(max_iter=4, start=start)) for start in ("tree", "complete_cases")}
+    best = _ldag(masked, missing=EMOptions(max_iter=4, start="best"))
+    criteria = {run.em_history_.attrs["start"]: run.em_history_["criterion"].max() for run in runs.values()}
+    assert best.em_history_.attrs["start_criteria"] == pytest.approx(criteria)
+    winner = max(runs.values(), key=lambda run: run.em_history_["criterion"].max())
+    assert best.em_history_.attrs["start"] == winner.em_history_.attrs["start"] == "complete cases"
+    assert sorted(best.model_.edges()) == sorted(winner.model_.edges()) and best.best_score_ == winner.best_score_
