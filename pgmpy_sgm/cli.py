@@ -332,7 +332,12 @@ def _print_em(est) -> None:
     if history is None:
         return
     gaps = ", ".join(f"{c!r} ({n})" for c, n in est.missing_cells_.items())
-    print(f"Missing cells: {gaps}; structural EM from the {history.attrs['start']}, {len(history)} iteration(s), "
+    start = history.attrs["start"]
+    criteria = history.attrs.get("start_criteria")
+    if criteria:
+        start += " (observed-data criterion of each start's result: " + ", ".join(
+            f"{name} {value:.2f}" for name, value in criteria.items()) + ")"  # fmt: skip
+    print(f"Missing cells: {gaps}; structural EM from the {start}, {len(history)} iteration(s), "
           f"{est.n_completed_exactly_:,.0f} incomplete rows completed exactly, "
           f"{est.n_completed_by_draws_:,.0f} by draws; the result is iteration {history.attrs['best_iteration']}'s "
           "search (best observed-data criterion)")

@@ -167,6 +167,7 @@ def structural_em(
     ([5.0, 5.0], 'Chow-Liu tree (pairwise available cases)')
     """
     draw_seed = int(np.random.default_rng(seed).integers(2**63))
+    options = options.for_learner("tree")
     if options.start != "best":
         return _structural_em_from(options.start, table, m_step, options, draw_seed, report, parameter_step)
     runs = [_structural_em_from(start, table, m_step, options, draw_seed, report, parameter_step)

@@ -541,7 +541,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         cells = missing_cells(X, variables)
         table = IncompleteTable.from_frame(X, weights, self.state_names)
         deadline = self._deadline = self._fit_deadline()
-        options = em_options(self.missing)
+        options = em_options(self.missing).for_learner("tree")
         with tqdm(total=options.most_iterations, disable=not (self.show_progress and config.SHOW_PROGRESS),
                   desc="LDAGSearch (structural EM)") as bar:  # fmt: skip
 

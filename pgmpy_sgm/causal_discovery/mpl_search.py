@@ -258,7 +258,8 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
         variables = [c for c in X.columns if not (isinstance(weights, str) and c == weights)]
         cells = missing_cells(X, variables)
         table = IncompleteTable.from_frame(X, weights, self.state_names)
-        result = structural_em(table, functools.partial(self._m_step, table), em_options(self.missing), self.seed)
+        options = em_options(self.missing).for_learner("complete_cases")
+        result = structural_em(table, functools.partial(self._m_step, table), options, self.seed)
         adopt_em_result(self, result, cells)
         return self
 

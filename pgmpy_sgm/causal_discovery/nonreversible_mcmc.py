@@ -353,8 +353,10 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         :class:`~pgmpy_sgm.core.missing.MissingValuesWarning`); learn by structural EM
         (:class:`~pgmpy_sgm.core.missing.EMOptions` sets its iterations, tolerance and
         completion limits); or treat missing as a state named ``"missing"``. Structural EM
-        starts from the Chow-Liu tree of the pairwise available cases (``EMOptions.start``
-        chooses the complete cases, independence, or the better of two runs); each E-step completes every
+        runs twice, from the Chow-Liu tree of the pairwise available cases and from the
+        model of the complete cases, and keeps the run with the better observed-data
+        criterion (``EMOptions.start`` chooses one start instead, at half the time); each
+        E-step completes every
         incomplete row by the current model's posterior (by enumeration up to 131,072
         completions, by Gibbs draws beyond; each row keeps at most ``EMOptions.max_kept`` of
         its most probable completions, the rest of its posterior carried by
@@ -745,12 +747,13 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         cells = missing_cells(X, variables)
         table = IncompleteTable.from_frame(X, weights, self.state_names)
         deadline = self._fit_deadline()
-        bar = self._em_bar(em_options(self.missing).most_iterations)
+        options = em_options(self.missing).for_learner("best")
+        bar = self._em_bar(options.most_iterations)
         try:
             report = None if bar is None else functools.partial(_em_progress, bar)
             m_step = functools.partial(self._m_step, table, deadline)
             refit = functools.partial(self._parameter_step, table)
-            result = structural_em(table, m_step, em_options(self.missing), self.seed, report, refit)
+            result = structural_em(table, m_step, options, self.seed, report, refit)
         finally:
             if bar is not None:
                 bar.close()

@@ -33,6 +33,7 @@ grows with the sum of the parts' completions.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -116,7 +117,7 @@ N_DRAWS = 200
 MIN_COMPLETE_CASES = 30
 
 #: The models structural EM can start from (:attr:`EMOptions.start`).
-EM_STARTS = ("tree", "complete_cases", "independent", "best")
+EM_STARTS = ("auto", "tree", "complete_cases", "independent", "best")
 
 
 
@@ -175,7 +176,7 @@ class EMOptions:
         it, each with an equal share of the rest's mass (systematic sampling, one random
         number per row, the same at every E-step): the expected counts are then unbiased
         estimates of the exact ones. ``0``: the kept completions are renormalised instead.
-    start : {"tree", "complete_cases", "independent", "best"}, default="tree"
+    start : {"auto", "tree", "complete_cases", "independent", "best"}, default="auto"
         The model of structural EM's first E-step. ``"tree"``: the Chow-Liu tree of the
         pairwise available cases (every pair of variables counted over the rows where both
         are observed; :func:`~pgmpy_sgm.core.tree_start.chow_liu_log_probability`);
@@ -183,7 +184,11 @@ class EMOptions:
         variables when there are fewer than :data:`MIN_COMPLETE_CASES` (or than twice the
         variables); ``"independent"``: independent variables, each distributed as its
         available cases; ``"best"``: EM from ``"tree"`` and from ``"complete_cases"``, and
-        the run whose result has the better observed-data criterion (twice the time). EM's
+        the run whose result has the better observed-data criterion (twice the time).
+        ``"auto"``: the start measured best for the learner (``benchmarks/RESULTS.md``,
+        "Structural EM's start"): ``"tree"`` for ``LDAGSearch``, ``"best"`` for
+        ``NonReversibleMCMC``, ``"complete_cases"`` for ``MPLSearch`` (not measured), ``"tree"``
+        elsewhere. EM's
         fixed points stay near their start: completions drawn from a model without a
         dependence dilute it in the completed table. Parameter EM (a fixed structure)
         always starts from the complete cases, or independence.
@@ -192,7 +197,7 @@ class EMOptions:
     --------
     >>> EMOptions(max_iter=5)
     EMOptions(max_iter=5, tol=0.1, rtol=0.0001, max_completions=131072, n_draws=200, tail_mass=0.01, max_kept=8, \
-n_tail_draws=2, start='tree')
+n_tail_draws=2, start='auto')
     >>> EMOptions().threshold(-25_000.0)
     2.5
     >>> EMOptions(tol=-1)
@@ -202,7 +207,7 @@ n_tail_draws=2, start='tree')
     >>> EMOptions(start="empty")
     Traceback (most recent call last):
         ...
-    ValueError: EMOptions start must be one of ('tree', 'complete_cases', 'independent', 'best'). Got: 'empty'
+    ValueError: EMOptions start must be one of ('auto', 'tree', 'complete_cases', 'independent', 'best'). Got: 'empty'
     """
 
     max_iter: int = 20
@@ -213,7 +218,7 @@ n_tail_draws=2, start='tree')
     tail_mass: float = TAIL_MASS
     max_kept: int | None = MAX_KEPT
     n_tail_draws: int = N_TAIL_DRAWS
-    start: str = "tree"
+    start: str = "auto"
 
     def __post_init__(self):
         if not isinstance(self.start, str) or self.start not in EM_STARTS:
@@ -231,6 +236,16 @@ n_tail_draws=2, start='tree')
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < high:
                 bound = "" if high == math.inf else f" and < {high}"
                 raise ValueError(f"EMOptions {name} must be a number >= 0{bound}. Got: {value!r}")
+
+    def for_learner(self, auto_start: str) -> EMOptions:
+        """These options with ``start="auto"`` replaced by the learner's ``auto_start``.
+
+        Examples
+        --------
+        >>> EMOptions().for_learner("tree").start, EMOptions(start="best").for_learner("tree").start
+        ('tree', 'best')
+        """
+        return self if self.start != "auto" else dataclasses.replace(self, start=auto_start)
 
     @property
     def most_iterations(self) -> int:
