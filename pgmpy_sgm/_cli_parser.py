@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from pgmpy_sgm.core.missing import MISSING_CHOICES
+from pgmpy_sgm.core.missing import EM_STARTS, MISSING_CHOICES
 
 __all__ = ["build_parser", "DEFAULT_CHAINS", "DEFAULT_RESTARTS", "DEFAULT_RESTART_BUDGET"]
 
@@ -68,6 +68,11 @@ def _add_learn_arguments(learn: argparse.ArgumentParser) -> None:
     learn.add_argument("--missing", choices=MISSING_CHOICES, default="error",
                        help="missing cells: error (default), complete_cases (drop incomplete rows), em (structural "
                        "EM: fill them in by the model's posterior), state (missing as a state of its own)")
+    learn.add_argument("--em-start", choices=EM_STARTS, default="auto",
+                       help="with --missing em, the model of EM's first E-step: auto (default: the tree for --ldag, "
+                       "the complete cases otherwise), tree (Chow-Liu tree of the pairwise available cases), "
+                       "complete_cases, independent, or best (EM from the tree and from the complete cases, the "
+                       "better by the observed-data criterion; twice the time)")
 
 
 def _add_ldag_arguments(learn: argparse.ArgumentParser) -> None:

@@ -28,6 +28,7 @@ from pgmpy.readwrite import BIFWriter, XMLBIFWriter
 from pgmpy_sgm._cli_parser import DEFAULT_CHAINS, DEFAULT_RESTARTS, build_parser
 from pgmpy_sgm.causal_discovery import ConvergenceWarning, LDAGSearch, MPLSearch, NonReversibleMCMC
 from pgmpy_sgm.causal_discovery._convergence import SPREAD_WARNING
+from pgmpy_sgm.core.missing import EMOptions
 from pgmpy_sgm.datasets import load_heart_disease
 from pgmpy_sgm.models import LabeledBayesianNetwork, StratifiedGraph, StratifiedGraphicalModel
 from pgmpy_sgm.readwrite import from_json_dict, ldag_from_json_dict, write_bif, write_json, write_xmlbif
@@ -173,6 +174,7 @@ def _check_search_options(args) -> None:
 
 
 def _learn(args) -> int:
+    _missing(args)  # refuse --em-start without --missing em before reading the data
     if args.mpl:
         return _learn_mpl(args)
     _check_search_options(args)
@@ -184,7 +186,7 @@ def _learn(args) -> int:
                                             keep_missing=args.missing != "error")
     common = dict(n_iter=args.iterations, n_chains=args.chains, seed=args.seed, n_jobs=args.jobs,
                   weights=weights, show_progress=not args.quiet, max_time=args.max_time, method=args.method,
-                  missing=args.missing)
+                  missing=_missing(args))
     print(f"Data: {description}", flush=True)
     with warnings.catch_warnings():  # the spread is reported below, in words
         warnings.simplefilter("ignore", ConvergenceWarning)
@@ -232,7 +234,7 @@ def _learn_ldag(args) -> int:
     budget = {} if args.restart_budget is None else {
         "restart_budget": None if args.restart_budget == "none" else args.restart_budget}
     est = LDAGSearch(n_restarts=args.restarts, seed=args.seed, n_jobs=args.jobs, show_progress=not args.quiet,
-                     max_time=args.max_time, weights=weights, missing=args.missing, **budget).fit(frame)
+                     max_time=args.max_time, weights=weights, missing=_missing(args), **budget).fit(frame)
     model = est.model_
     firsts = [f"from {_START_NAMES.get(where, where)} {value:.2f}"
               for where, value in zip(est.climb_starts_, est.climb_scores_, strict=True) if where != "restart"]
@@ -268,14 +270,14 @@ def _learn_mpl(args) -> int:
     given = [name for name in _MPL_REFUSED if getattr(args, name) not in (None, False)]
     if given or args.jobs != 1:
         flag = "--" + (given[0] if given else "jobs").replace("_", "-")
-        raise CommandLineError(f"{flag} does not apply to --mpl (options: --seed, --max-time, --missing, --json, "
-                               "--plot)")
+        raise CommandLineError(f"{flag} does not apply to --mpl (options: --seed, --max-time, --missing, "
+                               "--em-start, --json, --plot)")
     _check_outputs({"--json": args.json, "--plot": args.plot}, [args.data])
     frame, weights, description = read_data(args.data, args.counts_column, args.sep, args.keep_na_strings,
                                             show_progress=not args.quiet, dask=args.dask,
                                             keep_missing=args.missing != "error")
     print(f"Data: {description}", flush=True)
-    est = MPLSearch(seed=args.seed, max_time=args.max_time, weights=weights, missing=args.missing).fit(frame)
+    est = MPLSearch(seed=args.seed, max_time=args.max_time, weights=weights, missing=_missing(args)).fit(frame)
     model = est.model_
     print(f"Search: pre-screened blankets, hill climbing over {len(est.candidate_edges_)} candidate edges "
           f"({_plural(est.n_edge_moves_, 'move')}), contexts ({_plural(est.n_context_moves_, 'move')}), "
@@ -324,6 +326,15 @@ _STOP_REASONS = {
     "max_time": "time limit reached before the chains settled",
     "interrupted": "interrupted",
 }
+
+
+def _missing(args):
+    """The learners' ``missing=``: ``--missing``, with ``--em-start`` for EM."""
+    if args.missing == "em":
+        return EMOptions(start=args.em_start)
+    if args.em_start != "auto":
+        raise CommandLineError(f"--em-start applies to --missing em only. Got: --missing {args.missing}")
+    return args.missing
 
 
 def _print_em(est) -> None:

@@ -353,10 +353,10 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         :class:`~pgmpy_sgm.core.missing.MissingValuesWarning`); learn by structural EM
         (:class:`~pgmpy_sgm.core.missing.EMOptions` sets its iterations, tolerance and
         completion limits); or treat missing as a state named ``"missing"``. Structural EM
-        runs twice, from the Chow-Liu tree of the pairwise available cases and from the
-        model of the complete cases, and keeps the run with the better observed-data
-        criterion (``EMOptions.start`` chooses one start instead, at half the time); each
-        E-step completes every
+        starts from the model of the complete cases (from independent variables fitted to
+        the available cases when there are fewer than 30; ``EMOptions(start="best")`` also
+        runs it from the Chow-Liu tree of the pairwise available cases and keeps the run with
+        the better observed-data criterion, at twice the time); each E-step completes every
         incomplete row by the current model's posterior (by enumeration up to 131,072
         completions, by Gibbs draws beyond; each row keeps at most ``EMOptions.max_kept`` of
         its most probable completions, the rest of its posterior carried by
@@ -747,7 +747,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         cells = missing_cells(X, variables)
         table = IncompleteTable.from_frame(X, weights, self.state_names)
         deadline = self._fit_deadline()
-        options = em_options(self.missing).for_learner("best")
+        options = em_options(self.missing).for_learner("complete_cases")
         bar = self._em_bar(options.most_iterations)
         try:
             report = None if bar is None else functools.partial(_em_progress, bar)

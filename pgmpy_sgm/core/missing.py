@@ -186,9 +186,8 @@ class EMOptions:
         available cases; ``"best"``: EM from ``"tree"`` and from ``"complete_cases"``, and
         the run whose result has the better observed-data criterion (twice the time).
         ``"auto"``: the start measured best for the learner (``benchmarks/RESULTS.md``,
-        "Structural EM's start"): ``"tree"`` for ``LDAGSearch``, ``"best"`` for
-        ``NonReversibleMCMC``, ``"complete_cases"`` for ``MPLSearch`` (not measured), ``"tree"``
-        elsewhere. EM's
+        "Structural EM's start"): ``"tree"`` for ``LDAGSearch``, ``"complete_cases"`` for
+        ``NonReversibleMCMC`` and ``MPLSearch`` (not measured), ``"tree"`` elsewhere. EM's
         fixed points stay near their start: completions drawn from a model without a
         dependence dilute it in the completed table. Parameter EM (a fixed structure)
         always starts from the complete cases, or independence.
