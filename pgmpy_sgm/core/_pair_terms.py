@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 from scipy.special import gammaln
 
-__all__ = ["pair_set_terms", "MAX_TOTAL_STATES"]
+__all__ = ["pair_set_terms", "checked_code_table", "MAX_TOTAL_STATES"]
 
 #: The cross-product is a square matrix over all states of all variables (float64): beyond
 #: this many states in total (512 MB) the pairs are counted one by one instead.
@@ -60,12 +60,8 @@ def pair_set_terms(codes: np.ndarray, weights: np.ndarray, cards: Sequence[int])
     >>> round(terms[(0, 1)], 6)  # cells 2, 0, 1, 1: lgamma(4) - lgamma(8) + lgamma(3) + lgamma(1) + 2 lgamma(2)
     -6.040255
     """
-    weights = np.asarray(weights, dtype=np.float64)
+    codes, weights = checked_code_table(codes, weights, cards)
     cards = np.asarray(cards, dtype=np.int64)
-    codes = np.asarray(codes)
-    if codes.ndim != 2 or codes.shape != (len(weights), len(cards)):
-        raise ValueError(f"codes must have one row per weight ({len(weights)}) and one column per variable "
-                         f"({len(cards)}). Got shape {codes.shape}.")
     offsets = np.concatenate(([0], np.cumsum(cards)))
     total = int(offsets[-1])
     if total > MAX_TOTAL_STATES or not np.all(np.isfinite(weights)) or np.any(weights != np.round(weights)):
@@ -81,6 +77,26 @@ def pair_set_terms(codes: np.ndarray, weights: np.ndarray, cards: Sequence[int])
             tables = np.ascontiguousarray(rows[:, columns].transpose(1, 0, 2)).reshape(len(partners), -1)
             out.update(zip(((i, int(j)) for j in partners), _dirichlet_terms(tables), strict=True))
     return out
+
+
+def checked_code_table(codes, weights, cards: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """``(codes, weights)`` as arrays, or a ``ValueError`` unless there is one row per weight and one column per card.
+
+    Examples
+    --------
+    >>> checked_code_table([[0, 1]], [2], [2, 2])[1].dtype
+    dtype('float64')
+    >>> checked_code_table([[0, 1]], [2, 3], [2, 2])
+    Traceback (most recent call last):
+        ...
+    ValueError: codes must have one row per weight (2) and one column per variable (2). Got shape (1, 2).
+    """
+    weights = np.asarray(weights, dtype=np.float64)
+    codes = np.asarray(codes)
+    if codes.ndim != 2 or codes.shape != (len(weights), len(cards)):
+        raise ValueError(f"codes must have one row per weight ({len(weights)}) and one column per variable "
+                         f"({len(cards)}). Got shape {codes.shape}.")  # fmt: skip
+    return codes, weights
 
 
 def _weighted_cross_product(codes: np.ndarray, weights: np.ndarray, starts: np.ndarray, total: int) -> np.ndarray:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 import networkx as nx
 import numpy as np
 
+from ._pair_terms import checked_code_table
 from .posterior_parts import with_scopes
 
 __all__ = ["pairwise_available_tables", "chow_liu_edges", "chow_liu_log_probability"]
@@ -52,11 +53,7 @@ def pairwise_available_tables(codes: np.ndarray, weights: np.ndarray, cards: Seq
     >>> pairwise_available_tables(codes, np.array([2.0, 1.0, 5.0, 5.0]), [2, 2])[(0, 1)].tolist()
     [[0.0, 2.0], [0.0, 1.0]]
     """
-    codes = np.asarray(codes)
-    weights = np.asarray(weights, dtype=np.float64)
-    if codes.ndim != 2 or codes.shape != (len(weights), len(cards)):
-        raise ValueError(f"codes must have one row per weight ({len(weights)}) and one column per variable "
-                         f"({len(cards)}). Got shape {codes.shape}.")  # fmt: skip
+    codes, weights = checked_code_table(codes, weights, cards)
     observed = codes >= 0
     tables = {}
     for i in range(len(cards)):
@@ -142,8 +139,7 @@ def chow_liu_log_probability(
     [0.7296, 0.0561]
     """
     cards = [int(c) for c in cards]
-    codes = np.asarray(codes)
-    weights = np.asarray(weights, dtype=np.float64)
+    codes, weights = checked_code_table(codes, weights, cards)
     tables = pairwise_available_tables(codes, weights, cards)
     root_seen = codes[:, 0] >= 0
     root_counts = np.bincount(codes[root_seen, 0], weights=weights[root_seen], minlength=cards[0]) + ess / cards[0]
