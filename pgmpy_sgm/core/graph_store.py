@@ -103,19 +103,48 @@ class GraphStore(MutableMapping):
         return f"GraphStore({len(self)} graphs)"
 
     def values(self):
-        """The values in insertion order (read without unpacking any key)."""
+        """The values in insertion order (read without unpacking any key).
+
+        Examples
+        --------
+        >>> list(GraphStore({0b11: -2.0, 0b1: -1.0}).values())
+        [-2.0, -1.0]
+        """
         return self._data.values()
 
     def get(self, key: int, default=None):
-        """The value of ``key``, or ``default`` when absent (as :meth:`dict.get`)."""
+        """The value of ``key``, or ``default`` when absent (as :meth:`dict.get`).
+
+        Examples
+        --------
+        >>> store = GraphStore({0b11: -2.0})
+        >>> store.get(0b11), store.get(1 << 5000, "absent")
+        (-2.0, 'absent')
+        """
         return self._data.get(self._packed(key), default)
 
     def setdefault(self, key: int, default=None):
-        """The value of ``key``, set to ``default`` first when absent (as :meth:`dict.setdefault`)."""
+        """The value of ``key``, set to ``default`` first when absent (as :meth:`dict.setdefault`).
+
+        Examples
+        --------
+        >>> store = GraphStore({0b11: -2.0})
+        >>> store.setdefault(0b11, 0.0), store.setdefault(0b1, -1.0), len(store)
+        (-2.0, -1.0, 2)
+        """
         return self._data.setdefault(self._packed(key), default)
 
     def copy(self) -> GraphStore:
-        """A shallow copy (the stored keys are shared, not unpacked)."""
+        """A shallow copy (the stored keys are shared, not unpacked).
+
+        Examples
+        --------
+        >>> store = GraphStore({0b11: -2.0})
+        >>> other = store.copy()
+        >>> other[0b1] = -1.0
+        >>> len(store), len(other)
+        (1, 2)
+        """
         new = GraphStore()
         new._data = dict(self._data)
         return new
