@@ -101,8 +101,11 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
         projection, and the search run on the expected counts; see
         :func:`~pgmpy_sgm.causal_discovery._structural_em.structural_em`), or missing as a
         state named ``"missing"``. With EM, ``em_history_``, ``n_completed_exactly_``,
-        ``n_completed_capped_``, ``n_completed_by_draws_`` and ``missing_cells_`` record it, the other fitted attributes
-        refer to the chosen search's completed table, and ``max_time`` bounds each search.
+        ``n_completed_capped_``, ``n_completed_by_draws_`` and ``missing_cells_`` record it, the
+        other fitted attributes refer to the chosen search's completed table, and ``max_time``
+        bounds each search. EM starts from the model of the complete cases
+        (``EMOptions.start``). ``model_`` holds the structure, as without missing cells: fit its
+        factors to the incomplete rows with ``model_.fit(X, missing="em")`` (parameter EM).
     return_type : {"pdag", "cpdag"}, default="pdag"
         ``causal_graph_`` is the Markov network's graph as a pgmpy ``PDAG`` with every edge
         undirected (both names give it; a Markov network with a chordless cycle has no DAG

@@ -13,7 +13,17 @@ from pgmpy.models import DiscreteMarkovNetwork, JunctionTree
 
 from pgmpy_sgm.core.arguments import random_generator
 from pgmpy_sgm.core.data import EncodedData
-from pgmpy_sgm.core.missing import columns_of, recoding, rows_log_probability
+from pgmpy_sgm.core.missing import (
+    IncompleteTable,
+    check_missing_option,
+    columns_of,
+    em_options,
+    missing_cells,
+    parameter_em,
+    recoding,
+    resolve_missing,
+    rows_log_probability,
+)
 from pgmpy_sgm.core.posterior_parts import with_scopes
 from pgmpy_sgm.models._cmn_inference import JunctionTreeEngine, align
 from pgmpy_sgm.models._cmn_parameters import broadcast_sum, cyclical_projection, log_probabilities
@@ -42,7 +52,7 @@ class ParameterMethods:
     """Methods of :class:`~pgmpy_sgm.models.ContextualMarkovNetwork` that need its factors."""
 
     def fit(self, data: pd.DataFrame, weights=None, pseudo_count: float | str = DEFAULT_PSEUDO_COUNT, *,
-            state_names=None, tol: float = 1e-8, max_iter: int = 500):  # fmt: skip
+            state_names=None, tol: float = 1e-8, max_iter: int = 500, missing="error"):  # fmt: skip
         r"""Fit the clique factors by cyclical projection (maximum likelihood, optionally smoothed); returns ``self``.
 
         The distribution is ``p(x) ∝ prod_C phi_C(x_C)`` over the maximal cliques, with the
@@ -82,13 +92,27 @@ class ParameterMethods:
             Largest difference, in probability, between a fitted and a data expectation at the end.
         max_iter : int, default=500
             Maximum number of sweeps over the cliques.
+        missing : {"error", "complete_cases", "em", "state"} or EMOptions, default="error"
+            Missing cells (NaN, None, ``pd.NA``, empty strings) of the model's variables:
+            refused with an error naming every column with gaps; incomplete rows dropped
+            (with a warning); the factors fitted by EM (``"em"`` or an
+            :class:`~pgmpy_sgm.core.missing.EMOptions`; a numeric ``pseudo_count``): starting
+            from the fit on the complete cases (from independent variables when there are
+            fewer than 30), each E-step spreads every incomplete row over its completions by
+            the current network's posterior and each M-step is this cyclical projection on
+            the expected counts (context-tied parameters stay tied), until the observed-data
+            log-likelihood rises by less than ``max(tol, rtol * |log-likelihood|)`` of
+            ``EMOptions`` (see :func:`~pgmpy_sgm.core.missing.parameter_em`); ``em_history_``
+            records it per iteration. ``"state"``: missing becomes a state named
+            ``"missing"``.
 
         Returns
         -------
         ContextualMarkovNetwork
             With ``factors`` (pgmpy ``DiscreteFactor`` per maximal clique), ``n_iter_``,
             ``converged_`` and ``pseudo_count_`` (the pseudo-count used); with ``"cv"`` also
-            ``cv_scores_`` (``{pseudo_count: cross-validated log-likelihood per row}``).
+            ``cv_scores_`` (``{pseudo_count: cross-validated log-likelihood per row}``); with
+            ``missing="em"`` on data with missing cells also ``em_history_``.
 
         Warns
         -----
@@ -122,7 +146,16 @@ class ParameterMethods:
             raise ValueError(f"The data lack the model's variable(s) {absent}")
         if isinstance(weights, str) and weights not in data.columns:
             raise ValueError(f"weights column {weights!r} is not a column of the data: {list(data.columns)}")
+        choice = check_missing_option(missing)
+        columns = nodes + ([weights] if isinstance(weights, str) else [])
         declared = {**self.graph.get("state_names", {}), **(state_names or {})}
+        if choice == "em" and not missing_cells(data, nodes).empty:
+            if isinstance(pseudo_count, str):
+                raise ValueError("pseudo_count='cv' needs whole-number row counts, which EM's expected counts are not; "
+                                 "give a number with missing='em'.")  # fmt: skip
+            return self._fit_em(data[columns], weights, float(pseudo_count), declared, tol, max_iter,
+                                em_options(missing))  # fmt: skip
+        data, weights = resolve_missing(data[columns], weights, choice, nodes, stacklevel=3)
         names = {}
         for v in nodes:
             if v in declared:
@@ -130,7 +163,6 @@ class ParameterMethods:
             elif all(isinstance(x, int | np.integer) and not isinstance(x, bool | np.bool_) and x in (0, 1)
                      for x in pd.unique(data[v].to_numpy())):
                 names[v] = [0, 1]
-        columns = nodes + ([weights] if isinstance(weights, str) else [])
         encoded = EncodedData(data[columns], weights=weights, state_names=names)
         changed = {v: encoded.state_names[v] for v in nodes if tuple(encoded.state_names[v]) != self.node_states(v)}
         before = dict(self.graph["state_names"])
@@ -157,6 +189,20 @@ class ParameterMethods:
                           ConvergenceWarning, stacklevel=2)
         self._set_log_potentials(result.log_potentials)
         self.n_iter_, self.converged_ = result.n_iter, result.converged
+        return self
+
+    def _fit_em(self, data: pd.DataFrame, weights, pseudo_count: float, declared: dict, tol: float, max_iter: int,
+                options):  # fmt: skip
+        """Parameter EM (see ``missing`` of :meth:`fit`); ``em_history_`` records each iteration."""
+        nodes = list(self.nodes())
+        table = IncompleteTable.from_frame(data, weights, {v: declared[v] for v in nodes if v in declared})
+
+        def fit(completed):
+            self.fit(completed.frame, weights=completed.counts, pseudo_count=pseudo_count,
+                     state_names=table.state_names, tol=tol, max_iter=max_iter)  # fmt: skip
+            return self.log_probability_function(table.variables, table.state_names)
+
+        self.em_history_ = parameter_em(table, fit, options)
         return self
 
     def _set_log_potentials(self, log_potentials: dict) -> None:

@@ -322,3 +322,59 @@ def test_default_pseudo_count_adds_five_observations_spread_over_the_cells():
     counts = pd.crosstab(data["a"], data["b"]).reindex(index=[0, 1], columns=["x", "y", "z"], fill_value=0)
     expected = (counts.to_numpy() + 5 / 6) / (len(data) + 5)
     assert np.allclose(cmn.joint().values, expected, atol=1e-9)
+
+
+def _masked(data, rate, seed):
+    return data.astype(object).mask(np.random.default_rng(seed).random(data.shape) < rate)
+
+
+def _observed_log_likelihood(cmn, rows):
+    """The log-probability of each row's observed cells, summed over the joint's cells one by one."""
+    nodes, cells = _cells(cmn)
+    joint = _brute_joint(cmn)
+    total = 0.0
+    for row in rows[nodes].itertuples(index=False):
+        wanted = [None if pd.isna(x) else cmn.node_states(v).index(x) for v, x in zip(nodes, row, strict=True)]
+        seen = [c for c in cells if all(w is None or w == s for w, s in zip(wanted, c, strict=True))]
+        total += np.log(sum(joint[c] for c in seen))
+    return total
+
+
+@pytest.mark.parametrize("name", ["chorded_cycle", "clique_two_edges"])
+def test_parameter_em_never_lowers_the_observed_likelihood_and_keeps_the_contexts(name):
+    from pgmpy_sgm.core.missing import EMOptions
+
+    cmn = _model(name)
+    masked = _masked(_random_data(cmn, 500, seed=3), 0.25, seed=4)
+    cmn.fit(masked, pseudo_count=1.0, missing=EMOptions(max_iter=8, tol=0.0, rtol=0.0), tol=1e-10)
+    history = cmn.em_history_
+    exact = history[history["e_step"] == "exact"]
+    assert len(exact) >= 2 and (exact["gain"] >= -1e-9).all()
+    assert history["log_likelihood"].iloc[-1] == pytest.approx(_observed_log_likelihood(cmn, masked), abs=1e-6)
+    assert _csi_gaps(cmn, _brute_joint(cmn)) < 1e-12
+
+
+def test_missing_choices_without_gaps_give_the_complete_fit_and_the_others_do_what_they_say():
+    import warnings
+
+    from pgmpy_sgm.core.missing import MissingValuesWarning
+
+    cmn = _model("chorded_cycle")
+    data = _random_data(cmn, 300, seed=5)
+    reference = _brute_joint(_model("chorded_cycle").fit(data))
+    for choice in ("error", "complete_cases", "em", "state"):
+        other = _brute_joint(_model("chorded_cycle").fit(data, missing=choice))
+        assert max(abs(reference[c] - other[c]) for c in reference) == 0.0
+    masked = _masked(data, 0.1, seed=6)
+    with pytest.raises(ValueError, match="missing"):
+        _model("chorded_cycle").fit(masked)
+    with pytest.raises(ValueError, match="missing must be one of"):
+        _model("chorded_cycle").fit(masked, missing="drop")
+    with pytest.raises(ValueError, match="pseudo_count='cv'"):
+        _model("chorded_cycle").fit(masked, missing="em", pseudo_count="cv")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        dropped = _brute_joint(_model("chorded_cycle").fit(masked, missing="complete_cases"))
+    assert any(issubclass(w.category, MissingValuesWarning) for w in caught)
+    complete = _brute_joint(_model("chorded_cycle").fit(masked.dropna()))
+    assert max(abs(dropped[c] - complete[c]) for c in complete) < 1e-12
