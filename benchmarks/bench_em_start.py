@@ -1,6 +1,6 @@
 """Structural EM's start: the Chow-Liu tree of the pairwise available cases against the complete cases.
 
-Run:  python benchmarks/bench_em_start.py --learner ldag|sgm --out FILE.csv SPEC [SPEC ...]
+Run:  python benchmarks/bench_em_start.py --learner ldag|sgm|mpl --out FILE.csv SPEC [SPEC ...]
       python benchmarks/bench_em_start.py --summary FILE.csv [FILE.csv ...]
 
 A SPEC is ``network:n:rate:masking:seed`` (``masking`` ``mcar`` or ``mar``), the data of
@@ -41,12 +41,15 @@ STARTS = ("complete_cases", "tree")
 
 def fit(kind: str, data: pd.DataFrame, missing, states: dict, seed: int):
     from pgmpy_sgm import LDAGSearch
-    from pgmpy_sgm.causal_discovery import NonReversibleMCMC
+    from pgmpy_sgm.causal_discovery import MPLSearch, NonReversibleMCMC
 
     tic = time.perf_counter()
     if kind == "ldag":
         est = LDAGSearch(seed=seed, show_progress=False, state_names=states, missing=missing).fit(data)
         model = est.model_
+    elif kind == "mpl":  # the network's factors by parameter EM on the same rows
+        est = MPLSearch(seed=seed, state_names=states, missing=missing).fit(data)
+        model = est.model_.copy().fit(data, missing="em" if missing != "error" else "error")
     else:
         est = NonReversibleMCMC(seed=seed, show_progress=False, state_names=states, missing=missing).fit(data)
         model = sgm_model(est, data, missing)
@@ -127,7 +130,7 @@ def by_setting(table: pd.DataFrame) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--learner", choices=("ldag", "sgm"))
+    parser.add_argument("--learner", choices=("ldag", "sgm", "mpl"))
     parser.add_argument("--out")
     parser.add_argument("--summary", nargs="+")
     parser.add_argument("specs", nargs="*")

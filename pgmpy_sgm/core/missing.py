@@ -187,7 +187,7 @@ class EMOptions:
         the run whose result has the better observed-data criterion (twice the time).
         ``"auto"``: the start measured best for the learner (``benchmarks/RESULTS.md``,
         "Structural EM's start"): ``"tree"`` for ``LDAGSearch``, ``"complete_cases"`` for
-        ``NonReversibleMCMC`` and ``MPLSearch`` (not measured), ``"tree"`` elsewhere. EM's
+        ``NonReversibleMCMC`` and ``MPLSearch``, ``"tree"`` elsewhere. EM's
         fixed points stay near their start: completions drawn from a model without a
         dependence dilute it in the completed table. Parameter EM (a fixed structure)
         always starts from the complete cases, or independence.
