@@ -356,7 +356,8 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         starts from the model of the complete cases (from independent variables fitted to
         the available cases when there are fewer than 30; ``EMOptions(start="best")`` also
         runs it from the Chow-Liu tree of the pairwise available cases and keeps the run with
-        the better observed-data criterion, at twice the time); each E-step completes every
+        the better observed-data criterion, at twice the time; a ``ConvergenceWarning`` counts
+        the searches that ran to their time limit before their chains settled); each E-step completes every
         incomplete row by the current model's posterior (by enumeration up to 131,072
         completions, by Gibbs draws beyond; each row keeps at most ``EMOptions.max_kept`` of
         its most probable completions, the rest of its posterior carried by
@@ -748,6 +749,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         table = IncompleteTable.from_frame(X, weights, self.state_names)
         deadline = self._fit_deadline()
         options = em_options(self.missing).for_learner("complete_cases")
+        self._em_searches, self._em_searches_cut = 0, 0
         bar = self._em_bar(options.most_iterations)
         try:
             report = None if bar is None else functools.partial(_em_progress, bar)
@@ -758,6 +760,13 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             if bar is not None:
                 bar.close()
         adopt_em_result(self, result, cells)
+        if self._em_searches_cut:
+            warnings.warn(
+                f"{self._em_searches_cut} of EM's {self._em_searches} structure searches ran to their time limit "
+                f"({'max_time' if self.max_time is not None else f'{DEFAULT_MAX_TIME:g} s with n_iter=auto'}) before "
+                "their chains settled, which makes EM slow and may leave a search short of its mode; em_history_ "
+                "gives each step's seconds. Bound the fit with max_time, or try EMOptions(start='tree').",
+                ConvergenceWarning, stacklevel=3)  # fmt: skip
         if not warn_if_unconverged(self.convergence_, stacklevel=3):
             self._warn_unsettled(0.0)
         return self
@@ -774,6 +783,8 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         with warnings.catch_warnings():  # the last step's convergence is reported once, by the caller
             warnings.simplefilter("ignore", ConvergenceWarning)
             step.fit(completed.frame)
+        self._em_searches += 1
+        self._em_searches_cut += step.stop_reason_ == "max_time" and step.n_iter == "auto"
         model = StratifiedGraphicalModel(step.model_).fit(
             completed.frame, sample_weight=completed.counts, state_names=table.state_names
         )

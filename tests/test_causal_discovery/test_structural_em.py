@@ -312,3 +312,30 @@ def test_the_best_start_keeps_the_run_with_the_higher_observed_data_criterion(he
     winner = max(runs.values(), key=lambda run: run.em_history_["criterion"].max())
     assert best.em_history_.attrs["start"] == winner.em_history_.attrs["start"] == "complete cases"
     assert sorted(best.model_.edges()) == sorted(winner.model_.edges()) and best.best_score_ == winner.best_score_
+
+
+def test_structure_searches_cut_by_their_time_limit_are_reported_once(heart, monkeypatch):
+    """Every M-step's chains stopping at the time limit (forced here) gives one warning that counts them."""
+    from pgmpy_sgm.causal_discovery import ConvergenceWarning
+
+    monkeypatch.setattr(NonReversibleMCMC, "_stop_reason", lambda self, run, interrupted, plan: "max_time")
+    masked = _masked(heart, 0.1, 0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        est = NonReversibleMCMC(seed=0, missing=EMOptions(max_iter=3), show_progress=False).fit(masked)
+    searches = 1 + int((est.em_history_["step"] == "structure").sum())  # the start's search on the complete cases
+    found = [str(w.message) for w in caught if issubclass(w.category, ConvergenceWarning)
+             and "of EM's" in str(w.message)]  # fmt: skip
+    assert found == [f"{searches} of EM's {searches} structure searches ran to their time limit (600 s with "
+                     "n_iter=auto) before their chains settled, which makes EM slow and may leave a search short of "
+                     "its mode; em_history_ gives each step's seconds. Bound the fit with max_time, or try "
+                     "EMOptions(start='tree')."]  # fmt: skip
+
+
+def test_no_cut_search_no_warning(heart):
+    from pgmpy_sgm.causal_discovery import ConvergenceWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        NonReversibleMCMC(seed=0, missing=EMOptions(max_iter=3), show_progress=False).fit(_masked(heart, 0.1, 0))
+    assert not [w for w in caught if issubclass(w.category, ConvergenceWarning) and "of EM's" in str(w.message)]
