@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 from scipy.special import gammaln
 
-__all__ = ["pair_set_terms", "checked_code_table", "MAX_TOTAL_STATES"]
+__all__ = ["pair_set_terms", "pair_count_matrix", "checked_code_table", "MAX_TOTAL_STATES"]
 
 #: The cross-product is a square matrix over all states of all variables (float64): beyond
 #: this many states in total (512 MB) the pairs are counted one by one instead.
@@ -62,11 +62,12 @@ def pair_set_terms(codes: np.ndarray, weights: np.ndarray, cards: Sequence[int])
     """
     codes, weights = checked_code_table(codes, weights, cards)
     cards = np.asarray(cards, dtype=np.int64)
-    offsets = np.concatenate(([0], np.cumsum(cards)))
-    total = int(offsets[-1])
-    if total > MAX_TOTAL_STATES or not np.all(np.isfinite(weights)) or np.any(weights != np.round(weights)):
+    if not np.all(np.isfinite(weights)) or np.any(weights != np.round(weights)):
         return None
-    gram = _weighted_cross_product(codes, weights, offsets[:-1], total)
+    counted = pair_count_matrix(codes, weights, cards)
+    if counted is None:
+        return None
+    gram, offsets = counted
     out: dict = {}
     for i, card_i in enumerate(cards.tolist()):
         rows = gram[offsets[i] : offsets[i] + card_i]
@@ -99,13 +100,46 @@ def checked_code_table(codes, weights, cards: Sequence[int]) -> tuple[np.ndarray
     return codes, weights
 
 
+def pair_count_matrix(codes, weights, cards: Sequence[int]) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(gram, starts)``: every pair's weighted counts as blocks of one matrix; None beyond ``MAX_TOTAL_STATES``.
+
+    ``gram[starts[i] + a, starts[j] + b]`` is the weight of the rows with ``codes[:, i] == a``
+    and ``codes[:, j] == b``; a negative code is a missing cell and counts nowhere, so a
+    block holds the rows where both variables are observed.
+
+    Raises
+    ------
+    ValueError
+        If ``codes`` does not have one row per weight and one column per variable.
+
+    Examples
+    --------
+    >>> gram, starts = pair_count_matrix([[0, 1], [1, 1], [-1, 0]], [2.0, 1.0, 5.0], [2, 2])
+    >>> gram[starts[0]:starts[0] + 2, starts[1]:starts[1] + 2].tolist()
+    [[0.0, 2.0], [0.0, 1.0]]
+    """
+    codes, weights = checked_code_table(codes, weights, cards)
+    starts = np.concatenate(([0], np.cumsum(np.asarray(cards, dtype=np.int64))))
+    if starts[-1] > MAX_TOTAL_STATES:
+        return None
+    return _weighted_cross_product(codes, weights, starts[:-1], int(starts[-1])), starts[:-1]
+
+
 def _weighted_cross_product(codes: np.ndarray, weights: np.ndarray, starts: np.ndarray, total: int) -> np.ndarray:
-    """``O' W O`` over all states (``starts[v]``: the first column of variable ``v``), in row blocks."""
+    """``O' W O`` over all states (``starts[v]``: the first column of variable ``v``), in row blocks.
+
+    A negative code (a missing cell) has no one in its row of ``O``.
+    """
     gram = np.zeros((total, total))
     for begin in range(0, codes.shape[0], ROW_BLOCK):
         block = codes[begin : begin + ROW_BLOCK].astype(np.int64)
         onehot = np.zeros((block.shape[0], total))
-        onehot[np.arange(block.shape[0])[:, None], starts[None, :] + block] = 1.0
+        seen = block >= 0
+        if seen.all():
+            onehot[np.arange(block.shape[0])[:, None], starts[None, :] + block] = 1.0
+        else:
+            rows, columns = np.nonzero(seen)
+            onehot[rows, starts[columns] + block[rows, columns]] = 1.0
         gram += onehot.T @ (onehot * weights[begin : begin + ROW_BLOCK, None])
     return gram
 

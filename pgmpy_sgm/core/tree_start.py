@@ -13,12 +13,13 @@ and each variable's distribution given its tree parent is its pair table, smooth
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 import networkx as nx
 import numpy as np
 
-from ._pair_terms import checked_code_table
+from ._pair_terms import checked_code_table, pair_count_matrix
 from .posterior_parts import with_scopes
 
 __all__ = ["pairwise_available_tables", "chow_liu_edges", "chow_liu_log_probability"]
@@ -54,8 +55,15 @@ def pairwise_available_tables(codes: np.ndarray, weights: np.ndarray, cards: Seq
     [[0.0, 2.0], [0.0, 1.0]]
     """
     codes, weights = checked_code_table(codes, weights, cards)
-    observed = codes >= 0
+    counted = pair_count_matrix(codes, weights, cards)
     tables = {}
+    if counted is not None:  # every pair's table is a block of one weighted cross-product
+        gram, starts = counted
+        for i in range(len(cards)):
+            for j in range(i + 1, len(cards)):
+                tables[i, j] = gram[starts[i] : starts[i] + cards[i], starts[j] : starts[j] + cards[j]].copy()
+        return tables
+    observed = codes >= 0  # too many states for one matrix: pair by pair
     for i in range(len(cards)):
         for j in range(i + 1, len(cards)):
             both = observed[:, i] & observed[:, j]
@@ -97,7 +105,13 @@ def chow_liu_edges(tables: dict, n_variables: int, root: int = 0) -> list[tuple[
     ...           (1, 2): np.array([[4.0, 1.0], [1.0, 4.0]])}
     >>> chow_liu_edges(tables, 3)
     [(0, 1), (1, 2)]
+    >>> chow_liu_edges(tables, 3, root=3)
+    Traceback (most recent call last):
+        ...
+    ValueError: root must be a variable position in [0, 3). Got: 3
     """
+    if not 0 <= root < n_variables:
+        raise ValueError(f"root must be a variable position in [0, {n_variables}). Got: {root!r}")
     graph = nx.Graph()
     graph.add_nodes_from(range(n_variables))
     graph.add_weighted_edges_from((i, j, _mutual_information(table)) for (i, j), table in tables.items())
@@ -131,15 +145,29 @@ def chow_liu_log_probability(
     callable
         ``log_probability(rows)`` for complete code rows of shape (m, n_variables).
 
+    Raises
+    ------
+    ValueError
+        If ``codes`` does not have one row per weight and one column per variable (at least
+        one), or ``ess`` is negative or not finite.
+
     Examples
     --------
     >>> codes = np.array([[0, 0], [1, 1], [0, -1]])
     >>> log_p = chow_liu_log_probability(codes, np.array([3.0, 1.0, 2.0]), [2, 2])
     >>> np.exp(log_p(np.array([[0, 0], [0, 1]]))).round(4).tolist()  # (5.5/7) * (3.25/3.5), (5.5/7) * (0.25/3.5)
     [0.7296, 0.0561]
+    >>> chow_liu_log_probability(codes, np.array([3.0, 1.0, 2.0]), [2, 2], ess=-1)
+    Traceback (most recent call last):
+        ...
+    ValueError: ess must be a finite number >= 0. Got: -1
     """
     cards = [int(c) for c in cards]
     codes, weights = checked_code_table(codes, weights, cards)
+    if not cards:
+        raise ValueError("The Chow-Liu tree needs at least one variable.")
+    if isinstance(ess, bool) or not isinstance(ess, int | float) or not 0 <= ess < math.inf:
+        raise ValueError(f"ess must be a finite number >= 0. Got: {ess!r}")
     tables = pairwise_available_tables(codes, weights, cards)
     root_seen = codes[:, 0] >= 0
     root_counts = np.bincount(codes[root_seen, 0], weights=weights[root_seen], minlength=cards[0]) + ess / cards[0]

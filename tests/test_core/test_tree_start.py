@@ -30,7 +30,10 @@ def _mutual_information(table: np.ndarray) -> float:
 
 
 @pytest.mark.parametrize("seed", [0, 1])
-def test_pair_tables_count_the_rows_where_both_are_observed(seed):
+@pytest.mark.parametrize("one_matrix", [True, False])
+def test_pair_tables_count_the_rows_where_both_are_observed(seed, one_matrix, monkeypatch):
+    if not one_matrix:  # as when the states are too many for one cross-product
+        monkeypatch.setattr("pgmpy_sgm.core._pair_terms.MAX_TOTAL_STATES", 3)
     codes, weights, cards = _incomplete_codes(seed)
     tables = pairwise_available_tables(codes, weights, cards)
     assert sorted(tables) == [(i, j) for i in range(4) for j in range(i + 1, 4)]
@@ -79,6 +82,10 @@ def test_the_tree_model_is_its_smoothed_pair_tables_and_sums_to_one():
     assert sorted(log_p.scopes) == sorted([(0,)] + chow_liu_edges(tables, 4))
 
 
-def test_bad_shapes_are_refused():
+def test_bad_input_is_refused():
     with pytest.raises(ValueError, match="one row per weight"):
         pairwise_available_tables(np.zeros((3, 2), dtype=int), np.ones(2), [2, 2])
+    with pytest.raises(ValueError, match="at least one variable"):
+        chow_liu_log_probability(np.zeros((3, 0), dtype=int), np.ones(3), [])
+    with pytest.raises(ValueError, match="ess must be"):
+        chow_liu_log_probability(np.zeros((3, 2), dtype=int), np.ones(3), [2, 2], ess=float("nan"))
