@@ -356,13 +356,13 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         starts from the model of the complete cases (from independent variables fitted to
         the available cases when there are fewer than 30; ``EMOptions(start="best")`` also
         runs it from the Chow-Liu tree of the pairwise available cases and keeps the run with
-        the better observed-data criterion, at twice the time; a ``ConvergenceWarning`` counts
-        the searches that ran to their time limit before their chains settled); each E-step completes every
-        incomplete row by the current model's posterior (by enumeration up to 131,072
-        completions, by Gibbs draws beyond; each row keeps at most ``EMOptions.max_kept`` of
-        its most probable completions, the rest of its posterior carried by
-        ``n_tail_draws`` draws from it, see ``n_completed_capped_``), giving a table of
-        expected counts; an M-step
+        the better observed-data criterion, at twice the time; a ``ConvergenceWarning``
+        counts the searches that ran to their time limit before their chains settled); each
+        E-step completes every incomplete row by the current model's posterior (by
+        enumeration up to 131,072 completions, by Gibbs draws beyond; each row keeps at most
+        ``EMOptions.max_kept`` of its most probable completions, the rest of its posterior
+        carried by ``n_tail_draws`` draws from it, see ``n_completed_capped_``), giving a
+        table of expected counts; an M-step
         runs the chains on it, warm-started from the current graph, and re-estimates the
         parameters (Bayesian, as :meth:`~pgmpy_sgm.models.StratifiedGraphicalModel.fit`), or,
         between such searches, only re-estimates the current graph's parameters, until the
