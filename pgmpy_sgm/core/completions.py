@@ -12,7 +12,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pgmpy_sgm.core.posterior_parts import part_sizes, row_log_probability, scopes_of, split_rows, splittable
+from pgmpy_sgm.core.posterior_parts import (
+    local_log_probability,
+    part_sizes,
+    row_log_probability,
+    scopes_of,
+    split_rows,
+    splittable,
+)
 
 __all__ = ["MAX_COMPLETIONS", "BURN_IN_SWEEPS", "Head", "Segments", "count_completions", "enumerated_completions",
            "posterior_weights", "segment_posterior", "complete_exactly", "head_and_tail", "tail_draws",
@@ -239,9 +246,12 @@ def complete_by_draws(rows: np.ndarray, counts: np.ndarray, cards: list[int], lo
     """``n_draws`` Gibbs draws of the rows' missing entries (``-1``) from the posterior, each ``count / n_draws``.
 
     All rows are updated together: a sweep resamples each variable in the rows where it is
-    missing, from its conditional given the row's other (current) values.
+    missing, from its conditional given the row's other (current) values, which reads only
+    the terms of ``log_probability`` around the variable when it declares them
+    (:func:`~pgmpy_sgm.core.posterior_parts.local_log_probability`).
     """
     hidden = rows < 0
+    around = [local_log_probability(log_probability, j) for j in range(rows.shape[1])]
     current = rows.copy()
     for j in range(rows.shape[1]):
         current[hidden[:, j], j] = rng.integers(cards[j], size=int(hidden[:, j].sum()))
@@ -253,7 +263,7 @@ def complete_by_draws(rows: np.ndarray, counts: np.ndarray, cards: list[int], lo
                 continue
             options = np.repeat(current[who], cards[j], axis=0)
             options[:, j] = np.tile(np.arange(cards[j]), len(who))
-            weights = posterior_weights(log_probability(options).reshape(len(who), cards[j]))
+            weights = posterior_weights(around[j](options).reshape(len(who), cards[j]))
             u = rng.random(len(who))[:, None]
             current[who, j] = np.minimum((weights.cumsum(axis=1) < u).sum(axis=1), cards[j] - 1)
         if sweep >= BURN_IN_SWEEPS:

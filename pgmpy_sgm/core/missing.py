@@ -34,6 +34,7 @@ grows with the sum of the parts' completions.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -678,10 +679,14 @@ def independent_log_probability(table: IncompleteTable, pseudo: float = 1.0) -> 
         counts = np.bincount(table.codes[seen, j], weights=table.counts[seen], minlength=card) + pseudo
         logs.append(np.log(counts / counts.sum()))
 
-    def log_probability(codes: np.ndarray) -> np.ndarray:
-        return sum(logs[j][codes[:, j]] for j in range(len(logs)))
+    def term(codes: np.ndarray, j: int) -> np.ndarray:
+        return logs[j][codes[:, j]]
 
-    return with_scopes(log_probability, [(j,) for j in range(len(logs))])
+    def log_probability(codes: np.ndarray) -> np.ndarray:
+        return sum(term(codes, j) for j in range(len(logs)))
+
+    return with_scopes(log_probability, [(j,) for j in range(len(logs))],
+                       [functools.partial(term, j=j) for j in range(len(logs))])  # fmt: skip
 
 
 def rows_log_probability(data, states: Mapping, log_probability) -> np.ndarray:

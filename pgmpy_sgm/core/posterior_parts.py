@@ -45,15 +45,22 @@ from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["with_scopes", "scopes_of", "Parts", "part_sizes", "split_rows", "splittable", "row_log_probability",
-           "head_and_tail_rows", "coupled_rows"]  # fmt: skip
+__all__ = ["with_scopes", "scopes_of", "local_log_probability", "Parts", "part_sizes", "split_rows", "splittable",
+           "row_log_probability", "head_and_tail_rows", "coupled_rows"]  # fmt: skip
 
 
-def with_scopes(log_probability: Callable[[np.ndarray], np.ndarray], scopes) -> Callable[[np.ndarray], np.ndarray]:
+LogProbability = Callable[[np.ndarray], np.ndarray]
+
+
+def with_scopes(log_probability: LogProbability, scopes, terms: Sequence[LogProbability] | None = None,
+                ) -> LogProbability:  # fmt: skip
     """``log_probability`` with its factor scopes (column positions) declared, for the E-step.
 
     The declaration promises that the log probability of a complete row is a sum of terms
     each reading only the columns of one scope; a column in no scope is read by no term.
+    ``terms``, when given, are those terms (one callable per scope, each taking complete
+    rows of codes): their sum may differ from ``log_probability`` by a constant. A Gibbs
+    update of one column then reads only the terms around it (:func:`local_log_probability`).
 
     Examples
     --------
@@ -62,6 +69,11 @@ def with_scopes(log_probability: Callable[[np.ndarray], np.ndarray], scopes) -> 
     ((0, 1), (2,))
     """
     log_probability.scopes = tuple(tuple(int(j) for j in scope) for scope in scopes)
+    if terms is not None:
+        terms = tuple(terms)
+        if len(terms) != len(log_probability.scopes):
+            raise ValueError(f"One term per scope: got {len(terms)} terms for {len(log_probability.scopes)} scopes.")
+    log_probability.terms = terms
     return log_probability
 
 
@@ -74,6 +86,35 @@ def scopes_of(log_probability) -> tuple | None:
     True
     """
     return getattr(log_probability, "scopes", None)
+
+
+def local_log_probability(log_probability: LogProbability, column: int) -> LogProbability:
+    """The sum of ``log_probability``'s terms that read ``column``: equal to it up to terms that do not.
+
+    Differences between rows that agree outside ``column`` are the same as with the whole
+    ``log_probability`` (what a Gibbs update of ``column`` needs). Without declared terms
+    (:func:`with_scopes`), ``log_probability`` itself.
+
+    Examples
+    --------
+    >>> a, b = np.log([[0.5, 0.5], [0.1, 0.9]]), np.log([0.2, 0.8])
+    >>> terms = [lambda x: b[x[:, 0]], lambda x: a[x[:, 0], x[:, 1]], lambda x: np.zeros(len(x))]
+    >>> f = with_scopes(lambda x: sum(t(x) for t in terms), [(0,), (0, 1), (2,)], terms)
+    >>> local_log_probability(f, 1)(np.array([[1, 0], [1, 1]])).round(4).tolist()  # only a's term reads column 1
+    [-2.3026, -0.1054]
+    """
+    terms, scopes = getattr(log_probability, "terms", None), scopes_of(log_probability)
+    if terms is None:
+        return log_probability
+    around = [term for term, scope in zip(terms, scopes, strict=True) if column in scope]
+
+    def local(codes: np.ndarray) -> np.ndarray:
+        total = np.zeros(len(codes))
+        for term in around:
+            total = total + term(codes)
+        return total
+
+    return local
 
 
 def _part_labels(hidden: np.ndarray, scopes: Sequence | None) -> np.ndarray:

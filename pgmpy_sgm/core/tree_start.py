@@ -13,6 +13,7 @@ and each variable's distribution given its tree parent is its pair table, smooth
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 
@@ -178,10 +179,18 @@ def chow_liu_log_probability(
         smoothed = pair + ess / (cards[parent] * cards[child])
         factors.append((parent, child, np.log(smoothed / smoothed.sum(axis=1, keepdims=True))))
 
+    def root_term(rows: np.ndarray) -> np.ndarray:
+        return root_log[rows[:, 0]]
+
+    def edge_term(rows: np.ndarray, parent: int, child: int, log_table: np.ndarray) -> np.ndarray:
+        return log_table[rows[:, parent], rows[:, child]]
+
+    terms = [root_term] + [functools.partial(edge_term, parent=p, child=c, log_table=t) for p, c, t in factors]
+
     def log_probability(rows: np.ndarray) -> np.ndarray:
-        total = root_log[rows[:, 0]]
-        for parent, child, log_table in factors:
-            total = total + log_table[rows[:, parent], rows[:, child]]
+        total = root_term(rows)
+        for term in terms[1:]:
+            total = total + term(rows)
         return total
 
-    return with_scopes(log_probability, [(0,)] + [(parent, child) for parent, child, _ in factors])
+    return with_scopes(log_probability, [(0,)] + [(parent, child) for parent, child, _ in factors], terms)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from numbers import Integral, Real
@@ -349,13 +350,21 @@ class ParameterMethods:
         _, _, log_z = self._calibrated()
         log_potentials = dict(self._log_factors())
 
+        def column(codes: np.ndarray, v) -> np.ndarray:
+            j, m = order[nodes.index(v)], to_model[nodes.index(v)]
+            return codes[:, j] if m is None else m[codes[:, j]]
+
         def log_probability(codes: np.ndarray) -> np.ndarray:
             codes = np.asarray(codes)
-            own = np.column_stack([codes[:, j] if m is None else m[codes[:, j]]
-                                   for j, m in zip(order, to_model, strict=True)])  # fmt: skip
+            own = np.column_stack([column(codes, v) for v in nodes])
             return log_probabilities(log_potentials, log_z, own, nodes)
 
-        return with_scopes(log_probability, [[order[nodes.index(v)] for v in clique] for clique in log_potentials])
+        def potential_term(codes: np.ndarray, clique: tuple) -> np.ndarray:
+            return log_potentials[clique][tuple(column(np.asarray(codes), v) for v in clique)]
+
+        terms = [functools.partial(potential_term, clique=clique) for clique in log_potentials]
+        return with_scopes(log_probability, [[order[nodes.index(v)] for v in clique] for clique in log_potentials],
+                           terms)  # fmt: skip
 
     def simulate(self, n_samples: int = 10, seed: int | None = None) -> pd.DataFrame:
         """Draw ``n_samples`` independent rows exactly (down a junction tree of the factors).

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 import numpy as np
@@ -172,17 +173,22 @@ def network_log_probability(model, variables: list, state_names: Mapping):
         places = np.cumprod([1, *cpd.cardinality[:0:-1]])[::-1]
         terms.append((columns, to_cpd, [int(logs.shape[1]), *map(int, places[1:])], logs.ravel()))
 
+    def term_value(codes: np.ndarray, term) -> np.ndarray:
+        columns, to_cpd, places, logs = term
+        index = np.zeros(len(codes), dtype=np.int64)
+        for c, m, place in zip(columns, to_cpd, places, strict=True):
+            column = codes[:, c] if m is None else m[codes[:, c]]
+            index += column * place if place != 1 else column
+        return logs[index]
+
     def log_probability(codes: np.ndarray) -> np.ndarray:
         total = np.zeros(len(codes))
-        for columns, to_cpd, places, logs in terms:
-            index = np.zeros(len(codes), dtype=np.int64)
-            for c, m, place in zip(columns, to_cpd, places, strict=True):
-                column = codes[:, c] if m is None else m[codes[:, c]]
-                index += column * place if place != 1 else column
-            total += logs[index]
+        for term in terms:
+            total += term_value(codes, term)
         return total
 
-    return with_scopes(log_probability, [columns for columns, *_ in terms])
+    return with_scopes(log_probability, [columns for columns, *_ in terms],
+                       [functools.partial(term_value, term=term) for term in terms])  # fmt: skip
 
 
 def fit_state_names(model, spec: EstimatorSpec, state_names: Mapping | None) -> dict:

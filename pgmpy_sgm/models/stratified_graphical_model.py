@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Mapping
 
@@ -399,14 +400,24 @@ class StratifiedGraphicalModel(StratifiedGraph):
         to_model = [None if state_names is None else recoding(state_names[v], self.states(v), v) for v in nodes]
         factors = self.clique_factors
 
-        def log_probability(codes: np.ndarray) -> np.ndarray:
-            own = np.empty((len(codes), len(nodes)), dtype=np.int64, order="F")  # read by column below
-            for k, (j, m) in enumerate(zip(order, to_model, strict=True)):
+        def recoded(codes: np.ndarray, among: list) -> np.ndarray:
+            own = np.empty((len(codes), len(among)), dtype=np.int64, order="F")  # read by column below
+            for k, v in enumerate(among):
+                j, m = order[nodes.index(v)], to_model[nodes.index(v)]
                 own[:, k] = codes[:, j] if m is None else m[codes[:, j]]
-            return log_probabilities(factors, own, nodes, self.states)
+            return own
 
-        scopes = [[order[nodes.index(w)] for w in {*f.clique, *f.table_variables, *f.parents}] for f in factors]
-        return with_scopes(log_probability, scopes)
+        def log_probability(codes: np.ndarray) -> np.ndarray:
+            return log_probabilities(factors, recoded(codes, nodes), nodes, self.states)
+
+        def factor_term(codes: np.ndarray, factor, among: list) -> np.ndarray:
+            return log_probabilities([factor], recoded(codes, among), among, self.states)
+
+        scope_nodes = [list(dict.fromkeys([*f.clique, *f.table_variables, *f.parents])) for f in factors]
+        scopes = [[order[nodes.index(w)] for w in among] for among in scope_nodes]
+        terms = [functools.partial(factor_term, factor=f, among=among)
+                 for f, among in zip(factors, scope_nodes, strict=True)]  # fmt: skip
+        return with_scopes(log_probability, scopes, terms)
 
     @classmethod
     def random(cls, graph, seed: int | None = None, concentration: float = 1.0) -> StratifiedGraphicalModel:

@@ -45,3 +45,72 @@ def test_the_observed_part_of_a_row_has_its_summed_probability():
     expected = [joint[1, :, 0].sum(), joint[:, :, 1].sum(), joint[0, 2, 1]]
     got = marginal_log_probability(rows, [2, 3, 2], log_p)
     assert np.exp(got) == pytest.approx(expected, abs=1e-12)
+
+
+def _heart_log_probability_functions():
+    """The E-step's log probability of every kind of model, on the heart data (columns in data order)."""
+    from pgmpy_sgm.core.missing import IncompleteTable, independent_log_probability
+    from pgmpy_sgm.core.tree_start import chow_liu_log_probability
+    from pgmpy_sgm.datasets import load_heart_disease
+    from pgmpy_sgm.models import ContextualMarkovNetwork, LabeledBayesianNetwork, StratifiedGraphicalModel
+
+    data = load_heart_disease()
+    variables = list(data.columns)
+    states = {v: sorted(data[v].unique().tolist()) for v in variables}
+    edges = [("smoking", "physical_work"), ("smoking", "systolic_bp"), ("smoking", "lipoprotein_ratio"),
+             ("mental_work", "physical_work"), ("physical_work", "lipoprotein_ratio"),
+             ("systolic_bp", "lipoprotein_ratio")]  # fmt: skip
+    strata = {("smoking", "systolic_bp"): [{"lipoprotein_ratio": 1}],
+              ("systolic_bp", "lipoprotein_ratio"): [{"smoking": 0}]}  # fmt: skip
+    sgm = StratifiedGraphicalModel(edges, strata=strata, nodes=variables).fit(data)
+    ldag = LabeledBayesianNetwork([("smoking", "systolic_bp"), ("lipoprotein_ratio", "systolic_bp"),
+                                   ("mental_work", "physical_work")]).fit(data)  # fmt: skip
+    cmn = ContextualMarkovNetwork(edges, contexts={("smoking", "systolic_bp"): [{"lipoprotein_ratio": 1}]})
+    cmn.add_nodes_from(variables)
+    cmn.fit(data)
+    table = IncompleteTable.from_frame(data)
+    return {
+        "sgm": sgm.log_probability_function(variables),
+        "ldag": ldag.log_probability_function(variables, states),
+        "cmn": cmn.log_probability_function(variables),
+        "tree": chow_liu_log_probability(table.codes, table.counts, table.cards),
+        "independent": independent_log_probability(table),
+    }, [len(states[v]) for v in variables]
+
+
+@pytest.fixture(scope="module")
+def heart_functions():
+    return _heart_log_probability_functions()
+
+
+@pytest.mark.parametrize("kind", ["sgm", "ldag", "cmn", "tree", "independent"])
+def test_a_gibbs_update_from_the_terms_around_a_column_equals_the_whole_models(heart_functions, kind):
+    from pgmpy_sgm.core.posterior_parts import local_log_probability
+
+    functions, cards = heart_functions
+    log_probability = functions[kind]
+    assert log_probability.terms is not None
+    rows = np.random.default_rng(1).integers(0, 2, size=(40, len(cards)))
+    whole_sum = sum(term(rows) for term in log_probability.terms)
+    shift = log_probability(rows) - whole_sum
+    np.testing.assert_allclose(shift, shift[0], atol=1e-9)  # the terms sum to the model up to a constant
+    for j in range(len(cards)):
+        local = local_log_probability(log_probability, j)
+        assert local is not log_probability
+        options = np.repeat(rows, cards[j], axis=0)
+        options[:, j] = np.tile(np.arange(cards[j]), len(rows))
+        whole = log_probability(options).reshape(len(rows), cards[j])
+        around = local(options).reshape(len(rows), cards[j])
+        np.testing.assert_allclose(around - around[:, :1], whole - whole[:, :1], atol=1e-9)
+
+
+def test_a_log_probability_without_terms_is_its_own_local_part_and_terms_must_match_the_scopes():
+    from pgmpy_sgm.core.posterior_parts import local_log_probability, with_scopes
+
+    def flat(codes):
+        return np.zeros(len(codes))
+
+    assert local_log_probability(flat, 0) is flat
+    assert local_log_probability(with_scopes(flat, [(0,), (1,)]), 0) is flat
+    with pytest.raises(ValueError, match="One term per scope: got 1 terms for 2 scopes"):
+        with_scopes(flat, [(0,), (1,)], [flat])
