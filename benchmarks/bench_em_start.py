@@ -1,18 +1,20 @@
-"""Structural EM's start: the Chow-Liu tree of the pairwise available cases against the complete cases.
+"""Structural EM's start: the PNAL DAG, the Chow-Liu tree and the complete cases, measured held out.
 
-Run:  python benchmarks/bench_em_start.py --learner ldag|sgm|mpl --out FILE.csv SPEC [SPEC ...]
+Run:  python benchmarks/bench_em_start.py --learner ldag|sgm|mpl [--starts pnal,tree,complete_cases] --out FILE.csv
+                                          SPEC [SPEC ...]
       python benchmarks/bench_em_start.py --summary FILE.csv [FILE.csv ...]
 
 A SPEC is ``network:n:rate:masking:seed`` (``masking`` ``mcar`` or ``mar``), the data of
 ``bench_missing.py`` (same simulation, masking and 10,000 fresh complete test rows). For each
 SPEC the learner is fitted on the rows before masking (the ceiling), then by structural EM on
-the masked rows from each start of ``EMOptions.start``: ``"complete_cases"`` (the learner's
-model of the complete cases, independence when fewer than 30 rows are complete; the earlier
-default) and ``"tree"``. Reported per run: held-out log-likelihood per row minus the full fit's
-("gap"), the EM time over the full fit's in the same process ("ratio"), the observed-data
-criterion of the run's result, free parameters, iterations and searches. ``start="best"`` runs
-both and keeps the higher criterion: the summary reads it off the two runs (same seeds, so
-the same fits) with their summed time.
+the masked rows from each start of ``EMOptions.start`` given: ``"complete_cases"`` (the
+learner's model of the complete cases, independence when fewer than 30 rows are complete),
+``"tree"`` (the Chow-Liu tree of the pairwise available cases) and ``"pnal"`` (the DAG of the
+penalised node-average likelihood of the available cases). Reported per run: held-out
+log-likelihood per row minus the full fit's ("gap"), the EM time over the full fit's in the
+same process ("ratio"), the observed-data criterion of the run's result, free parameters,
+iterations and searches. ``start="best"`` runs every start and keeps the highest criterion:
+the summary reads it off the runs (same seeds, so the same fits) with their summed time.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from bench_missing import held_out, mask, network, sgm_model, simulate  # noqa: 
 
 warnings.filterwarnings("ignore")
 
-STARTS = ("complete_cases", "tree")
+STARTS = ("complete_cases", "tree", "pnal")
 
 
 def fit(kind: str, data: pd.DataFrame, missing, states: dict, seed: int):
@@ -56,7 +58,7 @@ def fit(kind: str, data: pd.DataFrame, missing, states: dict, seed: int):
     return est, model, time.perf_counter() - tic
 
 
-def run(kind: str, out: str, specs: list[str]) -> None:
+def run(kind: str, out: str, specs: list[str], starts: tuple[str, ...] = STARTS) -> None:
     from pgmpy_sgm.core.missing import EMOptions
 
     networks = {}
@@ -71,7 +73,7 @@ def run(kind: str, out: str, specs: list[str]) -> None:
         masked = mask(train, rate, masking == "mar", seed)
         _, model, full_seconds = fit(kind, train, "error", states, seed)
         full = held_out(model, test, states)
-        for start in STARTS:
+        for start in starts:
             est, model, seconds = fit(kind, masked, EMOptions(start=start), states, seed)
             history = est.em_history_
             row = dict(net=name, n=n, rate=rate, masking=masking, seed=seed, learner=kind, start=start,
@@ -90,42 +92,45 @@ def run(kind: str, out: str, specs: list[str]) -> None:
 
 
 def summarise(paths: list[str]) -> None:
+    """Per run and per setting: each start's gap, ``best`` (the start of highest criterion), time ratios."""
     rows = pd.concat([pd.read_csv(p) for p in paths])
     rows["start"] = rows["start"].replace({"cc": "complete_cases"})
     keys = ["learner", "net", "n", "masking", "rate", "seed"]
-    wide = rows.pivot_table(index=keys, columns="start", values=["gap", "ratio", "crit"])
-    wide = wide.dropna()
-    tree_wins = wide[("crit", "tree")] >= wide[("crit", "complete_cases")]
-    best_gap = wide[("gap", "tree")].where(tree_wins, wide[("gap", "complete_cases")])
-    table = pd.DataFrame({
-        "gap cc": wide[("gap", "complete_cases")], "gap tree": wide[("gap", "tree")], "gap best": best_gap,
-        "ratio cc": wide[("ratio", "complete_cases")], "ratio tree": wide[("ratio", "tree")],
-        "ratio best": wide[("ratio", "complete_cases")] + wide[("ratio", "tree")],
-        "criterion picks the better gap": (wide[("gap", "tree")] >= wide[("gap", "complete_cases")]) == tree_wins,
-    })  # fmt: skip
+    wide = rows.pivot_table(index=keys, columns="start", values=["gap", "ratio", "crit"]).dropna()
+    starts = [s for s in ("pnal", "tree", "complete_cases") if ("gap", s) in wide.columns]  # ties: the earlier
+    crit = wide["crit"][starts]
+    picked = crit.idxmax(axis=1)
+    table = pd.DataFrame({f"gap {s}": wide[("gap", s)] for s in starts})
+    table["gap best"] = [wide.loc[i, ("gap", s)] for i, s in zip(wide.index, picked, strict=True)]
+    for s in starts:
+        table[f"ratio {s}"] = wide[("ratio", s)]
+    table["ratio best"] = wide["ratio"][starts].sum(axis=1)
+    table["best picks the best gap"] = table["gap best"] >= table[[f"gap {s}" for s in starts]].max(axis=1)
     print(table.round(4).to_markdown())
     print()
-    by_setting(table)
+    by_setting(table, starts)
     for learner, part in table.groupby(level="learner"):
-        print(f"\n{learner}: settings {len(part)}; tree ahead of complete cases on "
-              f"{int((part['gap tree'] > part['gap cc']).sum())}; mean gap cc {part['gap cc'].mean():.4f}, "
-              f"tree {part['gap tree'].mean():.4f}, best {part['gap best'].mean():.4f}; the criterion picked the "
-              f"better start on {int(part['criterion picks the better gap'].sum())}; median time ratio cc "
-              f"{part['ratio cc'].median():.1f}x, tree {part['ratio tree'].median():.1f}x, "
-              f"best {part['ratio best'].median():.1f}x")  # fmt: skip
+        means = ", ".join(f"{s} {part[f'gap {s}'].mean():.4f}" for s in [*starts, "best"])
+        ratios = ", ".join(f"{s} {part[f'ratio {s}'].median():.1f}x" for s in [*starts, "best"])
+        ahead = "; ".join(f"{a} ahead of {b} on {int((part[f'gap {a}'] > part[f'gap {b}']).sum())}"
+                          for a, b in zip(starts, starts[1:], strict=False))  # fmt: skip
+        print(f"\n{learner}: settings {len(part)}; {ahead}; mean gap {means}; best picked the best start on "
+              f"{int(part['best picks the best gap'].sum())}; median time ratio {ratios}")  # fmt: skip
 
 
-def by_setting(table: pd.DataFrame) -> None:
-    """Each setting's mean gaps over its seeds, how many seeds the tree was ahead, median time ratios."""
-    print("| learner | network (n) | masking | rate | gap, complete cases | gap, tree | gap, best | seeds tree ahead "
-          "| time ratio cc / tree / best (median) |")
-    print("|---|---|---|---|---|---|---|---|---|")
+def by_setting(table: pd.DataFrame, starts: list[str]) -> None:
+    """Each setting's mean gaps over its seeds, how many seeds the first start was ahead of the second, median time
+    ratios."""
+    names = {"pnal": "PNAL DAG", "tree": "tree", "complete_cases": "complete cases"}
+    print("| learner | network (n) | masking | rate | " + " | ".join(f"gap, {names[s]}" for s in starts)
+          + f" | gap, best | seeds {names[starts[0]]} ahead of {names[starts[1]]} | time ratio "
+          + " / ".join(names[s] for s in starts) + " / best (median) |")  # fmt: skip
+    print("|---|---|---|---|" + "---|" * (len(starts) + 3))
     for (learner, net, n, masking, rate), part in table.groupby(level=["learner", "net", "n", "masking", "rate"]):
-        ahead = int((part["gap tree"] > part["gap cc"]).sum())
-        print(f"| {learner} | {net} ({n}) | {masking.upper()} | {rate:.0%} | {part['gap cc'].mean():+.4f} | "
-              f"{part['gap tree'].mean():+.4f} | {part['gap best'].mean():+.4f} | {ahead}/{len(part)} | "
-              f"{part['ratio cc'].median():.1f}x / {part['ratio tree'].median():.1f}x / "
-              f"{part['ratio best'].median():.1f}x |")  # fmt: skip
+        ahead = int((part[f"gap {starts[0]}"] > part[f"gap {starts[1]}"]).sum())
+        gaps = " | ".join(f"{part[f'gap {s}'].mean():+.4f}" for s in [*starts, "best"])
+        ratios = " / ".join(f"{part[f'ratio {s}'].median():.1f}x" for s in [*starts, "best"])
+        print(f"| {learner} | {net} ({n}) | {masking.upper()} | {rate:.0%} | {gaps} | {ahead}/{len(part)} | {ratios} |")
 
 
 def main() -> None:
@@ -133,12 +138,13 @@ def main() -> None:
     parser.add_argument("--learner", choices=("ldag", "sgm", "mpl"))
     parser.add_argument("--out")
     parser.add_argument("--summary", nargs="+")
+    parser.add_argument("--starts", default=",".join(STARTS), help="comma-separated EMOptions starts to run")
     parser.add_argument("specs", nargs="*")
     args = parser.parse_args()
     if args.summary:
         summarise(args.summary)
     else:
-        run(args.learner, args.out, args.specs)
+        run(args.learner, args.out, args.specs, tuple(args.starts.split(",")))
 
 
 if __name__ == "__main__":

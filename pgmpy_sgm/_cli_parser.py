@@ -69,10 +69,11 @@ def _add_learn_arguments(learn: argparse.ArgumentParser) -> None:
                        help="missing cells: error (default), complete_cases (drop incomplete rows), em (structural "
                        "EM: fill them in by the model's posterior), state (missing as a state of its own)")
     learn.add_argument("--em-start", choices=EM_STARTS, default="auto",
-                       help="with --missing em, the model of EM's first E-step: auto (default: the tree for --ldag, "
-                       "the complete cases otherwise), tree (Chow-Liu tree of the pairwise available cases), "
-                       "complete_cases, independent, or best (EM from the tree and from the complete cases, the "
-                       "better by the observed-data criterion; twice the time)")
+                       help="with --missing em, the model of EM's first E-step: auto (default: the measured best "
+                       "for the learner), pnal (DAG of the penalised node-average likelihood of the available "
+                       "cases), tree (Chow-Liu tree of the pairwise available cases), complete_cases, independent, "
+                       "or best (EM from pnal, tree and complete_cases, the best by the observed-data criterion; "
+                       "three times the time)")
 
 
 def _add_ldag_arguments(learn: argparse.ArgumentParser) -> None:

@@ -57,5 +57,5 @@ def test_learn_mpl_with_missing_cells_runs_structural_em(tmp_path, capsys):
     data.to_csv(path, index=False)
     assert main(["learn", str(path), "--mpl", "--quiet", "--missing", "em"]) == 0
     out = capsys.readouterr().out
-    assert "structural EM from the complete cases" in out
+    assert "structural EM from the DAG of the penalised node-average likelihood" in out
     assert "Best contextual Markov network" in out

@@ -2,8 +2,10 @@
 
 The loop is written once, for a learner given as one callable (:class:`MStep`):
 
-1. *start*: the model of the first E-step, by default the Chow-Liu tree of the pairwise
-   available cases (:func:`~pgmpy_sgm.core.tree_start.chow_liu_log_probability`); or the
+1. *start*: the model of the first E-step: the DAG of the penalised node-average likelihood
+   of the available cases (:func:`~pgmpy_sgm.causal_discovery._pnal_start.pnal_log_probability`),
+   the Chow-Liu tree of the pairwise available cases
+   (:func:`~pgmpy_sgm.core.tree_start.chow_liu_log_probability`, the default here), the
    learner's model of the complete cases (independent variables when they are fewer than
    ``MIN_COMPLETE_CASES`` or twice the variables), or independent variables
    (:attr:`~pgmpy_sgm.core.missing.EMOptions.start`). EM's fixed points stay near their
@@ -33,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from pgmpy_sgm.core.missing import (
+    BEST_STARTS,
     MIN_COMPLETE_CASES,
     CompletedTable,
     EMOptions,
@@ -46,6 +49,8 @@ from pgmpy_sgm.core.missing import (
 )
 from pgmpy_sgm.core.pooling import is_dask_frame
 from pgmpy_sgm.core.tree_start import chow_liu_log_probability
+
+from ._pnal_start import pnal_log_probability
 
 __all__ = ["MStepResult", "EMResult", "structural_em", "MIN_COMPLETE_CASES", "missing_input", "adopt_fitted",
            "adopt_em_result"]
@@ -164,16 +169,16 @@ def structural_em(
     ...     return MStepResult(None, frozenset(), float(completed.counts.sum()), log_p)
     >>> result = structural_em(table, m_step, EMOptions(max_iter=5))
     >>> result.history["expected_score"].tolist(), result.history.attrs["start"]
-    ([5.0, 5.0], 'Chow-Liu tree (pairwise available cases)')
+    ([5.0, 5.0], 'DAG of the penalised node-average likelihood (available cases per family)')
     """
     draw_seed = int(np.random.default_rng(seed).integers(2**63))
-    options = options.for_learner("tree")
+    options = options.for_learner("pnal")
     if options.start != "best":
         return _structural_em_from(options.start, table, m_step, options, draw_seed, report, parameter_step)
     runs = [_structural_em_from(start, table, m_step, options, draw_seed, report, parameter_step)
-            for start in ("tree", "complete_cases")]  # fmt: skip
+            for start in BEST_STARTS]  # fmt: skip
     criteria = {run.history.attrs["start"]: _best_criterion(run) for run in runs}
-    chosen = max(runs, key=_best_criterion)  # ties: the tree
+    chosen = max(runs, key=_best_criterion)  # ties: the earlier start
     chosen.history.attrs["start_criteria"] = criteria
     return chosen
 
@@ -232,6 +237,9 @@ def _structural_em_from(choice: str, table: IncompleteTable, m_step, options: EM
 #: ``history.attrs["start"]`` of EM started from the Chow-Liu tree.
 TREE_START = "Chow-Liu tree (pairwise available cases)"
 
+#: ``history.attrs["start"]`` of EM started from the DAG of the penalised node-average likelihood.
+PNAL_START = "DAG of the penalised node-average likelihood (available cases per family)"
+
 
 class _Candidate(NamedTuple):
     """A structure step and its observed-data criterion (partial until its observed log-likelihood is added)."""
@@ -261,6 +269,8 @@ def _start(table: IncompleteTable, m_step, choice: str) -> tuple[MStepResult | N
         return previous, previous.log_probability, "complete cases"
     if choice == "tree":
         return None, chow_liu_log_probability(table.codes, table.counts, table.cards), TREE_START
+    if choice == "pnal":
+        return None, pnal_log_probability(table.codes, table.counts, table.cards), PNAL_START
     return None, independent_log_probability(table), "independent variables (available cases)"
 
 

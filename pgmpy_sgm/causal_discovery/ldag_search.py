@@ -210,8 +210,9 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         Missing cells (NaN, None, ``pd.NA``, empty strings): refused with an error naming
         every column with gaps; incomplete rows dropped (with a warning); structural EM
         (``"em"`` or an :class:`~pgmpy_sgm.core.missing.EMOptions`), as in
-        :class:`NonReversibleMCMC`: from the Chow-Liu tree of the pairwise available cases
-        (``EMOptions.start``), each E-step completes the incomplete rows
+        :class:`NonReversibleMCMC`: from the DAG climbed on the penalised node-average
+        likelihood of the available cases (every family scored on the rows where all of it is
+        observed; ``EMOptions.start``), each E-step completes the incomplete rows
         by the current labelled network's posterior, and an M-step is this search on the
         expected counts, warm-started from the current DAG (a search from scratch the first
         time, then one tabu climb from the current DAG without restarts), with the network's
@@ -541,7 +542,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         cells = missing_cells(X, variables)
         table = IncompleteTable.from_frame(X, weights, self.state_names)
         deadline = self._deadline = self._fit_deadline()
-        options = em_options(self.missing).for_learner("tree")
+        options = em_options(self.missing).for_learner("pnal")
         with tqdm(total=options.most_iterations, disable=not (self.show_progress and config.SHOW_PROGRESS),
                   desc="LDAGSearch (structural EM)") as bar:  # fmt: skip
 

@@ -103,9 +103,10 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
         state named ``"missing"``. With EM, ``em_history_``, ``n_completed_exactly_``,
         ``n_completed_capped_``, ``n_completed_by_draws_`` and ``missing_cells_`` record it, the
         other fitted attributes refer to the chosen search's completed table, and ``max_time``
-        bounds each search. EM starts from the model of the complete cases
-        (``EMOptions.start``). ``model_`` holds the structure, as without missing cells: fit its
-        factors to the incomplete rows with ``model_.fit(X, missing="em")`` (parameter EM).
+        bounds each search. EM starts from the DAG climbed on the penalised node-average
+        likelihood of the available cases (``EMOptions.start``). ``model_`` holds the
+        structure, as without missing cells: fit its factors to the incomplete rows with
+        ``model_.fit(X, missing="em")`` (parameter EM).
     return_type : {"pdag", "cpdag"}, default="pdag"
         ``causal_graph_`` is the Markov network's graph as a pgmpy ``PDAG`` with every edge
         undirected (both names give it; a Markov network with a chordless cycle has no DAG
@@ -261,7 +262,7 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
         variables = [c for c in X.columns if not (isinstance(weights, str) and c == weights)]
         cells = missing_cells(X, variables)
         table = IncompleteTable.from_frame(X, weights, self.state_names)
-        options = em_options(self.missing).for_learner("complete_cases")
+        options = em_options(self.missing).for_learner("pnal")
         result = structural_em(table, functools.partial(self._m_step, table), options, self.seed)
         adopt_em_result(self, result, cells)
         return self

@@ -353,10 +353,10 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         :class:`~pgmpy_sgm.core.missing.MissingValuesWarning`); learn by structural EM
         (:class:`~pgmpy_sgm.core.missing.EMOptions` sets its iterations, tolerance and
         completion limits); or treat missing as a state named ``"missing"``. Structural EM
-        starts from the model of the complete cases (from independent variables fitted to
-        the available cases when there are fewer than 30; ``EMOptions(start="best")`` also
-        runs it from the Chow-Liu tree of the pairwise available cases and keeps the run with
-        the better observed-data criterion, at twice the time; a ``ConvergenceWarning``
+        starts from the DAG climbed on the penalised node-average likelihood of the available
+        cases (every family scored on the rows where all of it is observed;
+        ``EMOptions(start=)`` chooses another start, and ``"best"`` runs EM from each of three
+        and keeps the run with the best observed-data criterion; a ``ConvergenceWarning``
         counts the searches that ran to their time limit before their chains settled); each
         E-step completes every incomplete row by the current model's posterior (by
         enumeration up to 131,072 completions, by Gibbs draws beyond; each row keeps at most
@@ -748,7 +748,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         cells = missing_cells(X, variables)
         table = IncompleteTable.from_frame(X, weights, self.state_names)
         deadline = self._fit_deadline()
-        options = em_options(self.missing).for_learner("complete_cases")
+        options = em_options(self.missing).for_learner("pnal")
         self._em_searches, self._em_searches_cut = 0, 0
         bar = self._em_bar(options.most_iterations)
         try:
@@ -765,7 +765,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
                 f"{self._em_searches_cut} of EM's {self._em_searches} structure searches ran to their time limit "
                 f"({'max_time' if self.max_time is not None else f'{DEFAULT_MAX_TIME:g} s with n_iter=auto'}) before "
                 "their chains settled, which makes EM slow and may leave a search short of its mode; em_history_ "
-                "gives each step's seconds. Bound the fit with max_time, or try EMOptions(start='tree').",
+                "gives each step's seconds. Bound the fit with max_time, or try another EMOptions(start=).",
                 ConvergenceWarning, stacklevel=3)  # fmt: skip
         if not warn_if_unconverged(self.convergence_, stacklevel=3):
             self._warn_unsettled(0.0)

@@ -9,7 +9,8 @@ import pytest
 
 from pgmpy_sgm import load_heart_disease
 from pgmpy_sgm.causal_discovery import NonReversibleMCMC
-from pgmpy_sgm.core.missing import EMOptions, MissingValuesWarning
+from pgmpy_sgm.causal_discovery._structural_em import PNAL_START
+from pgmpy_sgm.core.missing import BEST_STARTS, EMOptions, MissingValuesWarning
 
 #: The paper's best stratified graph of the heart data (Nyman et al. 2014, Figure 3).
 PAPER_EDGES = {
@@ -54,7 +55,7 @@ def test_em_recovers_the_paper_graph_with_5_percent_of_cells_missing(heart, seed
     incomplete = int(masked.isna().any(axis=1).sum())
     assert est.n_completed_exactly_ == incomplete and est.n_completed_by_draws_ == 0
     assert est.missing_cells_.sum() == int(masked.isna().sum().sum())
-    assert est.em_history_.attrs["start"] == "complete cases"  # the SG learner's default start
+    assert est.em_history_.attrs["start"] == PNAL_START  # the SG learner's default start
     assert len(est.em_history_) >= 2
 
 
@@ -118,7 +119,7 @@ def test_ldag_structural_em(heart):
     two = _ldag(masked, missing="em")
     assert sorted(one.model_.edges()) == sorted(two.model_.edges()) and one.best_score_ == two.best_score_
     assert one.n_completed_exactly_ == int(masked.isna().any(axis=1).sum())
-    assert one.em_history_.attrs["start"] == "Chow-Liu tree (pairwise available cases)" and len(one.em_history_) >= 2
+    assert one.em_history_.attrs["start"] == PNAL_START and len(one.em_history_) >= 2
     # the network fits the expected counts of the last completed table; it scores incomplete rows too
     assert np.isfinite(one.model_.log_probability_function(list(heart.columns), {v: [0, 1] for v in heart})(
         heart.to_numpy()).sum())  # fmt: skip
@@ -268,9 +269,10 @@ def test_ldag_warm_structure_steps_are_one_climb_from_the_current_dag(heart):
 
 
 @pytest.mark.parametrize(("start", "name"), [("tree", "Chow-Liu tree (pairwise available cases)"),
-                                             ("complete_cases", "complete cases"),
+                                             ("pnal", PNAL_START), ("complete_cases", "complete cases"),
                                              ("independent", "independent variables (available cases)")])  # fmt: skip
 def test_the_first_e_step_completes_the_rows_under_the_chosen_start(heart, start, name):
+    from pgmpy_sgm.causal_discovery._pnal_start import pnal_log_probability
     from pgmpy_sgm.causal_discovery._structural_em import MStepResult, structural_em
     from pgmpy_sgm.core.missing import IncompleteTable, complete_rows, independent_log_probability
     from pgmpy_sgm.core.tree_start import chow_liu_log_probability
@@ -291,8 +293,8 @@ def test_the_first_e_step_completes_the_rows_under_the_chosen_start(heart, start
         assert (seen[0].codes >= 0).all() and seen[0].counts.sum() == table.complete_cases().counts.sum()
         first_table = seen[1]
     else:
-        first_model = (chow_liu_log_probability(table.codes, table.counts, table.cards) if start == "tree"
-                       else independent_log_probability(table))  # fmt: skip
+        first_model = {"tree": chow_liu_log_probability, "pnal": pnal_log_probability}[start](
+            table.codes, table.counts, table.cards) if start != "independent" else independent_log_probability(table)
         first_table = seen[0]
     draw_seed = int(np.random.default_rng(0).integers(2**63))  # as structural_em derives it from seed=0
     expected = complete_rows(table, first_model, options.max_completions, options.n_draws, draw_seed,
@@ -305,7 +307,7 @@ def test_the_first_e_step_completes_the_rows_under_the_chosen_start(heart, start
 
 def test_the_best_start_keeps_the_run_with_the_higher_observed_data_criterion(heart):
     masked = _masked(heart, 0.2, 5)  # here the complete cases' run ends higher than the tree's
-    runs = {start: _ldag(masked, missing=EMOptions(max_iter=4, start=start)) for start in ("tree", "complete_cases")}
+    runs = {start: _ldag(masked, missing=EMOptions(max_iter=4, start=start)) for start in BEST_STARTS}
     best = _ldag(masked, missing=EMOptions(max_iter=4, start="best"))
     criteria = {run.em_history_.attrs["start"]: run.em_history_["criterion"].max() for run in runs.values()}
     assert best.em_history_.attrs["start_criteria"] == pytest.approx(criteria)
@@ -323,13 +325,13 @@ def test_structure_searches_cut_by_their_time_limit_are_reported_once(heart, mon
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         est = NonReversibleMCMC(seed=0, missing=EMOptions(max_iter=3), show_progress=False).fit(masked)
-    searches = 1 + int((est.em_history_["step"] == "structure").sum())  # the start's search on the complete cases
+    searches = int((est.em_history_["step"] == "structure").sum())  # the start (PNAL DAG) needs no search
     found = [str(w.message) for w in caught if issubclass(w.category, ConvergenceWarning)
              and "of EM's" in str(w.message)]  # fmt: skip
     assert found == [f"{searches} of EM's {searches} structure searches ran to their time limit (600 s with "
                      "n_iter=auto) before their chains settled, which makes EM slow and may leave a search short of "
                      "its mode; em_history_ gives each step's seconds. Bound the fit with max_time, or try "
-                     "EMOptions(start='tree')."]  # fmt: skip
+                     "another EMOptions(start=)."]  # fmt: skip
 
 
 def test_no_cut_search_no_warning(heart):
