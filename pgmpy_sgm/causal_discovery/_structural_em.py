@@ -19,7 +19,8 @@ The loop is written once, for a learner given as one callable (:class:`MStep`):
    parameter steps (the current structure re-fitted on the new table);
 4. repeat until a search moves the expected score by less than
    :meth:`~pgmpy_sgm.core.missing.EMOptions.threshold` (relative to the score, with an
-   absolute floor) with the same structure, or ``max_iter`` iterations;
+   absolute floor) with the same structure, two searches in a row keep the structure (the
+   E-step's draws move the score even with the structure fixed), or ``max_iter`` iterations;
 5. return the search with the best observed-data criterion (Cheeseman and Stutz 1996),
    which compares searches on different completed tables.
 """
@@ -125,7 +126,10 @@ def structural_em(
     make it wobble by a few nats); then a structure step again. EM stops after a structure
     step that moved the expected score by less than the threshold and either kept the
     structure or followed another such structure step (structures of equal score may
-    alternate), or at ``max_iter`` (whose last iteration is a structure step).
+    alternate), after :data:`SEARCHES_KEPT_TO_STOP` structure steps in a row that kept the
+    structure whatever the score did (draws in the E-step move it by tens of nats on large
+    tables with the structure fixed), or at ``max_iter`` (whose last iteration is a
+    structure step).
 
     The result is the structure step with the best *observed-data* criterion (Cheeseman and
     Stutz 1996): its expected score, minus its expected log-likelihood on the table it was
@@ -193,7 +197,7 @@ def _structural_em_from(choice: str, table: IncompleteTable, m_step, options: EM
     previous, log_probability, start = _start(table, m_step, choice)
     rows, last_score, candidates, pending = [], np.nan, [], None
     cache: dict = {}  # the rows' parts in the E-step, the same while the structure is
-    structure_next, calm_search = True, False
+    structure_next, calm_search, searches_kept = True, False, 0
     for iteration in range(1, options.max_iter + 1):
         tic = time.perf_counter()
         completed = complete_rows(table, log_probability, options.max_completions, options.n_draws, draw_seed,
@@ -217,7 +221,11 @@ def _structural_em_from(choice: str, table: IncompleteTable, m_step, options: EM
         small = iteration > 1 and abs(gain) < options.threshold(result.score)
         kept = previous is not None and result.structure == previous.structure
         previous, log_probability = result, result.log_probability
+        if structural:
+            searches_kept = searches_kept + 1 if kept else 0
         if structural and small and (kept or calm_search):  # the structure, or at least the score, has settled
+            break
+        if searches_kept >= SEARCHES_KEPT_TO_STOP:  # the structure has settled; the score moves by the draws only
             break
         if structural:
             calm_search = small
@@ -233,6 +241,10 @@ def _structural_em_from(choice: str, table: IncompleteTable, m_step, options: EM
     history.attrs["best_iteration"] = best.iteration
     return EMResult(best.result, best.completed, history)
 
+
+#: EM stops when this many structure searches in a row keep the structure, however much the expected score
+#: moves (the E-step's draws make it move even with the structure fixed).
+SEARCHES_KEPT_TO_STOP = 2
 
 #: ``history.attrs["start"]`` of EM started from the Chow-Liu tree.
 TREE_START = "Chow-Liu tree (pairwise available cases)"

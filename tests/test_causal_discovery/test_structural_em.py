@@ -212,6 +212,33 @@ def test_em_stops_when_equally_good_structures_alternate():
     assert list(result.history["step"]) == ["structure", "parameters", "structure", "parameters", "structure"]
 
 
+def test_em_stops_when_two_searches_in_a_row_keep_the_structure_however_the_score_moves():
+    """The expected score swings by 50 at every step (as the E-step's draws make it on large tables) with one
+    structure: EM stops after the second search that keeps it, not at max_iter."""
+    from pgmpy_sgm.causal_discovery._structural_em import SEARCHES_KEPT_TO_STOP, MStepResult, structural_em
+    from pgmpy_sgm.core.missing import IncompleteTable, independent_log_probability
+
+    table = IncompleteTable.from_frame(pd.DataFrame({"a": [0, 1] * 20 + [None] * 4, "b": [0, 1] * 22}))
+    steps = []
+
+    def score() -> float:
+        steps.append(len(steps))
+        return 1000.0 + 50.0 * (len(steps) % 2)
+
+    def m_step(completed, previous):
+        log_p = independent_log_probability(IncompleteTable.from_frame(completed.frame, completed.counts))
+        return MStepResult(None, frozenset({"a-b"}), score(), log_p)
+
+    def parameter_step(completed, previous):
+        return MStepResult(None, previous.structure, score() - 100.0, previous.log_probability)
+
+    result = structural_em(table, m_step, EMOptions(max_iter=20), parameter_step=parameter_step)
+    structure_steps = result.history[result.history["step"] == "structure"]
+    assert SEARCHES_KEPT_TO_STOP == 2 and len(result.history) < 20
+    assert len(structure_steps) == 1 + SEARCHES_KEPT_TO_STOP  # the first search, then two that keep its structure
+    assert (structure_steps["gain"].iloc[1:].abs() > EMOptions().threshold(1000.0)).all()  # never calm
+
+
 def test_em_returns_the_structure_step_with_the_best_observed_data_criterion():
     """The criterion of each search (expected score - expected log-likelihood + observed log-likelihood),
     recomputed here by enumeration; the result is the search that maximises it, not the last one."""
