@@ -85,6 +85,8 @@ __all__ = [
     "missing_cells",
     "missing_error",
     "resolve_missing",
+    "contexts_as_missing_states",
+    "states_with_missing",
     "complete_rows",
     "independent_log_probability",
     "encode_with_gaps",
@@ -527,6 +529,51 @@ def resolve_missing(frame: pd.DataFrame, weights=None, missing: str = "error", c
     if weights is not None and not isinstance(weights, str):
         weights = np.asarray(weights)[~gaps]
     return kept, weights
+
+
+def states_with_missing(declared: Mapping, columns) -> dict:
+    """Declared states restated for ``missing="state"``: for each of ``columns``, its states as strings and the
+    state :data:`MISSING_STATE` (as :func:`resolve_missing` makes its values).
+
+    Examples
+    --------
+    >>> states_with_missing({"a": [0, 1], "b": ["x"]}, ["a"])
+    {'a': ['0', '1', 'missing'], 'b': ['x']}
+    """
+    out = dict(declared)
+    for column in columns:
+        if column in out:
+            states = [str(state_value(x)) for x in out[column]]
+            out[column] = states + ([MISSING_STATE] if MISSING_STATE not in states else [])
+    return out
+
+
+def contexts_as_missing_states(graph, attribute: str, columns) -> dict:
+    """Restate the contexts on ``graph``'s edges for ``missing="state"``; returns the old values, to restore.
+
+    ``graph.edges[u, v][attribute]`` holds frozensets of ``(variable, state)`` pairs (strata or
+    contexts). ``missing="state"`` makes every column of ``columns`` (those with gaps) hold
+    strings (:func:`resolve_missing`), so a context's state of such a column becomes its
+    string too, and the context still names a state of the column.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> g = nx.Graph([("a", "b")])
+    >>> g.edges["a", "b"]["contexts"] = frozenset({frozenset({("c", 0)})})
+    >>> old = contexts_as_missing_states(g, "contexts", ["c"])
+    >>> [dict(c) for c in g.edges["a", "b"]["contexts"]], [dict(c) for c in old["a", "b"]]
+    ([{'c': '0'}], [{'c': 0}])
+    """
+    columns, old = set(columns), {}
+    for u, v, found in list(graph.edges(data=attribute)):
+        if not found:
+            continue
+        old[u, v] = found
+        graph.edges[u, v][attribute] = frozenset(
+            frozenset((w, str(state_value(state)) if w in columns else state) for w, state in context)
+            for context in found)  # fmt: skip
+    return old
 
 
 @dataclass(frozen=True)

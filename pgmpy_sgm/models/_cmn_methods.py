@@ -18,12 +18,14 @@ from pgmpy_sgm.core.missing import (
     IncompleteTable,
     check_missing_option,
     columns_of,
+    contexts_as_missing_states,
     em_options,
     missing_cells,
     parameter_em,
     recoding,
     resolve_missing,
     rows_log_probability,
+    states_with_missing,
 )
 from pgmpy_sgm.core.posterior_parts import with_scopes
 from pgmpy_sgm.models._cmn_inference import JunctionTreeEngine, align
@@ -105,7 +107,8 @@ class ParameterMethods:
             log-likelihood rises by less than ``max(tol, rtol * |log-likelihood|)`` of
             ``EMOptions`` (see :func:`~pgmpy_sgm.core.missing.parameter_em`); ``em_history_``
             records it per iteration. ``"state"``: missing becomes a state named
-            ``"missing"``.
+            ``"missing"``; a column with gaps then holds strings, so its declared states and
+            the contexts' states of it are read as strings too.
 
         Returns
         -------
@@ -156,7 +159,10 @@ class ParameterMethods:
                                  "give a number with missing='em'.")  # fmt: skip
             return self._fit_em(data[columns], weights, float(pseudo_count), declared, tol, max_iter,
                                 em_options(missing))  # fmt: skip
+        gaps = list(missing_cells(data, nodes).index) if choice == "state" else []
         data, weights = resolve_missing(data[columns], weights, choice, nodes, stacklevel=3)
+        restated = contexts_as_missing_states(self, "contexts", gaps) if gaps else {}  # states of gaps as strings
+        declared = states_with_missing(declared, gaps)
         names = {}
         for v in nodes:
             if v in declared:
@@ -173,6 +179,8 @@ class ParameterMethods:
             self._check_contexts()
         except ValueError:
             self.graph["state_names"] = before
+            for (u, v), found in restated.items():
+                self.edges[u, v]["contexts"] = found
             raise
         self.cv_scores_ = None
         if isinstance(pseudo_count, str):

@@ -18,12 +18,14 @@ from pgmpy_sgm.core.missing import (
     IncompleteTable,
     check_missing_option,
     columns_of,
+    contexts_as_missing_states,
     em_options,
     missing_cells,
     parameter_em,
     recoding,
     resolve_missing,
     rows_log_probability,
+    states_with_missing,
 )
 from pgmpy_sgm.core.pooling import is_dask_frame, pool_data
 from pgmpy_sgm.core.posterior_parts import with_scopes
@@ -286,7 +288,8 @@ class StratifiedGraphicalModel(StratifiedGraph):
             With ``estimator="mle"`` this is EM for the likelihood, whose exact iterations never
             lower it;
             with pseudo-counts, EM for the corresponding posterior mode. ``"state"``: missing
-            becomes a state named ``"missing"`` (declare it in the model's state names).
+            becomes a state named ``"missing"``; a column with gaps then holds strings, so its
+            declared states and the strata's states of it are read as strings too.
 
         Returns
         -------
@@ -331,8 +334,17 @@ class StratifiedGraphicalModel(StratifiedGraph):
         declared = {**self.graph.get("state_names", {}), **(spec.state_names or {}), **(state_names or {})}
         if choice == "em" and not missing_cells(data, nodes).empty:
             return self._fit_em(data, weights, spec, declared, em_options(missing))
+        gaps = list(missing_cells(data, nodes).index) if choice == "state" else []
         data, weights = resolve_missing(data, weights, choice, nodes, stacklevel=3)
-        return self._fit_complete(data, weights, spec, declared)
+        if not gaps:
+            return self._fit_complete(data, weights, spec, declared)
+        old = contexts_as_missing_states(self, "stratum", gaps)  # the strata name the columns' states as strings
+        try:
+            return self._fit_complete(data, weights, spec, states_with_missing(declared, gaps))
+        except Exception:
+            for (u, v), found in old.items():
+                self.edges[u, v]["stratum"] = found
+            raise
 
     def _fit_complete(self, data: pd.DataFrame, weights, spec, declared: Mapping) -> StratifiedGraphicalModel:
         """Parameters from complete data (see :meth:`fit`)."""
