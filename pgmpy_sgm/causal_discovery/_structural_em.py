@@ -2,11 +2,12 @@
 
 The loop is written once, for a learner given as one callable (:class:`MStep`):
 
-1. *start*: the model of the first E-step: the DAG of the penalised node-average likelihood
-   of the available cases (:func:`~pgmpy_sgm.causal_discovery._pnal_start.pnal_log_probability`),
-   the Chow-Liu tree of the pairwise available cases
-   (:func:`~pgmpy_sgm.core.tree_start.chow_liu_log_probability`, the default here), the
-   learner's model of the complete cases (independent variables when they are fewer than
+1. *start*: the model of the first E-step: by default the DAG of the penalised node-average
+   likelihood of the available cases
+   (:func:`~pgmpy_sgm.causal_discovery._pnal_start.pnal_log_probability`); or the Chow-Liu
+   tree of the pairwise available cases
+   (:func:`~pgmpy_sgm.core.tree_start.chow_liu_log_probability`), the learner's model of
+   the complete cases (independent variables when they are fewer than
    ``MIN_COMPLETE_CASES`` or twice the variables), or independent variables
    (:attr:`~pgmpy_sgm.core.missing.EMOptions.start`). EM's fixed points stay near their
    start: completions drawn from a model without a dependence dilute it in the completed
