@@ -21,7 +21,8 @@ The loop is written once, for a learner given as one callable (:class:`MStep`):
 4. repeat until a search moves the expected score by less than
    :meth:`~pgmpy_sgm.core.missing.EMOptions.threshold` (relative to the score, with an
    absolute floor) with the same structure, two searches in a row keep the structure (the
-   E-step's draws move the score even with the structure fixed), or ``max_iter`` iterations;
+   E-step's draws move the score even with the structure fixed), three searches in a row
+   fail to raise the best observed-data criterion, or ``max_iter`` iterations;
 5. return the search with the best observed-data criterion (Cheeseman and Stutz 1996),
    which compares searches on different completed tables.
 """
@@ -129,8 +130,10 @@ def structural_em(
     structure or followed another such structure step (structures of equal score may
     alternate), after :data:`SEARCHES_KEPT_TO_STOP` structure steps in a row that kept the
     structure whatever the score did (draws in the E-step move it by tens of nats on large
-    tables with the structure fixed), or at ``max_iter`` (whose last iteration is a
-    structure step).
+    tables with the structure fixed), after :data:`SEARCHES_STALLED_TO_STOP` structure
+    steps in a row none of which raised the best observed-data criterion before them by
+    more than the threshold (checked at the next E-step, which gives a step's criterion),
+    or at ``max_iter`` (whose last iteration is a structure step).
 
     The result is the structure step with the best *observed-data* criterion (Cheeseman and
     Stutz 1996): its expected score, minus its expected log-likelihood on the table it was
@@ -206,6 +209,9 @@ def _structural_em_from(choice: str, table: IncompleteTable, m_step, options: EM
         if pending is not None:  # the E-step gives the observed-data log-likelihood of the model that made it
             candidates.append(pending._replace(criterion=pending.criterion + completed.log_likelihood))
             pending = None
+            if _criterion_stalled(candidates, options):
+                rows[-1]["seconds"] += time.perf_counter() - tic
+                break
         structural = structure_next or parameter_step is None or previous is None or iteration == options.max_iter
         result = m_step(completed, previous) if structural else parameter_step(completed, previous)
         if structural:
@@ -231,10 +237,11 @@ def _structural_em_from(choice: str, table: IncompleteTable, m_step, options: EM
         if structural:
             calm_search = small
         structure_next = not structural and gain < options.threshold(result.score)  # a fall counts as settled
-    tic = time.perf_counter()
-    observed = observed_log_likelihood(table, pending.result.log_probability, options.max_completions)
-    candidates.append(pending._replace(criterion=pending.criterion + observed))
-    rows[-1]["seconds"] += time.perf_counter() - tic
+    if pending is not None:
+        tic = time.perf_counter()
+        observed = observed_log_likelihood(table, pending.result.log_probability, options.max_completions)
+        candidates.append(pending._replace(criterion=pending.criterion + observed))
+        rows[-1]["seconds"] += time.perf_counter() - tic
     best = max(candidates, key=lambda c: c.criterion)  # ties: the earliest
     history = pd.DataFrame(rows).set_index("iteration")
     history["criterion"] = pd.Series({c.iteration: c.criterion for c in candidates}, dtype=float)
@@ -246,6 +253,26 @@ def _structural_em_from(choice: str, table: IncompleteTable, m_step, options: EM
 #: EM stops when this many structure searches in a row keep the structure, however much the expected score
 #: moves (the E-step's draws make it move even with the structure fixed).
 SEARCHES_KEPT_TO_STOP = 2
+
+#: EM stops when this many structure searches in a row fail to raise the best observed-data criterion found
+#: before them by more than ``EMOptions.threshold`` (the structure may still drift between near-equals).
+SEARCHES_STALLED_TO_STOP = 3
+
+
+def _criterion_stalled(candidates: list, options: EMOptions) -> bool:
+    """Whether the last :data:`SEARCHES_STALLED_TO_STOP` searches all failed to beat the best criterion before them.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as S
+    >>> flat = [S(criterion=c) for c in (-100.0, -50.0, -50.05, -49.99, -50.02)]
+    >>> _criterion_stalled(flat, EMOptions()), _criterion_stalled(flat[:4], EMOptions())
+    (True, False)
+    """
+    if len(candidates) <= SEARCHES_STALLED_TO_STOP:
+        return False
+    before = max(c.criterion for c in candidates[:-SEARCHES_STALLED_TO_STOP])
+    return all(c.criterion < before + options.threshold(before) for c in candidates[-SEARCHES_STALLED_TO_STOP:])
 
 #: ``history.attrs["start"]`` of EM started from the Chow-Liu tree.
 TREE_START = "Chow-Liu tree (pairwise available cases)"

@@ -239,6 +239,28 @@ def test_em_stops_when_two_searches_in_a_row_keep_the_structure_however_the_scor
     assert (structure_steps["gain"].iloc[1:].abs() > EMOptions().threshold(1000.0)).all()  # never calm
 
 
+def test_em_stops_when_three_searches_in_a_row_fail_to_raise_the_best_criterion():
+    """Each search returns a new structure (so it never settles) of the same model, its score swinging by 50: no
+    search after the first beats the first's criterion, and EM stops at the E-step after the fourth search."""
+    from pgmpy_sgm.causal_discovery._structural_em import SEARCHES_STALLED_TO_STOP, MStepResult, structural_em
+    from pgmpy_sgm.core.missing import IncompleteTable, independent_log_probability
+
+    table = IncompleteTable.from_frame(pd.DataFrame({"a": [0, 1] * 20 + [None] * 4, "b": [0, 1] * 22}))
+    searches = []
+
+    def m_step(completed, previous):
+        searches.append(len(searches))
+        log_p = independent_log_probability(IncompleteTable.from_frame(completed.frame, completed.counts))
+        return MStepResult(None, frozenset({len(searches)}), 1000.0 + 50.0 * (len(searches) % 2), log_p)
+
+    result = structural_em(table, m_step, EMOptions(max_iter=20))  # no parameter steps: a search every time
+    assert SEARCHES_STALLED_TO_STOP == 3
+    assert len(searches) == 1 + SEARCHES_STALLED_TO_STOP == len(result.history)
+    criteria = result.history["criterion"]
+    assert criteria.notna().all()  # every search's criterion was computed, the last one's at the stopping E-step
+    assert result.history.attrs["best_iteration"] == 1  # the first (score 1050); the third ties it, the earlier wins
+
+
 def test_em_returns_the_structure_step_with_the_best_observed_data_criterion():
     """The criterion of each search (expected score - expected log-likelihood + observed log-likelihood),
     recomputed here by enumeration; the result is the search that maximises it, not the last one."""
