@@ -358,8 +358,10 @@ class ParameterMethods:
         _, _, log_z = self._calibrated()
         log_potentials = dict(self._log_factors())
 
+        source = dict(zip(nodes, zip(order, to_model, strict=True), strict=True))  # node: (column, recoding)
+
         def column(codes: np.ndarray, v) -> np.ndarray:
-            j, m = order[nodes.index(v)], to_model[nodes.index(v)]
+            j, m = source[v]
             return codes[:, j] if m is None else m[codes[:, j]]
 
         def log_probability(codes: np.ndarray) -> np.ndarray:
@@ -371,8 +373,7 @@ class ParameterMethods:
             return log_potentials[clique][tuple(column(np.asarray(codes), v) for v in clique)]
 
         terms = [functools.partial(potential_term, clique=clique) for clique in log_potentials]
-        return with_scopes(log_probability, [[order[nodes.index(v)] for v in clique] for clique in log_potentials],
-                           terms)  # fmt: skip
+        return with_scopes(log_probability, [[source[v][0] for v in clique] for clique in log_potentials], terms)
 
     def simulate(self, n_samples: int = 10, seed: int | None = None) -> pd.DataFrame:
         """Draw ``n_samples`` independent rows exactly (down a junction tree of the factors).

@@ -411,11 +411,12 @@ class StratifiedGraphicalModel(StratifiedGraph):
             columns_of(nodes, list(state_names), "state names of")
         to_model = [None if state_names is None else recoding(state_names[v], self.states(v), v) for v in nodes]
         factors = self.clique_factors
+        source = dict(zip(nodes, zip(order, to_model, strict=True), strict=True))  # node: (column, recoding)
 
         def recoded(codes: np.ndarray, among: list) -> np.ndarray:
             own = np.empty((len(codes), len(among)), dtype=np.int64, order="F")  # read by column below
             for k, v in enumerate(among):
-                j, m = order[nodes.index(v)], to_model[nodes.index(v)]
+                j, m = source[v]
                 own[:, k] = codes[:, j] if m is None else m[codes[:, j]]
             return own
 
@@ -426,7 +427,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
             return log_probabilities([factor], recoded(codes, among), among, self.states)
 
         scope_nodes = [list(dict.fromkeys([*f.clique, *f.table_variables, *f.parents])) for f in factors]
-        scopes = [[order[nodes.index(w)] for w in among] for among in scope_nodes]
+        scopes = [[source[w][0] for w in among] for among in scope_nodes]
         terms = [functools.partial(factor_term, factor=f, among=among)
                  for f, among in zip(factors, scope_nodes, strict=True)]  # fmt: skip
         return with_scopes(log_probability, scopes, terms)
