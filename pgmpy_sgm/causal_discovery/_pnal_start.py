@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from pgmpy_sgm.core._pair_terms import checked_code_table
+from pgmpy_sgm.core.arguments import check_number
 from pgmpy_sgm.core.bitsets import iter_bits
 from pgmpy_sgm.core.posterior_parts import with_scopes
 
@@ -133,8 +134,7 @@ def pnal_log_probability(codes: np.ndarray, weights: np.ndarray, cards: Sequence
     >>> log_p.parents, np.exp(log_p(np.array([[0, 0], [0, 1]]))).round(3).tolist()  # (15.5 / 26) (10.25 / 10.5)
     ([[], [0]], [0.582, 0.014])
     """
-    if isinstance(ess, bool) or not isinstance(ess, int | float) or not 0 <= ess < math.inf:
-        raise ValueError(f"ess must be a finite number >= 0. Got: {ess!r}")
+    check_number(ess, "ess", 0.0)
     codes, weights = checked_code_table(codes, weights, cards)
     parents = pnal_parents(codes, weights, cards, max_indegree)
     families = [[y, *ps] for y, ps in enumerate(parents)]

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Iterable, Mapping, Set
-from numbers import Integral
+from numbers import Integral, Real
 
 import networkx as nx
 import numpy as np
 
 from pgmpy_sgm.core.data import python_scalar
 
-__all__ = ["check_node", "check_nodes", "edge_pairs", "state_list", "check_mapping", "random_generator"]
+__all__ = ["check_node", "check_nodes", "edge_pairs", "state_list", "check_mapping", "check_number", "random_generator"]
 
 
 def check_node(node, where: str = "node"):
@@ -129,6 +130,30 @@ def check_mapping(value, name: str, what: str):
     """
     if not isinstance(value, Mapping):
         raise TypeError(f"{name} must be a dict {what}. Got: {value!r}")
+    return value
+
+
+def check_number(value, name: str, low: float, integer: bool = False, strict: bool = False):
+    """Return ``value`` if it is a finite number (an integer with ``integer``) ``>= low`` (``> low`` with ``strict``).
+
+    Examples
+    --------
+    >>> check_number(2.5, "ess", 0.0)
+    2.5
+    >>> check_number(-1, "ess", 0.0)
+    Traceback (most recent call last):
+        ...
+    ValueError: ess must be a finite number >= 0. Got: -1
+    >>> check_number(True, "max_iter", 1, integer=True)
+    Traceback (most recent call last):
+        ...
+    ValueError: max_iter must be an integer >= 1. Got: True
+    """
+    kind = Integral if integer else Real
+    if isinstance(value, bool) or not isinstance(value, kind) or not math.isfinite(value) or (
+            value <= low if strict else value < low):  # fmt: skip
+        bound = f"{'>' if strict else '>='} {low:g}"
+        raise ValueError(f"{name} must be a{'n integer' if integer else ' finite number'} {bound}. Got: {value!r}")
     return value
 
 

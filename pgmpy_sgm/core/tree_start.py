@@ -14,13 +14,13 @@ and each variable's distribution given its tree parent is its pair table, smooth
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Callable, Sequence
 
 import networkx as nx
 import numpy as np
 
 from ._pair_terms import checked_code_table, pair_count_matrix
+from .arguments import check_number
 from .posterior_parts import with_scopes
 
 __all__ = ["pairwise_available_tables", "chow_liu_edges", "chow_liu_log_probability"]
@@ -167,8 +167,7 @@ def chow_liu_log_probability(
     codes, weights = checked_code_table(codes, weights, cards)
     if not cards:
         raise ValueError("The Chow-Liu tree needs at least one variable.")
-    if isinstance(ess, bool) or not isinstance(ess, int | float) or not 0 <= ess < math.inf:
-        raise ValueError(f"ess must be a finite number >= 0. Got: {ess!r}")
+    check_number(ess, "ess", 0.0)
     tables = pairwise_available_tables(codes, weights, cards)
     root_seen = codes[:, 0] >= 0
     root_counts = np.bincount(codes[root_seen, 0], weights=weights[root_seen], minlength=cards[0]) + ess / cards[0]

@@ -5,14 +5,13 @@ from __future__ import annotations
 import functools
 import math
 import warnings
-from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
 from pgmpy.factors.discrete import DiscreteFactor
 from pgmpy.models import DiscreteMarkovNetwork, JunctionTree
 
-from pgmpy_sgm.core.arguments import random_generator
+from pgmpy_sgm.core.arguments import check_number, random_generator
 from pgmpy_sgm.core.data import EncodedData
 from pgmpy_sgm.core.missing import (
     IncompleteTable,
@@ -40,15 +39,6 @@ DEFAULT_PSEUDO_COUNT = 5.0
 
 #: Largest joint table :meth:`ParameterMethods.joint` builds by default.
 DEFAULT_JOINT_CELLS = 1_000_000
-
-
-def _check_number(value, name: str, low: float, integer: bool = False, strict: bool = False):
-    kind = Integral if integer else Real
-    if isinstance(value, bool) or not isinstance(value, kind) or not math.isfinite(value) or (
-            value <= low if strict else value < low):
-        bound = f"{'>' if strict else '>='} {low:g}"
-        raise ValueError(f"{name} must be a{'n integer' if integer else ' finite number'} {bound}. Got: {value!r}")
-    return value
 
 
 class ParameterMethods:
@@ -139,9 +129,9 @@ class ParameterMethods:
         if isinstance(pseudo_count, str) and pseudo_count != "cv":
             raise ValueError(f"pseudo_count must be a finite number >= 0 or 'cv'. Got: {pseudo_count!r}")
         if not isinstance(pseudo_count, str):
-            _check_number(pseudo_count, "pseudo_count", 0.0)
-        _check_number(tol, "tol", 0.0, strict=True)
-        _check_number(max_iter, "max_iter", 1, integer=True)
+            check_number(pseudo_count, "pseudo_count", 0.0)
+        check_number(tol, "tol", 0.0, strict=True)
+        check_number(max_iter, "max_iter", 1, integer=True)
         if not isinstance(data, pd.DataFrame):
             raise TypeError(f"data must be a pandas DataFrame. Got: {type(data).__name__}")
         nodes = list(self.nodes())
@@ -397,7 +387,7 @@ class ParameterMethods:
         >>> cmn.simulate(n_samples=3, seed=0).shape
         (3, 2)
         """
-        _check_number(n_samples, "n_samples", 0, integer=True)
+        check_number(n_samples, "n_samples", 0, integer=True)
         engine, beliefs, _ = self._calibrated()
         codes = engine.sample(beliefs, int(n_samples), random_generator(seed))
         columns = {}
