@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -37,6 +37,7 @@ __all__ = [
     "check_complete",
     "check_frame",
     "encode_frame",
+    "fit_states",
     "pool_codes",
     "python_scalar",
     "sorted_states",
@@ -69,6 +70,27 @@ def sorted_states(values: Iterable) -> list:
         return sorted(values)
     except TypeError:
         return sorted(values, key=lambda v: (type(v).__name__, str(v)))
+
+
+def fit_states(data: pd.DataFrame, nodes: Iterable, declared: Mapping) -> dict:
+    """The states a model's fit reads its nodes in: the declared ones, else ``[0, 1]`` for a column of
+    the integers 0/1 only (a binary default that the data need not fill); other nodes are left out
+    (their sorted observed values are used).
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"a": [1, 1], "b": ["x", "y"], "c": [0, 2]})
+    >>> fit_states(frame, ["a", "b", "c"], {"b": ["y", "x"]})
+    {'a': [0, 1], 'b': ['y', 'x']}
+    """
+    names = {}
+    for v in nodes:
+        if v in declared:
+            names[v] = list(declared[v])
+        elif all(isinstance(x, int | np.integer) and not isinstance(x, bool | np.bool_) and x in (0, 1)
+                 for x in pd.unique(data[v].to_numpy())):  # fmt: skip
+            names[v] = [0, 1]
+    return names
 
 
 def python_scalar(value):

@@ -12,7 +12,7 @@ from pgmpy.factors.discrete import DiscreteFactor
 from pgmpy.models import DiscreteMarkovNetwork, JunctionTree
 
 from pgmpy_sgm.core.arguments import check_number, random_generator
-from pgmpy_sgm.core.data import EncodedData
+from pgmpy_sgm.core.data import EncodedData, fit_states
 from pgmpy_sgm.core.missing import (
     IncompleteTable,
     check_missing_option,
@@ -151,27 +151,7 @@ class ParameterMethods:
                                 em_options(missing))  # fmt: skip
         gaps = list(missing_cells(data, nodes).index) if choice == "state" else []
         data, weights = resolve_missing(data[columns], weights, choice, nodes, stacklevel=3)
-        restated = contexts_as_missing_states(self, "contexts", gaps) if gaps else {}  # states of gaps as strings
-        declared = states_with_missing(declared, gaps)
-        names = {}
-        for v in nodes:
-            if v in declared:
-                names[v] = list(declared[v])
-            elif all(isinstance(x, int | np.integer) and not isinstance(x, bool | np.bool_) and x in (0, 1)
-                     for x in pd.unique(data[v].to_numpy())):
-                names[v] = [0, 1]
-        encoded = EncodedData(data[columns], weights=weights, state_names=names)
-        changed = {v: encoded.state_names[v] for v in nodes if tuple(encoded.state_names[v]) != self.node_states(v)}
-        before = dict(self.graph["state_names"])
-        self.set_state_names(changed)
-        self.factors = []
-        try:
-            self._check_contexts()
-        except ValueError:
-            self.graph["state_names"] = before
-            for (u, v), found in restated.items():
-                self.edges[u, v]["contexts"] = found
-            raise
+        encoded = self._adopt_states(data[columns], weights, declared, gaps)
         self.cv_scores_ = None
         if isinstance(pseudo_count, str):
             codes = encoded.codes[:, [encoded.variables.index(v) for v in nodes]]
@@ -189,6 +169,29 @@ class ParameterMethods:
         self._set_log_potentials(result.log_potentials)
         self.n_iter_, self.converged_ = result.n_iter, result.converged
         return self
+
+    def _adopt_states(self, data: pd.DataFrame, weights, declared: dict, gaps: list) -> EncodedData:
+        """``data`` encoded in the states the fit reads (declared, or as found), adopted by the network.
+
+        With ``missing="state"`` the columns ``gaps`` hold strings, and the contexts' states of
+        them are restated the same way. Everything is restored if the contexts no longer fit.
+        """
+        restated = contexts_as_missing_states(self, "contexts", gaps) if gaps else {}
+        before = dict(self.graph["state_names"])
+        try:
+            nodes = list(self.nodes())
+            encoded = EncodedData(data, weights=weights,
+                                  state_names=fit_states(data, nodes, states_with_missing(declared, gaps)))  # fmt: skip
+            self.set_state_names({v: encoded.state_names[v] for v in nodes
+                                  if tuple(encoded.state_names[v]) != self.node_states(v)})  # fmt: skip
+            self.factors = []
+            self._check_contexts()
+        except Exception:
+            self.graph["state_names"] = before
+            for (u, v), found in restated.items():
+                self.edges[u, v]["contexts"] = found
+            raise
+        return encoded
 
     def _fit_em(self, data: pd.DataFrame, weights, pseudo_count: float, declared: dict, tol: float, max_iter: int,
                 options):  # fmt: skip

@@ -13,7 +13,7 @@ from pgmpy.factors.discrete import DiscreteFactor
 
 from pgmpy_sgm.convert import to_bayesian_network, to_junction_tree, to_markov_network
 from pgmpy_sgm.core.arguments import random_generator
-from pgmpy_sgm.core.data import EncodedData
+from pgmpy_sgm.core.data import EncodedData, fit_states
 from pgmpy_sgm.core.missing import (
     IncompleteTable,
     check_missing_option,
@@ -349,13 +349,7 @@ class StratifiedGraphicalModel(StratifiedGraph):
     def _fit_complete(self, data: pd.DataFrame, weights, spec, declared: Mapping) -> StratifiedGraphicalModel:
         """Parameters from complete data (see :meth:`fit`)."""
         nodes = list(self.nodes())
-        names = {}
-        for v in nodes:
-            if v in declared:
-                names[v] = list(declared[v])
-            elif all(isinstance(x, int | np.integer) and not isinstance(x, bool | np.bool_) and x in (0, 1)
-                     for x in pd.unique(data[v].to_numpy())):
-                names[v] = [0, 1]
+        names = fit_states(data, nodes, declared)
         if isinstance(weights, str) and weights not in data.columns:
             raise ValueError(f"weights column {weights!r} is not a column of the data: {list(data.columns)}")
         columns = nodes + ([weights] if isinstance(weights, str) else [])

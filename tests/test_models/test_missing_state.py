@@ -47,9 +47,15 @@ def test_missing_as_a_state_restates_the_strata_and_fits_as_the_string_columns_w
     assert model.log_likelihood(rows) == pytest.approx(same.log_likelihood(rows), abs=1e-9)
 
 
-def test_a_failed_fit_leaves_the_strata_as_they_were():
+@pytest.mark.parametrize("kind", ["sgm", "cmn"])
+def test_a_failed_fit_leaves_the_strata_and_states_as_they_were(kind):
     data = _data()
-    model = StratifiedGraphicalModel(EDGES, strata={("a", "b"): [{"c": 0}]})
-    with pytest.raises(ValueError):
+    if kind == "sgm":
+        model = StratifiedGraphicalModel(EDGES, strata={("a", "b"): [{"c": 0}]})
+    else:
+        model = ContextualMarkovNetwork(EDGES, contexts={("a", "b"): [{"c": 0}]})
+    states = dict(model.state_names)
+    with pytest.raises(ValueError, match="'a'"):
         model.fit(data, missing="state", state_names={"a": ["only"]})  # a's data are not its declared states
-    assert model.strata == {("a", "b"): [{"c": 0}]}
+    assert (model.strata if kind == "sgm" else model.contexts) == {("a", "b"): [{"c": 0}]}
+    assert dict(model.state_names) == states
