@@ -92,7 +92,9 @@ def local_log_probability(log_probability: LogProbability, column: int) -> LogPr
     """The sum of ``log_probability``'s terms that read ``column``: equal to it up to terms that do not.
 
     Differences between rows that agree outside ``column`` are the same as with the whole
-    ``log_probability`` (what a Gibbs update of ``column`` needs). Without declared terms
+    ``log_probability`` (what a Gibbs update of ``column`` needs) wherever the other terms
+    are finite; where one of them is ``-inf`` the whole model gives every state ``-inf``,
+    and this still gives the conditional of ``column``. Without declared terms
     (:func:`with_scopes`), ``log_probability`` itself.
 
     Examples
