@@ -1,8 +1,9 @@
 """Structural EM's start: the PNAL DAG, the Chow-Liu tree and the complete cases, measured held out.
 
-Run:  python benchmarks/bench_em_start.py --learner ldag|sgm|mpl [--starts pnal,tree,complete_cases] --out FILE.csv
-                                          SPEC [SPEC ...]
+Run:  python benchmarks/bench_em_start.py --learner ldag|sgm|mpl [--starts pnal,tree,complete_cases]
+                                          [--revisit on|off|both] --out FILE.csv SPEC [SPEC ...]
       python benchmarks/bench_em_start.py --summary FILE.csv [FILE.csv ...]
+      python benchmarks/bench_em_start.py --revisit-summary FILE.csv [FILE.csv ...]
 
 A SPEC is ``network:n:rate:masking:seed`` (``masking`` ``mcar`` or ``mar``), the data of
 ``bench_missing.py`` (same simulation, masking and 10,000 fresh complete test rows). For each
@@ -13,7 +14,9 @@ learner's model of the complete cases, independence when fewer than 30 rows are 
 penalised node-average likelihood of the available cases). Reported per run: held-out
 log-likelihood per row minus the full fit's ("gap"), the EM time over the full fit's in the
 same process ("ratio"), the observed-data criterion of the run's result, free parameters,
-iterations and searches. ``start="best"`` runs every start and keeps the highest criterion:
+iterations and searches, and EM's second look (``EMOptions.revisit``): parents added, whether
+it was kept, and the criterion's rise; ``--revisit both`` runs EM without and with it after the
+same full fit. ``start="best"`` runs every start and keeps the highest criterion:
 the summary reads it off the runs (same seeds, so the same fits) with their summed time.
 """
 
@@ -21,6 +24,8 @@ from __future__ import annotations
 
 import argparse
 import csv
+import itertools
+import math
 import os
 import sys
 import time
@@ -58,7 +63,8 @@ def fit(kind: str, data: pd.DataFrame, missing, states: dict, seed: int):
     return est, model, time.perf_counter() - tic
 
 
-def run(kind: str, out: str, specs: list[str], starts: tuple[str, ...] = STARTS) -> None:
+def run(kind: str, out: str, specs: list[str], starts: tuple[str, ...] = STARTS,
+        looks: tuple[bool, ...] = (True,)) -> None:
     from pgmpy_sgm.core.missing import EMOptions
 
     networks = {}
@@ -73,15 +79,19 @@ def run(kind: str, out: str, specs: list[str], starts: tuple[str, ...] = STARTS)
         masked = mask(train, rate, masking == "mar", seed)
         _, model, full_seconds = fit(kind, train, "error", states, seed)
         full = held_out(model, test, states)
-        for start in starts:
-            est, model, seconds = fit(kind, masked, EMOptions(start=start), states, seed)
+        for start, revisit in itertools.product(starts, looks):
+            est, model, seconds = fit(kind, masked, EMOptions(start=start, revisit=revisit), states, seed)
             history = est.em_history_
+            look = history.attrs.get("revisit") or {}
             row = dict(net=name, n=n, rate=rate, masking=masking, seed=seed, learner=kind, start=start,
                        gap=held_out(model, test, states) - full, ratio=seconds / full_seconds, t_full=full_seconds,
                        crit=float(history.loc[history.attrs["best_iteration"], "criterion"]),
                        params=model.n_free_parameters(), iters=len(history),
                        searches=int((history["step"] == "structure").sum()),
-                       start_used=history.attrs["start"])  # fmt: skip
+                       start_used=history.attrs["start"], revisit=revisit,
+                       look_parents=len(look.get("parents_added", ())), look_kept=bool(look.get("kept", False)),
+                       look_gain=look.get("criterion_after", math.nan)
+                       - look.get("criterion_before", math.nan))  # fmt: skip
             print(row, flush=True)
             new = not os.path.exists(out)
             with open(out, "a", newline="") as handle:
@@ -118,6 +128,33 @@ def summarise(paths: list[str]) -> None:
               f"{int(part['best picks the best gap'].sum())}; median time ratio {ratios}")  # fmt: skip
 
 
+def summarise_revisit(paths: list[str]) -> None:
+    """Runs of ``--revisit both``: each run without and with EM's second look, from the same full fit."""
+    rows = pd.concat([pd.read_csv(p) for p in paths])
+    keys = ["learner", "net", "n", "masking", "rate", "seed", "start"]
+    off = rows[~rows["revisit"]].set_index(keys)
+    on = rows[rows["revisit"]].set_index(keys)
+    both = off.join(on, lsuffix=" off", rsuffix=" on", how="inner")
+    both["change"] = both["gap on"] - both["gap off"]
+    print("| network | masking | rate | seed | gap without / with | look: parents, criterion rise, kept | "
+          "time ratio without / with |")
+    print("|---|---|---|---|---|---|---|")
+    for (_, net, n, masking, rate, seed, _), r in both.iterrows():
+        print(f"| {net} ({n}) | {masking.upper()} | {rate:.0%} | {seed} | {r['gap off']:+.4f} / {r['gap on']:+.4f} | "
+              f"{int(r['look_parents on'])}, {r['look_gain on']:+.1f}, {'yes' if r['look_kept on'] else 'no'} | "
+              f"{r['ratio off']:.1f}x / {r['ratio on']:.1f}x |")  # fmt: skip
+    for learner, part in both.groupby(level="learner"):
+        twenty = part.xs(("mcar", 0.2), level=["masking", "rate"], drop_level=False)
+        ten = part.xs(0.1, level="rate", drop_level=False)
+        print(f"\n{learner}: runs {len(part)}; looks kept {int(part['look_kept on'].sum())}; gap better on "
+              f"{int((part['change'] > 1e-4).sum())}, worse on {int((part['change'] < -1e-4).sum())}; mean gap "
+              f"{part['gap off'].mean():.4f} -> {part['gap on'].mean():.4f}; median time ratio "
+              f"{part['ratio off'].median():.2f}x -> {part['ratio on'].median():.2f}x; 20% MCAR within 5x "
+              f"{int((twenty['ratio off'] <= 5).sum())} -> {int((twenty['ratio on'] <= 5).sum())} of {len(twenty)}; "
+              f"10% within 0.02 {int((ten['gap off'] > -0.02).sum())} -> {int((ten['gap on'] > -0.02).sum())} "
+              f"of {len(ten)}")  # fmt: skip
+
+
 def by_setting(table: pd.DataFrame, starts: list[str]) -> None:
     """Each setting's mean gaps over its seeds, how many seeds the first start was ahead of the second, median time
     ratios."""
@@ -138,13 +175,19 @@ def main() -> None:
     parser.add_argument("--learner", choices=("ldag", "sgm", "mpl"))
     parser.add_argument("--out")
     parser.add_argument("--summary", nargs="+")
+    parser.add_argument("--revisit-summary", nargs="+", help="summarise runs of --revisit both")
     parser.add_argument("--starts", default=",".join(STARTS), help="comma-separated EMOptions starts to run")
+    parser.add_argument("--revisit", choices=("on", "off", "both"), default="on",
+                        help="EMOptions.revisit: on (default), off, or both in the same process (off first)")
     parser.add_argument("specs", nargs="*")
     args = parser.parse_args()
     if args.summary:
         summarise(args.summary)
+    elif args.revisit_summary:
+        summarise_revisit(args.revisit_summary)
     else:
-        run(args.learner, args.out, args.specs, tuple(args.starts.split(",")))
+        looks = {"on": (True,), "off": (False,), "both": (False, True)}[args.revisit]
+        run(args.learner, args.out, args.specs, tuple(args.starts.split(",")), looks)
 
 
 if __name__ == "__main__":

@@ -74,6 +74,10 @@ def _add_learn_arguments(learn: argparse.ArgumentParser) -> None:
                        "cases), tree (Chow-Liu tree of the pairwise available cases), complete_cases, independent, "
                        "or best (EM from pnal, tree and complete_cases, the best by the observed-data criterion; "
                        "three times the time)")
+    learn.add_argument("--no-em-revisit", action="store_true",
+                       help="with --missing em, skip EM's second look (after EM settles, one more E-step from the "
+                       "settled DAG plus the parents the available cases support, kept only when the "
+                       "observed-data criterion rises by more than 2 log n)")
 
 
 def _add_ldag_arguments(learn: argparse.ArgumentParser) -> None:

@@ -329,11 +329,12 @@ _STOP_REASONS = {
 
 
 def _missing(args):
-    """The learners' ``missing=``: ``--missing``, with ``--em-start`` for EM."""
+    """The learners' ``missing=``: ``--missing``, with ``--em-start`` and ``--no-em-revisit`` for EM."""
     if args.missing == "em":
-        return EMOptions(start=args.em_start)
-    if args.em_start != "auto":
-        raise CommandLineError(f"--em-start applies to --missing em only. Got: --missing {args.missing}")
+        return EMOptions(start=args.em_start, revisit=not args.no_em_revisit)
+    for flag, given in (("--em-start", args.em_start != "auto"), ("--no-em-revisit", args.no_em_revisit)):
+        if given:
+            raise CommandLineError(f"{flag} applies to --missing em only. Got: --missing {args.missing}")
     return args.missing
 
 
@@ -355,6 +356,12 @@ def _print_em(est) -> None:
     for iteration, row in history.iterrows():
         print(f"  EM iteration {iteration}: expected score {row['expected_score']:.2f}, "
               f"+{row['added']} -{row['removed']} structure elements")
+    revisit = history.attrs.get("revisit")
+    if revisit:
+        added = ", ".join(f"{u} -> {v}" for u, v in revisit["parents_added"])
+        verdict = "kept" if revisit["kept"] else f"not kept (it must rise by more than {revisit['margin']:.2f})"
+        print(f"EM's second look, from the settled DAG with {added}: observed-data criterion "
+              f"{revisit['criterion_before']:.2f} -> {revisit['criterion_after']:.2f}, {verdict}")
 
 
 def _write_outputs(args, est, frame, weights) -> None:

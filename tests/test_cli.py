@@ -355,3 +355,15 @@ def test_learn_em_start_best_reports_each_start_and_em_start_needs_em(gappy_csv,
     assert ", Chow-Liu tree (pairwise available cases) -" in out and ", complete cases -" in out
     assert main(["learn", str(gappy_csv), "--quiet", "--missing", "complete_cases", "--em-start", "tree"]) == 2
     assert "--em-start applies to --missing em only" in capsys.readouterr().err
+
+
+def test_learn_em_reports_the_second_look_unless_skipped(gappy_csv, tmp_path, capsys):
+    holes = load_heart_disease().astype(object).mask(np.random.default_rng(4).random((1841, 6)) < 0.2)
+    holes.to_csv(tmp_path / "holes.csv", index=False)  # here the available cases support new parents
+    assert main(["learn", str(tmp_path / "holes.csv"), "--quiet", "--missing", "em", "--ldag"]) == 0
+    out = capsys.readouterr().out
+    assert "EM's second look, from the settled DAG with " in out and "observed-data criterion" in out
+    assert main(["learn", str(tmp_path / "holes.csv"), "--quiet", "--missing", "em", "--ldag", "--no-em-revisit"]) == 0
+    assert "second look" not in capsys.readouterr().out
+    assert main(["learn", str(gappy_csv), "--quiet", "--missing", "state", "--no-em-revisit"]) == 2
+    assert "--no-em-revisit applies to --missing em only" in capsys.readouterr().err

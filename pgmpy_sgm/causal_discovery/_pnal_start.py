@@ -33,7 +33,7 @@ from pgmpy_sgm.core.posterior_parts import with_scopes
 from ._dag_climb import tabu_climb
 
 __all__ = ["available_family_table", "node_average_family_score", "pnal_parents", "pnal_log_probability",
-           "PNAL_MAX_INDEGREE"]  # fmt: skip
+           "available_case_dag", "PNAL_MAX_INDEGREE"]  # fmt: skip
 
 #: Most parents a variable gets in the start's DAG.
 PNAL_MAX_INDEGREE = 4
@@ -118,9 +118,7 @@ def pnal_log_probability(codes: np.ndarray, weights: np.ndarray, cards: Sequence
                          max_indegree: int = PNAL_MAX_INDEGREE) -> Callable[[np.ndarray], np.ndarray]:  # fmt: skip
     """Log probability of complete code rows under the DAG of :func:`pnal_parents`, fitted on available cases.
 
-    Each variable's distribution given its parents is the family's available-case table plus
-    ``ess`` spread evenly over its cells, normalised. The result declares its factor scopes
-    and terms (:func:`~pgmpy_sgm.core.posterior_parts.with_scopes`) and its ``parents``.
+    The DAG is fitted by :func:`available_case_dag`.
 
     Raises
     ------
@@ -136,13 +134,33 @@ def pnal_log_probability(codes: np.ndarray, weights: np.ndarray, cards: Sequence
     """
     check_number(ess, "ess", 0.0)
     codes, weights = checked_code_table(codes, weights, cards)
-    parents = pnal_parents(codes, weights, cards, max_indegree)
+    return available_case_dag(codes, weights, cards, pnal_parents(codes, weights, cards, max_indegree), ess)
+
+
+def available_case_dag(codes: np.ndarray, weights: np.ndarray, cards: Sequence[int], parents: Sequence[Sequence[int]],
+                       ess: float = 1.0) -> Callable[[np.ndarray], np.ndarray]:  # fmt: skip
+    """Log probability of complete code rows under the DAG ``parents``, each family fitted on its available cases.
+
+    Variable ``y``'s distribution given its parents ``parents[y]`` is the family's
+    available-case table (:func:`available_family_table`) plus ``ess`` spread evenly over its
+    cells, normalised. The result declares its factor scopes and terms
+    (:func:`~pgmpy_sgm.core.posterior_parts.with_scopes`) and its ``parents``.
+
+    Examples
+    --------
+    >>> codes = np.array([[0, 0], [1, 1], [0, -1]])
+    >>> log_p = available_case_dag(codes, np.ones(3), [2, 2], [[], [0]], ess=0.0)
+    >>> np.exp(log_p(np.array([[0, 0], [1, 1]]))).round(3).tolist()  # (2/3)(1/1), (1/3)(1/1)
+    [0.667, 0.333]
+    """
+    parents = [list(ps) for ps in parents]
     families = [[y, *ps] for y, ps in enumerate(parents)]
     log_tables = []
     for members in families:
         table = available_family_table(codes, weights, cards, members)
         smoothed = table + ess / table.size
-        log_tables.append(np.log(smoothed / smoothed.sum(axis=0, keepdims=True)))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            log_tables.append(np.log(smoothed / smoothed.sum(axis=0, keepdims=True)))
 
     def family_term(rows: np.ndarray, members: list, log_table: np.ndarray) -> np.ndarray:
         return log_table[tuple(rows[:, v] for v in members)]

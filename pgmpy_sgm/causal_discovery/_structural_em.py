@@ -23,12 +23,18 @@ The loop is written once, for a learner given as one callable (:class:`MStep`):
    absolute floor) with the same structure, two searches in a row keep the structure (the
    E-step's draws move the score even with the structure fixed), three searches in a row
    fail to raise the best observed-data criterion, or ``max_iter`` iterations;
-5. return the search with the best observed-data criterion (Cheeseman and Stutz 1996),
+5. *second look* (``EMOptions.revisit``, models with a DAG): once EM settles, one more E-step
+   from the settled DAG plus each variable's strongest parent that the rows where it is
+   observed support (:mod:`~pgmpy_sgm.causal_discovery._revisit`), then a search; when its
+   observed-data criterion beats the settled one by more than ``2 log n``, EM runs on from
+   it, else the look is recorded and dropped;
+6. return the search with the best observed-data criterion (Cheeseman and Stutz 1996),
    which compares searches on different completed tables.
 """
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -53,7 +59,8 @@ from pgmpy_sgm.core.missing import (
 from pgmpy_sgm.core.pooling import is_dask_frame
 from pgmpy_sgm.core.tree_start import chow_liu_log_probability
 
-from ._pnal_start import pnal_log_probability
+from ._pnal_start import available_case_dag, pnal_log_probability
+from ._revisit import revisit_margin, supported_parents
 
 __all__ = ["MStepResult", "EMResult", "structural_em", "MIN_COMPLETE_CASES", "missing_input", "adopt_fitted",
            "adopt_em_result"]
@@ -75,12 +82,16 @@ class MStepResult:
     log_probability : callable
         ``log_probability(codes)`` of complete rows under the fitted model (columns in the
         incomplete table's variable order).
+    parents : tuple of tuple of int, optional
+        The model's DAG, each variable's parents (positions in the incomplete table's variable
+        order), for EM's second look (``EMOptions.revisit``); None when the model has none.
     """
 
     estimator: object
     structure: frozenset
     score: float
     log_probability: Callable[[np.ndarray], np.ndarray]
+    parents: tuple[tuple[int, ...], ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -167,7 +178,10 @@ def structural_em(
         fitted on) and ``criterion`` (the observed-data criterion, structure steps only);
         ``history.attrs["start"]`` says which start was used and
         ``history.attrs["best_iteration"]`` which structure step is the result. ``last`` is
-        that step and ``completed`` the table it was fitted on.
+        that step and ``completed`` the table it was fitted on. With a second look,
+        ``history.attrs["revisit"]`` gives the parents it added (variable names), the
+        criterion before and after, the margin and whether it was kept; the iterations of
+        a look not kept stay in the history but are never the result.
 
     Examples
     --------
@@ -197,12 +211,62 @@ def _best_criterion(result: EMResult) -> float:
 
 def _structural_em_from(choice: str, table: IncompleteTable, m_step, options: EMOptions, draw_seed: int, report,
                         parameter_step) -> EMResult:  # fmt: skip
-    """:func:`structural_em` from one start (``choice``: see ``EMOptions.start``)."""
+    """:func:`structural_em` from one start (``choice``: see ``EMOptions.start``), then its second look."""
     previous, log_probability, start = _start(table, m_step, choice)
+    run = functools.partial(_em_loop, table, m_step, options, draw_seed, report, parameter_step)
+    rows, candidates = run(previous, log_probability, options.max_iter, 1)
+    revisit = _revisit(table, run, options, rows, candidates) if options.revisit else None
+    eligible = candidates if revisit is None else [c for c in candidates if c.iteration not in revisit["rejected"]]
+    best = max(eligible, key=lambda c: c.criterion)  # ties: the earliest
+    history = pd.DataFrame(rows).set_index("iteration")
+    history["criterion"] = pd.Series({c.iteration: c.criterion for c in candidates}, dtype=float)
+    history.attrs["start"] = start
+    history.attrs["best_iteration"] = best.iteration
+    if revisit is not None:
+        history.attrs["revisit"] = {k: v for k, v in revisit.items() if k != "rejected"}
+    return EMResult(best.result, best.completed, history)
+
+
+def _revisit(table: IncompleteTable, run, options: EMOptions, rows: list, candidates: list) -> dict | None:
+    """EM's second look (:mod:`~pgmpy_sgm.causal_discovery._revisit`); extends ``rows`` and ``candidates``.
+
+    Returns None when the settled model has no DAG or the available cases support no new
+    parent; else what was added, the criteria and whether it was kept (``"rejected"``: the
+    iterations of a look not kept, which the result may not come from).
+    """
+    settled = max(candidates, key=lambda c: c.criterion)
+    if settled.result.parents is None:
+        return None
+    new_parents, added = supported_parents(table.codes, table.counts, table.cards, settled.result.parents)
+    if not added:
+        return None
+    kick = available_case_dag(table.codes, table.counts, table.cards, new_parents)
+    look_rows, look = run(settled.result, kick, 1, len(rows) + 1)
+    rows.extend(look_rows)
+    candidates.extend(look)
+    margin = revisit_margin(float(table.counts.sum()))
+    kept = bool(look) and look[0].criterion > settled.criterion + margin
+    record = {"parents_added": [(table.variables[u], table.variables[v]) for u, v, _ in added],
+              "criterion_before": settled.criterion, "criterion_after": look[0].criterion if look else np.nan,
+              "margin": margin, "kept": kept, "rejected": set() if kept else {c.iteration for c in look}}  # fmt: skip
+    if kept:
+        more_rows, more = run(look[0].result, look[0].result.log_probability, options.max_iter, len(rows) + 1)
+        rows.extend(more_rows)
+        candidates.extend(more)
+    return record
+
+
+def _em_loop(table: IncompleteTable, m_step, options: EMOptions, draw_seed: int, report, parameter_step,
+             previous: MStepResult | None, log_probability, max_iter: int,
+             first: int) -> tuple[list, list]:  # fmt: skip
+    """EM's iterations ``first, first + 1, ...`` (at most ``max_iter``) from the model of the first E-step.
+
+    Returns the history rows and the structure steps with their observed-data criteria.
+    """
     rows, last_score, candidates, pending = [], np.nan, [], None
     cache: dict = {}  # the rows' parts in the E-step, the same while the structure is
     structure_next, calm_search, searches_kept = True, False, 0
-    for iteration in range(1, options.max_iter + 1):
+    for step in range(1, max_iter + 1):
         tic = time.perf_counter()
         completed = complete_rows(table, log_probability, options.max_completions, options.n_draws, draw_seed,
                                   options.tail_mass, options.max_kept, options.n_tail_draws, cache=cache)  # fmt: skip
@@ -212,20 +276,20 @@ def _structural_em_from(choice: str, table: IncompleteTable, m_step, options: EM
             if _criterion_stalled(candidates, options):
                 rows[-1]["seconds"] += time.perf_counter() - tic
                 break
-        structural = structure_next or parameter_step is None or previous is None or iteration == options.max_iter
+        structural = structure_next or parameter_step is None or previous is None or step == max_iter
         result = m_step(completed, previous) if structural else parameter_step(completed, previous)
         if structural:
-            pending = _Candidate(result.score - _expected_log_likelihood(result, completed), iteration, result,
+            pending = _Candidate(result.score - _expected_log_likelihood(result, completed), first + step - 1, result,
                                  completed)  # fmt: skip
         added, removed = _changes(None if previous is None else previous.structure, result.structure)
         gain, last_score = result.score - last_score, result.score
-        row = {"iteration": iteration, "step": "structure" if structural else "parameters",
+        row = {"iteration": first + step - 1, "step": "structure" if structural else "parameters",
                "expected_score": result.score, "gain": gain, "added": added, "removed": removed,
                "seconds": time.perf_counter() - tic, "table_rows": len(completed.counts)}  # fmt: skip
         rows.append(row)
         if report is not None:
             report(row)
-        small = iteration > 1 and abs(gain) < options.threshold(result.score)
+        small = step > 1 and abs(gain) < options.threshold(result.score)
         kept = previous is not None and result.structure == previous.structure
         previous, log_probability = result, result.log_probability
         if structural:
@@ -242,12 +306,7 @@ def _structural_em_from(choice: str, table: IncompleteTable, m_step, options: EM
         observed = observed_log_likelihood(table, pending.result.log_probability, options.max_completions)
         candidates.append(pending._replace(criterion=pending.criterion + observed))
         rows[-1]["seconds"] += time.perf_counter() - tic
-    best = max(candidates, key=lambda c: c.criterion)  # ties: the earliest
-    history = pd.DataFrame(rows).set_index("iteration")
-    history["criterion"] = pd.Series({c.iteration: c.criterion for c in candidates}, dtype=float)
-    history.attrs["start"] = start
-    history.attrs["best_iteration"] = best.iteration
-    return EMResult(best.result, best.completed, history)
+    return rows, candidates
 
 
 #: EM stops when this many structure searches in a row keep the structure, however much the expected score

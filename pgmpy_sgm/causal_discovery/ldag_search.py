@@ -217,6 +217,9 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         expected counts, warm-started from the current DAG (a search from scratch the first
         time, then one tabu climb from the current DAG without restarts), with the network's
         parameters (between searches, only the current network's parameters are re-fitted);
+        once EM settles, a second look (``EMOptions.revisit``) completes the rows from the
+        settled DAG plus the parents the available cases support, searches again, and runs EM
+        on from there when the observed-data criterion rose by more than ``2 log n``;
         the result is the search with the best observed-data criterion (see
         :func:`~pgmpy_sgm.causal_discovery._structural_em.structural_em`). The EM is
         recorded in ``em_history_``, ``n_completed_exactly_``, ``n_completed_capped_``,
@@ -565,7 +568,8 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         score = self._score_with(completed.frame[table.variables], completed.counts, ess, table.state_names)
         value = math.fsum(score.family_score(node, *model.get_classes(node)) for node in model.nodes())
         return MStepResult(previous.estimator, previous.structure, float(value),
-                           model.log_probability_function(table.variables, table.state_names))  # fmt: skip
+                           model.log_probability_function(table.variables, table.state_names),
+                           previous.parents)  # fmt: skip
 
     def _m_step(self, table: IncompleteTable, deadline, completed, previous) -> MStepResult:
         """One M-step of structural EM: a fit of a copy of this learner on a completed table."""
@@ -585,8 +589,10 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         for node in model.labelled_nodes():
             parents, ids = model.get_classes(node)
             structure.add(("classes", node, tuple(parents), tuple(int(i) for i in ids)))
+        index = {v: i for i, v in enumerate(table.variables)}
+        parents = tuple(tuple(index[p] for p in model.get_parents(v)) for v in table.variables)
         return MStepResult(step, frozenset(structure), float(step.best_score_),
-                           model.log_probability_function(table.variables, table.state_names))  # fmt: skip
+                           model.log_probability_function(table.variables, table.state_names), parents)  # fmt: skip
 
     def _score_with(self, X, counts, ess: float, state_names) -> LDAGScore:
         """The LDAG score of ``X`` with equivalent sample size ``ess`` and this learner's other settings.

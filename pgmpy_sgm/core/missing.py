@@ -201,12 +201,22 @@ class EMOptions:
         completions drawn from a model without a dependence dilute it in the completed
         table. Parameter EM (a fixed structure) always starts from the complete cases, or
         independence.
+    revisit : bool, default=True
+        Structural EM's second look: after EM settles, one more E-step from the settled
+        model's DAG plus, for each variable, the strongest parent that the rows where it is
+        observed support (:mod:`~pgmpy_sgm.causal_discovery._revisit`), a search, and EM on
+        from there only when the observed-data criterion rose by more than ``2 log n``
+        (``n`` the rows' weight). A dependence missing from the settled model is diluted in
+        its completed tables, so EM alone rarely adds it back. ``LDAGSearch`` takes the look;
+        the other learners ignore it (on the SG learner it changed no result in the runs of
+        ``benchmarks/RESULTS.md``, "Structural EM's second look"). It costs one E-step and
+        one search when not kept, and EM's further iterations when kept.
 
     Examples
     --------
     >>> EMOptions(max_iter=5)
     EMOptions(max_iter=5, tol=0.1, rtol=0.0001, max_completions=131072, n_draws=200, tail_mass=0.01, max_kept=8, \
-n_tail_draws=2, start='auto')
+n_tail_draws=2, start='auto', revisit=True)
     >>> EMOptions().threshold(-25_000.0)
     2.5
     >>> EMOptions(tol=-1)
@@ -229,10 +239,13 @@ Got: 'empty'
     max_kept: int | None = MAX_KEPT
     n_tail_draws: int = N_TAIL_DRAWS
     start: str = "auto"
+    revisit: bool = True
 
     def __post_init__(self):
         if not isinstance(self.start, str) or self.start not in EM_STARTS:
             raise ValueError(f"EMOptions start must be one of {EM_STARTS}. Got: {self.start!r}")
+        if not isinstance(self.revisit, bool | np.bool_):
+            raise TypeError(f"EMOptions revisit must be True or False. Got: {self.revisit!r}")
         for name, low in (("max_iter", 1), ("max_completions", 1), ("n_draws", 1), ("max_kept", 1),
                           ("n_tail_draws", 0)):  # fmt: skip
             value = getattr(self, name)
@@ -259,14 +272,16 @@ Got: 'empty'
 
     @property
     def most_iterations(self) -> int:
-        """The most EM iterations of a fit: ``max_iter``, once per start for ``start="best"``.
+        """The most EM iterations of a fit: ``max_iter`` per start (three for ``start="best"``), and with
+        ``revisit`` one more and ``max_iter`` again after each.
 
         Examples
         --------
-        >>> EMOptions(max_iter=5).most_iterations, EMOptions(max_iter=5, start="best").most_iterations
-        (5, 15)
+        >>> EMOptions(max_iter=5, revisit=False).most_iterations, EMOptions(max_iter=5, start="best").most_iterations
+        (5, 33)
         """
-        return self.max_iter * (len(BEST_STARTS) if self.start == "best" else 1)
+        per_start = 2 * self.max_iter + 1 if self.revisit else self.max_iter
+        return per_start * (len(BEST_STARTS) if self.start == "best" else 1)
 
     def threshold(self, objective: float) -> float:
         """The change of ``objective`` below which EM counts an iteration as settled.
