@@ -57,7 +57,7 @@ from pgmpy_sgm.core.missing import (
     resolve_missing,
 )
 from pgmpy_sgm.core.pooling import is_dask_frame
-from pgmpy_sgm.core.tree_start import chow_liu_log_probability
+from pgmpy_sgm.core.tree_start import TREE_START, chow_liu_log_probability
 
 from ._pnal_start import available_case_dag, pnal_log_probability
 from ._revisit import revisit_margin, supported_parents
@@ -333,8 +333,6 @@ def _criterion_stalled(candidates: list, options: EMOptions) -> bool:
     before = max(c.criterion for c in candidates[:-SEARCHES_STALLED_TO_STOP])
     return all(c.criterion < before + options.threshold(before) for c in candidates[-SEARCHES_STALLED_TO_STOP:])
 
-#: ``history.attrs["start"]`` of EM started from the Chow-Liu tree.
-TREE_START = "Chow-Liu tree (pairwise available cases)"
 
 #: ``history.attrs["start"]`` of EM started from the DAG of the penalised node-average likelihood.
 PNAL_START = "DAG of the penalised node-average likelihood (available cases per family)"

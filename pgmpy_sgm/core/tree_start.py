@@ -23,7 +23,7 @@ from ._pair_terms import checked_code_table, pair_count_matrix
 from .arguments import check_number
 from .posterior_parts import with_scopes
 
-__all__ = ["pairwise_available_tables", "chow_liu_edges", "chow_liu_log_probability"]
+__all__ = ["pairwise_available_tables", "chow_liu_edges", "chow_liu_log_probability", "TREE_START"]
 
 
 def pairwise_available_tables(codes: np.ndarray, weights: np.ndarray, cards: Sequence[int]) -> dict:
@@ -117,6 +117,10 @@ def chow_liu_edges(tables: dict, n_variables: int, root: int = 0) -> list[tuple[
     graph.add_nodes_from(range(n_variables))
     graph.add_weighted_edges_from((i, j, _mutual_information(table)) for (i, j), table in tables.items())
     return list(nx.bfs_edges(nx.maximum_spanning_tree(graph), root))
+
+
+#: The name of EM's start from the Chow-Liu tree (``em_history_.attrs["start"]``).
+TREE_START = "Chow-Liu tree (pairwise available cases)"
 
 
 def chow_liu_log_probability(

@@ -346,7 +346,7 @@ def test_parameter_em_never_lowers_the_observed_likelihood(rate, seed):
     exact = model.em_history_[model.em_history_["e_step"] == "exact"]
     assert (exact["gain"] >= -1e-9).all() and model.em_history_["e_step"].iloc[-1] == "exact"
     assert model.em_history_["log_likelihood"].iloc[-1] == pytest.approx(model.log_likelihood(masked), abs=1e-6)
-    expected_start = "complete cases" if rate < 0.5 else "independent variables (available cases)"
+    expected_start = "complete cases" if rate < 0.5 else "Chow-Liu tree (pairwise available cases)"
     assert model.em_history_.attrs["start"] == expected_start
     # the strata stay exact independences: smoking and systolic_bp given lipoprotein_ratio = 1
     joint = model.joint().marginalize(["mental_work", "physical_work", "family_history"], inplace=False)
