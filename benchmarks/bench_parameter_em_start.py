@@ -80,7 +80,7 @@ def main() -> None:
                 history = model.em_history_
                 print(f"{name} {args.rate:.0%} {kind:4s} {start:11s}: {len(history)} iterations, {seconds:.2f} s, "
                       f"observed log-likelihood {history['log_likelihood'].iloc[-1]:.2f}, "
-                      f"held out {held_out(model, test, states):.4f} (start: {history.attrs['start']})", flush=True)
+                      f"held out {held_out(model, test, states):.4f}", flush=True)
         missing.chow_liu_log_probability = tree
 
 
