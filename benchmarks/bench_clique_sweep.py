@@ -33,6 +33,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from _hash_seed import pin_hash_seed  # noqa: E402
 from bench_mcmc import machine  # noqa: E402
 from bench_search import load_data  # noqa: E402
 
@@ -84,8 +85,7 @@ def one_sweep(data, slack: float | None) -> tuple[float, float, float]:
 
 
 def main() -> None:
-    if os.environ.get("PYTHONHASHSEED") != "0":  # pgmpy's simulate() orders nodes by hash: fix it for the same data
-        os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": "0"})
+    pin_hash_seed()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--datasets", default="child,random3")
     args = parser.parse_args()

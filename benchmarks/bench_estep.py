@@ -13,15 +13,14 @@ in both codes when both are exact), the rows completed exactly / capped / drawn,
 ``observed_log_likelihood`` and the process's peak resident size.
 """
 
-import os
 import resource
 import sys
 import time
 from pathlib import Path
 
-if os.environ.get("PYTHONHASHSEED") != "0":  # pgmpy's sampler orders nodes by hash
-    os.environ["PYTHONHASHSEED"] = "0"
-    os.execv(sys.executable, [sys.executable, *sys.argv])
+from _hash_seed import pin_hash_seed  # noqa: E402
+
+pin_hash_seed()
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402

@@ -38,9 +38,9 @@ import warnings
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-if os.environ.get("PYTHONHASHSEED") != "0":  # pgmpy's sampler orders nodes by hash
-    os.environ["PYTHONHASHSEED"] = "0"
-    os.execv(sys.executable, [sys.executable, *sys.argv])
+from _hash_seed import pin_hash_seed  # noqa: E402
+
+pin_hash_seed()
 sys.path.insert(0, str(HERE))
 
 import numpy as np  # noqa: E402

@@ -15,7 +15,6 @@ observed-data log-likelihood and the held-out log-likelihood per row.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 import warnings
@@ -23,9 +22,9 @@ from pathlib import Path
 from types import SimpleNamespace
 
 HERE = Path(__file__).resolve().parent
-if os.environ.get("PYTHONHASHSEED") != "0":  # pgmpy's sampler orders nodes by hash
-    os.environ["PYTHONHASHSEED"] = "0"
-    os.execv(sys.executable, [sys.executable, *sys.argv])
+from _hash_seed import pin_hash_seed  # noqa: E402
+
+pin_hash_seed()
 sys.path.insert(0, str(HERE))
 
 from bench_missing import held_out, mask, network, simulate  # noqa: E402

@@ -12,15 +12,14 @@ rows, so the difference bounds from above what EM must lose when it completes th
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import warnings
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-if os.environ.get("PYTHONHASHSEED") != "0":  # pgmpy's sampler orders nodes by hash
-    os.environ["PYTHONHASHSEED"] = "0"
-    os.execv(sys.executable, [sys.executable, *sys.argv])
+from _hash_seed import pin_hash_seed  # noqa: E402
+
+pin_hash_seed()
 sys.path.insert(0, str(HERE))
 
 from bench_missing import held_out, network, sgm_model, simulate  # noqa: E402

@@ -55,6 +55,7 @@ import pandas as pd
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from _hash_seed import pin_hash_seed  # noqa: E402
 from bench_mcmc import machine, random_binary_sgm_data  # noqa: E402
 
 from pgmpy_sgm import SGMScore  # noqa: E402
@@ -256,8 +257,7 @@ def main() -> None:
         warnings.filterwarnings("ignore")
         print(json.dumps(fit_here(*json.loads(sys.argv[2]))))
         return
-    if os.environ.get("PYTHONHASHSEED") != "0":  # pgmpy's simulate() orders nodes by hash: fix it for the same data
-        os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": "0"})
+    pin_hash_seed()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--datasets", default="d25,d50,d100,child,insurance,alarm")
     parser.add_argument("--seeds", type=int, default=8)
