@@ -353,7 +353,8 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
             Missing cells (NaN, None, ``pd.NA``, empty strings): refused with an error naming
             every column with gaps; incomplete rows dropped (with a warning); EM (``"em"`` or an
             :class:`~pgmpy_sgm.core.missing.EMOptions`): starting from the fit on the complete
-            cases (from independent variables when there are fewer than 30), each E-step
+            cases (from the Chow-Liu tree of the pairwise available cases when there are
+            fewer than 30), each E-step
             spreads every incomplete row over its completions by the current network's
             posterior and each M-step fits ``estimator`` to the expected counts (the classes
             stay tied), until the observed-data log-likelihood rises by less than

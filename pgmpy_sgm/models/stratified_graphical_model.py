@@ -277,7 +277,8 @@ class StratifiedGraphicalModel(StratifiedGraph):
             refused with an error naming every column with gaps; incomplete rows dropped
             (with a warning); the parameters fitted by EM (``"em"`` or an
             :class:`~pgmpy_sgm.core.missing.EMOptions`): starting from the fit on the complete
-            cases (from independent variables when there are fewer than 30), each E-step
+            cases (from the Chow-Liu tree of the pairwise available cases when there are
+            fewer than 30), each E-step
             spreads every incomplete row over its completions by the current parameters'
             posterior, each M-step fits ``estimator`` to the expected counts (stratum-tied
             parameters stay tied: they are fitted from pooled counts), until the observed-data
