@@ -90,11 +90,11 @@ class ParameterMethods:
             refused with an error naming every column with gaps; incomplete rows dropped
             (with a warning); the factors fitted by EM (``"em"`` or an
             :class:`~pgmpy_sgm.core.missing.EMOptions`; a numeric ``pseudo_count``): starting
-            from the fit on the complete cases (from the Chow-Liu tree of the pairwise
-            available cases when there are fewer than 30), each E-step spreads every
-            incomplete row over its completions by the current network's posterior and each
-            M-step is this cyclical projection on the expected counts (context-tied parameters stay tied), until the observed-data
-            log-likelihood rises by less than ``max(tol, rtol * |log-likelihood|)`` of
+            from the fit on the complete cases (from the Chow-Liu tree of the pairwise available
+            cases when there are fewer than 30), each E-step spreads every incomplete row over its
+            completions by the current network's posterior and each M-step is this cyclical
+            projection on the expected counts (context-tied parameters stay tied), until the
+            observed-data log-likelihood rises by less than ``max(tol, rtol * |log-likelihood|)`` of
             ``EMOptions`` (see :func:`~pgmpy_sgm.core.missing.parameter_em`); ``em_history_``
             records it per iteration. ``"state"``: missing becomes a state named
             ``"missing"``; a column with gaps then holds strings, so its declared states and
