@@ -10,7 +10,7 @@ import numpy as np
 from pgmpy_sgm.core.arguments import check_mapping, edge_pairs
 from pgmpy_sgm.core.lines import canonical_groups, groups_from_labels, is_regular, labels_from_groups
 
-__all__ = ["acyclic_edges", "class_entries", "checked_classes", "edge_contexts"]
+__all__ = ["acyclic_edges", "class_entries", "checked_classes", "classes_with_added_states", "edge_contexts"]
 
 
 def acyclic_edges(ebunch) -> list[tuple]:
@@ -84,6 +84,34 @@ def checked_classes(node, cards: tuple[int, ...], group_ids) -> np.ndarray:
             )
     ids.setflags(write=False)
     return ids
+
+
+def classes_with_added_states(old_cards: tuple[int, ...], new_cards: tuple[int, ...], group_ids) -> np.ndarray:
+    """The classes of the same labels once some parents gained states (appended after their old ones).
+
+    A label says the node does not depend on one parent in a context of the others; it keeps
+    that meaning, so its line now also holds the parent's new states, and a configuration
+    with a new state of a parent in a label's context joins that label's class. Other new
+    configurations are classes of their own.
+
+    Examples
+    --------
+    >>> classes_with_added_states((2, 2), (3, 2), [0, 1, 0, 2]).tolist()  # a gains a state; y _|_ a | b=0
+    [0, 1, 0, 2, 0, 3]
+    >>> classes_with_added_states((2, 2), (2, 3), [0, 1, 0, 2]).tolist()  # b gains one: its new context unlabelled
+    [0, 1, 2, 0, 3, 4]
+    """
+    labels = labels_from_groups(tuple(old_cards), np.asarray(group_ids))
+    moved = {}
+    for direction, rows in labels.items():
+        old_others = [k for i, k in enumerate(old_cards) if i != direction]
+        new_others = [k for i, k in enumerate(new_cards) if i != direction]
+        if not old_others or len(rows) == 0:
+            moved[direction] = np.asarray(rows, dtype=np.int64)
+            continue
+        contexts = np.unravel_index(np.asarray(rows, dtype=np.int64), old_others)
+        moved[direction] = np.ravel_multi_index(contexts, new_others)
+    return groups_from_labels(tuple(new_cards), moved)
 
 
 def edge_contexts(node, parents: tuple, group_ids: np.ndarray, states: Mapping) -> dict:

@@ -17,6 +17,7 @@ from pgmpy_sgm.core.missing import (
     missing_cells,
     parameter_em,
     resolve_missing,
+    states_with_missing,
 )
 from pgmpy_sgm.models._estimators import EstimatorSpec, merge_weights
 from pgmpy_sgm.models._ldag_files import file_type, read_json_network, save_network
@@ -30,7 +31,13 @@ from pgmpy_sgm.models._ldag_fitting import (
     non_negative_number,
     update_estimator,
 )
-from pgmpy_sgm.models._ldag_labels import acyclic_edges, checked_classes, class_entries, edge_contexts
+from pgmpy_sgm.models._ldag_labels import (
+    acyclic_edges,
+    checked_classes,
+    class_entries,
+    classes_with_added_states,
+    edge_contexts,
+)
 from pgmpy_sgm.models._statements import ContextSpecificIndependence
 
 __all__ = ["LabeledBayesianNetwork"]
@@ -362,7 +369,11 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
             ``em_history_`` records it (the first E-steps capped, the last ones exact, see
             :func:`~pgmpy_sgm.core.missing.parameter_em`); with maximum likelihood an exact
             iteration never lowers it. ``"state"``:
-            missing becomes a state named ``"missing"``.
+            missing becomes a state named ``"missing"``: a column with gaps is read as strings
+            (its declared states too) plus that state; a label over such a parent keeps its
+            meaning (the node ignores that parent in the label's context, whatever its state,
+            the new one included), and the other new parent configurations are classes of
+            their own.
 
         Returns
         -------
@@ -398,8 +409,32 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         nodes = list(self.nodes())
         if choice == "em" and not missing_cells(data, nodes).empty:
             return self._fit_em(data[cols], weights, spec, names, em_options(missing))
+        gaps = list(missing_cells(data, nodes).index) if choice == "state" else []
         frame, weights = resolve_missing(data[cols], weights, choice, nodes, stacklevel=3)
+        if gaps:
+            return self._fit_missing_state(frame, weights, spec, names, gaps)
         return self._fit_complete(frame, weights, spec, names)
+
+    def _fit_missing_state(self, data, weights, spec: EstimatorSpec, names: Mapping, gaps: list):
+        """``missing="state"``: the columns with gaps read as strings plus ``"missing"``, the labels kept.
+
+        A label over a parent with gaps keeps its meaning (see
+        :func:`~pgmpy_sgm.models._ldag_labels.classes_with_added_states`). If the fit fails,
+        the recorded states and classes are restored.
+        """
+        saved_states, saved_classes = dict(self._state_names), dict(self._classes)
+        restated = states_with_missing(names, gaps)
+        try:
+            grown = [(node, *self.get_classes(node)) for node in self.labelled_nodes()
+                     if any(p in gaps for p in self.get_classes(node)[0])]  # fmt: skip
+            old_cards = {node: self._cards(parents) for node, parents, _ in grown}
+            self._state_names.update({v: list(restated[v]) for v in gaps if v in restated})
+            for node, parents, ids in grown:
+                self.set_classes(node, parents, classes_with_added_states(old_cards[node], self._cards(parents), ids))
+            return self._fit_complete(data, weights, spec, restated)
+        except Exception:
+            self._state_names, self._classes = saved_states, saved_classes
+            raise
 
     def _fit_complete(self, data, weights, spec: EstimatorSpec, names: Mapping) -> LabeledBayesianNetwork:
         """TreeCPDs from complete data (see :meth:`fit`)."""

@@ -218,3 +218,53 @@ def test_edge_views_of_networkx_graphs_are_edges():
     dag = nx.DiGraph([("a", "y"), ("b", "y")])
     assert sorted(LabeledBayesianNetwork(dag.edges()).edges()) == [("a", "y"), ("b", "y")]
     assert sorted(StratifiedGraph(nx.Graph([("a", "b")]).edges()).edges()) == [("a", "b")]
+
+
+# -- missing="state" ---------------------------------------------------------------------------
+def _gappy_frame():
+    import pandas as pd
+
+    return pd.DataFrame({"a": [0, 0, 1, 1, None, 1, None, 0], "b": [0, 1, 0, 1, 1, 0, 0, 1],
+                         "y": [0, 1, 0, 0, 1, 1, 0, 1]})  # fmt: skip
+
+
+def _declared():
+    return {"a": [0, 1], "b": [0, 1], "y": [0, 1]}
+
+
+def test_missing_state_with_declared_states_adds_the_state_and_counts_it():
+    data = _gappy_frame()
+    network = LabeledBayesianNetwork([("a", "y"), ("b", "y")], state_names=_declared()).fit(data, missing="state")
+    cpd = network.get_cpds("a")
+    assert cpd.state_names["a"] == ["0", "1", "missing"]
+    seen = data["a"].map(lambda x: "missing" if x != x else str(int(x)))
+    expected = [float((seen == s).mean()) for s in ["0", "1", "missing"]]  # maximum likelihood by counting
+    np.testing.assert_allclose(cpd.get_values().ravel(), expected)
+    assert network.get_cpds("b").state_names["b"] == [0, 1]  # a column without gaps keeps its states
+
+
+def test_missing_state_keeps_a_label_over_a_parent_with_gaps():
+    data = _gappy_frame()
+    network = LabeledBayesianNetwork([("a", "y"), ("b", "y")], classes={"y": (("a", "b"), [0, 1, 0, 2])},
+                                     state_names=_declared())  # fmt: skip
+    network.fit(data, missing="state")
+    parents, ids = network.get_classes("y")
+    assert parents == ("a", "b") and ids.tolist() == [0, 1, 0, 2, 0, 3]  # (missing, b=0) joins the label's class
+    values = network.get_cpds("y").get_values()
+    at_b0 = data[data["b"] == 0]
+    share = float((at_b0["y"] == 0).mean())  # the class pools every row with b = 0, a missing or not
+    np.testing.assert_allclose(values[0, [0, 2, 4]], share)
+    only = data[data["a"].isna() & (data["b"] == 1)]
+    assert values[0, 5] == float((only["y"] == 0).mean())  # (missing, b=1): a class of its own
+    assert [c.context for c in network.independencies()] == [(("b", 0),)]
+
+
+def test_missing_state_restores_states_and_classes_when_the_fit_fails():
+    data = _gappy_frame()
+    data.loc[0, "b"] = 7  # not a declared state of b: the fit must fail
+    network = LabeledBayesianNetwork([("a", "y"), ("b", "y")], classes={"y": (("a", "b"), [0, 1, 0, 2])},
+                                     state_names=_declared())  # fmt: skip
+    with pytest.raises(ValueError, match="'b'"):
+        network.fit(data, missing="state")
+    assert network.label_states("a") == [0, 1]
+    assert network.get_classes("y")[1].tolist() == [0, 1, 0, 2]
