@@ -240,8 +240,8 @@ def _revisit(table: IncompleteTable, run, options: EMOptions, rows: list, candid
     new_parents, added = supported_parents(table.codes, table.counts, table.cards, settled.result.parents)
     if not added:
         return None
-    kick = available_case_dag(table.codes, table.counts, table.cards, new_parents)
-    look_rows, look = run(settled.result, kick, 1, len(rows) + 1)
+    look_model = available_case_dag(table.codes, table.counts, table.cards, new_parents)
+    look_rows, look = run(settled.result, look_model, 1, len(rows) + 1)
     rows.extend(look_rows)
     candidates.extend(look)
     margin = revisit_margin(float(table.counts.sum()))
