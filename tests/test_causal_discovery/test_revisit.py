@@ -120,7 +120,7 @@ def _ldag(data, **options):
 
 @pytest.fixture(scope="module")
 def masked_heart():
-    return _heart_masked(0.2, 4)
+    return _heart_masked(0.2, 0)
 
 
 def test_a_look_not_kept_leaves_the_result_of_em_alone(masked_heart):
