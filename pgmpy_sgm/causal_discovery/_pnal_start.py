@@ -33,7 +33,7 @@ from pgmpy_sgm.core.posterior_parts import with_scopes
 from ._dag_climb import tabu_climb
 
 __all__ = ["available_family_table", "node_average_family_score", "pnal_parents", "pnal_log_probability",
-           "available_case_dag", "PNAL_MAX_INDEGREE"]  # fmt: skip
+           "available_case_dag", "conditional_log_likelihood", "too_wide", "PNAL_MAX_INDEGREE"]  # fmt: skip
 
 #: Most parents a variable gets in the start's DAG.
 PNAL_MAX_INDEGREE = 4
@@ -58,6 +58,30 @@ def available_family_table(codes: np.ndarray, weights: np.ndarray, cards: Sequen
     return np.bincount(flat, weights=weights[seen], minlength=math.prod(shape)).reshape(shape)
 
 
+def conditional_log_likelihood(table: np.ndarray) -> float:
+    """Maximised log-likelihood of axis 0 of the counts ``table`` given its other axes.
+
+    Examples
+    --------
+    >>> round(conditional_log_likelihood(np.array([[3.0, 0.0], [1.0, 2.0]])), 4)  # 3 log(3/4) + log(1/4)
+    -2.2493
+    """
+    given = np.broadcast_to(table.sum(axis=0, keepdims=True), table.shape)
+    seen = table > 0
+    return float(np.sum(table[seen] * np.log(table[seen] / given[seen])))
+
+
+def too_wide(cells: int, n: float) -> bool:
+    """Whether a family table of ``cells`` cells is too wide to estimate from rows of weight ``n``.
+
+    Examples
+    --------
+    >>> too_wide(64, 2.0), too_wide(65, 2.0), too_wide(8000, 2000.0), too_wide(8001, 2000.0)
+    (False, True, False, True)
+    """
+    return cells > max(4.0 * n, 64)
+
+
 def node_average_family_score(codes: np.ndarray, weights: np.ndarray, cards: Sequence[int],
                               max_indegree: int = PNAL_MAX_INDEGREE) -> Callable[[int, int], float]:  # fmt: skip
     """``family(y, parent_mask)``: the penalised node-average log-likelihood of a family (cached).
@@ -80,15 +104,13 @@ def node_average_family_score(codes: np.ndarray, weights: np.ndarray, cards: Seq
     def family(y: int, parent_mask: int) -> float:
         members = [y, *iter_bits(parent_mask)]
         cells = math.prod(int(cards[v]) for v in members)
-        if len(members) - 1 > max_indegree or cells > max(4.0 * n, 64):
+        if len(members) - 1 > max_indegree or too_wide(cells, n):
             return -math.inf
         table = available_family_table(codes, weights, cards, members)
         available = float(table.sum())
         if available <= 0:
             return -math.inf
-        given = np.broadcast_to(table.sum(axis=0, keepdims=True), table.shape)
-        seen = table > 0
-        log_likelihood = float(np.sum(table[seen] * np.log(table[seen] / given[seen])))
+        log_likelihood = conditional_log_likelihood(table)
         free = (int(cards[y]) - 1) * (cells // int(cards[y]))
         return n * log_likelihood / available - penalty * free
 

@@ -20,19 +20,12 @@ from collections.abc import Sequence
 import networkx as nx
 import numpy as np
 
-from ._pnal_start import PNAL_MAX_INDEGREE, available_family_table
+from ._pnal_start import PNAL_MAX_INDEGREE, available_family_table, conditional_log_likelihood, too_wide
 
 __all__ = ["REVISIT_PENALTY", "common_rows_gain", "supported_parents", "revisit_margin"]
 
 #: The share of BIC's penalty a candidate parent's gain must beat to be looked at again.
 REVISIT_PENALTY = 0.5
-
-
-def _conditional_log_likelihood(table: np.ndarray) -> float:
-    """Maximised log-likelihood of axis 0 given the other axes, for counts ``table``."""
-    given = np.broadcast_to(table.sum(axis=0, keepdims=True), table.shape)
-    seen = table > 0
-    return float(np.sum(table[seen] * np.log(table[seen] / given[seen])))
 
 
 def common_rows_gain(codes: np.ndarray, weights: np.ndarray, cards: Sequence[int], child: int,
@@ -57,7 +50,7 @@ def common_rows_gain(codes: np.ndarray, weights: np.ndarray, cards: Sequence[int
     if common <= 0:
         return -math.inf
     n = float(weights.sum())
-    gain = _conditional_log_likelihood(table) - _conditional_log_likelihood(table.sum(axis=-1))
+    gain = conditional_log_likelihood(table) - conditional_log_likelihood(table.sum(axis=-1))
     extra = (int(cards[child]) - 1) * math.prod(int(cards[p]) for p in parents) * (int(cards[candidate]) - 1)
     return n * gain / common - penalty * 0.5 * math.log(max(n, 2.0)) * extra
 
@@ -94,7 +87,7 @@ def supported_parents(codes: np.ndarray, weights: np.ndarray, cards: Sequence[in
             continue
         cells = int(cards[child]) * math.prod(int(cards[p]) for p in parents[child])
         for candidate in range(d):
-            if candidate == child or candidate in parents[child] or cells * int(cards[candidate]) > max(4.0 * n, 64):
+            if candidate == child or candidate in parents[child] or too_wide(cells * int(cards[candidate]), n):
                 continue
             gain = common_rows_gain(codes, weights, cards, child, parents[child], candidate)
             if gain > 0:

@@ -1039,17 +1039,15 @@ def parameter_em(table: IncompleteTable, fit: Callable[[CompletedTable], Callabl
     >>> round(float(history["log_likelihood"].iloc[-1]), 4)  # 3 log(2/3) + log(1/3)
     -1.9095
     """
-    fit_scopes = None
     if table.enough_complete_cases():
         log_probability, start = fit(table.complete_cases()), "complete cases"
         fit_scopes = scopes_of(log_probability)
-    else:
+        before = observed_log_likelihood(table, log_probability, options.max_completions)
+    else:  # the tree is not one of the model's fits, so the first iteration has no gain over it
         log_probability, start = chow_liu_log_probability(table.codes, table.counts, table.cards), TREE_START
+        fit_scopes, before = None, math.nan
     draw_seed = int(np.random.default_rng(seed).integers(2**63))
     cache: dict = {}  # the rows' parts, the same while the scopes are
-    # the tree is not one of the model's fits, so the first iteration has no gain over it
-    own_fit = start == "complete cases"
-    before = observed_log_likelihood(table, log_probability, options.max_completions) if own_fit else math.nan
     history = []
     e_step = "exact" if options.max_kept is None else "capped"
     for iteration in range(1, options.max_iter + 1):

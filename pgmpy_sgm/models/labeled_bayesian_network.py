@@ -425,8 +425,8 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
         saved_states, saved_classes = dict(self._state_names), dict(self._classes)
         restated = states_with_missing(names, gaps)
         try:
-            grown = [(node, *self.get_classes(node)) for node in self.labelled_nodes()
-                     if any(p in gaps for p in self.get_classes(node)[0])]  # fmt: skip
+            labelled = [(node, *self.get_classes(node)) for node in self.labelled_nodes()]
+            grown = [(node, parents, ids) for node, parents, ids in labelled if set(parents) & set(gaps)]
             old_cards = {node: self._cards(parents) for node, parents, _ in grown}
             self._state_names.update({v: list(restated[v]) for v in gaps if v in restated})
             for node, parents, ids in grown:
