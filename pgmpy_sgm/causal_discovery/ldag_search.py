@@ -220,8 +220,8 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         time, then one tabu climb from the current DAG without restarts), with the network's
         parameters (between searches, only the current network's parameters are re-fitted);
         the labels are searched once, on the chosen step's completed table from its DAG
-        (``em_history_.attrs["labels"]``; half the time of labels in every step, for the same
-        held-out fit within 0.005 nats/row on average, ``benchmarks/RESULTS.md``);
+        (``em_history_.attrs["labels"]``; about half the time of labels in every step, for a
+        held-out fit 0.006 nats/row worse on average at 20% missing, ``benchmarks/RESULTS.md``);
         once EM settles, a second look (``EMOptions.revisit``) completes the rows from the
         settled DAG plus the parents the available cases support, searches again, and runs EM
         on from there when the observed-data criterion rose by more than ``2 log n``;
