@@ -1,7 +1,7 @@
-"""Structural EM's start: the PNAL DAG, the Chow-Liu tree and the complete cases, measured held out.
+"""Structural EM's start: the BDeu and PNAL DAGs, the Chow-Liu tree and the complete cases, measured held out.
 
-Run:  python benchmarks/bench_em_start.py --learner ldag|sgm|mpl [--starts pnal,tree,complete_cases]
-                                          [--revisit on|off|both] --out FILE.csv SPEC [SPEC ...]
+Run:  python benchmarks/bench_em_start.py --learner ldag|sgm|mpl [--starts bdeu,pnal,tree,complete_cases]
+                                          [--revisit on|off|both] [--start-ess 2,5,10] --out FILE.csv SPEC [SPEC ...]
       python benchmarks/bench_em_start.py --summary FILE.csv [FILE.csv ...]
       python benchmarks/bench_em_start.py --revisit-summary FILE.csv [FILE.csv ...]
 
@@ -10,8 +10,9 @@ A SPEC is ``network:n:rate:masking:seed`` (``masking`` ``mcar`` or ``mar``), the
 SPEC the learner is fitted on the rows before masking (the ceiling), then by structural EM on
 the masked rows from each start of ``EMOptions.start`` given: ``"complete_cases"`` (the
 learner's model of the complete cases, independence when fewer than 30 rows are complete),
-``"tree"`` (the Chow-Liu tree of the pairwise available cases) and ``"pnal"`` (the DAG of the
-penalised node-average likelihood of the available cases). Reported per run: held-out
+``"tree"`` (the Chow-Liu tree of the pairwise available cases), ``"pnal"`` (the DAG of the
+penalised node-average likelihood of the available cases) and ``"bdeu"`` (the DAG of their
+node-average BDeu score). Reported per run: held-out
 log-likelihood per row minus the full fit's ("gap"), the EM time over the full fit's in the
 same process ("ratio"), the observed-data criterion of the run's result, free parameters,
 iterations and searches, and EM's second look (``EMOptions.revisit``): parents added, whether
@@ -64,8 +65,15 @@ def fit(kind: str, data: pd.DataFrame, missing, states: dict, seed: int):
 
 
 def run(kind: str, out: str, specs: list[str], starts: tuple[str, ...] = STARTS,
-        looks: tuple[bool, ...] = (True,)) -> None:
+        looks: tuple[bool, ...] = (True,), start_esses: tuple[float, ...] = ()) -> None:
+    """Fit each SPEC fully and by EM from each start; ``start_esses``: the ``"bdeu"`` start under each of these
+    equivalent sample sizes instead of ``START_ESS`` (recorded as ``bdeu@ESS``)."""
+    from pgmpy_sgm.causal_discovery import _structural_em
     from pgmpy_sgm.core.missing import EMOptions
+
+    variants = [(start, None) for start in starts if not (start == "bdeu" and start_esses)]
+    variants += [("bdeu", ess) for ess in start_esses]
+    default_ess = _structural_em.START_ESS
 
     networks = {}
     for spec in specs:
@@ -79,11 +87,14 @@ def run(kind: str, out: str, specs: list[str], starts: tuple[str, ...] = STARTS,
         masked = mask(train, rate, masking == "mar", seed)
         _, model, full_seconds = fit(kind, train, "error", states, seed)
         full = held_out(model, test, states)
-        for start, revisit in itertools.product(starts, looks):
+        for (start, ess), revisit in itertools.product(variants, looks):
+            _structural_em.START_ESS = default_ess if ess is None else ess  # the module constant the start reads
             est, model, seconds = fit(kind, masked, EMOptions(start=start, revisit=revisit), states, seed)
+            _structural_em.START_ESS = default_ess
             history = est.em_history_
             look = history.attrs.get("revisit") or {}
-            row = dict(net=name, n=n, rate=rate, masking=masking, seed=seed, learner=kind, start=start,
+            label = start if ess is None else f"bdeu@{ess:g}"
+            row = dict(net=name, n=n, rate=rate, masking=masking, seed=seed, learner=kind, start=label,
                        gap=held_out(model, test, states) - full, ratio=seconds / full_seconds, t_full=full_seconds,
                        crit=float(history.loc[history.attrs["best_iteration"], "criterion"]),
                        params=model.n_free_parameters(), iters=len(history),
@@ -107,7 +118,9 @@ def summarise(paths: list[str]) -> None:
     rows["start"] = rows["start"].replace({"cc": "complete_cases"})
     keys = ["learner", "net", "n", "masking", "rate", "seed"]
     wide = rows.pivot_table(index=keys, columns="start", values=["gap", "ratio", "crit"]).dropna()
-    starts = [s for s in ("pnal", "tree", "complete_cases") if ("gap", s) in wide.columns]  # ties: the earlier
+    known = ("bdeu", "pnal", "tree", "complete_cases")  # ties: the earlier, then the other labels (bdeu@ESS)
+    others = sorted(s for s in wide["gap"].columns if s not in known)
+    starts = [s for s in (*known, *others) if ("gap", s) in wide.columns]
     crit = wide["crit"][starts]
     picked = crit.idxmax(axis=1)
     table = pd.DataFrame({f"gap {s}": wide[("gap", s)] for s in starts})
@@ -126,6 +139,12 @@ def summarise(paths: list[str]) -> None:
                           for a, b in zip(starts, starts[1:], strict=False))  # fmt: skip
         print(f"\n{learner}: settings {len(part)}; {ahead}; mean gap {means}; best picked the best start on "
               f"{int(part['best picks the best gap'].sum())}; median time ratio {ratios}")  # fmt: skip
+        masking, rate = part.index.get_level_values("masking"), part.index.get_level_values("rate")
+        ten, twenty, thirty = (part[(masking == "mcar") & (rate == r)] for r in (0.1, 0.2, 0.3))
+        for s in [*starts, "best"]:
+            print(f"  {s}: 10% MCAR within 0.02 on {int((ten[f'gap {s}'] > -0.02).sum())} of {len(ten)}; "
+                  f"30% MCAR within 0.06 on {int((thirty[f'gap {s}'] > -0.06).sum())} of {len(thirty)}; "
+                  f"20% MCAR within 5x on {int((twenty[f'ratio {s}'] <= 5).sum())} of {len(twenty)}")  # fmt: skip
 
 
 def summarise_revisit(paths: list[str]) -> None:
@@ -158,7 +177,8 @@ def summarise_revisit(paths: list[str]) -> None:
 def by_setting(table: pd.DataFrame, starts: list[str]) -> None:
     """Each setting's mean gaps over its seeds, how many seeds the first start was ahead of the second, median time
     ratios."""
-    names = {"pnal": "PNAL DAG", "tree": "tree", "complete_cases": "complete cases"}
+    names = {"bdeu": "BDeu DAG", "pnal": "PNAL DAG", "tree": "tree", "complete_cases": "complete cases"}
+    names.update({s: f"BDeu DAG, ESS {s.split('@')[1]}" for s in starts if s.startswith("bdeu@")})
     print("| learner | network (n) | masking | rate | " + " | ".join(f"gap, {names[s]}" for s in starts)
           + f" | gap, best | seeds {names[starts[0]]} ahead of {names[starts[1]]} | time ratio "
           + " / ".join(names[s] for s in starts) + " / best (median) |")  # fmt: skip
@@ -179,6 +199,8 @@ def main() -> None:
     parser.add_argument("--starts", default=",".join(STARTS), help="comma-separated EMOptions starts to run")
     parser.add_argument("--revisit", choices=("on", "off", "both"), default="on",
                         help="EMOptions.revisit: on (default), off, or both in the same process (off first)")
+    parser.add_argument("--start-ess", default="",
+                        help="comma-separated equivalent sample sizes: run the bdeu start under each (bdeu@ESS)")
     parser.add_argument("specs", nargs="*")
     args = parser.parse_args()
     if args.summary:
@@ -187,7 +209,8 @@ def main() -> None:
         summarise_revisit(args.revisit_summary)
     else:
         looks = {"on": (True,), "off": (False,), "both": (False, True)}[args.revisit]
-        run(args.learner, args.out, args.specs, tuple(args.starts.split(",")), looks)
+        esses = tuple(float(value) for value in args.start_ess.split(",") if value)
+        run(args.learner, args.out, args.specs, tuple(args.starts.split(",")), looks, esses)
 
 
 if __name__ == "__main__":

@@ -70,10 +70,11 @@ def _add_learn_arguments(learn: argparse.ArgumentParser) -> None:
                        "EM: fill them in by the model's posterior), state (missing as a state of its own)")
     learn.add_argument("--em-start", choices=EM_STARTS, default="auto",
                        help="with --missing em, the model of EM's first E-step: auto (default: the measured best "
-                       "for the learner), pnal (DAG of the penalised node-average likelihood of the available "
-                       "cases), tree (Chow-Liu tree of the pairwise available cases), complete_cases, independent, "
-                       "or best (EM from pnal, tree and complete_cases, the best by the observed-data criterion; "
-                       "three times the time)")
+                       "for the learner: bdeu for --ldag, pnal otherwise), bdeu (DAG of the node-average BDeu "
+                       "score of the available cases), pnal (DAG of their penalised node-average likelihood), "
+                       "tree (Chow-Liu tree of the pairwise available cases), complete_cases, independent, "
+                       "or best (EM from bdeu, pnal, tree and complete_cases, the best by the observed-data "
+                       "criterion; four times the time)")
     learn.add_argument("--no-em-revisit", action="store_true",
                        help="with --missing em, skip EM's second look (after EM settles, one more E-step from the "
                        "settled DAG plus the parents the available cases support, kept only when the "

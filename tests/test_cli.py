@@ -341,7 +341,7 @@ def test_learn_with_missing_cells(gappy_csv, tmp_path, capsys):
     assert "lipoprotein_ratio" in out and bif.exists()
     assert main(["learn", str(gappy_csv), "--quiet", "--missing", "em", "--ldag"]) == 0
     out = capsys.readouterr().out
-    assert "EM iteration 1:" in out and "structural EM from the DAG of the penalised node-average likelihood" in out
+    assert "EM iteration 1:" in out and "structural EM from the DAG of the node-average BDeu score" in out
     assert main(["learn", str(gappy_csv), "--quiet", "--missing", "em", "--ldag", "--em-start", "tree"]) == 0
     assert "structural EM from the Chow-Liu tree (pairwise available cases)," in capsys.readouterr().out
     assert main(["learn", str(gappy_csv), "--quiet", "--missing", "complete_cases", "--iterations", "300"]) == 0
@@ -350,8 +350,9 @@ def test_learn_with_missing_cells(gappy_csv, tmp_path, capsys):
 def test_learn_em_start_best_reports_each_start_and_em_start_needs_em(gappy_csv, capsys):
     assert main(["learn", str(gappy_csv), "--quiet", "--missing", "em", "--ldag", "--em-start", "best"]) == 0
     out = capsys.readouterr().out
-    assert ("observed-data criterion of each start's result: DAG of the penalised node-average likelihood "
+    assert ("observed-data criterion of each start's result: DAG of the node-average BDeu score "
             "(available cases per family) -") in out
+    assert ", DAG of the penalised node-average likelihood (available cases per family) -" in out
     assert ", Chow-Liu tree (pairwise available cases) -" in out and ", complete cases -" in out
     assert main(["learn", str(gappy_csv), "--quiet", "--missing", "complete_cases", "--em-start", "tree"]) == 2
     assert "--em-start applies to --missing em only" in capsys.readouterr().err

@@ -15,6 +15,12 @@ noise of that comparison can add spurious edges, which EM's searches on complete
 drop. The DAG climbed on it (pgmpy's tabu climb,
 :func:`~pgmpy_sgm.causal_discovery._dag_climb.tabu_climb`) is fitted family by family on
 the same rows, smoothed, and completes the first E-step.
+
+The *node-average BDeu* variant (``bdeu_ess``) scores each family by BDeu instead: its
+available-case table scaled to the weight of all rows, under BDeu with equivalent sample
+size ``bdeu_ess`` (:data:`START_ESS` for ``LDAGSearch``'s start). At a few thousand rows
+BIC's penalty keeps out dependences of multi-state variables that BDeu, the learner's own
+score, keeps, and EM's fixed points stay near the start it is given.
 """
 
 from __future__ import annotations
@@ -27,16 +33,23 @@ import numpy as np
 
 from pgmpy_sgm.core._pair_terms import checked_code_table
 from pgmpy_sgm.core.arguments import check_number
+from pgmpy_sgm.core.bdeu_groups import bdeu_class_weights
 from pgmpy_sgm.core.bitsets import iter_bits
 from pgmpy_sgm.core.posterior_parts import with_scopes
 
 from ._dag_climb import tabu_climb
 
 __all__ = ["available_family_table", "node_average_family_score", "pnal_parents", "pnal_log_probability",
-           "available_case_dag", "conditional_log_likelihood", "too_wide", "PNAL_MAX_INDEGREE"]  # fmt: skip
+           "available_case_dag", "conditional_log_likelihood", "too_wide", "PNAL_MAX_INDEGREE",
+           "START_ESS"]  # fmt: skip
 
 #: Most parents a variable gets in the start's DAG.
 PNAL_MAX_INDEGREE = 4
+
+#: Equivalent sample size of the node-average BDeu start (``EMOptions(start="bdeu")``), chosen
+#: among 2, 5 and 10 on seeds 0-2 of ``benchmarks/bench_em_start.py`` and checked on seeds 3-4
+#: (``benchmarks/RESULTS.md``, "A start scored by BDeu").
+START_ESS = 5.0
 
 
 def available_family_table(codes: np.ndarray, weights: np.ndarray, cards: Sequence[int],
@@ -83,11 +96,14 @@ def too_wide(cells: int, n: float) -> bool:
 
 
 def node_average_family_score(codes: np.ndarray, weights: np.ndarray, cards: Sequence[int],
-                              max_indegree: int = PNAL_MAX_INDEGREE) -> Callable[[int, int], float]:  # fmt: skip
-    """``family(y, parent_mask)``: the penalised node-average log-likelihood of a family (cached).
+                              max_indegree: int = PNAL_MAX_INDEGREE,
+                              bdeu_ess: float | None = None) -> Callable[[int, int], float]:  # fmt: skip
+    """``family(y, parent_mask)``: a family's node-average score on its available cases (cached).
 
-    ``-inf`` for more than ``max_indegree`` parents, a family never observed whole, or a table
-    of more cells than four times the rows' weight.
+    With ``bdeu_ess=None`` the penalised node-average log-likelihood (module docstring); else
+    the BDeu score, with equivalent sample size ``bdeu_ess``, of the family's available-case
+    table scaled to the weight of all rows. ``-inf`` for more than ``max_indegree`` parents, a
+    family never observed whole, or a table of more cells than four times the rows' weight.
 
     Examples
     --------
@@ -95,8 +111,13 @@ def node_average_family_score(codes: np.ndarray, weights: np.ndarray, cards: Seq
     >>> family = node_average_family_score(codes, np.ones(len(codes)), [2, 2])
     >>> family(1, 0b1) > family(1, 0)  # b follows a wherever both are seen
     True
+    >>> bdeu = node_average_family_score(codes, np.ones(len(codes)), [2, 2], bdeu_ess=5.0)
+    >>> bdeu(1, 0b1) > bdeu(1, 0)
+    True
     """
     codes, weights = checked_code_table(codes, weights, cards)
+    if bdeu_ess is not None:
+        check_number(bdeu_ess, "bdeu_ess", 0.0, strict=True)
     n = float(weights.sum())
     penalty = 0.5 * math.log(max(n, 2.0))
 
@@ -110,6 +131,9 @@ def node_average_family_score(codes: np.ndarray, weights: np.ndarray, cards: Seq
         available = float(table.sum())
         if available <= 0:
             return -math.inf
+        if bdeu_ess is not None:  # configurations as rows, y's states as columns
+            scaled = table.reshape(int(cards[y]), -1).T * (n / available)
+            return bdeu_class_weights(scaled, np.arange(len(scaled)), bdeu_ess)
         log_likelihood = conditional_log_likelihood(table)
         free = (int(cards[y]) - 1) * (cells // int(cards[y]))
         return n * log_likelihood / available - penalty * free
@@ -118,8 +142,10 @@ def node_average_family_score(codes: np.ndarray, weights: np.ndarray, cards: Seq
 
 
 def pnal_parents(codes: np.ndarray, weights: np.ndarray, cards: Sequence[int],
-                 max_indegree: int = PNAL_MAX_INDEGREE) -> list[list[int]]:  # fmt: skip
+                 max_indegree: int = PNAL_MAX_INDEGREE, bdeu_ess: float | None = None) -> list[list[int]]:  # fmt: skip
     """Each variable's parents in the DAG climbed from the empty graph on the node-average score.
+
+    ``bdeu_ess``: see :func:`node_average_family_score`.
 
     Examples
     --------
@@ -131,16 +157,18 @@ def pnal_parents(codes: np.ndarray, weights: np.ndarray, cards: Sequence[int],
     >>> sorted(map(len, parents)), parents[2]  # one edge, between the first two
     ([0, 0, 1], [])
     """
-    family = node_average_family_score(codes, weights, cards, max_indegree)
+    family = node_average_family_score(codes, weights, cards, max_indegree, bdeu_ess)
     found = tabu_climb(family, [0] * len(cards))
     return [list(iter_bits(mask)) for mask in found.parents]
 
 
 def pnal_log_probability(codes: np.ndarray, weights: np.ndarray, cards: Sequence[int], ess: float = 1.0,
-                         max_indegree: int = PNAL_MAX_INDEGREE) -> Callable[[np.ndarray], np.ndarray]:  # fmt: skip
+                         max_indegree: int = PNAL_MAX_INDEGREE,
+                         bdeu_ess: float | None = None) -> Callable[[np.ndarray], np.ndarray]:  # fmt: skip
     """Log probability of complete code rows under the DAG of :func:`pnal_parents`, fitted on available cases.
 
-    The DAG is fitted by :func:`available_case_dag`.
+    The DAG is fitted by :func:`available_case_dag` (``ess``: its smoothing); ``bdeu_ess``
+    picks the families' score (:func:`node_average_family_score`).
 
     Raises
     ------
@@ -156,7 +184,8 @@ def pnal_log_probability(codes: np.ndarray, weights: np.ndarray, cards: Sequence
     """
     check_number(ess, "ess", 0.0)
     codes, weights = checked_code_table(codes, weights, cards)
-    return available_case_dag(codes, weights, cards, pnal_parents(codes, weights, cards, max_indegree), ess)
+    return available_case_dag(codes, weights, cards, pnal_parents(codes, weights, cards, max_indegree, bdeu_ess),
+                              ess)  # fmt: skip
 
 
 def available_case_dag(codes: np.ndarray, weights: np.ndarray, cards: Sequence[int], parents: Sequence[Sequence[int]],

@@ -2,9 +2,10 @@
 
 The loop is written once, for a learner given as one callable (:class:`MStep`):
 
-1. *start*: the model of the first E-step: by default the DAG of the penalised node-average
-   likelihood of the available cases
-   (:func:`~pgmpy_sgm.causal_discovery._pnal_start.pnal_log_probability`); or the Chow-Liu
+1. *start*: the model of the first E-step: by default the DAG of a node-average score of
+   the available cases (:func:`~pgmpy_sgm.causal_discovery._pnal_start.pnal_log_probability`;
+   families scored by BDeu for ``LDAGSearch``, by the penalised node-average likelihood for
+   the other learners); or the Chow-Liu
    tree of the pairwise available cases
    (:func:`~pgmpy_sgm.core.tree_start.chow_liu_log_probability`), the learner's model of
    the complete cases (independent variables when they are fewer than
@@ -59,7 +60,7 @@ from pgmpy_sgm.core.missing import (
 from pgmpy_sgm.core.pooling import is_dask_frame
 from pgmpy_sgm.core.tree_start import TREE_START, chow_liu_log_probability
 
-from ._pnal_start import available_case_dag, pnal_log_probability
+from ._pnal_start import START_ESS, available_case_dag, pnal_log_probability
 from ._revisit import revisit_margin, supported_parents
 
 __all__ = ["MStepResult", "EMResult", "structural_em", "MIN_COMPLETE_CASES", "missing_input", "adopt_fitted",
@@ -337,6 +338,9 @@ def _criterion_stalled(candidates: list, options: EMOptions) -> bool:
 #: ``history.attrs["start"]`` of EM started from the DAG of the penalised node-average likelihood.
 PNAL_START = "DAG of the penalised node-average likelihood (available cases per family)"
 
+#: ``history.attrs["start"]`` of EM started from the DAG of the node-average BDeu score.
+BDEU_START = "DAG of the node-average BDeu score (available cases per family)"
+
 
 class _Candidate(NamedTuple):
     """A structure step and its observed-data criterion (partial until its observed log-likelihood is added)."""
@@ -368,6 +372,8 @@ def _start(table: IncompleteTable, m_step, choice: str) -> tuple[MStepResult | N
         return None, chow_liu_log_probability(table.codes, table.counts, table.cards), TREE_START
     if choice == "pnal":
         return None, pnal_log_probability(table.codes, table.counts, table.cards), PNAL_START
+    if choice == "bdeu":
+        return None, pnal_log_probability(table.codes, table.counts, table.cards, bdeu_ess=START_ESS), BDEU_START
     return None, independent_log_probability(table), "independent variables (available cases)"
 
 

@@ -212,9 +212,9 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         Missing cells (NaN, None, ``pd.NA``, empty strings): refused with an error naming
         every column with gaps; incomplete rows dropped (with a warning); structural EM
         (``"em"`` or an :class:`~pgmpy_sgm.core.missing.EMOptions`), as in
-        :class:`NonReversibleMCMC`: from the DAG climbed on the penalised node-average
-        likelihood of the available cases (every family scored on the rows where all of it is
-        observed; ``EMOptions.start``), each E-step completes the incomplete rows
+        :class:`NonReversibleMCMC`: from the DAG climbed on the node-average BDeu score of the
+        available cases (every family's table over the rows where all of it is observed,
+        scaled to all rows, under BDeu; ``EMOptions.start``), each E-step completes the incomplete rows
         by the current network's posterior, and an M-step is this search without labels on
         the expected counts, warm-started from the current DAG (a search from scratch the first
         time, then one tabu climb from the current DAG without restarts), with the network's
@@ -550,7 +550,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         cells = missing_cells(X, variables)
         table = IncompleteTable.from_frame(X, weights, self.state_names)
         deadline = self._deadline = self._fit_deadline()
-        options = em_options(self.missing).for_learner("pnal")
+        options = em_options(self.missing).for_learner("bdeu")
         with tqdm(total=options.most_iterations, disable=not (self.show_progress and config.SHOW_PROGRESS),
                   desc="LDAGSearch (structural EM)") as bar:  # fmt: skip
 

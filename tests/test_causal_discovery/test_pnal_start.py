@@ -1,11 +1,12 @@
-"""The start of structural EM climbed on the penalised node-average likelihood of the available cases."""
+"""The start of structural EM climbed on a node-average score (BIC-penalised or BDeu) of the available cases."""
 
 import itertools
 import math
 
 import numpy as np
 import pytest
-from pgmpy.estimators import BIC
+from pgmpy.estimators import BIC, BDeu
+from scipy.special import gammaln
 
 from pgmpy_sgm.causal_discovery._pnal_start import (
     available_family_table,
@@ -56,6 +57,41 @@ def test_without_missing_cells_the_family_score_is_pgmpys_bic(heart_rows):
         assert value == pytest.approx(bic.local_score(columns[y], [columns[p] for p in parents]), abs=1e-9)
 
 
+def test_the_bdeu_family_score_is_bdeu_of_the_available_rows_scaled_to_all_rows():
+    codes, weights, cards = _masked_codes(1)
+    family = node_average_family_score(codes, weights, cards, bdeu_ess=5.0)
+    for y, parents in [(2, [1]), (1, [0, 3]), (0, [])]:
+        rows = [r for r in codes if all(r[v] >= 0 for v in [y, *parents])]
+        scale = len(codes) / len(rows)
+        configs = list(itertools.product(*(range(cards[p]) for p in parents)))
+        a_config, a_cell = 5.0 / len(configs), 5.0 / (len(configs) * cards[y])
+        expected = 0.0
+        for config in configs:
+            counts = [scale * sum(1 for r in rows if r[y] == k and tuple(r[p] for p in parents) == config)
+                      for k in range(cards[y])]  # fmt: skip
+            expected += float(gammaln(a_config) - gammaln(a_config + sum(counts)))
+            expected += sum(float(gammaln(a_cell + c) - gammaln(a_cell)) for c in counts)
+        assert family(y, sum(1 << p for p in parents)) == pytest.approx(expected, abs=1e-9)
+
+
+def test_without_missing_cells_the_bdeu_family_score_is_pgmpys_bdeu(heart_rows):
+    data = heart_rows
+    columns = list(data.columns)
+    table = IncompleteTable.from_frame(data)
+    family = node_average_family_score(table.codes, table.counts, table.cards, bdeu_ess=5.0)
+    bdeu = BDeu(data, equivalent_sample_size=5)
+    for y, parents in [(0, []), (1, [0]), (3, [0, 5]), (2, [1, 4])]:
+        value = family(y, sum(1 << p for p in parents))
+        assert value == pytest.approx(bdeu.local_score(columns[y], [columns[p] for p in parents]), abs=1e-9)
+
+
+@pytest.mark.parametrize("bad", [0.0, -1.0, math.inf, True, "5"])
+def test_a_bad_bdeu_ess_is_refused(bad):
+    codes, weights, cards = _masked_codes(0, n=20)
+    with pytest.raises(ValueError, match="bdeu_ess must be a finite number > 0"):
+        node_average_family_score(codes, weights, cards, bdeu_ess=bad)
+
+
 def test_a_family_never_seen_whole_or_too_wide_cannot_be_made():
     codes = np.array([[0, -1], [-1, 1], [1, -1]])
     family = node_average_family_score(codes, np.ones(3), [2, 2], max_indegree=1)
@@ -65,12 +101,14 @@ def test_a_family_never_seen_whole_or_too_wide_cannot_be_made():
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_the_climbed_dag_links_the_chain(seed):
+@pytest.mark.parametrize("bdeu_ess", [None, 5.0])
+def test_the_climbed_dag_links_the_chain(seed, bdeu_ess):
     codes, weights, cards = _masked_codes(seed, n=2000)
-    parents = pnal_parents(codes, weights, cards)
+    parents = pnal_parents(codes, weights, cards, bdeu_ess=bdeu_ess)
     edges = {frozenset((p, y)) for y, ps in enumerate(parents) for p in ps}
     assert {frozenset((0, 1)), frozenset((1, 2))} <= edges
-    if seed == 0:  # here nothing else (families scored on different rows can gain spurious parents)
+    # nothing else here (families scored on different rows can gain spurious parents)
+    if seed == 0 and bdeu_ess is None:
         assert edges == {frozenset((0, 1)), frozenset((1, 2))}
 
 

@@ -1,5 +1,6 @@
 """NonReversibleMCMC(missing=...): structural EM and the other choices on incomplete data."""
 
+import functools
 import math
 import warnings
 
@@ -9,7 +10,7 @@ import pytest
 
 from pgmpy_sgm import load_heart_disease
 from pgmpy_sgm.causal_discovery import NonReversibleMCMC
-from pgmpy_sgm.causal_discovery._structural_em import PNAL_START
+from pgmpy_sgm.causal_discovery._structural_em import BDEU_START, PNAL_START
 from pgmpy_sgm.core.missing import BEST_STARTS, EMOptions, MissingValuesWarning
 
 #: The paper's best stratified graph of the heart data (Nyman et al. 2014, Figure 3).
@@ -119,7 +120,7 @@ def test_ldag_structural_em(heart):
     two = _ldag(masked, missing="em")
     assert sorted(one.model_.edges()) == sorted(two.model_.edges()) and one.best_score_ == two.best_score_
     assert one.n_completed_exactly_ == int(masked.isna().any(axis=1).sum())
-    assert one.em_history_.attrs["start"] == PNAL_START and len(one.em_history_) >= 2
+    assert one.em_history_.attrs["start"] == BDEU_START and len(one.em_history_) >= 2  # LDAGSearch's default
     # the network fits the expected counts of the last completed table; it scores incomplete rows too
     assert np.isfinite(one.model_.log_probability_function(list(heart.columns), {v: [0, 1] for v in heart})(
         heart.to_numpy()).sum())  # fmt: skip
@@ -318,10 +319,11 @@ def test_ldag_warm_structure_steps_are_one_climb_from_the_current_dag(heart):
 
 
 @pytest.mark.parametrize(("start", "name"), [("tree", "Chow-Liu tree (pairwise available cases)"),
-                                             ("pnal", PNAL_START), ("complete_cases", "complete cases"),
+                                             ("pnal", PNAL_START), ("bdeu", BDEU_START),
+                                             ("complete_cases", "complete cases"),
                                              ("independent", "independent variables (available cases)")])  # fmt: skip
 def test_the_first_e_step_completes_the_rows_under_the_chosen_start(heart, start, name):
-    from pgmpy_sgm.causal_discovery._pnal_start import pnal_log_probability
+    from pgmpy_sgm.causal_discovery._pnal_start import START_ESS, pnal_log_probability
     from pgmpy_sgm.causal_discovery._structural_em import MStepResult, structural_em
     from pgmpy_sgm.core.missing import IncompleteTable, complete_rows, independent_log_probability
     from pgmpy_sgm.core.tree_start import chow_liu_log_probability
@@ -342,7 +344,8 @@ def test_the_first_e_step_completes_the_rows_under_the_chosen_start(heart, start
         assert (seen[0].codes >= 0).all() and seen[0].counts.sum() == table.complete_cases().counts.sum()
         first_table = seen[1]
     else:
-        first_model = {"tree": chow_liu_log_probability, "pnal": pnal_log_probability}[start](
+        first_model = {"tree": chow_liu_log_probability, "pnal": pnal_log_probability,
+                       "bdeu": functools.partial(pnal_log_probability, bdeu_ess=START_ESS)}[start](
             table.codes, table.counts, table.cards) if start != "independent" else independent_log_probability(table)
         first_table = seen[0]
     draw_seed = int(np.random.default_rng(0).integers(2**63))  # as structural_em derives it from seed=0
