@@ -60,7 +60,7 @@ from pgmpy_sgm.core.missing import (
 from pgmpy_sgm.core.pooling import is_dask_frame
 from pgmpy_sgm.core.tree_start import TREE_START, chow_liu_log_probability
 
-from ._pnal_start import START_ESS, available_case_dag, pnal_log_probability
+from ._pnal_start import START_ESS, START_MAX_INDEGREE, available_case_dag, pnal_log_probability
 from ._revisit import revisit_margin, supported_parents
 
 __all__ = ["MStepResult", "EMResult", "structural_em", "MIN_COMPLETE_CASES", "missing_input", "adopt_fitted",
@@ -373,7 +373,9 @@ def _start(table: IncompleteTable, m_step, choice: str) -> tuple[MStepResult | N
     if choice == "pnal":
         return None, pnal_log_probability(table.codes, table.counts, table.cards), PNAL_START
     if choice == "bdeu":
-        return None, pnal_log_probability(table.codes, table.counts, table.cards, bdeu_ess=START_ESS), BDEU_START
+        log_probability = pnal_log_probability(table.codes, table.counts, table.cards, max_indegree=START_MAX_INDEGREE,
+                                               bdeu_ess=START_ESS)  # fmt: skip
+        return None, log_probability, BDEU_START
     return None, independent_log_probability(table), "independent variables (available cases)"
 
 

@@ -190,8 +190,9 @@ class EMOptions:
         where all of it is observed), fitted family by family on the same rows
         (:func:`~pgmpy_sgm.causal_discovery._pnal_start.pnal_log_probability`); ``"bdeu"``:
         the same with each family scored by BDeu (equivalent sample size
-        :data:`~pgmpy_sgm.causal_discovery._pnal_start.START_ESS`) on its available cases
-        scaled to all rows, which keeps dependences of multi-state variables that BIC's
+        :data:`~pgmpy_sgm.causal_discovery._pnal_start.START_ESS`, at most
+        :data:`~pgmpy_sgm.causal_discovery._pnal_start.START_MAX_INDEGREE` parents) on its
+        available cases scaled to all rows, which keeps dependences of multi-state variables that BIC's
         penalty drops at a few thousand rows; ``"tree"``:
         the Chow-Liu tree of the pairwise available cases (every pair of variables counted
         over the rows where both are observed;

@@ -323,7 +323,7 @@ def test_ldag_warm_structure_steps_are_one_climb_from_the_current_dag(heart):
                                              ("complete_cases", "complete cases"),
                                              ("independent", "independent variables (available cases)")])  # fmt: skip
 def test_the_first_e_step_completes_the_rows_under_the_chosen_start(heart, start, name):
-    from pgmpy_sgm.causal_discovery._pnal_start import START_ESS, pnal_log_probability
+    from pgmpy_sgm.causal_discovery._pnal_start import START_ESS, START_MAX_INDEGREE, pnal_log_probability
     from pgmpy_sgm.causal_discovery._structural_em import MStepResult, structural_em
     from pgmpy_sgm.core.missing import IncompleteTable, complete_rows, independent_log_probability
     from pgmpy_sgm.core.tree_start import chow_liu_log_probability
@@ -345,7 +345,8 @@ def test_the_first_e_step_completes_the_rows_under_the_chosen_start(heart, start
         first_table = seen[1]
     else:
         first_model = {"tree": chow_liu_log_probability, "pnal": pnal_log_probability,
-                       "bdeu": functools.partial(pnal_log_probability, bdeu_ess=START_ESS)}[start](
+                       "bdeu": functools.partial(pnal_log_probability, bdeu_ess=START_ESS,
+                                                 max_indegree=START_MAX_INDEGREE)}[start](
             table.codes, table.counts, table.cards) if start != "independent" else independent_log_probability(table)
         first_table = seen[0]
     draw_seed = int(np.random.default_rng(0).integers(2**63))  # as structural_em derives it from seed=0
