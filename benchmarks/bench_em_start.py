@@ -1,7 +1,8 @@
 """Structural EM's start: the BDeu and PNAL DAGs, the Chow-Liu tree and the complete cases, measured held out.
 
 Run:  python benchmarks/bench_em_start.py --learner ldag|sgm|mpl [--starts bdeu,pnal,tree,complete_cases]
-                                          [--revisit on|off|both] [--start-ess 2,5,10] --out FILE.csv SPEC [SPEC ...]
+                                          [--revisit on|off|both] [--start-ess 2,5,10] [--start-indegree 2,3,4]
+                                          --out FILE.csv SPEC [SPEC ...]
       python benchmarks/bench_em_start.py --summary FILE.csv [FILE.csv ...]
       python benchmarks/bench_em_start.py --revisit-summary FILE.csv [FILE.csv ...]
 
@@ -65,15 +66,20 @@ def fit(kind: str, data: pd.DataFrame, missing, states: dict, seed: int):
 
 
 def run(kind: str, out: str, specs: list[str], starts: tuple[str, ...] = STARTS,
-        looks: tuple[bool, ...] = (True,), start_esses: tuple[float, ...] = ()) -> None:
-    """Fit each SPEC fully and by EM from each start; ``start_esses``: the ``"bdeu"`` start under each of these
-    equivalent sample sizes instead of ``START_ESS`` (recorded as ``bdeu@ESS``)."""
+        looks: tuple[bool, ...] = (True,), start_esses: tuple[float, ...] = (),
+        start_indegrees: tuple[int, ...] = ()) -> None:  # fmt: skip
+    """Fit each SPEC fully and by EM from each start; ``start_esses`` and ``start_indegrees``: the ``"bdeu"`` start
+    under each of these equivalent sample sizes and most parents instead of ``START_ESS`` and ``START_MAX_INDEGREE``
+    (recorded as ``bdeu@ESS/k``)."""
     from pgmpy_sgm.causal_discovery import _structural_em
     from pgmpy_sgm.core.missing import EMOptions
 
-    variants = [(start, None) for start in starts if not (start == "bdeu" and start_esses)]
-    variants += [("bdeu", ess) for ess in start_esses]
-    default_ess = _structural_em.START_ESS
+    default = (_structural_em.START_ESS, _structural_em.START_MAX_INDEGREE)
+    swept = start_esses or start_indegrees
+    variants = [(start, None) for start in starts if not (start == "bdeu" and swept)]
+    if swept:
+        variants += [("bdeu", setting) for setting in itertools.product(start_esses or default[:1],
+                                                                        start_indegrees or default[1:])]  # fmt: skip
 
     networks = {}
     for spec in specs:
@@ -87,13 +93,14 @@ def run(kind: str, out: str, specs: list[str], starts: tuple[str, ...] = STARTS,
         masked = mask(train, rate, masking == "mar", seed)
         _, model, full_seconds = fit(kind, train, "error", states, seed)
         full = held_out(model, test, states)
-        for (start, ess), revisit in itertools.product(variants, looks):
-            _structural_em.START_ESS = default_ess if ess is None else ess  # the module constant the start reads
+        for (start, setting), revisit in itertools.product(variants, looks):
+            # the module constants the start reads
+            _structural_em.START_ESS, _structural_em.START_MAX_INDEGREE = setting or default
             est, model, seconds = fit(kind, masked, EMOptions(start=start, revisit=revisit), states, seed)
-            _structural_em.START_ESS = default_ess
+            _structural_em.START_ESS, _structural_em.START_MAX_INDEGREE = default
             history = est.em_history_
             look = history.attrs.get("revisit") or {}
-            label = start if ess is None else f"bdeu@{ess:g}"
+            label = start if setting is None else f"bdeu@{setting[0]:g}/{setting[1]}"
             row = dict(net=name, n=n, rate=rate, masking=masking, seed=seed, learner=kind, start=label,
                        gap=held_out(model, test, states) - full, ratio=seconds / full_seconds, t_full=full_seconds,
                        crit=float(history.loc[history.attrs["best_iteration"], "criterion"]),
@@ -178,7 +185,9 @@ def by_setting(table: pd.DataFrame, starts: list[str]) -> None:
     """Each setting's mean gaps over its seeds, how many seeds the first start was ahead of the second, median time
     ratios."""
     names = {"bdeu": "BDeu DAG", "pnal": "PNAL DAG", "tree": "tree", "complete_cases": "complete cases"}
-    names.update({s: f"BDeu DAG, ESS {s.split('@')[1]}" for s in starts if s.startswith("bdeu@")})
+    names.update({s: "BDeu DAG, ESS {}, in-degree {}".format(*s.split("@")[1].split("/"))
+                  for s in starts if s.startswith("bdeu@") and "/" in s})  # fmt: skip
+    names.update({s: f"BDeu DAG, ESS {s.split('@')[1]}" for s in starts if s.startswith("bdeu@") and s not in names})
     print("| learner | network (n) | masking | rate | " + " | ".join(f"gap, {names[s]}" for s in starts)
           + f" | gap, best | seeds {names[starts[0]]} ahead of {names[starts[1]]} | time ratio "
           + " / ".join(names[s] for s in starts) + " / best (median) |")  # fmt: skip
@@ -200,7 +209,9 @@ def main() -> None:
     parser.add_argument("--revisit", choices=("on", "off", "both"), default="on",
                         help="EMOptions.revisit: on (default), off, or both in the same process (off first)")
     parser.add_argument("--start-ess", default="",
-                        help="comma-separated equivalent sample sizes: run the bdeu start under each (bdeu@ESS)")
+                        help="comma-separated equivalent sample sizes: run the bdeu start under each (bdeu@ESS/k)")
+    parser.add_argument("--start-indegree", default="",
+                        help="comma-separated most parents: run the bdeu start under each (bdeu@ESS/k)")
     parser.add_argument("specs", nargs="*")
     args = parser.parse_args()
     if args.summary:
@@ -210,7 +221,8 @@ def main() -> None:
     else:
         looks = {"on": (True,), "off": (False,), "both": (False, True)}[args.revisit]
         esses = tuple(float(value) for value in args.start_ess.split(",") if value)
-        run(args.learner, args.out, args.specs, tuple(args.starts.split(",")), looks, esses)
+        indegrees = tuple(int(value) for value in args.start_indegree.split(",") if value)
+        run(args.learner, args.out, args.specs, tuple(args.starts.split(",")), looks, esses, indegrees)
 
 
 if __name__ == "__main__":
