@@ -18,10 +18,10 @@ the same rows, smoothed, and completes the first E-step.
 
 The *node-average BDeu* variant (``bdeu_ess``) scores each family by BDeu instead: its
 available-case table scaled to the weight of all rows, under BDeu with equivalent sample
-size ``bdeu_ess`` (:data:`START_ESS`, at most :data:`START_MAX_INDEGREE` parents, for
-``LDAGSearch``'s start). At a few thousand rows
-BIC's penalty keeps out dependences of multi-state variables that BDeu, the learner's own
-score, keeps, and EM's fixed points stay near the start it is given.
+size ``bdeu_ess`` (:data:`START_ESS` and at most :data:`START_MAX_INDEGREE` parents for
+``LDAGSearch``'s start). At a few thousand rows BIC's penalty keeps out dependences of
+multi-state variables that BDeu, the learner's own score, keeps, and EM's fixed points stay
+near the start they are given.
 """
 
 from __future__ import annotations
@@ -52,8 +52,8 @@ PNAL_MAX_INDEGREE = 4
 #: (``benchmarks/RESULTS.md``, "A start scored by BDeu").
 START_ESS = 5.0
 
-#: Most parents a variable gets in the node-average BDeu start: with 4 its DAG on alarm had 130
-#: edges and its first E-step took 3.7 times the PNAL start's; 3 gave as good a held-out fit
+#: Most parents a variable gets in the node-average BDeu start: with 4 its DAG on alarm had 132
+#: edges and its first E-step took 3.6 times the PNAL start's; 3 gave as good a held-out fit
 #: (same RESULTS section).
 START_MAX_INDEGREE = 3
 
