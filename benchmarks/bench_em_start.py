@@ -2,6 +2,7 @@
 
 Run:  python benchmarks/bench_em_start.py --learner ldag|sgm|mpl [--starts bdeu,pnal,tree,complete_cases]
                                           [--revisit on|off|both] [--start-ess 2,5,10] [--start-indegree 2,3,4]
+                                          [--final-refit on|off|both]
                                           --out FILE.csv SPEC [SPEC ...]
       python benchmarks/bench_em_start.py --summary FILE.csv [FILE.csv ...]
       python benchmarks/bench_em_start.py --revisit-summary FILE.csv [FILE.csv ...]
@@ -67,12 +68,16 @@ def fit(kind: str, data: pd.DataFrame, missing, states: dict, seed: int):
 
 def run(kind: str, out: str, specs: list[str], starts: tuple[str, ...] = STARTS,
         looks: tuple[bool, ...] = (True,), start_esses: tuple[float, ...] = (),
-        start_indegrees: tuple[int, ...] = ()) -> None:  # fmt: skip
+        start_indegrees: tuple[int, ...] = (), refits: tuple[bool, ...] = (True,)) -> None:  # fmt: skip
     """Fit each SPEC fully and by EM from each start; ``start_esses`` and ``start_indegrees``: the ``"bdeu"`` start
     under each of these equivalent sample sizes and most parents instead of ``START_ESS`` and ``START_MAX_INDEGREE``
-    (recorded as ``bdeu@ESS/k``)."""
+    (recorded as ``bdeu@ESS/k``); ``refits``: ``LDAGSearch``'s last parameter fit on the rows its network completes,
+    on and/or off (off recorded as ``START-norefit``)."""
+    from pgmpy_sgm import LDAGSearch
     from pgmpy_sgm.causal_discovery import _structural_em
     from pgmpy_sgm.core.missing import EMOptions
+
+    with_refit = LDAGSearch._refit_on_own_completion
 
     default = (_structural_em.START_ESS, _structural_em.START_MAX_INDEGREE)
     swept = start_esses or start_indegrees
@@ -93,14 +98,16 @@ def run(kind: str, out: str, specs: list[str], starts: tuple[str, ...] = STARTS,
         masked = mask(train, rate, masking == "mar", seed)
         _, model, full_seconds = fit(kind, train, "error", states, seed)
         full = held_out(model, test, states)
-        for (start, setting), revisit in itertools.product(variants, looks):
-            # the module constants the start reads
+        for (start, setting), revisit, refit in itertools.product(variants, looks, refits):
+            # the module constants the start reads, and the learner's last step
             _structural_em.START_ESS, _structural_em.START_MAX_INDEGREE = setting or default
+            LDAGSearch._refit_on_own_completion = with_refit if refit else (lambda self, table, result, options: result)
             est, model, seconds = fit(kind, masked, EMOptions(start=start, revisit=revisit), states, seed)
             _structural_em.START_ESS, _structural_em.START_MAX_INDEGREE = default
+            LDAGSearch._refit_on_own_completion = with_refit
             history = est.em_history_
             look = history.attrs.get("revisit") or {}
-            label = start if setting is None else f"bdeu@{setting[0]:g}/{setting[1]}"
+            label = (start if setting is None else f"bdeu@{setting[0]:g}/{setting[1]}") + ("" if refit else "-norefit")
             row = dict(net=name, n=n, rate=rate, masking=masking, seed=seed, learner=kind, start=label,
                        gap=held_out(model, test, states) - full, ratio=seconds / full_seconds, t_full=full_seconds,
                        crit=float(history.loc[history.attrs["best_iteration"], "criterion"]),
@@ -188,6 +195,8 @@ def by_setting(table: pd.DataFrame, starts: list[str]) -> None:
     names.update({s: "BDeu DAG, ESS {}, in-degree {}".format(*s.split("@")[1].split("/"))
                   for s in starts if s.startswith("bdeu@") and "/" in s})  # fmt: skip
     names.update({s: f"BDeu DAG, ESS {s.split('@')[1]}" for s in starts if s.startswith("bdeu@") and s not in names})
+    names.update({s: f"{names.get(s[:-len('-norefit')], s)} without the last refit" for s in starts
+                  if s.endswith("-norefit")})  # fmt: skip
     print("| learner | network (n) | masking | rate | " + " | ".join(f"gap, {names[s]}" for s in starts)
           + f" | gap, best | seeds {names[starts[0]]} ahead of {names[starts[1]]} | time ratio "
           + " / ".join(names[s] for s in starts) + " / best (median) |")  # fmt: skip
@@ -210,6 +219,9 @@ def main() -> None:
                         help="EMOptions.revisit: on (default), off, or both in the same process (off first)")
     parser.add_argument("--start-ess", default="",
                         help="comma-separated equivalent sample sizes: run the bdeu start under each (bdeu@ESS/k)")
+    parser.add_argument("--final-refit", choices=("on", "off", "both"), default="on",
+                        help="LDAGSearch's last parameter fit on the rows its network completes: on (default), off, "
+                        "or both in the same process (off recorded as START-norefit)")
     parser.add_argument("--start-indegree", default="",
                         help="comma-separated most parents: run the bdeu start under each (bdeu@ESS/k)")
     parser.add_argument("specs", nargs="*")
@@ -222,7 +234,8 @@ def main() -> None:
         looks = {"on": (True,), "off": (False,), "both": (False, True)}[args.revisit]
         esses = tuple(float(value) for value in args.start_ess.split(",") if value)
         indegrees = tuple(int(value) for value in args.start_indegree.split(",") if value)
-        run(args.learner, args.out, args.specs, tuple(args.starts.split(",")), looks, esses, indegrees)
+        refits = {"on": (True,), "off": (False,), "both": (False, True)}[args.final_refit]
+        run(args.learner, args.out, args.specs, tuple(args.starts.split(",")), looks, esses, indegrees, refits)
 
 
 if __name__ == "__main__":

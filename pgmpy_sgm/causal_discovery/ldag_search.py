@@ -46,7 +46,7 @@ from pgmpy_sgm.causal_discovery._structural_em import (
     structural_em,
 )
 from pgmpy_sgm.core.bitsets import iter_bits
-from pgmpy_sgm.core.missing import IncompleteTable, em_options, missing_cells
+from pgmpy_sgm.core.missing import IncompleteTable, complete_rows, em_options, missing_cells
 from pgmpy_sgm.models import LabeledBayesianNetwork
 from pgmpy_sgm.structure_score.ldag_score import LDAGScore
 from pgmpy_sgm.structure_score.ldag_settings import ESS_GRID, KAPPA_GRID, LDAGScoreSettings
@@ -221,7 +221,9 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         parameters (between searches, only the current network's parameters are re-fitted);
         the labels are searched once, on the chosen step's completed table from its DAG
         (``em_history_.attrs["labels"]``; about half the time of labels in every step, for a
-        held-out fit 0.006 nats/row worse on average at 20% missing, ``benchmarks/RESULTS.md``);
+        held-out fit 0.006 nats/row worse on average at 20% missing, ``benchmarks/RESULTS.md``),
+        and the network's parameters are then fitted once more, on the rows it completes itself
+        (one more E-step; the chosen step was fitted on rows the model before it completed);
         once EM settles, a second look (``EMOptions.revisit``) completes the rows from the
         settled DAG plus the parents the available cases support, searches again, and runs EM
         on from there when the observed-data criterion rose by more than ``2 log n``;
@@ -230,8 +232,9 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         recorded in ``em_history_``, ``n_completed_exactly_``, ``n_completed_capped_``,
         ``n_completed_by_draws_`` and ``missing_cells_`` (each row keeps at most
         ``EMOptions.max_kept`` of its completions, the rest of its posterior carried by
-        ``n_tail_draws`` draws); the other fitted attributes refer to the chosen search's completed
-        table, and ``max_time`` bounds the whole fit. Or missing as a state
+        ``n_tail_draws`` draws; the ``n_completed_*`` counts are those of the last E-step); the
+        other fitted attributes, ``model_``'s parameters aside, refer to the chosen search's
+        completed table, and ``max_time`` bounds the whole fit. Or missing as a state
         named ``"missing"``. Data without missing cells give the same result under every
         choice.
     equivalent_sample_size, kappa, labels, max_labelled_configs : deprecated
@@ -564,8 +567,26 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
             result = structural_em(table, m_step, options, self.seed, report, refit)
         if self._settings.labels:
             result = self._labelled_result(table, deadline, result)
-        adopt_em_result(self, result, cells)
+        adopt_em_result(self, self._refit_on_own_completion(table, result, options), cells)
         return self
+
+    def _refit_on_own_completion(self, table: IncompleteTable, result: EMResult, options) -> EMResult:
+        """EM's result with its network's parameters fitted on the rows that network completes (one more E-step).
+
+        The chosen step was fitted on rows completed by the model before it, and its labels on
+        the same table; one E-step by the final network and a fit of its parameters (its DAG
+        and label classes kept) bring them up to date. Skipped once ``max_time`` is spent.
+        """
+        if self._out_of_time():
+            return result
+        model = result.last.estimator.model_
+        draw_seed = int(np.random.default_rng(self.seed).integers(2**63))  # as structural_em's E-steps draw
+        completed = complete_rows(table, model.log_probability_function(table.variables, table.state_names),
+                                  options.max_completions, options.n_draws, draw_seed, 0.0, options.max_kept,
+                                  options.n_tail_draws)  # fmt: skip
+        model.fit(completed.frame, equivalent_sample_size=result.last.estimator.ess_, weights=completed.counts,
+                  state_names=table.state_names)  # fmt: skip
+        return EMResult(result.last, completed, result.history)
 
     def _labelled_result(self, table: IncompleteTable, deadline, result: EMResult) -> EMResult:
         """EM's chosen step with labels: this learner (labels on) on its completed table, from its DAG."""

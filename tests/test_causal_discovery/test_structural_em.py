@@ -128,6 +128,41 @@ def test_ldag_structural_em(heart):
                                    ("smoking", "systolic_bp"): [{"lipoprotein_ratio": 1}]}  # fmt: skip
 
 
+def test_ldag_em_fits_the_final_network_on_the_rows_that_network_completes(heart, monkeypatch):
+    import itertools
+
+    from pgmpy_sgm import LDAGSearch
+    from pgmpy_sgm.core.data import ExpectedCounts
+
+    masked = _masked(heart, 0.1, 3)
+    seen = {}
+    refit = LDAGSearch._refit_on_own_completion
+
+    def spy(self, table, result, options):
+        seen["before"] = result.last.estimator.model_.copy()  # the network EM chose, labels searched
+        return refit(self, table, result, options)
+
+    monkeypatch.setattr(LDAGSearch, "_refit_on_own_completion", spy)
+    est = _ldag(masked, missing=EMOptions(max_kept=None))  # every row completed exactly
+    before, columns = seen["before"], list(heart.columns)
+    log_p = before.log_probability_function(columns, {c: [0, 1] for c in columns})
+    rows, weights = [], []
+    for _, row in masked.iterrows():  # each row spread over its completions by the network's posterior
+        gaps = [j for j, value in enumerate(row) if pd.isna(value)]
+        fills = [dict(zip(gaps, bits, strict=True)) for bits in itertools.product((0, 1), repeat=len(gaps))]
+        full = np.array([[fill.get(j, row.iloc[j]) for j in range(len(columns))] for fill in fills], dtype=int)
+        posterior = np.exp(log_p(full) - np.logaddexp.reduce(log_p(full)))
+        rows.extend(full.tolist())
+        weights.extend(posterior.tolist())
+    expected = before.copy()
+    expected.fit(pd.DataFrame(rows, columns=columns), equivalent_sample_size=est.ess_,
+                 weights=ExpectedCounts(weights), state_names={c: [0, 1] for c in columns})  # fmt: skip
+    assert est.model_.labels() == before.labels() and sorted(est.model_.edges()) == sorted(before.edges())
+    for node in columns:
+        np.testing.assert_allclose(est.model_.get_cpds(node).get_values(), expected.get_cpds(node).get_values(),
+                                   rtol=1e-9, atol=1e-12)  # fmt: skip
+
+
 def test_ldag_em_with_capped_completions_is_deterministic_and_records_how_rows_were_completed(heart):
     """Each row keeps its 2 most probable completions and carries the rest of its posterior by one draw."""
     masked = _masked(heart, 0.3, 1)
