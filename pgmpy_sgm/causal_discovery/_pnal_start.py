@@ -179,7 +179,8 @@ def pnal_log_probability(codes: np.ndarray, weights: np.ndarray, cards: Sequence
     Raises
     ------
     ValueError
-        If ``ess`` is not a finite number >= 0, or the table is malformed.
+        If ``ess`` is not a finite number >= 0, ``bdeu_ess`` is neither None nor a finite
+        number > 0, or the table is malformed.
 
     Examples
     --------

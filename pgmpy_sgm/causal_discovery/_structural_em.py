@@ -52,6 +52,7 @@ from pgmpy_sgm.core.missing import (
     IncompleteTable,
     check_missing_option,
     complete_rows,
+    e_step_seed,
     independent_log_probability,
     missing_cells,
     observed_log_likelihood,
@@ -194,7 +195,7 @@ def structural_em(
     >>> result.history["expected_score"].tolist(), result.history.attrs["start"]
     ([5.0, 5.0], 'DAG of the penalised node-average likelihood (available cases per family)')
     """
-    draw_seed = int(np.random.default_rng(seed).integers(2**63))
+    draw_seed = e_step_seed(seed)
     options = options.for_learner("pnal")
     if options.start != "best":
         return _structural_em_from(options.start, table, m_step, options, draw_seed, report, parameter_step)

@@ -46,7 +46,7 @@ from pgmpy_sgm.causal_discovery._structural_em import (
     structural_em,
 )
 from pgmpy_sgm.core.bitsets import iter_bits
-from pgmpy_sgm.core.missing import IncompleteTable, complete_rows, em_options, missing_cells
+from pgmpy_sgm.core.missing import IncompleteTable, complete_rows, e_step_seed, em_options, missing_cells
 from pgmpy_sgm.models import LabeledBayesianNetwork
 from pgmpy_sgm.structure_score.ldag_score import LDAGScore
 from pgmpy_sgm.structure_score.ldag_settings import ESS_GRID, KAPPA_GRID, LDAGScoreSettings
@@ -580,10 +580,9 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         if self._out_of_time():
             return result
         model = result.last.estimator.model_
-        draw_seed = int(np.random.default_rng(self.seed).integers(2**63))  # as structural_em's E-steps draw
-        completed = complete_rows(table, model.log_probability_function(table.variables, table.state_names),
-                                  options.max_completions, options.n_draws, draw_seed, 0.0, options.max_kept,
-                                  options.n_tail_draws)  # fmt: skip
+        log_probability = model.log_probability_function(table.variables, table.state_names)
+        completed = complete_rows(table, log_probability, options.max_completions, options.n_draws,
+                                  e_step_seed(self.seed), 0.0, options.max_kept, options.n_tail_draws)  # fmt: skip
         model.fit(completed.frame, equivalent_sample_size=result.last.estimator.ess_, weights=completed.counts,
                   state_names=table.state_names)  # fmt: skip
         return EMResult(result.last, completed, result.history)

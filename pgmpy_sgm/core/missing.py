@@ -43,6 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from pgmpy_sgm.core.arguments import random_generator
 from pgmpy_sgm.core.completions import (
     MAX_COMPLETIONS,
     Head,
@@ -89,6 +90,7 @@ __all__ = [
     "contexts_as_missing_states",
     "states_with_missing",
     "complete_rows",
+    "e_step_seed",
     "independent_log_probability",
     "encode_with_gaps",
     "state_value",
@@ -1002,6 +1004,26 @@ def observed_log_likelihood(table: IncompleteTable, log_probability, max_complet
     return float(np.nansum(values * table.counts))
 
 
+def e_step_seed(seed: int | None) -> int:
+    """The seed of the draws of every E-step of an EM fitted with ``seed``: each E-step draws with the same numbers.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``seed`` is not None or an integer >= 0.
+
+    Examples
+    --------
+    >>> e_step_seed(0) == e_step_seed(0), e_step_seed(0) == e_step_seed(1)
+    (True, False)
+    >>> e_step_seed(-1)
+    Traceback (most recent call last):
+        ...
+    ValueError: seed must be an integer >= 0. Got: -1
+    """
+    return int(random_generator(seed).integers(2**63))
+
+
 def parameter_em(table: IncompleteTable, fit: Callable[[CompletedTable], Callable], options: EMOptions,
                  seed: int | None = 0) -> pd.DataFrame:  # fmt: skip
     """EM for the parameters of a fixed structure; ``fit(completed)`` fits them and returns the row log-probability.
@@ -1053,7 +1075,7 @@ def parameter_em(table: IncompleteTable, fit: Callable[[CompletedTable], Callabl
     else:  # the tree is not one of the model's fits, so the first iteration has no gain over it
         log_probability, start = chow_liu_log_probability(table.codes, table.counts, table.cards), TREE_START
         fit_scopes, before = None, math.nan
-    draw_seed = int(np.random.default_rng(seed).integers(2**63))
+    draw_seed = e_step_seed(seed)
     cache: dict = {}  # the rows' parts, the same while the scopes are
     history = []
     e_step = "exact" if options.max_kept is None else "capped"
