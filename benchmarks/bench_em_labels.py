@@ -15,8 +15,6 @@ fit (nats/row) and the EM time over the full fit's.
 from __future__ import annotations
 
 import argparse
-import csv
-import os
 import sys
 import time
 import warnings
@@ -25,6 +23,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from _csv_rows import append_row  # noqa: E402
 from _hash_seed import pin_hash_seed  # noqa: E402
 
 pin_hash_seed()
@@ -78,12 +77,7 @@ def run(out: str, specs: list[str]) -> None:
                    gap_once=once - full, ratio_once=once_seconds / full_seconds,
                    gap_every=every - full, ratio_every=every_seconds / full_seconds)  # fmt: skip
         print(row, flush=True)
-        new = not os.path.exists(out)
-        with open(out, "a", newline="") as handle:
-            writer = csv.DictWriter(handle, fieldnames=list(row))
-            if new:
-                writer.writeheader()
-            writer.writerow(row)
+        append_row(out, row)
 
 
 def summarise(paths: list[str]) -> None:

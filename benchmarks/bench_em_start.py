@@ -26,16 +26,15 @@ the summary reads it off the runs (same seeds, so the same fits) with their summ
 from __future__ import annotations
 
 import argparse
-import csv
 import itertools
 import math
-import os
 import sys
 import time
 import warnings
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+from _csv_rows import append_row  # noqa: E402
 from _hash_seed import pin_hash_seed  # noqa: E402
 
 pin_hash_seed()
@@ -118,12 +117,7 @@ def run(kind: str, out: str, specs: list[str], starts: tuple[str, ...] = STARTS,
                        look_gain=look.get("criterion_after", math.nan)
                        - look.get("criterion_before", math.nan))  # fmt: skip
             print(row, flush=True)
-            new = not os.path.exists(out)
-            with open(out, "a", newline="") as handle:
-                writer = csv.DictWriter(handle, fieldnames=list(row))
-                if new:
-                    writer.writeheader()
-                writer.writerow(row)
+            append_row(out, row)
 
 
 def summarise(paths: list[str]) -> None:

@@ -29,7 +29,6 @@ rows, free parameters, fit time. The learners run with their defaults (``NonReve
 from __future__ import annotations
 
 import argparse
-import csv
 import gzip
 import os
 import sys
@@ -38,6 +37,7 @@ import warnings
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+from _csv_rows import append_row  # noqa: E402
 from _hash_seed import pin_hash_seed  # noqa: E402
 
 pin_hash_seed()
@@ -183,14 +183,8 @@ class Rows:
         row = {**row, "load": round(os.getloadavg()[0], 1)}
         print(row, flush=True)
         self.done.add(self.key(row))
-        if not self.path:
-            return
-        new = not Path(self.path).exists()
-        with open(self.path, "a", newline="") as handle:
-            writer = csv.DictWriter(handle, fieldnames=FIELDS, extrasaction="ignore")
-            if new:
-                writer.writeheader()
-            writer.writerow(row)
+        if self.path:
+            append_row(self.path, row, FIELDS)
 
 
 def run_grid(args, out: Rows) -> None:
@@ -272,12 +266,7 @@ def run_heart(args, path: str | None) -> None:
                            seconds=round(time.perf_counter() - tic, 2))  # fmt: skip
                 print(row, flush=True)
                 if path:
-                    new = not Path(path).exists()
-                    with open(path, "a", newline="") as handle:
-                        writer = csv.DictWriter(handle, fieldnames=list(row))
-                        if new:
-                            writer.writeheader()
-                        writer.writerow(row)
+                    append_row(path, row)
 
 
 def summarise_heart(rows: pd.DataFrame) -> None:
