@@ -4,6 +4,7 @@ Run:  python benchmarks/bench_em_start.py --learner ldag|sgm|mpl [--starts bdeu,
                                           [--revisit on|off|both] [--start-ess 2,5,10] [--start-indegree 2,3,4]
                                           [--final-refit on|off|both]
                                           --out FILE.csv SPEC [SPEC ...]
+      python benchmarks/bench_em_start.py --first-estep [--start-indegree 4,3,2] SPEC [SPEC ...]
       python benchmarks/bench_em_start.py --summary FILE.csv [FILE.csv ...]
       python benchmarks/bench_em_start.py --revisit-summary FILE.csv [FILE.csv ...]
 
@@ -120,6 +121,35 @@ def run(kind: str, out: str, specs: list[str], starts: tuple[str, ...] = STARTS,
             append_row(out, row)
 
 
+def first_e_step(specs: list[str], indegrees: tuple[int, ...]) -> None:
+    """Each SPEC's start DAGs (PNAL, then BDeu with each most-parents limit): edges, seconds to build, first E-step.
+
+    The PNAL start is the baseline, built and used in the same process; E-steps as ``EMOptions()`` makes them.
+    """
+    from pgmpy_sgm.causal_discovery._pnal_start import START_ESS, pnal_log_probability
+    from pgmpy_sgm.core.missing import EMOptions, IncompleteTable, complete_rows, e_step_seed
+
+    options = EMOptions()
+    for spec in specs:
+        name, n, rate, masking, seed = spec.split(":")
+        bn = network(name)
+        states = {v: sorted(map(str, bn.get_cpds(v).state_names[v])) for v in bn.nodes()}
+        masked = mask(simulate(bn, int(n), int(seed)), float(rate), masking == "mar", int(seed))
+        table = IncompleteTable.from_frame(masked, None, states)
+        for label, settings in [("pnal", {}), *((f"bdeu, {k} parents", {"bdeu_ess": START_ESS, "max_indegree": k})
+                                               for k in indegrees)]:  # fmt: skip
+            tic = time.perf_counter()
+            log_probability = pnal_log_probability(table.codes, table.counts, table.cards, **settings)
+            built = time.perf_counter() - tic
+            tic = time.perf_counter()
+            completed = complete_rows(table, log_probability, options.max_completions, options.n_draws,
+                                      e_step_seed(int(seed)), options.tail_mass, options.max_kept,
+                                      options.n_tail_draws)  # fmt: skip
+            print(f"{spec} {label}: {sum(map(len, log_probability.parents))} edges, built in {built:.2f} s, "
+                  f"first E-step {time.perf_counter() - tic:.2f} s, {len(completed.counts)} completed rows",
+                  flush=True)  # fmt: skip
+
+
 def summarise(paths: list[str]) -> None:
     """Per run and per setting: each start's gap, ``best`` (the start of highest criterion), time ratios."""
     rows = pd.concat([pd.read_csv(p) for p in paths])
@@ -218,9 +248,13 @@ def main() -> None:
                         "or both in the same process (off recorded as START-norefit)")
     parser.add_argument("--start-indegree", default="",
                         help="comma-separated most parents: run the bdeu start under each (bdeu@ESS/k)")
+    parser.add_argument("--first-estep", action="store_true",
+                        help="time the start DAGs and their first E-step (PNAL, then BDeu under --start-indegree)")
     parser.add_argument("specs", nargs="*")
     args = parser.parse_args()
-    if args.summary:
+    if args.first_estep:
+        first_e_step(args.specs, tuple(int(value) for value in args.start_indegree.split(",") if value) or (3,))
+    elif args.summary:
         summarise(args.summary)
     elif args.revisit_summary:
         summarise_revisit(args.revisit_summary)
