@@ -1,12 +1,14 @@
-"""What dropping a share of the rows costs the full-data fit, held out: a floor for EM's gap.
+"""What dropping a share of the rows costs the full-data fit, held out: references for EM's gap.
 
 Run:  python benchmarks/bench_row_floor.py --learner ldag|sgm [--keep 0.9] [--seeds 0,1,2] [NETWORK ...]
 
 For each network (default child, insurance and alarm) and seed, the data of ``bench_missing.py``
 (n = 2,000, 10,000 fresh complete test rows) are fitted whole and on a random ``keep`` share of
 their rows, in the same process; printed: each fit's held-out log-likelihood per row and the
-difference. With 10% of cells missing, EM sees 90% of every row, more than a fit on 90% of the
-rows, so the difference bounds from above what EM must lose when it completes the rows well.
+difference. With a share r of cells missing completely at random, EM sees 1 - r of every cell,
+but a family of k variables is complete in only (1 - r)^k of the rows: a fit on 1 - r of the
+rows is an optimistic reference for EM (every dependence is seen in more rows), and a fit on
+(1 - r)^2 of them (the rows in which a given pair is complete) a lower one.
 """
 
 from __future__ import annotations
