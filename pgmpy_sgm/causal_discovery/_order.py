@@ -40,6 +40,22 @@ def reorder_edges(edges, position: dict) -> tuple:
     return tuple(sorted(oriented, key=lambda e: (position[e[0]], position[e[1]])))
 
 
+def _shared_edges(edges, position: dict, oriented: dict) -> tuple:
+    """:func:`reorder_edges`, each oriented edge one tuple shared by every graph through ``oriented``.
+
+    A posterior table holds a row per visited graph; a new tuple per edge and row would cost
+    its size many times over (hundreds of megabytes at 200 variables).
+    """
+    shared = []
+    for edge in edges:
+        found = oriented.get(edge)
+        if found is None:
+            u, v = edge
+            found = oriented[edge] = (u, v) if position[u] < position[v] else (v, u)
+        shared.append(found)
+    return tuple(sorted(shared, key=lambda e: (position[e[0]], position[e[1]])))
+
+
 def reorder_strata(strata: dict, position: dict, state_names: dict) -> dict:
     """Strata in the orientation and context order of :attr:`StratifiedGraph.strata` for ``position``.
 
@@ -68,7 +84,8 @@ def reorder_posterior(frame: pd.DataFrame, order: list, state_names: dict) -> pd
     """
     position = {v: i for i, v in enumerate(order)}
     out = frame.copy()
-    edges = [reorder_edges(e, position) for e in frame["edges"]]
+    oriented: dict = {}  # each edge oriented once, its tuple shared by every row
+    edges = [_shared_edges(e, position, oriented) for e in frame["edges"]]
     strata = [None if s is None else reorder_strata(s, position, state_names) for s in frame["strata"]]
     out["edges"] = pd.Series(edges, index=frame.index, dtype=object)
     out["strata"] = pd.Series(strata, index=frame.index, dtype=object)

@@ -25,3 +25,14 @@ def test_reorder_posterior_keeps_rows_and_missing_strata():
     assert out["edges"].tolist() == [(("b", "a"),), ()]
     assert out["strata"].tolist() == [{}, None]
     assert out["log_posterior"].tolist() == [-1.0, -2.0]
+
+
+def test_reorder_posterior_rows_equal_reorder_edges_and_share_each_edge():
+    rows = [(("a", "b"), ("a", "c")), (("a", "c"), ("b", "c")), (("a", "b"),)]
+    frame = pd.DataFrame({"edges": pd.Series(rows, dtype=object), "strata": [None] * 3})
+    position = {"c": 0, "b": 1, "a": 2}
+    out = reorder_posterior(frame, ["c", "b", "a"], {})
+    assert out["edges"].tolist() == [reorder_edges(edges, position) for edges in rows]
+    first, second, third = out["edges"]
+    assert first[1] is third[0]  # ("b", "a") is one tuple in both rows
+    assert first[0] is second[1]  # ("c", "a") likewise
