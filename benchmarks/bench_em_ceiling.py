@@ -41,7 +41,7 @@ sys.path.insert(0, str(HERE))
 
 import pandas as pd  # noqa: E402
 from _csv_rows import append_row  # noqa: E402
-from bench_missing import held_out, mask, network, simulate  # noqa: E402
+from bench_missing import held_out, setting  # noqa: E402
 
 warnings.filterwarnings("ignore")
 
@@ -77,12 +77,7 @@ def cheeseman_stutz(model, masked: pd.DataFrame, learner, states: dict) -> float
 def run_spec(spec: str, out: str | None) -> None:
     from pgmpy_sgm import LabeledBayesianNetwork, LDAGSearch
 
-    name, n, rate, masking, seed = spec.split(":")
-    n, rate, seed = int(n), float(rate), int(seed)
-    bn = network(name)
-    states = {v: sorted(map(str, bn.get_cpds(v).state_names[v])) for v in bn.nodes()}
-    train, test = simulate(bn, n, seed), simulate(bn, 10_000, 1000 + seed)
-    masked = mask(train, rate, masking == "mar", seed)
+    name, n, rate, masking, seed, bn, states, train, test, masked = setting(spec)
     tic = time.perf_counter()
     full = LDAGSearch(seed=seed, show_progress=False, state_names=states).fit(train)
     full_seconds = time.perf_counter() - tic

@@ -29,7 +29,7 @@ from _hash_seed import pin_hash_seed  # noqa: E402
 pin_hash_seed()
 
 import pandas as pd  # noqa: E402
-from bench_missing import held_out, mask, network, simulate  # noqa: E402
+from bench_missing import held_out, setting  # noqa: E402
 
 warnings.filterwarnings("ignore")
 
@@ -59,12 +59,7 @@ def run(out: str, specs: list[str]) -> None:
     from pgmpy_sgm import LDAGSearch
 
     for spec in specs:
-        name, n, rate, masking, seed = spec.split(":")
-        n, rate, seed = int(n), float(rate), int(seed)
-        bn = network(name)
-        states = {v: sorted(map(str, bn.get_cpds(v).state_names[v])) for v in bn.nodes()}
-        train, test = simulate(bn, n, seed), simulate(bn, 10_000, 1000 + seed)
-        masked = mask(train, rate, masking == "mar", seed)
+        name, n, rate, masking, seed, _, states, train, test, masked = setting(spec)
 
         full, full_seconds = fit(train, "error", test, states, seed)
         once, once_seconds = fit(masked, "em", test, states, seed)

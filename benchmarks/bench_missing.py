@@ -35,6 +35,7 @@ import sys
 import time
 import warnings
 from pathlib import Path
+from typing import NamedTuple
 
 HERE = Path(__file__).resolve().parent
 from _csv_rows import append_row  # noqa: E402
@@ -59,6 +60,31 @@ def network(name: str):
 def simulate(bn, n: int, seed: int) -> pd.DataFrame:
     data = bn.simulate(n, seed=seed, show_progress=False)
     return data[sorted(data.columns)].astype(str)
+
+
+class Setting(NamedTuple):
+    """One benchmark setting of a SPEC ``network:n:rate:masking:seed``, with its data."""
+
+    name: str
+    n: int
+    rate: float
+    masking: str
+    seed: int
+    bn: object
+    states: dict
+    train: pd.DataFrame
+    test: pd.DataFrame
+    masked: pd.DataFrame
+
+
+def setting(spec: str) -> Setting:
+    """The network, its states, training rows, 10,000 fresh test rows and the masked training rows of ``spec``."""
+    name, n, rate, masking, seed = spec.split(":")
+    n, rate, seed = int(n), float(rate), int(seed)
+    bn = network(name)
+    states = {v: sorted(map(str, bn.get_cpds(v).state_names[v])) for v in bn.nodes()}
+    train, test = simulate(bn, n, seed), simulate(bn, 10_000, 1000 + seed)
+    return Setting(name, n, rate, masking, seed, bn, states, train, test, mask(train, rate, masking == "mar", seed))
 
 
 def mask(data: pd.DataFrame, rate: float, mar: bool, seed: int) -> pd.DataFrame:
