@@ -26,7 +26,7 @@ import numpy as np
 
 from pgmpy_sgm.core.bdeu_groups import bdeu_class_weights, optimal_bdeu_groups
 from pgmpy_sgm.core.data import EncodedData
-from pgmpy_sgm.core.lines import canonical_groups
+from pgmpy_sgm.core.lines import canonical_groups, identity_groups
 from pgmpy_sgm.core.optimize import GroupsResult
 
 __all__ = ["FamilyEngine", "check_family_settings"]
@@ -171,6 +171,9 @@ class FamilyEngine:
         """The labelling of the parent set ``canon``, its configurations re-indexed for the order ``parents``."""
         res = self.best_labelling(variable, canon)
         self.family_counts(variable, parents)  # validates the names
+        n_configs = res.group_ids.size
+        if n_configs and res.group_ids[-1] == n_configs - 1:  # canonical ids ending at n - 1: no class merges
+            return replace(res, group_ids=identity_groups(n_configs))
         perm = [canon.index(p) for p in parents]
         index = np.arange(res.group_ids.size).reshape(self.encoded.cards(canon)).transpose(perm).reshape(-1)
         ids = canonical_groups(res.group_ids[index])
@@ -185,8 +188,7 @@ class FamilyEngine:
         too_big = self.max_labelled_configs is not None and counts2d.shape[0] > self.max_labelled_configs
         if self.labels and not too_big:
             return optimal_bdeu_groups(counts2d, cards, self.equivalent_sample_size, self.log_kappa, self.method)
-        ids = np.arange(counts2d.shape[0], dtype=np.int64)
-        ids.setflags(write=False)
+        ids = identity_groups(counts2d.shape[0])  # a view: most families of a wide search are unlabelled
         return GroupsResult(ids, bdeu_class_weights(counts2d, ids, self.equivalent_sample_size), True, "exact")
 
     def family_score(self, variable, parents: tuple, group_ids) -> float:

@@ -45,6 +45,7 @@ from pgmpy_sgm.core.unionfind import DisjointSets
 __all__ = [
     "line_table",
     "canonical_groups",
+    "identity_groups",
     "groups_from_labels",
     "labels_from_groups",
     "leak_directions",
@@ -113,6 +114,34 @@ def canonical_groups(group_ids: np.ndarray) -> np.ndarray:
     rank = np.empty_like(order)
     rank[order] = np.arange(order.size)
     return rank[inverse].astype(np.int64)
+
+
+_IDENTITY = np.arange(0, dtype=np.int64)
+
+
+def identity_groups(n_configs: int) -> np.ndarray:
+    """``0, 1, ..., n_configs - 1`` (every configuration its own group), as a read-only view of one shared array.
+
+    Unlabelled families are most of a wide search's families, and many have thousands of
+    configurations: a view costs about a hundred bytes where a new array would cost eight
+    per configuration, in every cached result.
+
+    Examples
+    --------
+    >>> ids = identity_groups(4)
+    >>> ids.tolist(), ids.flags.writeable, identity_groups(3).base is ids.base
+    ([0, 1, 2, 3], False, True)
+    """
+    global _IDENTITY
+    n_configs = int(n_configs)
+    if n_configs < 0:
+        raise ValueError(f"n_configs must be >= 0. Got: {n_configs}")
+    shared = _IDENTITY
+    if shared.size < n_configs:  # grown by doubling; views of a smaller array stay valid
+        shared = np.arange(max(n_configs, 2 * shared.size), dtype=np.int64)
+        shared.setflags(write=False)
+        _IDENTITY = shared
+    return shared[:n_configs]
 
 
 def groups_from_labels(cards: tuple[int, ...], labels: dict[int, list[int]] | list[tuple[int, int]]) -> np.ndarray:

@@ -1,0 +1,52 @@
+"""The family engine's cache: unlabelled families share one identity array; permuted parents keep their classes."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pgmpy_sgm.core.data import EncodedData
+from pgmpy_sgm.core.family_engine import FamilyEngine
+from pgmpy_sgm.core.lines import identity_groups
+
+
+def _data(seed: int = 0, n: int = 2000) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    a, b, c = rng.integers(0, 3, n), rng.integers(0, 4, n), rng.integers(0, 2, n)
+    noise = rng.random(n) < 0.2
+    y = np.where(noise, rng.integers(0, 3, n), (a + (b > 1) * (a > 0)) % 3)  # b matters only when a > 0
+    return pd.DataFrame({"a": a, "b": b, "c": c, "y": y})
+
+
+def test_identity_groups_are_views_of_one_read_only_array():
+    small, large = identity_groups(5), identity_groups(50_000)
+    assert small.tolist() == list(range(5)) and np.array_equal(large, np.arange(50_000))
+    assert not small.flags.writeable and not large.flags.writeable
+    assert np.shares_memory(identity_groups(7), identity_groups(9))
+    assert small.tolist() == list(range(5))  # a view of the smaller array stays valid after growth
+    with pytest.raises(ValueError, match="n_configs"):
+        identity_groups(-1)
+
+
+def test_unlabelled_families_share_the_identity_and_score_as_every_configuration_apart():
+    engine = FamilyEngine(EncodedData(_data()), 5.0, 0.2, True, "auto", max_labelled_configs=4)
+    parents = ("a", "b", "c")  # 24 configurations: more than 4, so not labelled
+    res = engine.best_labelling("y", parents)
+    assert np.array_equal(res.group_ids, np.arange(24))
+    assert np.shares_memory(res.group_ids, identity_groups(24))
+    assert res.value == pytest.approx(engine.family_score("y", parents, np.arange(24)), abs=1e-9)
+    permuted = engine.best_labelling("y", ("c", "a", "b"))
+    assert np.array_equal(permuted.group_ids, np.arange(24))
+    assert np.shares_memory(permuted.group_ids, identity_groups(24))
+
+
+def test_permuted_parents_keep_the_merged_classes():
+    engine = FamilyEngine(EncodedData(_data()), 5.0, 1.0, True, "auto", max_labelled_configs=64)
+    canon = engine.best_labelling("y", ("a", "b"))
+    assert canon.group_ids.max() < canon.group_ids.size - 1  # a label merges the configurations of b at a = 0
+    swapped = engine.best_labelling("y", ("b", "a"))
+    # configuration (b, a) of the swapped order is configuration (a, b) of the canonical one
+    expected = canon.group_ids.reshape(3, 4).T.reshape(-1)
+    first_seen = {g: i for i, g in reversed(list(enumerate(expected)))}
+    renumbered = {g: rank for rank, g in enumerate(sorted(first_seen, key=first_seen.get))}
+    assert swapped.group_ids.tolist() == [renumbered[g] for g in expected]
+    assert engine.family_score("y", ("b", "a"), swapped.group_ids) == pytest.approx(canon.value, abs=1e-9)
