@@ -28,24 +28,20 @@ def canonical_order(columns: Iterable) -> list:
     return sorted(columns, key=lambda c: (str(c), type(c).__name__))
 
 
-def reorder_edges(edges, position: dict) -> tuple:
+def reorder_edges(edges, position: dict, oriented: dict | None = None) -> tuple:
     """Edges ``(u, v)`` with ``u`` before ``v`` in ``position``, sorted as pair indices are.
+
+    ``oriented`` (a dict kept by the caller) makes each oriented edge one tuple shared by every
+    call: a posterior table holds a row per visited graph, and a new tuple per edge and row
+    costs hundreds of megabytes at 200 variables.
 
     Examples
     --------
     >>> reorder_edges([("a", "c"), ("c", "b")], {"c": 0, "b": 1, "a": 2})
     (('c', 'b'), ('c', 'a'))
     """
-    oriented = [(u, v) if position[u] < position[v] else (v, u) for u, v in edges]
-    return tuple(sorted(oriented, key=lambda e: (position[e[0]], position[e[1]])))
-
-
-def _shared_edges(edges, position: dict, oriented: dict) -> tuple:
-    """:func:`reorder_edges`, each oriented edge one tuple shared by every graph through ``oriented``.
-
-    A posterior table holds a row per visited graph; a new tuple per edge and row would cost
-    its size many times over (hundreds of megabytes at 200 variables).
-    """
+    if oriented is None:
+        oriented = {}
     shared = []
     for edge in edges:
         found = oriented.get(edge)
@@ -85,7 +81,7 @@ def reorder_posterior(frame: pd.DataFrame, order: list, state_names: dict) -> pd
     position = {v: i for i, v in enumerate(order)}
     out = frame.copy()
     oriented: dict = {}  # each edge oriented once, its tuple shared by every row
-    edges = [_shared_edges(e, position, oriented) for e in frame["edges"]]
+    edges = [reorder_edges(e, position, oriented) for e in frame["edges"]]
     strata = [None if s is None else reorder_strata(s, position, state_names) for s in frame["strata"]]
     out["edges"] = pd.Series(edges, index=frame.index, dtype=object)
     out["strata"] = pd.Series(strata, index=frame.index, dtype=object)
