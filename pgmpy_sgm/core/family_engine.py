@@ -221,5 +221,4 @@ class FamilyEngine:
         True
         """
         counts2d = self.family_counts(variable, tuple(parents))
-        ids = np.arange(counts2d.shape[0], dtype=np.int64)
-        return float(bdeu_class_weights(counts2d, ids, self.equivalent_sample_size))
+        return float(bdeu_class_weights(counts2d, identity_groups(counts2d.shape[0]), self.equivalent_sample_size))

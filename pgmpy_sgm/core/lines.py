@@ -40,6 +40,7 @@ from functools import cache
 import numpy as np
 from scipy.special import gammaln
 
+from pgmpy_sgm.core.arguments import check_number
 from pgmpy_sgm.core.unionfind import DisjointSets
 
 __all__ = [
@@ -126,16 +127,23 @@ def identity_groups(n_configs: int) -> np.ndarray:
     configurations: a view costs about a hundred bytes where a new array would cost eight
     per configuration, in every cached result.
 
+    Raises
+    ------
+    ValueError
+        If ``n_configs`` is not an integer >= 0.
+
     Examples
     --------
     >>> ids = identity_groups(4)
     >>> ids.tolist(), ids.flags.writeable, identity_groups(3).base is ids.base
     ([0, 1, 2, 3], False, True)
+    >>> identity_groups(2.5)
+    Traceback (most recent call last):
+        ...
+    ValueError: n_configs must be an integer >= 0. Got: 2.5
     """
     global _IDENTITY
-    n_configs = int(n_configs)
-    if n_configs < 0:
-        raise ValueError(f"n_configs must be >= 0. Got: {n_configs}")
+    n_configs = int(check_number(n_configs, "n_configs", 0, integer=True))
     shared = _IDENTITY
     if shared.size < n_configs:  # grown by doubling; views of a smaller array stay valid
         shared = np.arange(max(n_configs, 2 * shared.size), dtype=np.int64)

@@ -23,8 +23,9 @@ def test_identity_groups_are_views_of_one_read_only_array():
     assert not small.flags.writeable and not large.flags.writeable
     assert np.shares_memory(identity_groups(7), identity_groups(9))
     assert small.tolist() == list(range(5))  # a view of the smaller array stays valid after growth
-    with pytest.raises(ValueError, match="n_configs"):
-        identity_groups(-1)
+    for bad in (-1, 2.5, None, "3"):
+        with pytest.raises(ValueError, match="n_configs must be an integer >= 0"):
+            identity_groups(bad)
 
 
 def test_unlabelled_families_share_the_identity_and_score_as_every_configuration_apart():
