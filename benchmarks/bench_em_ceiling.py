@@ -58,13 +58,13 @@ def cheeseman_stutz(model, masked: pd.DataFrame, learner, states: dict) -> float
     """The learner's criterion of ``model`` (fitted by parameter EM on ``masked``): see the module's docstring."""
     import numpy as np
 
-    from pgmpy_sgm.core.missing import IncompleteTable, complete_rows
+    from pgmpy_sgm.core.missing import MAX_COMPLETIONS, N_DRAWS, IncompleteTable, complete_rows
     from pgmpy_sgm.core.posterior_parts import scopes_of
 
     table = IncompleteTable.from_frame(masked, None, states)
     log_probability = model.log_probability_function(table.variables, table.state_names)
     # exact, each row's independent parts coupled: the families' expected counts, which are all the score reads
-    completed = complete_rows(table, log_probability, 2**17, 200, 0, 0.0, None, 0,
+    completed = complete_rows(table, log_probability, MAX_COMPLETIONS, N_DRAWS, 0, 0.0, None, 0,
                               coupled_scopes=scopes_of(log_probability))  # fmt: skip
     settings = learner._settings
     score = settings.score(completed.frame[table.variables], learner.ess_, float(settings.kappa),

@@ -42,7 +42,7 @@ pin_hash_seed()
 sys.path.insert(0, str(HERE))
 
 import pandas as pd  # noqa: E402
-from bench_missing import held_out, mask, network, sgm_model, simulate  # noqa: E402
+from bench_missing import held_out, mask, network, sgm_model, simulate, string_states  # noqa: E402
 
 warnings.filterwarnings("ignore")
 
@@ -92,7 +92,7 @@ def run(kind: str, out: str, specs: list[str], starts: tuple[str, ...] = STARTS,
         n, rate, seed = int(n), float(rate), int(seed)
         if name not in networks:
             bn = network(name)
-            networks[name] = (bn, {v: sorted(map(str, bn.get_cpds(v).state_names[v])) for v in bn.nodes()})
+            networks[name] = (bn, string_states(bn))
         bn, states = networks[name]
         train, test = simulate(bn, n, seed), simulate(bn, 10_000, 1000 + seed)
         masked = mask(train, rate, masking == "mar", seed)
@@ -133,7 +133,7 @@ def first_e_step(specs: list[str], indegrees: tuple[int, ...]) -> None:
     for spec in specs:
         name, n, rate, masking, seed = spec.split(":")
         bn = network(name)
-        states = {v: sorted(map(str, bn.get_cpds(v).state_names[v])) for v in bn.nodes()}
+        states = string_states(bn)
         masked = mask(simulate(bn, int(n), int(seed)), float(rate), masking == "mar", int(seed))
         table = IncompleteTable.from_frame(masked, None, states)
         for label, settings in [("pnal", {}), *((f"bdeu, {k} parents", {"bdeu_ess": START_ESS, "max_indegree": k})

@@ -24,7 +24,7 @@ pin_hash_seed()
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402
-from bench_missing import mask, network, simulate  # noqa: E402
+from bench_missing import mask, network, simulate, string_states  # noqa: E402
 
 from pgmpy_sgm import LabeledBayesianNetwork  # noqa: E402
 from pgmpy_sgm.core import missing  # noqa: E402
@@ -33,7 +33,7 @@ from pgmpy_sgm.core import missing  # noqa: E402
 def main() -> None:
     n, rate, kind = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
     bn = network("child")
-    states = {v: sorted(map(str, bn.get_cpds(v).state_names[v])) for v in bn.nodes()}
+    states = string_states(bn)
     train = simulate(bn, n, 0)
     net = LabeledBayesianNetwork(bn.edges())
     net.add_nodes_from(train.columns)

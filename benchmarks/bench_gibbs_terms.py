@@ -32,7 +32,7 @@ pin_hash_seed()
 sys.path.insert(0, str(HERE))
 
 import numpy as np  # noqa: E402
-from bench_missing import mask, network, simulate  # noqa: E402
+from bench_missing import mask, network, simulate, string_states  # noqa: E402
 
 warnings.filterwarnings("ignore")
 
@@ -67,7 +67,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     bn = network(args.network)
-    states = {v: sorted(map(str, bn.get_cpds(v).state_names[v])) for v in bn.nodes()}
+    states = string_states(bn)
     train = simulate(bn, 2000, args.seed)
     masked = mask(train, args.rate, False, args.seed)
     table = IncompleteTable.from_frame(masked[list(states)], state_names=states)

@@ -57,6 +57,11 @@ def network(name: str):
         return BIFReader(string=handle.read()).get_model()
 
 
+def string_states(bn) -> dict:
+    """Each variable's states as the sorted strings :func:`simulate` gives its columns."""
+    return {v: sorted(map(str, bn.get_cpds(v).state_names[v])) for v in bn.nodes()}
+
+
 def simulate(bn, n: int, seed: int) -> pd.DataFrame:
     data = bn.simulate(n, seed=seed, show_progress=False)
     return data[sorted(data.columns)].astype(str)
@@ -82,7 +87,7 @@ def setting(spec: str) -> Setting:
     name, n, rate, masking, seed = spec.split(":")
     n, rate, seed = int(n), float(rate), int(seed)
     bn = network(name)
-    states = {v: sorted(map(str, bn.get_cpds(v).state_names[v])) for v in bn.nodes()}
+    states = string_states(bn)
     train, test = simulate(bn, n, seed), simulate(bn, 10_000, 1000 + seed)
     return Setting(name, n, rate, masking, seed, bn, states, train, test, mask(train, rate, masking == "mar", seed))
 
@@ -217,7 +222,7 @@ def run_grid(args, out: Rows) -> None:
     learners = args.learners.split(",")
     for name in args.networks.split(","):
         bn = network(name)
-        states = {v: sorted(map(str, bn.get_cpds(v).state_names[v])) for v in bn.nodes()}
+        states = string_states(bn)
         for n in map(int, args.n.split(",")):
             for seed in range(args.first_seed, args.first_seed + args.seeds):
                 train, test = simulate(bn, n, seed), simulate(bn, 10_000, 1000 + seed)

@@ -27,7 +27,7 @@ from _hash_seed import pin_hash_seed  # noqa: E402
 pin_hash_seed()
 sys.path.insert(0, str(HERE))
 
-from bench_missing import held_out, mask, network, simulate  # noqa: E402
+from bench_missing import held_out, mask, network, simulate, string_states  # noqa: E402
 
 warnings.filterwarnings("ignore")
 
@@ -65,7 +65,7 @@ def main() -> None:
     tree = missing.chow_liu_log_probability
     for name in args.networks:
         bn = network(name)
-        states = {v: sorted(map(str, bn.get_cpds(v).state_names[v])) for v in bn.nodes()}
+        states = string_states(bn)
         train, test = simulate(bn, 2000, args.seed), simulate(bn, 10_000, 1000 + args.seed)
         masked = mask(train, args.rate, False, args.seed)
         for kind, structure in structures(train, states, args.seed).items():

@@ -24,7 +24,7 @@ from _hash_seed import pin_hash_seed  # noqa: E402
 pin_hash_seed()
 sys.path.insert(0, str(HERE))
 
-from bench_missing import held_out, network, sgm_model, simulate  # noqa: E402
+from bench_missing import held_out, network, sgm_model, simulate, string_states  # noqa: E402
 
 warnings.filterwarnings("ignore")
 
@@ -51,7 +51,7 @@ def main() -> None:
     differences = []
     for name in args.networks:
         bn = network(name)
-        states = {v: sorted(map(str, bn.get_cpds(v).state_names[v])) for v in bn.nodes()}
+        states = string_states(bn)
         for seed in map(int, args.seeds.split(",")):
             train, test = simulate(bn, 2000, seed), simulate(bn, 10_000, 1000 + seed)
             whole = fit_held_out(args.learner, train, test, states, seed)
