@@ -7,9 +7,9 @@
 2. :func:`climb_edges`: best-improvement hill climbing over the candidate edges from the
    empty graph, each toggle changing the local terms of the edge's two ends. When it drops
    candidate edges, :func:`choose_graph` keeps the climb's graph or the union of the blankets,
-   whichever predicts better as a Markov network by cross-validation (:func:`graph_cv`) or has
-   the higher BIC (:func:`graph_bic`; maximum-likelihood clique potentials by cyclical
-   projection, exact likelihood, log-linear dimension): the pseudo-likelihood prices
+   whichever is expected to predict better as a Markov network by AIC (:func:`graph_aic`) or
+   by cross-validation (:func:`graph_cv`), or has the higher BIC (:func:`graph_bic`; clique
+   potentials by cyclical projection, exact likelihood, log-linear dimension): the pseudo-likelihood prices
    every conditional as a table saturated in the whole blanket, so the global score rejects
    edges at high-degree, multi-state nodes that the network's clique potentials pay for
    cheaply (see :func:`choose_graph`). Then
@@ -40,7 +40,8 @@ from pgmpy_sgm.models._cmn_smoothing import cv_log_likelihoods
 from pgmpy_sgm.models._cmn_structure import log_linear_dimension
 from pgmpy_sgm.structure_score._mpl_groups import close_contexts, common_neighbours
 
-__all__ = ["prescreen_blanket", "climb_edges", "choose_graph", "graph_bic", "graph_cv", "climb_contexts", "Deadline"]
+__all__ = ["prescreen_blanket", "climb_edges", "choose_graph", "graph_aic", "graph_bic", "graph_cv", "climb_contexts",
+           "Deadline"]
 
 _TOL = 1e-9
 
@@ -152,6 +153,21 @@ def climb_edges(score, candidates: list, deadline: Deadline) -> tuple[nx.Graph, 
     return graph, moves
 
 
+def _fitted_log_likelihood(score, graph: nx.Graph, pseudo_count: float, tol: float,
+                           max_iter: int) -> tuple[float, int] | None:  # fmt: skip
+    """``(log L, k)`` of ``graph`` fitted as a Markov network on the score's data; None when too costly to fit."""
+    cards = {v: int(score.encoded.cardinality[v]) for v in graph.nodes()}
+    if fit_work(graph, cards) is None:  # a junction tree beyond exact computation, or too costly a fit
+        return None
+    counts = score.encoded.counts
+    fit = cyclical_projection(graph, cards, {}, counts, pseudo_count, tol, max_iter)
+    log_l = -score.encoded.n * fit.log_z
+    for clique, table in fit.log_potentials.items():
+        observed = np.asarray(counts(clique), dtype=float)
+        log_l += float(np.sum(np.where(observed > 0, observed * table, 0.0)))
+    return log_l, log_linear_dimension(graph, cards, {})
+
+
 def graph_bic(score, graph: nx.Graph, pseudo_count: float = BIC_PSEUDO_COUNT, tol: float = 1e-4,
               max_iter: int = 100) -> float | None:  # fmt: skip
     """BIC of ``graph`` as a Markov network on the score's data; None when its junction tree is too costly.
@@ -177,17 +193,38 @@ def graph_bic(score, graph: nx.Graph, pseudo_count: float = BIC_PSEUDO_COUNT, to
     >>> bool(abs(bic - expected) < 1e-6)
     True
     """
-    cards = {v: int(score.encoded.cardinality[v]) for v in graph.nodes()}
-    if fit_work(graph, cards) is None:  # a junction tree beyond exact computation, or too costly a fit
+    fitted = _fitted_log_likelihood(score, graph, pseudo_count, tol, max_iter)
+    if fitted is None:
         return None
-    counts = score.encoded.counts
-    fit = cyclical_projection(graph, cards, {}, counts, pseudo_count, tol, max_iter)
-    log_l = -score.encoded.n * fit.log_z
-    for clique, table in fit.log_potentials.items():
-        observed = np.asarray(counts(clique), dtype=float)
-        log_l += float(np.sum(np.where(observed > 0, observed * table, 0.0)))
-    k = log_linear_dimension(graph, cards, {})
+    log_l, k = fitted
     return log_l - 0.5 * k * math.log(score.encoded.n)
+
+
+def graph_aic(score, graph: nx.Graph, pseudo_count: float = BIC_PSEUDO_COUNT, tol: float = 1e-4,
+              max_iter: int = 100) -> float | None:  # fmt: skip
+    """AIC of ``graph`` as a Markov network on the score's data, per row; None when its junction tree is too costly.
+
+    ``(log L - k) / N``, with ``log L``, ``k`` and the fit as in :func:`graph_bic`: Akaike's
+    estimate of the expected log-likelihood per row of new data under the fitted network, the
+    quantity that 5-fold cross-validation (:func:`graph_cv`) estimates with ten more fits. Rows
+    may carry fractional counts (``N`` is their total).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pgmpy_sgm.structure_score import MPLScore
+    >>> table = pd.DataFrame({"a": [0, 1, 0, 1], "b": [0, 1, 1, 0], "n": [45, 45, 5, 5]})
+    >>> score = MPLScore(table, weights="n")
+    >>> aic = graph_aic(score, nx.Graph([("a", "b")]), pseudo_count=0.0)
+    >>> expected = (90 * math.log(0.45) + 10 * math.log(0.05) - 3) / 100
+    >>> bool(abs(aic - expected) < 1e-8)
+    True
+    """
+    fitted = _fitted_log_likelihood(score, graph, pseudo_count, tol, max_iter)
+    if fitted is None:
+        return None
+    log_l, k = fitted
+    return (log_l - k) / score.encoded.n
 
 
 def graph_cv(score, graph: nx.Graph) -> float | None:
@@ -218,21 +255,27 @@ def graph_cv(score, graph: nx.Graph) -> float | None:
     return scores[DEFAULT_PSEUDO_COUNT]
 
 
+#: Each criterion of :func:`choose_graph`.
+GRAPH_CRITERIA = {"aic": graph_aic, "bic": graph_bic, "cv": graph_cv}
+
+
 def choose_graph(score, climbed: nx.Graph, candidates: list, deadline: Deadline,
                  criterion: str = "bic") -> tuple[nx.Graph, str, dict, str]:  # fmt: skip
-    """The climb's graph or the union of the pre-screened blankets, whichever has the higher :func:`graph_bic`.
+    """The climb's graph or the union of the pre-screened blankets, whichever has the higher ``criterion``.
 
-    With ``criterion="cv"`` the cross-validated log-likelihood (:func:`graph_cv`) decides instead:
-    an estimate of the held-out fit itself, where BIC, consistent for the graph, can prefer the
-    sparser graph that predicts worse at small ``n``; when it cannot be computed, BIC decides.
+    ``criterion`` is ``"bic"`` (:func:`graph_bic`), ``"aic"`` (:func:`graph_aic`) or ``"cv"``
+    (:func:`graph_cv`). AIC and cross-validation estimate the held-out fit itself, where BIC,
+    consistent for the graph, can prefer the sparser graph that predicts worse at small ``n``;
+    AIC needs one fit per graph, cross-validation six. When cross-validation cannot be
+    computed (fractional counts), BIC decides.
 
     The global pseudo-likelihood scores each node by its conditional distribution as a table
     saturated in the whole blanket, so an edge at a node with many multi-state neighbours
     multiplies that node's table and is rejected, although a Markov network pays for the edge
     only inside the cliques holding it; the node at the edge's other end, pre-screened alone,
     keeps it. The union ("OR") of the blankets keeps those edges, and also any weak edge one
-    end accepted by chance; the BIC of the fitted networks, exact in the likelihood and in the
-    number of parameters, arbitrates. Returns the chosen graph, ``"global"`` or ``"or"``, the
+    end accepted by chance; the likelihood of the fitted networks, exact, and their exact
+    numbers of parameters arbitrate. Returns the chosen graph, ``"global"`` or ``"or"``, the
     value of each graph compared (empty when the two graphs agree, the budget is spent, or a
     junction tree is too costly: then the climb's graph) and the criterion that decided.
 
@@ -254,7 +297,7 @@ def choose_graph(score, climbed: nx.Graph, candidates: list, deadline: Deadline,
     cards = score.encoded.cardinality
     if fit_work(climbed, cards) is None or fit_work(union, cards) is None:  # no fit before knowing both are feasible
         return climbed, "global", {}, criterion
-    judge = graph_cv if criterion == "cv" else graph_bic
+    judge = GRAPH_CRITERIA[criterion]
     values = {}
     for rule, graph in (("global", climbed), ("or", union)):
         value = judge(score, graph)

@@ -226,4 +226,4 @@ def test_graph_choice_falls_back_to_bic_with_fractional_counts_and_is_checked():
     climbed = nx.empty_graph(["a", "b", "c"])
     assert choose_graph(score, climbed, [("a", "b")], Deadline(None), "cv")[3] == "bic"
     with pytest.raises(ValueError, match="graph_choice must be one of"):
-        MPLSearch(graph_choice="aic").fit(data)
+        MPLSearch(graph_choice="aicc").fit(data)

@@ -195,9 +195,9 @@ def test_dask_frame_learns_what_the_pandas_frame_learns():
     assert lazy.best_score_ == pytest.approx(plain.best_score_, rel=1e-12)
 
 
-# -- stage 2: the climb's graph or the union of the blankets, by BIC ---------------------------------
-def _forest_bic(data: pd.DataFrame, edges: list, pseudo_count: float) -> float:
-    """BIC of a forest computed by hand: the fit of a decomposable graph is the product of its clique
+# -- stage 2: the climb's graph or the union of the blankets, by BIC or AIC --------------------------
+def _forest_fit(data: pd.DataFrame, edges: list, pseudo_count: float) -> tuple[float, int]:
+    """``(log L, k)`` of a forest computed by hand: the fit of a decomposable graph is the product of its clique
     marginals over its separator marginals, the marginals those of the data plus a uniform pseudo-sample
     of total weight ``pseudo_count``; free parameters sum(r_v - 1) + sum over edges (r_u - 1)(r_v - 1)."""
     n, cards = len(data), {v: data[v].nunique() for v in data.columns}
@@ -216,7 +216,18 @@ def _forest_bic(data: pd.DataFrame, edges: list, pseudo_count: float) -> float:
         counts, q = smoothed([v])
         log_l += (1 - degree[v]) * float((counts * np.log(q)).sum())
     k = sum(cards[v] - 1 for v in data.columns) + sum((cards[u] - 1) * (cards[v] - 1) for u, v in edges)
-    return log_l - 0.5 * k * np.log(n)
+    return log_l, k
+
+
+def _forest_bic(data: pd.DataFrame, edges: list, pseudo_count: float) -> float:
+    log_l, k = _forest_fit(data, edges, pseudo_count)
+    return log_l - 0.5 * k * np.log(len(data))
+
+
+def _forest_aic(data: pd.DataFrame, edges: list, pseudo_count: float) -> float:
+    """AIC per row: (log L - k) / N."""
+    log_l, k = _forest_fit(data, edges, pseudo_count)
+    return (log_l - k) / len(data)
 
 
 def _hub_data(n: int, seed: int) -> pd.DataFrame:
@@ -260,6 +271,43 @@ def test_choose_graph_keeps_the_graph_of_higher_hand_computed_bic():
         assert _edges(graph) == _edges(nx.Graph(candidates if rule == "or" else climbed.edges()))
         rules.append(rule)
     assert rules == ["or", "global"]
+
+
+@pytest.mark.parametrize("pseudo_count", [0.0, 1.0])
+def test_graph_aic_of_a_forest_equals_the_hand_computed_aic(pseudo_count):
+    from pgmpy_sgm.causal_discovery._mpl_steps import graph_aic
+
+    data = _hub_data(600, seed=3)
+    edges = [("h", "a"), ("h", "b"), ("b", "c")]
+    graph = nx.Graph(edges)
+    graph.add_nodes_from(data.columns)
+    got = graph_aic(MPLScore(data), graph, pseudo_count=pseudo_count, tol=1e-12, max_iter=50)
+    assert got == pytest.approx(_forest_aic(data, edges, pseudo_count), abs=1e-9)
+
+
+def test_choose_graph_by_aic_follows_the_hand_computed_aic_where_bic_disagrees():
+    """A weak true edge h-c that AIC's price (1 per parameter) admits and BIC's ((log N) / 2) refuses;
+    a false edge h-z that both refuse."""
+    from pgmpy_sgm.causal_discovery._mpl_steps import BIC_PSEUDO_COUNT, Deadline, choose_graph
+
+    rng = np.random.default_rng(8)  # h-c gains 2.4 in log L for 1 parameter: AIC's price 1, BIC's 3.3
+    n = 800
+    h = rng.integers(0, 2, n)
+    data = pd.DataFrame({"h": h, "a": np.where(rng.random(n) < 0.9, h, 1 - h),
+                         "c": np.where(rng.random(n) < 0.56, h, 1 - h), "z": rng.integers(0, 2, n)})  # fmt: skip
+    score = MPLScore(data)
+    climbed = nx.Graph([("h", "a")])
+    climbed.add_nodes_from(data.columns)
+    chosen = {}
+    for extra in (("h", "c"), ("h", "z")):
+        candidates = [("h", "a"), extra]
+        for criterion, by_hand_of in (("aic", _forest_aic), ("bic", _forest_bic)):
+            _, rule, values, used = choose_graph(score, climbed, candidates, Deadline(None), criterion)
+            by_hand = {"global": by_hand_of(data, [("h", "a")], BIC_PSEUDO_COUNT),
+                       "or": by_hand_of(data, candidates, BIC_PSEUDO_COUNT)}  # fmt: skip
+            assert used == criterion and values == pytest.approx(by_hand, rel=1e-9)
+            chosen[extra[1], criterion] = rule
+    assert chosen == {("c", "aic"): "or", ("c", "bic"): "global", ("z", "aic"): "global", ("z", "bic"): "global"}
 
 
 def test_choose_graph_compares_nothing_when_the_climb_keeps_every_candidate_or_time_is_up():
