@@ -37,7 +37,8 @@ import numpy as np
 from pgmpy_sgm.models._cmn_inference import Propagation, sum_out
 from pgmpy_sgm.models._cmn_parameters import cyclical_projection, fit_plan
 
-__all__ = ["add_edges", "added_dimension", "joint_marginals", "edge_margins", "fit_work", "MAX_FIT_WORK",
+__all__ = ["add_edges", "added_dimension", "joint_marginals", "edge_margins", "fit_work", "network_fit",
+           "MAX_FIT_WORK",
            "ADDITION_PSEUDO_COUNT", "EBIC_GAMMA"]
 
 #: Largest work of one sweep of cyclical projection (maximal cliques x junction-tree cells) at which
@@ -200,16 +201,38 @@ def edge_margins(score, graph: nx.Graph, fit, pairs: list) -> dict:
     return out
 
 
-def _fit(score, graph: nx.Graph):
-    cards = score.encoded.cardinality
-    return cyclical_projection(graph, cards, {}, score.encoded.counts, ADDITION_PSEUDO_COUNT, 1e-4, 100)
+def network_fit(score, graph: nx.Graph, pseudo_count: float = ADDITION_PSEUDO_COUNT, tol: float = 1e-4,
+                max_iter: int = 100, memo: dict | None = None):  # fmt: skip
+    """``graph`` fitted as a Markov network (no contexts) on the score's data by :func:`cyclical_projection`.
+
+    ``memo`` keeps each fit by the graph's edges and the fit's settings, so that the stages of
+    one search fit each graph once.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pgmpy_sgm.structure_score import MPLScore
+    >>> score = MPLScore(pd.DataFrame({"a": [0, 1, 0, 1], "b": [0, 1, 1, 0], "n": [45, 45, 5, 5]}), weights="n")
+    >>> memo = {}
+    >>> fit = network_fit(score, nx.Graph([("a", "b")]), memo=memo)
+    >>> network_fit(score, nx.Graph([("b", "a")]), memo=memo) is fit, len(memo)
+    (True, 1)
+    """
+    key = (frozenset(frozenset(e) for e in graph.edges()), pseudo_count, tol, max_iter)
+    if memo is not None and key in memo:
+        return memo[key]
+    fit = cyclical_projection(graph, score.encoded.cardinality, {}, score.encoded.counts, pseudo_count, tol, max_iter)
+    if memo is not None:
+        memo[key] = fit
+    return fit
 
 
-def add_edges(score, graph: nx.Graph, proposed: list, deadline) -> tuple[nx.Graph, list]:
+def add_edges(score, graph: nx.Graph, proposed: list, deadline, memo: dict | None = None) -> tuple[nx.Graph, list]:
     """Edges added to ``graph`` while one pays by the fitted network's likelihood (see the module).
 
     Returns the enlarged graph and the edges added, in the order added. Nothing is added when
-    the graph's fit is too costly (:func:`fit_work`) or the budget is spent.
+    the graph's fit is too costly (:func:`fit_work`) or the budget is spent. ``memo``: fits
+    already made (:func:`network_fit`).
 
     Examples
     --------
@@ -236,7 +259,7 @@ def add_edges(score, graph: nx.Graph, proposed: list, deadline) -> tuple[nx.Grap
         pairs = _candidates(graph, proposed, order)
         if not pairs:
             break
-        margins = edge_margins(score, graph, _fit(score, graph), pairs)
+        margins = edge_margins(score, graph, network_fit(score, graph, memo=memo), pairs)
         touched: set = set()
         batch = []
         for (u, v), margin in sorted(margins.items(), key=lambda kv: (-kv[1], order[kv[0][0]], order[kv[0][1]])):

@@ -33,9 +33,8 @@ from itertools import product
 import networkx as nx
 import numpy as np
 
-from pgmpy_sgm.causal_discovery._mpl_additions import ADDITION_PSEUDO_COUNT, fit_work
+from pgmpy_sgm.causal_discovery._mpl_additions import ADDITION_PSEUDO_COUNT, fit_work, network_fit
 from pgmpy_sgm.models._cmn_methods import DEFAULT_PSEUDO_COUNT
-from pgmpy_sgm.models._cmn_parameters import cyclical_projection
 from pgmpy_sgm.models._cmn_smoothing import cv_log_likelihoods
 from pgmpy_sgm.models._cmn_structure import log_linear_dimension
 from pgmpy_sgm.structure_score._mpl_groups import close_contexts, common_neighbours
@@ -153,14 +152,14 @@ def climb_edges(score, candidates: list, deadline: Deadline) -> tuple[nx.Graph, 
     return graph, moves
 
 
-def _fitted_log_likelihood(score, graph: nx.Graph, pseudo_count: float, tol: float,
-                           max_iter: int) -> tuple[float, int] | None:  # fmt: skip
+def _fitted_log_likelihood(score, graph: nx.Graph, pseudo_count: float, tol: float, max_iter: int,
+                           memo: dict | None) -> tuple[float, int] | None:  # fmt: skip
     """``(log L, k)`` of ``graph`` fitted as a Markov network on the score's data; None when too costly to fit."""
     cards = {v: int(score.encoded.cardinality[v]) for v in graph.nodes()}
     if fit_work(graph, cards) is None:  # a junction tree beyond exact computation, or too costly a fit
         return None
     counts = score.encoded.counts
-    fit = cyclical_projection(graph, cards, {}, counts, pseudo_count, tol, max_iter)
+    fit = network_fit(score, graph, pseudo_count, tol, max_iter, memo)
     log_l = -score.encoded.n * fit.log_z
     for clique, table in fit.log_potentials.items():
         observed = np.asarray(counts(clique), dtype=float)
@@ -169,7 +168,7 @@ def _fitted_log_likelihood(score, graph: nx.Graph, pseudo_count: float, tol: flo
 
 
 def graph_bic(score, graph: nx.Graph, pseudo_count: float = BIC_PSEUDO_COUNT, tol: float = 1e-4,
-              max_iter: int = 100) -> float | None:  # fmt: skip
+              max_iter: int = 100, memo: dict | None = None) -> float | None:  # fmt: skip
     """BIC of ``graph`` as a Markov network on the score's data; None when its junction tree is too costly.
 
     ``log L - (k / 2) log N``: ``log L`` is the exact log-likelihood of the data under clique
@@ -178,6 +177,7 @@ def graph_bic(score, graph: nx.Graph, pseudo_count: float = BIC_PSEUDO_COUNT, to
     ``ContextualMarkovNetwork.fit``, loose by default: the comparison needs the log-likelihood to
     a fraction of a nat, not the parameters to 1e-8), ``k`` the dimension of the log-linear model
     (:func:`~pgmpy_sgm.models._cmn_structure.log_linear_dimension`), ``N`` the number of rows.
+    ``memo``: fits already made (:func:`~pgmpy_sgm.causal_discovery._mpl_additions.network_fit`).
 
     Examples
     --------
@@ -193,7 +193,7 @@ def graph_bic(score, graph: nx.Graph, pseudo_count: float = BIC_PSEUDO_COUNT, to
     >>> bool(abs(bic - expected) < 1e-6)
     True
     """
-    fitted = _fitted_log_likelihood(score, graph, pseudo_count, tol, max_iter)
+    fitted = _fitted_log_likelihood(score, graph, pseudo_count, tol, max_iter, memo)
     if fitted is None:
         return None
     log_l, k = fitted
@@ -201,7 +201,7 @@ def graph_bic(score, graph: nx.Graph, pseudo_count: float = BIC_PSEUDO_COUNT, to
 
 
 def graph_aic(score, graph: nx.Graph, pseudo_count: float = BIC_PSEUDO_COUNT, tol: float = 1e-4,
-              max_iter: int = 100) -> float | None:  # fmt: skip
+              max_iter: int = 100, memo: dict | None = None) -> float | None:  # fmt: skip
     """AIC of ``graph`` as a Markov network on the score's data, per row; None when its junction tree is too costly.
 
     ``(log L - k) / N``, with ``log L``, ``k`` and the fit as in :func:`graph_bic`: Akaike's
@@ -220,7 +220,7 @@ def graph_aic(score, graph: nx.Graph, pseudo_count: float = BIC_PSEUDO_COUNT, to
     >>> bool(abs(aic - expected) < 1e-8)
     True
     """
-    fitted = _fitted_log_likelihood(score, graph, pseudo_count, tol, max_iter)
+    fitted = _fitted_log_likelihood(score, graph, pseudo_count, tol, max_iter, memo)
     if fitted is None:
         return None
     log_l, k = fitted
@@ -259,15 +259,16 @@ def graph_cv(score, graph: nx.Graph) -> float | None:
 GRAPH_CRITERIA = {"aic": graph_aic, "bic": graph_bic, "cv": graph_cv}
 
 
-def choose_graph(score, climbed: nx.Graph, candidates: list, deadline: Deadline,
-                 criterion: str = "bic") -> tuple[nx.Graph, str, dict, str]:  # fmt: skip
+def choose_graph(score, climbed: nx.Graph, candidates: list, deadline: Deadline, criterion: str = "bic",
+                 memo: dict | None = None) -> tuple[nx.Graph, str, dict, str]:  # fmt: skip
     """The climb's graph or the union of the pre-screened blankets, whichever has the higher ``criterion``.
 
     ``criterion`` is ``"bic"`` (:func:`graph_bic`), ``"aic"`` (:func:`graph_aic`) or ``"cv"``
     (:func:`graph_cv`). AIC and cross-validation estimate the held-out fit itself, where BIC,
     consistent for the graph, can prefer the sparser graph that predicts worse at small ``n``;
     AIC needs one fit per graph, cross-validation six. When cross-validation cannot be
-    computed (fractional counts), BIC decides.
+    computed (fractional counts), BIC decides. ``memo`` keeps the fits of AIC and BIC
+    (:func:`~pgmpy_sgm.causal_discovery._mpl_additions.network_fit`).
 
     The global pseudo-likelihood scores each node by its conditional distribution as a table
     saturated in the whole blanket, so an edge at a node with many multi-state neighbours
@@ -300,9 +301,9 @@ def choose_graph(score, climbed: nx.Graph, candidates: list, deadline: Deadline,
     judge = GRAPH_CRITERIA[criterion]
     values = {}
     for rule, graph in (("global", climbed), ("or", union)):
-        value = judge(score, graph)
+        value = judge(score, graph) if judge is graph_cv else judge(score, graph, memo=memo)
         if value is None and judge is graph_cv:
-            return choose_graph(score, climbed, candidates, deadline, "bic")
+            return choose_graph(score, climbed, candidates, deadline, "bic", memo)
         if value is None or deadline.passed():
             return climbed, "global", {}, criterion
         values[rule] = value

@@ -235,13 +235,15 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
                              for w in b}, key=lambda e: (position[e[0]], position[e[1]]))  # fmt: skip
         self.candidate_edges_ = candidates
         graph, self.n_edge_moves_ = climb_edges(score, candidates, deadline)
-        graph, self.graph_rule_, values, criterion = choose_graph(score, graph, candidates, deadline, self.graph_choice)
+        fits: dict = {}  # networks fitted in stage 2, each once
+        graph, self.graph_rule_, values, criterion = choose_graph(score, graph, candidates, deadline, self.graph_choice,
+                                                                  fits)  # fmt: skip
         self.graph_aic_ = values if criterion == "aic" else {}
         self.graph_bic_ = values if criterion == "bic" else {}
         self.graph_cv_ = values if criterion == "cv" else {}
         self.added_edges_ = []
         if self.edge_additions:
-            graph, self.added_edges_ = add_edges(score, graph, candidates, deadline)
+            graph, self.added_edges_ = add_edges(score, graph, candidates, deadline, fits)
         closed, self.n_context_moves_ = {}, 0
         if self.contexts:
             rng = np.random.default_rng(self.seed)
