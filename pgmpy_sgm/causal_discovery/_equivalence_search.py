@@ -220,61 +220,69 @@ def cpdag_of_dag(parents: list[int]) -> tuple[list[int], list[int], list[int]]:
     return pa, ch, ne
 
 
-def _insertions_into(y, pa, ne, adj, candidates, gain_of, max_indegree, min_improvement) -> list[tuple]:
-    """Insert operators ``x -> y`` (``x`` among ``candidates``) with a gain above ``min_improvement``
-    whose clique condition holds, as ``(-gain, y, x, T, NA(y, x))`` tuples, sorted.
+def _insertions_of(y, x, pa, ne, adj, gain_of, max_indegree, min_improvement) -> list[tuple]:
+    """Insert operators ``x -> y`` (``x`` not adjacent to ``y``) with a gain above ``min_improvement``
+    whose clique condition holds, as ``(-gain, y, x, T, NA(y, x))`` tuples, in the order found.
 
-    The path condition is left to the caller, which checks it in order of gain.
+    They read ``y``'s parents and undirected neighbours, the adjacency among those neighbours
+    and which of them are adjacent to ``x``. The path condition is left to the caller, which
+    checks it in order of gain.
     """
-    out = []
-    for x in iter_bits(candidates & ~adj[y] & ~(1 << y)):
-        na = ne[y] & adj[x]
-        if not _is_clique(adj, na):
+    out: list[tuple] = []
+    na = ne[y] & adj[x]
+    if not _is_clique(adj, na):
+        return out
+    # T must be a clique joined to all of NA: grow cliques among such neighbours
+    joined = 0
+    for t in iter_bits(ne[y] & ~adj[x] & ~(1 << x)):
+        if not na & ~adj[t]:
+            joined |= 1 << t
+    for subset in _cliques_within(adj, joined, MAX_SUBSETS_PER_PAIR):
+        base = pa[y] | na | subset
+        if max_indegree is not None and bin(base).count("1") + 1 > max_indegree:
             continue
-        # T must be a clique joined to all of NA: grow cliques among such neighbours
-        joined = 0
-        for t in iter_bits(ne[y] & ~adj[x] & ~(1 << x)):
-            if not na & ~adj[t]:
-                joined |= 1 << t
-        for subset in _cliques_within(adj, joined, MAX_SUBSETS_PER_PAIR):
-            base = pa[y] | na | subset
-            if max_indegree is not None and bin(base).count("1") + 1 > max_indegree:
-                continue
-            gain = gain_of(y, base, base | (1 << x))
-            if gain > min_improvement:
-                out.append((-gain, y, x, subset, na))
-    out.sort()
+        gain = gain_of(y, base, base | (1 << x))
+        if gain > min_improvement:
+            out.append((-gain, y, x, subset, na))
     return out
 
 
 class _InsertionCache:
-    """Insert operators per target node, recomputed only for nodes whose neighbourhood changed.
+    """Insert operators per target node, recomputed only where the graph around them changed.
 
-    The operators into ``y`` read ``y``'s parents, neighbours and adjacency, the adjacency
-    among ``y``'s undirected neighbours and, for each candidate ``x``, which of those
-    neighbours are adjacent to ``x``; that is the key under which they are kept.
+    The operators into ``y`` read ``y``'s parents and undirected neighbours, the adjacency
+    among those neighbours (together: the part shared by every ``x``) and, for each
+    candidate ``x`` not adjacent to ``y``, which of the neighbours are adjacent to ``x``.
+    When nothing of this changed, ``y``'s sorted operators are reused whole; when only some
+    ``x`` see a change, only theirs are recomputed (every insertion re-orients edges around
+    it, so most misses are of this kind).
     """
 
     def __init__(self, candidates: list[int], gain_of, max_indegree, min_improvement):
         self.candidates, self.gain_of = candidates, gain_of
         self.max_indegree, self.min_improvement = max_indegree, min_improvement
-        self.kept: dict[int, tuple] = {}
+        self.kept: dict[int, tuple] = {}  # y -> (key, {x: (neighbours of y adjacent to x, operators)}, sorted)
 
     def operators(self, pa, ch, ne) -> list[list[tuple]]:
         adj = _adjacency(pa, ch, ne)
         out = []
         for y in range(len(pa)):
             around = ne[y]
-            key = (pa[y], around, adj[y])
-            if around:
-                key += (tuple(adj[t] & around for t in iter_bits(around)),
-                        tuple(adj[x] & around for x in iter_bits(self.candidates[y] & ~adj[y])))  # fmt: skip
+            shared = (pa[y], around, tuple(adj[t] & around for t in iter_bits(around)) if around else ())
+            movable = self.candidates[y] & ~adj[y] & ~(1 << y)
+            key = (shared, movable, tuple(adj[x] & around for x in iter_bits(movable)) if around else ())
             hit = self.kept.get(y)
             if hit is None or hit[0] != key:
-                ops = _insertions_into(y, pa, ne, adj, self.candidates[y], self.gain_of, self.max_indegree,
-                                       self.min_improvement)  # fmt: skip
-                hit = self.kept[y] = (key, ops)
-            out.append(hit[1])
+                reusable = hit[1] if hit is not None and hit[0][0] == shared else {}
+                per_x = {}
+                for x in iter_bits(movable):
+                    seen = adj[x] & around
+                    old = reusable.get(x)
+                    per_x[x] = old if old is not None and old[0] == seen else (
+                        seen, _insertions_of(y, x, pa, ne, adj, self.gain_of, self.max_indegree, self.min_improvement))
+                merged = sorted(op for _, ops in per_x.values() for op in ops)
+                hit = self.kept[y] = (key, per_x, merged)
+            out.append(hit[2])
         return out
 
 

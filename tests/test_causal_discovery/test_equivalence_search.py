@@ -197,3 +197,39 @@ def test_same_score_as_pgmpy_ges(seed):
     theirs = GES(scoring_method=BDeu(df, equivalent_sample_size=5), return_type="dag").fit(df).causal_graph_
     theirs.add_nodes_from(cols)
     assert res.score == pytest.approx(bdeu.score(theirs), abs=1e-8)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_insertion_cache_gives_the_operators_of_a_fresh_computation_at_every_step(seed, monkeypatch):
+    """The cache reuses a node's operators whole, or per candidate parent; at every step of the search
+    its lists equal those computed from scratch (an empty cache), and partial reuse does happen."""
+    from pgmpy_sgm.causal_discovery import _equivalence_search as ges
+
+    rng = np.random.default_rng(seed)
+    d = 8
+    wanted = [int(m) for m in rng.integers(0, 1 << d, d)]
+    scores = {}
+
+    def family(y, mask):  # a random score that rewards a random set of parents, so many insertions apply
+        key = (y, mask)
+        if key not in scores:
+            scores[key] = float(rng.normal()) + 2.0 * bin(mask & wanted[y]).count("1") - 1.5 * bin(mask).count("1")
+        return scores[key]
+
+    cached_operators = ges._InsertionCache.operators
+    checked = {"steps": 0, "partial": 0}
+
+    def checking(self, pa, ch, ne):
+        before = {y: hit for y, hit in self.kept.items()}
+        got = cached_operators(self, pa, ch, ne)
+        fresh = ges._InsertionCache(self.candidates, self.gain_of, self.max_indegree, self.min_improvement)
+        assert got == cached_operators(fresh, pa, ch, ne)
+        checked["steps"] += 1
+        checked["partial"] += sum(1 for y, hit in self.kept.items() if y in before and hit is not before[y]
+                                  and any(hit[1][x] is before[y][1].get(x) for x in hit[1]))  # fmt: skip
+        return got
+
+    monkeypatch.setattr(ges._InsertionCache, "operators", checking)
+    result = greedy_equivalence_search(family, d)
+    assert checked["steps"] == result.n_inserts + 1  # one call per insertion, and the last finds none
+    assert checked["partial"] > 0
