@@ -67,6 +67,8 @@ def _semidirected_path(ch, ne, start: int, goal: int, blocked: int) -> bool:
 
 def _cliques_within(adj: list[int], candidates: int, limit: int) -> list[int]:
     """Subsets of ``candidates`` that are cliques (the empty set first), at most ``limit``, smallest first."""
+    if not candidates:
+        return [0]
     out = [0]
     layer = [0]
     while layer and len(out) < limit:
@@ -229,14 +231,16 @@ def _insertions_of(y, x, pa, ne, adj, gain_of, max_indegree, min_improvement) ->
     checks it in order of gain.
     """
     out: list[tuple] = []
-    na = ne[y] & adj[x]
-    if not _is_clique(adj, na):
+    around = ne[y]
+    na = around & adj[x]
+    if na and not _is_clique(adj, na):
         return out
     # T must be a clique joined to all of NA: grow cliques among such neighbours
     joined = 0
-    for t in iter_bits(ne[y] & ~adj[x] & ~(1 << x)):
-        if not na & ~adj[t]:
-            joined |= 1 << t
+    if around:
+        for t in iter_bits(around & ~adj[x] & ~(1 << x)):
+            if not na & ~adj[t]:
+                joined |= 1 << t
     for subset in _cliques_within(adj, joined, MAX_SUBSETS_PER_PAIR):
         base = pa[y] | na | subset
         if max_indegree is not None and bin(base).count("1") + 1 > max_indegree:
@@ -253,25 +257,46 @@ class _InsertionCache:
     The operators into ``y`` read ``y``'s parents and undirected neighbours, the adjacency
     among those neighbours (together: the part shared by every ``x``) and, for each
     candidate ``x`` not adjacent to ``y``, which of the neighbours are adjacent to ``x``.
-    When nothing of this changed, ``y``'s sorted operators are reused whole; when only some
-    ``x`` see a change, only theirs are recomputed (every insertion re-orients edges around
-    it, so most misses are of this kind).
+    Only nodes near a change since the last call are looked at: a node whose edges changed
+    and its undirected neighbours before and after (every part of a node's operators changes
+    only with its own edges or with the edges of one of its undirected neighbours); for those,
+    when nothing of the above changed, the sorted operators are reused whole, and when only
+    some ``x`` see a change, only theirs are recomputed (every insertion re-orients
+    edges around it, so most misses are of this kind).
     """
 
     def __init__(self, candidates: list[int], gain_of, max_indegree, min_improvement):
         self.candidates, self.gain_of = candidates, gain_of
         self.max_indegree, self.min_improvement = max_indegree, min_improvement
         self.kept: dict[int, tuple] = {}  # y -> (key, {x: (neighbours of y adjacent to x, operators)}, sorted)
+        self.last: tuple | None = None  # the graph of the previous call
+
+    def _near_changes(self, pa, ch, ne) -> set[int] | None:
+        """Nodes whose operators may have changed since the last call (None: the first call, every node)."""
+        if self.last is None:
+            return None
+        old_pa, old_ch, old_ne = self.last
+        near: set[int] = set()
+        for v in range(len(pa)):
+            if pa[v] != old_pa[v] or ch[v] != old_ch[v] or ne[v] != old_ne[v]:
+                near.add(v)
+                near.update(iter_bits(old_ne[v] | ne[v]))
+        return near
 
     def operators(self, pa, ch, ne) -> list[list[tuple]]:
         adj = _adjacency(pa, ch, ne)
+        near = self._near_changes(pa, ch, ne)
+        self.last = (list(pa), list(ch), list(ne))
         out = []
         for y in range(len(pa)):
+            hit = self.kept.get(y)
+            if hit is not None and near is not None and y not in near:
+                out.append(hit[2])
+                continue
             around = ne[y]
             shared = (pa[y], around, tuple(adj[t] & around for t in iter_bits(around)) if around else ())
             movable = self.candidates[y] & ~adj[y] & ~(1 << y)
             key = (shared, movable, tuple(adj[x] & around for x in iter_bits(movable)) if around else ())
-            hit = self.kept.get(y)
             if hit is None or hit[0] != key:
                 reusable = hit[1] if hit is not None and hit[0][0] == shared else {}
                 per_x = {}
@@ -409,13 +434,13 @@ def greedy_equivalence_search(
     [0, 0, 3]
     """
     d = n_nodes
-    cache: dict[tuple[int, int], float] = {}
+    caches: list[dict[int, float]] = [{} for _ in range(d)]  # per node, by parent mask (no key tuples to hash)
 
     def family(y: int, mask: int) -> float:
-        key = (y, mask)
-        value = cache.get(key)
+        cache = caches[y]
+        value = cache.get(mask)
         if value is None:
-            value = cache[key] = float(local_score(y, mask))
+            value = cache[mask] = float(local_score(y, mask))
         return value
 
     pa, ch, ne = [0] * d, [0] * d, [0] * d

@@ -199,14 +199,16 @@ def test_same_score_as_pgmpy_ges(seed):
     assert res.score == pytest.approx(bdeu.score(theirs), abs=1e-8)
 
 
+@pytest.mark.parametrize("screened", [False, True])
 @pytest.mark.parametrize("seed", range(6))
-def test_insertion_cache_gives_the_operators_of_a_fresh_computation_at_every_step(seed, monkeypatch):
-    """The cache reuses a node's operators whole, or per candidate parent; at every step of the search
-    its lists equal those computed from scratch (an empty cache), and partial reuse does happen."""
+def test_insertion_cache_gives_the_operators_of_a_fresh_computation_at_every_step(seed, screened, monkeypatch):
+    """The cache skips nodes far from the last change, reuses a node's operators whole, or per candidate
+    parent; at every step of the search its lists equal those computed from scratch (an empty cache), and
+    partial reuse (and, with screened candidates, skipping) does happen."""
     from pgmpy_sgm.causal_discovery import _equivalence_search as ges
 
     rng = np.random.default_rng(seed)
-    d = 8
+    d = 12
     wanted = [int(m) for m in rng.integers(0, 1 << d, d)]
     scores = {}
 
@@ -216,11 +218,22 @@ def test_insertion_cache_gives_the_operators_of_a_fresh_computation_at_every_ste
             scores[key] = float(rng.normal()) + 2.0 * bin(mask & wanted[y]).count("1") - 1.5 * bin(mask).count("1")
         return scores[key]
 
+    candidates = None
+    if screened:  # a symmetric random candidate relation, as the screening gives
+        pairs = np.triu(rng.random((d, d)) < 0.35, 1)
+        pairs = pairs | pairs.T
+        candidates = [sum(1 << int(x) for x in np.flatnonzero(pairs[y])) for y in range(d)]
     cached_operators = ges._InsertionCache.operators
-    checked = {"steps": 0, "partial": 0}
+    near_changes = ges._InsertionCache._near_changes
+    checked = {"steps": 0, "partial": 0, "skipped": 0}
+
+    def counting(self, pa, ch, ne):
+        near = near_changes(self, pa, ch, ne)
+        checked["skipped"] += 0 if near is None else d - len(near)
+        return near
 
     def checking(self, pa, ch, ne):
-        before = {y: hit for y, hit in self.kept.items()}
+        before = dict(self.kept)
         got = cached_operators(self, pa, ch, ne)
         fresh = ges._InsertionCache(self.candidates, self.gain_of, self.max_indegree, self.min_improvement)
         assert got == cached_operators(fresh, pa, ch, ne)
@@ -230,6 +243,7 @@ def test_insertion_cache_gives_the_operators_of_a_fresh_computation_at_every_ste
         return got
 
     monkeypatch.setattr(ges._InsertionCache, "operators", checking)
-    result = greedy_equivalence_search(family, d)
+    monkeypatch.setattr(ges._InsertionCache, "_near_changes", counting)
+    result = greedy_equivalence_search(family, d, candidates=candidates)
     assert checked["steps"] == result.n_inserts + 1  # one call per insertion, and the last finds none
-    assert checked["partial"] > 0
+    assert checked["partial"] > 0 and (checked["skipped"] > 0 or not screened)
