@@ -67,8 +67,6 @@ def _semidirected_path(ch, ne, start: int, goal: int, blocked: int) -> bool:
 
 def _cliques_within(adj: list[int], candidates: int, limit: int) -> list[int]:
     """Subsets of ``candidates`` that are cliques (the empty set first), at most ``limit``, smallest first."""
-    if not candidates:
-        return [0]
     out = [0]
     layer = [0]
     while layer and len(out) < limit:
@@ -222,92 +220,61 @@ def cpdag_of_dag(parents: list[int]) -> tuple[list[int], list[int], list[int]]:
     return pa, ch, ne
 
 
-def _insertions_of(y, x, pa, ne, adj, gain_of, max_indegree, min_improvement) -> list[tuple]:
-    """Insert operators ``x -> y`` (``x`` not adjacent to ``y``) with a gain above ``min_improvement``
-    whose clique condition holds, as ``(-gain, y, x, T, NA(y, x))`` tuples, in the order found.
+def _insertions_into(y, pa, ne, adj, candidates, gain_of, max_indegree, min_improvement) -> list[tuple]:
+    """Insert operators ``x -> y`` (``x`` among ``candidates``) with a gain above ``min_improvement``
+    whose clique condition holds, as ``(-gain, y, x, T, NA(y, x))`` tuples, sorted.
 
-    They read ``y``'s parents and undirected neighbours, the adjacency among those neighbours
-    and which of them are adjacent to ``x``. The path condition is left to the caller, which
-    checks it in order of gain.
+    The path condition is left to the caller, which checks it in order of gain.
     """
-    out: list[tuple] = []
-    around = ne[y]
-    na = around & adj[x]
-    if na and not _is_clique(adj, na):
-        return out
-    # T must be a clique joined to all of NA: grow cliques among such neighbours
-    joined = 0
-    if around:
-        for t in iter_bits(around & ~adj[x] & ~(1 << x)):
+    out = []
+    for x in iter_bits(candidates & ~adj[y] & ~(1 << y)):
+        na = ne[y] & adj[x]
+        if not _is_clique(adj, na):
+            continue
+        # T must be a clique joined to all of NA: grow cliques among such neighbours
+        joined = 0
+        for t in iter_bits(ne[y] & ~adj[x] & ~(1 << x)):
             if not na & ~adj[t]:
                 joined |= 1 << t
-    for subset in _cliques_within(adj, joined, MAX_SUBSETS_PER_PAIR):
-        base = pa[y] | na | subset
-        if max_indegree is not None and bin(base).count("1") + 1 > max_indegree:
-            continue
-        gain = gain_of(y, base, base | (1 << x))
-        if gain > min_improvement:
-            out.append((-gain, y, x, subset, na))
+        for subset in _cliques_within(adj, joined, MAX_SUBSETS_PER_PAIR):
+            base = pa[y] | na | subset
+            if max_indegree is not None and bin(base).count("1") + 1 > max_indegree:
+                continue
+            gain = gain_of(y, base, base | (1 << x))
+            if gain > min_improvement:
+                out.append((-gain, y, x, subset, na))
+    out.sort()
     return out
 
 
 class _InsertionCache:
-    """Insert operators per target node, recomputed only where the graph around them changed.
+    """Insert operators per target node, recomputed only for nodes whose neighbourhood changed.
 
-    The operators into ``y`` read ``y``'s parents and undirected neighbours, the adjacency
-    among those neighbours (together: the part shared by every ``x``) and, for each
-    candidate ``x`` not adjacent to ``y``, which of the neighbours are adjacent to ``x``.
-    Only nodes near a change since the last call are looked at: a node whose edges changed
-    and its undirected neighbours before and after (every part of a node's operators changes
-    only with its own edges or with the edges of one of its undirected neighbours); for those,
-    when nothing of the above changed, the sorted operators are reused whole, and when only
-    some ``x`` see a change, only theirs are recomputed (every insertion re-orients
-    edges around it, so most misses are of this kind).
+    The operators into ``y`` read ``y``'s parents, neighbours and adjacency, the adjacency
+    among ``y``'s undirected neighbours and, for each candidate ``x``, which of those
+    neighbours are adjacent to ``x``; that is the key under which they are kept.
     """
 
     def __init__(self, candidates: list[int], gain_of, max_indegree, min_improvement):
         self.candidates, self.gain_of = candidates, gain_of
         self.max_indegree, self.min_improvement = max_indegree, min_improvement
-        self.kept: dict[int, tuple] = {}  # y -> (key, {x: (neighbours of y adjacent to x, operators)}, sorted)
-        self.last: tuple | None = None  # the graph of the previous call
-
-    def _near_changes(self, pa, ch, ne) -> set[int] | None:
-        """Nodes whose operators may have changed since the last call (None: the first call, every node)."""
-        if self.last is None:
-            return None
-        old_pa, old_ch, old_ne = self.last
-        near: set[int] = set()
-        for v in range(len(pa)):
-            if pa[v] != old_pa[v] or ch[v] != old_ch[v] or ne[v] != old_ne[v]:
-                near.add(v)
-                near.update(iter_bits(old_ne[v] | ne[v]))
-        return near
+        self.kept: dict[int, tuple] = {}
 
     def operators(self, pa, ch, ne) -> list[list[tuple]]:
         adj = _adjacency(pa, ch, ne)
-        near = self._near_changes(pa, ch, ne)
-        self.last = (list(pa), list(ch), list(ne))
         out = []
         for y in range(len(pa)):
-            hit = self.kept.get(y)
-            if hit is not None and near is not None and y not in near:
-                out.append(hit[2])
-                continue
             around = ne[y]
-            shared = (pa[y], around, tuple(adj[t] & around for t in iter_bits(around)) if around else ())
-            movable = self.candidates[y] & ~adj[y] & ~(1 << y)
-            key = (shared, movable, tuple(adj[x] & around for x in iter_bits(movable)) if around else ())
+            key = (pa[y], around, adj[y])
+            if around:
+                key += (tuple(adj[t] & around for t in iter_bits(around)),
+                        tuple(adj[x] & around for x in iter_bits(self.candidates[y] & ~adj[y])))  # fmt: skip
+            hit = self.kept.get(y)
             if hit is None or hit[0] != key:
-                reusable = hit[1] if hit is not None and hit[0][0] == shared else {}
-                per_x = {}
-                for x in iter_bits(movable):
-                    seen = adj[x] & around
-                    old = reusable.get(x)
-                    per_x[x] = old if old is not None and old[0] == seen else (
-                        seen, _insertions_of(y, x, pa, ne, adj, self.gain_of, self.max_indegree, self.min_improvement))
-                merged = sorted(op for _, ops in per_x.values() for op in ops)
-                hit = self.kept[y] = (key, per_x, merged)
-            out.append(hit[2])
+                ops = _insertions_into(y, pa, ne, adj, self.candidates[y], self.gain_of, self.max_indegree,
+                                       self.min_improvement)  # fmt: skip
+                hit = self.kept[y] = (key, ops)
+            out.append(hit[1])
         return out
 
 
@@ -434,13 +401,13 @@ def greedy_equivalence_search(
     [0, 0, 3]
     """
     d = n_nodes
-    caches: list[dict[int, float]] = [{} for _ in range(d)]  # per node, by parent mask (no key tuples to hash)
+    cache: dict[tuple[int, int], float] = {}
 
     def family(y: int, mask: int) -> float:
-        cache = caches[y]
-        value = cache.get(mask)
+        key = (y, mask)
+        value = cache.get(key)
         if value is None:
-            value = cache[mask] = float(local_score(y, mask))
+            value = cache[key] = float(local_score(y, mask))
         return value
 
     pa, ch, ne = [0] * d, [0] * d, [0] * d
