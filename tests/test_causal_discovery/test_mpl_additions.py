@@ -218,12 +218,14 @@ def test_choose_graph_by_cross_validation_follows_the_hand_computed_held_out_fit
     assert rule == max(by_hand, key=by_hand.get)
 
 
-def test_graph_choice_falls_back_to_bic_with_fractional_counts_and_is_checked():
+def test_graph_choice_cv_falls_back_to_bic_with_fractional_counts_aic_does_not_and_is_checked():
     from pgmpy_sgm.core.data import ExpectedCounts
 
     data = pd.DataFrame({"a": [0, 1, 0, 1, 0, 1], "b": [0, 1, 1, 0, 0, 1], "c": [0, 0, 1, 1, 1, 0]})
     score = MPLScore(data, weights=ExpectedCounts(np.array([10.5, 9.5, 2.0, 3.0, 4.0, 5.0])))
     climbed = nx.empty_graph(["a", "b", "c"])
     assert choose_graph(score, climbed, [("a", "b")], Deadline(None), "cv")[3] == "bic"
+    _, _, values, criterion = choose_graph(score, climbed, [("a", "b")], Deadline(None), "aic")
+    assert criterion == "aic" and set(values) == {"global", "or"}  # AIC needs no whole rows
     with pytest.raises(ValueError, match="graph_choice must be one of"):
         MPLSearch(graph_choice="aicc").fit(data)
