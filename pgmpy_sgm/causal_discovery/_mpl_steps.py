@@ -194,10 +194,7 @@ def graph_bic(score, graph: nx.Graph, pseudo_count: float = BIC_PSEUDO_COUNT, to
     True
     """
     fitted = _fitted_log_likelihood(score, graph, pseudo_count, tol, max_iter, memo)
-    if fitted is None:
-        return None
-    log_l, k = fitted
-    return log_l - 0.5 * k * math.log(score.encoded.n)
+    return None if fitted is None else fitted[0] - 0.5 * fitted[1] * math.log(score.encoded.n)
 
 
 def graph_aic(score, graph: nx.Graph, pseudo_count: float = BIC_PSEUDO_COUNT, tol: float = 1e-4,
@@ -221,10 +218,7 @@ def graph_aic(score, graph: nx.Graph, pseudo_count: float = BIC_PSEUDO_COUNT, to
     True
     """
     fitted = _fitted_log_likelihood(score, graph, pseudo_count, tol, max_iter, memo)
-    if fitted is None:
-        return None
-    log_l, k = fitted
-    return (log_l - k) / score.encoded.n
+    return None if fitted is None else (fitted[0] - fitted[1]) / score.encoded.n
 
 
 def graph_cv(score, graph: nx.Graph) -> float | None:
