@@ -118,6 +118,7 @@ def canonical_groups(group_ids: np.ndarray) -> np.ndarray:
 
 
 _IDENTITY = np.arange(0, dtype=np.int64)
+_IDENTITY.setflags(write=False)
 
 
 def identity_groups(n_configs: int) -> np.ndarray:

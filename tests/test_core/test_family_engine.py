@@ -28,6 +28,16 @@ def test_identity_groups_are_views_of_one_read_only_array():
             identity_groups(bad)
 
 
+def test_identity_groups_of_nothing_is_read_only_in_a_fresh_process():
+    """Before any growth the shared array is the module's first one: it must be read-only too."""
+    import subprocess
+    import sys
+
+    code = "from pgmpy_sgm.core.lines import identity_groups; print(identity_groups(0).flags.writeable)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
+
+
 def test_unlabelled_families_share_the_identity_and_score_as_every_configuration_apart():
     engine = FamilyEngine(EncodedData(_data()), 5.0, 0.2, True, "auto", max_labelled_configs=4)
     parents = ("a", "b", "c")  # 24 configurations: more than 4, so not labelled
