@@ -205,8 +205,8 @@ def network_fit(score, graph: nx.Graph, pseudo_count: float = ADDITION_PSEUDO_CO
                 max_iter: int = 100, memo: dict | None = None):  # fmt: skip
     """``graph`` fitted as a Markov network (no contexts) on the score's data by :func:`cyclical_projection`.
 
-    ``memo`` keeps each fit by the graph's edges and the fit's settings, so that the stages of
-    one search fit each graph once.
+    ``memo`` keeps each fit by the graph's nodes, its edges and the fit's settings, so that the
+    stages of one search fit each graph once.
 
     Examples
     --------
@@ -217,8 +217,11 @@ def network_fit(score, graph: nx.Graph, pseudo_count: float = ADDITION_PSEUDO_CO
     >>> fit = network_fit(score, nx.Graph([("a", "b")]), memo=memo)
     >>> network_fit(score, nx.Graph([("b", "a")]), memo=memo) is fit, len(memo)
     (True, 1)
+    >>> alone = network_fit(score, nx.empty_graph(["a", "b"]), memo=memo)  # no edges: another fit
+    >>> sorted(network_fit(score, nx.empty_graph(["a"]), memo=memo).log_potentials), len(memo)  # fewer nodes
+    ([('a',)], 3)
     """
-    key = (frozenset(frozenset(e) for e in graph.edges()), pseudo_count, tol, max_iter)
+    key = (frozenset(graph.nodes()), frozenset(frozenset(e) for e in graph.edges()), pseudo_count, tol, max_iter)
     if memo is not None and key in memo:
         return memo[key]
     fit = cyclical_projection(graph, score.encoded.cardinality, {}, score.encoded.counts, pseudo_count, tol, max_iter)
