@@ -284,6 +284,8 @@ def choose_graph(score, climbed: nx.Graph, candidates: list, deadline: Deadline,
     >>> sorted(graph.edges()), rule, values, criterion
     ([('a', 'b')], 'global', {}, 'bic')
     """
+    if criterion not in GRAPH_CRITERIA:
+        raise ValueError(f"criterion must be one of {sorted(GRAPH_CRITERIA)}. Got: {criterion!r}")
     union = nx.Graph()
     union.add_nodes_from(climbed.nodes())
     union.add_edges_from(candidates)

@@ -227,5 +227,7 @@ def test_graph_choice_cv_falls_back_to_bic_with_fractional_counts_aic_does_not_a
     assert choose_graph(score, climbed, [("a", "b")], Deadline(None), "cv")[3] == "bic"
     _, _, values, criterion = choose_graph(score, climbed, [("a", "b")], Deadline(None), "aic")
     assert criterion == "aic" and set(values) == {"global", "or"}  # AIC needs no whole rows
+    with pytest.raises(ValueError, match="criterion must be one of"):
+        choose_graph(score, climbed, [("a", "b")], Deadline(None), "aicc")
     with pytest.raises(ValueError, match="graph_choice must be one of"):
         MPLSearch(graph_choice="aicc").fit(data)
