@@ -356,6 +356,7 @@ def greedy_equivalence_search(
     min_improvement: float = 1e-9,
     candidates: list[int] | None = None,
     deadline: float | None = None,
+    on_step: Callable[[tuple], None] | None = None,
 ) -> EquivalenceSearchResult:
     """Greedy equivalence search from the empty graph: insertions, then deletions.
 
@@ -387,6 +388,9 @@ def greedy_equivalence_search(
         A ``time.time()`` value after which no further operator is applied (the
         phase under way ends; the deletions still run if the insertions were cut short, as
         they only remove edges the data do not support).
+    on_step : callable, optional
+        Called with each applied operator's ``(kind, x, y, subset, gain)`` (as in
+        ``steps``), for progress reports on wide data.
 
     Returns
     -------
@@ -399,6 +403,11 @@ def greedy_equivalence_search(
     >>> res = greedy_equivalence_search(lambda y, m: gain.get(m, 0.0) if y == 2 else (-1.0 if m else 0.0), 3)
     >>> res.parents  # the v-structure 0 -> 2 <- 1
     [0, 0, 3]
+    >>> seen = []
+    >>> _ = greedy_equivalence_search(lambda y, m: gain.get(m, 0.0) if y == 2 else (-1.0 if m else 0.0), 3,
+    ...                               on_step=seen.append)
+    >>> [(kind, x, y) for kind, x, y, _, _ in seen]
+    [('insert', 0, 2), ('insert', 1, 2)]
     """
     d = n_nodes
     cache: dict[tuple[int, int], float] = {}
@@ -427,6 +436,8 @@ def greedy_equivalence_search(
             if not _semidirected_path(ch, ne, y, x, na | subset):
                 pa, ch, ne = _insert(pa, ch, ne, x, y, subset)
                 steps.append(("insert", x, y, subset, -neg_gain))
+                if on_step is not None:
+                    on_step(steps[-1])
                 break
         else:
             break
@@ -439,6 +450,8 @@ def greedy_equivalence_search(
         neg_gain, y, x, subset = min(candidates)
         pa, ch, ne = _delete(pa, ch, ne, x, y, subset)
         steps.append(("delete", x, y, subset, -neg_gain))
+        if on_step is not None:
+            on_step(steps[-1])
 
     parents = dag_extension(pa, ch, ne)
     total = sum(family(v, parents[v]) for v in range(d))

@@ -62,6 +62,36 @@ _SCORING = ScoringMethod(LDAGScoreSettings, LDAGScore, {"ldag": {}, "bdeu": {"la
 KAPPA_CHOICE_SHARE = 0.5
 
 
+#: The equivalence search's progress is shown after every this many operators.
+SEARCH_PROGRESS_EVERY = 20
+
+
+def _search_progress(bar):
+    """A step callback of the equivalence search that shows its operators so far on ``bar`` (None: no bar).
+
+    Examples
+    --------
+    >>> import io
+    >>> from tqdm import tqdm
+    >>> bar = tqdm(total=1, file=io.StringIO())
+    >>> report = _search_progress(bar)
+    >>> for _ in range(SEARCH_PROGRESS_EVERY):
+    ...     report(("insert", 0, 1, 0, 2.5))
+    >>> bar.postfix
+    'equivalence search: 20 edges inserted, 0 deleted'
+    """
+    if bar is None or bar.disable:
+        return None
+    counts = {"insert": 0, "delete": 0}
+
+    def report(step: tuple) -> None:
+        counts[step[0]] += 1
+        if sum(counts.values()) % SEARCH_PROGRESS_EVERY == 0:
+            bar.set_postfix_str(f"equivalence search: {counts['insert']} edges inserted, {counts['delete']} deleted")
+
+    return report
+
+
 def _labelled_dag_log_likelihood(fitted, train: pd.DataFrame, test: pd.DataFrame) -> float:
     """Log-likelihood per row of ``test`` under the labelled network ``fitted`` learned from ``train``."""
     return float(fitted.model_.log_likelihood(test) / len(test))
@@ -441,8 +471,12 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         self._settings = self._scoring.settings(self)
 
     # -- starts -------------------------------------------------------------------------
-    def _start_dags(self, score, columns: list) -> list[tuple[str, DAG]]:
-        """The DAGs the first climbs start from (``self.start``), with the start's name."""
+    def _start_dags(self, score, columns: list, bar=None) -> list[tuple[str, DAG]]:
+        """The DAGs the first climbs start from (``self.start``), with the start's name.
+
+        ``bar`` (a tqdm bar) shows the equivalence search's progress, which on hundreds of
+        variables can take minutes before the first climb.
+        """
         self.ges_steps_ = None
         if isinstance(self.start, nx.DiGraph):
             unknown = sorted(set(map(str, self.start.nodes())) - set(map(str, columns)))
@@ -456,14 +490,14 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
             return [("given", dag)]
         out = []
         if self.start in ("auto", "ges"):
-            out.append(("ges", self._ges_dag(score, columns)))
+            out.append(("ges", self._ges_dag(score, columns, bar)))
         if self.start in ("auto", "empty"):
             empty = DAG()
             empty.add_nodes_from(columns)
             out.append(("empty", empty))
         return out
 
-    def _ges_dag(self, score, columns: list) -> DAG:
+    def _ges_dag(self, score, columns: list, bar=None) -> DAG:
         """A DAG in the equivalence class found by the greedy equivalence search without labels."""
         dag = DAG()
         dag.add_nodes_from(columns)
@@ -472,7 +506,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
             return score.unlabelled_score(columns[y], tuple(columns[i] for i in iter_bits(mask)))
 
         found = greedy_equivalence_search(family, len(columns), self.max_indegree, candidates=self._candidates,
-                                          deadline=self._deadline)  # fmt: skip
+                                          deadline=self._deadline, on_step=_search_progress(bar))  # fmt: skip
         dag.add_edges_from((columns[p], columns[y]) for y, mask in enumerate(found.parents) for p in iter_bits(mask))
         self.ges_steps_ = [
             (kind, columns[x], columns[y], tuple(columns[i] for i in iter_bits(subset)), gain)
@@ -658,7 +692,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         for ess in grid:
             score = self._score_with(X, counts, ess, self.state_names)
             self._candidates = screened_candidates(score, self._candidate_limit(X.shape[1]))
-            starts = self._start_dags(score, list(X.columns))
+            starts = self._start_dags(score, list(X.columns), bar)
             start_scores = {name: float(score.score(dag)) for name, dag in starts}
             best, best_score = self._first_climbs(score, X, starts, bar)
             self.ess_scores_[ess] = best_score

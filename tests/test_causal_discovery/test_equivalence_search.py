@@ -238,3 +238,10 @@ def test_insertion_cache_gives_the_operators_of_a_fresh_computation_at_every_ste
     result = greedy_equivalence_search(family, d, candidates=candidates)
     assert checked["steps"] == result.n_inserts + 1  # one call per insertion, and the last finds none
     assert checked["reused"] > 0
+
+
+def test_on_step_reports_every_applied_operator_in_order():
+    df = _network(0).simulate(3000, seed=0, show_progress=False)[list("abcde")]
+    seen = []
+    res, _, _ = _fit(df, on_step=seen.append)
+    assert seen == res.steps and len(seen) == res.n_inserts + res.n_deletes > 0

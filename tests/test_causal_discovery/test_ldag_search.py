@@ -512,3 +512,13 @@ def test_progress_bar_ends_full_when_the_budget_stops_the_restarts(capsys):
     assert len(est.climb_scores_) == 2
     final = capsys.readouterr().err.replace("\r", "\n").strip().splitlines()[-1]
     assert "LDAG climbs" in final and "2/2" in final
+
+
+def test_progress_bar_shows_the_equivalence_search(capsys, monkeypatch):
+    from pgmpy_sgm.causal_discovery import ldag_search
+
+    monkeypatch.setattr(ldag_search, "SEARCH_PROGRESS_EVERY", 1)
+    est = LDAGSearch(n_restarts=0, seed=0).fit(_planted(300, 16))  # show_progress by default
+    inserted = sum(kind == "insert" for kind, *_ in est.ges_steps_)
+    assert inserted > 0
+    assert f"equivalence search: {inserted} edges inserted" in capsys.readouterr().err
