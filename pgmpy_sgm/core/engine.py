@@ -25,7 +25,6 @@ processes may share (:meth:`ScoreEngine.take_fresh`, :meth:`ScoreEngine.absorb`)
 from __future__ import annotations
 
 import hashlib
-import itertools
 import math
 from collections.abc import Iterable, Mapping
 
@@ -44,28 +43,6 @@ LOG2 = math.log(2.0)
 
 #: Structure priors: ``"paper"`` is ``P(G) ∝ 2^(d - f(G))``, ``"uniform"`` is flat.
 PRIORS = ("paper", "uniform")
-
-#: Most entries kept in each cache of labellings (clique labellings, per-center optima); beyond it the
-#: oldest quarter (at least) is dropped (recomputed when asked again: the values do not change). About 1-2 kB an
-#: entry: a long search over hundreds of variables would otherwise grow by gigabytes.
-MAX_CACHED_LABELLINGS = 150_000
-
-
-def _keep_bounded(cache: dict, limit: int) -> None:
-    """Drop the oldest entries of ``cache`` (insertion order) once it holds more than ``limit``.
-
-    A quarter of them go, or as many as bring it down to ``limit`` when that is more.
-
-    Examples
-    --------
-    >>> cache = {k: k for k in range(9)}
-    >>> _keep_bounded(cache, 8)
-    >>> list(cache)
-    [2, 3, 4, 5, 6, 7, 8]
-    """
-    if len(cache) > limit:
-        for key in list(itertools.islice(cache, max(len(cache) - limit, len(cache) // 4))):
-            del cache[key]
 
 
 def check_settings(prior, max_labelled_clique) -> None:
@@ -455,7 +432,6 @@ class ScoreEngine:
         if value is None:
             value = self._best_labelling(clique, forbidden, method)
             self._labellings[key] = value
-            _keep_bounded(self._labellings, MAX_CACHED_LABELLINGS)
         return value
 
     def _best_labelling(self, clique: int, forbidden: int, method: str) -> CliqueLabelling:
@@ -485,7 +461,6 @@ class ScoreEngine:
                 self._center_base[(clique, center)] = base
             hit = self._center_cache[key] = (res, base)
             self._fresh.append(key)
-            _keep_bounded(self._center_cache, MAX_CACHED_LABELLINGS)
         return hit
 
     def gain(self, clique: int, forbidden: int) -> float:
@@ -515,7 +490,7 @@ class ScoreEngine:
         >>> len(engine.take_fresh()), len(engine.take_fresh())  # one entry per center
         (3, 0)
         """
-        out = {key: self._center_cache[key] for key in self._fresh if key in self._center_cache}
+        out = {key: self._center_cache[key] for key in self._fresh}
         self._fresh = []
         return out
 
@@ -534,7 +509,6 @@ class ScoreEngine:
         """
         for key, value in entries.items():
             self._center_cache.setdefault(key, value)
-        _keep_bounded(self._center_cache, MAX_CACHED_LABELLINGS)
 
     # -- groups <-> named contexts ------------------------------------------------------------
     def clique_strata(self, clique: int, forbidden: int) -> tuple[dict, int]:

@@ -215,29 +215,3 @@ def test_fast_label_method_gives_lower_bounds_kept_apart_and_pickled():
     assert engine.labelling(clique, 0, "auto").gain == auto  # cached apart
     copy = pickle.loads(pickle.dumps(engine))
     assert copy.label_method == "fast" and copy.gain(clique, 0) == fast
-
-
-def test_bounded_caches_give_the_same_fit_and_stay_bounded(monkeypatch):
-    from pgmpy.models import DiscreteBayesianNetwork
-
-    from pgmpy_sgm.causal_discovery import NonReversibleMCMC
-    from pgmpy_sgm.core import engine as engine_module
-
-    network = DiscreteBayesianNetwork.get_random(n_nodes=12, edge_prob=0.3, n_states=2, seed=3)
-    data = network.simulate(1500, seed=3, show_progress=False)
-    settings = {"n_iter": 1000, "seed": 0, "show_progress": False}
-    unbounded = NonReversibleMCMC(**settings).fit(data)
-    seen = []
-    original = engine_module._keep_bounded
-
-    def record(cache, limit):
-        original(cache, limit)
-        seen.append(len(cache))
-
-    monkeypatch.setattr(engine_module, "MAX_CACHED_LABELLINGS", 40)
-    monkeypatch.setattr(engine_module, "_keep_bounded", record)
-    bounded = NonReversibleMCMC(**settings).fit(data)
-    assert max(seen) <= 40 and len(seen) > 40  # caches were trimmed, often
-    assert bounded.best_score_ == unbounded.best_score_
-    assert bounded.posterior_.equals(unbounded.posterior_)
-    pd.testing.assert_frame_equal(bounded.edge_probabilities_, unbounded.edge_probabilities_)
