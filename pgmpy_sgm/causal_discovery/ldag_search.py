@@ -66,6 +66,13 @@ KAPPA_CHOICE_SHARE = 0.5
 SEARCH_PROGRESS_EVERY = 20
 
 
+def _show_search(bar, inserted: int, deleted: int, done: bool = False) -> None:
+    """Show the equivalence search's operators so far on ``bar`` (a tqdm bar, or None: nothing)."""
+    if bar is not None and not bar.disable:
+        state = "done" if done else "running"
+        bar.set_postfix_str(f"equivalence search {state}: {inserted} edges inserted, {deleted} deleted")
+
+
 def _search_progress(bar):
     """A step callback of the equivalence search that shows its operators so far on ``bar`` (None: no bar).
 
@@ -78,7 +85,7 @@ def _search_progress(bar):
     >>> for _ in range(SEARCH_PROGRESS_EVERY):
     ...     report(("insert", 0, 1, 0, 2.5))
     >>> bar.postfix
-    'equivalence search: 20 edges inserted, 0 deleted'
+    'equivalence search running: 20 edges inserted, 0 deleted'
     """
     if bar is None or bar.disable:
         return None
@@ -87,7 +94,7 @@ def _search_progress(bar):
     def report(step: tuple) -> None:
         counts[step[0]] += 1
         if sum(counts.values()) % SEARCH_PROGRESS_EVERY == 0:
-            bar.set_postfix_str(f"equivalence search: {counts['insert']} edges inserted, {counts['delete']} deleted")
+            _show_search(bar, counts["insert"], counts["delete"])
 
     return report
 
@@ -507,6 +514,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
 
         found = greedy_equivalence_search(family, len(columns), self.max_indegree, candidates=self._candidates,
                                           deadline=self._deadline, on_step=_search_progress(bar))  # fmt: skip
+        _show_search(bar, found.n_inserts, found.n_deletes, done=True)
         dag.add_edges_from((columns[p], columns[y]) for y, mask in enumerate(found.parents) for p in iter_bits(mask))
         self.ges_steps_ = [
             (kind, columns[x], columns[y], tuple(columns[i] for i in iter_bits(subset)), gain)

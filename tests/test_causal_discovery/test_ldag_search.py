@@ -521,4 +521,6 @@ def test_progress_bar_shows_the_equivalence_search(capsys, monkeypatch):
     est = LDAGSearch(n_restarts=0, seed=0).fit(_planted(300, 16))  # show_progress by default
     inserted = sum(kind == "insert" for kind, *_ in est.ges_steps_)
     assert inserted > 0
-    assert f"equivalence search: {inserted} edges inserted" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert f"equivalence search running: {inserted} edges inserted" in err
+    assert f"equivalence search done: {inserted} edges inserted" in err
