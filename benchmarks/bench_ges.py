@@ -9,8 +9,10 @@ an editable install of either cannot shadow it) runs ``LDAGSearch(seed=0, start=
 max_time=CAP)`` until its greedy equivalence search ends (the learner's own candidate screening and
 score; the climbs after it are not run). Printed per tree: wall and CPU seconds of the search,
 insertion and deletion steps, families evaluated, whether the cap stopped it, and peak resident
-memory of the process; then whether the two trees took the same steps (kind, edge, subset and gain
-of every step, compared exactly).
+memory of the process; then whether the two trees took the same steps (kind, pair and subset of
+every step compared exactly; the direction is left out, since inserting ``x -> y`` or ``y -> x`` with
+the same subset gains the same under a score-equivalent score, and the two trees may break that tie
+differently in the last bits) and the largest difference between their gains.
 """
 
 from __future__ import annotations
@@ -41,9 +43,9 @@ record = {"file": pgmpy_sgm.__file__}
 original = ldag_search.LDAGSearch._ges_dag
 
 
-def timed(self, score, columns):
+def timed(self, score, columns, *rest):
     wall, cpu = time.perf_counter(), time.process_time()
-    dag = original(self, score, columns)
+    dag = original(self, score, columns, *rest)
     record.update(wall=time.perf_counter() - wall, cpu=time.process_time() - cpu, steps=self.ges_steps_,
                   n_edges=dag.number_of_edges())
     raise Done
@@ -71,6 +73,12 @@ def run(tree: str, network: str, cap: float) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def _step(step: list) -> tuple:
+    """A step without its direction and gain: score-equivalent reversals tie to the last bits."""
+    kind, x, y, subset, _ = step
+    return kind, frozenset((x, y)), tuple(subset)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("old")
@@ -90,10 +98,15 @@ def main() -> None:
             print(rows[-1], flush=True)
         steps = [results[t]["steps"] for t in ("old", "new")]
         common = min(map(len, steps))
-        same = steps[0][:common] == steps[1][:common]
-        print(f"{network}: the first {common} steps {'identical' if same else 'DIFFER'}; "
+        same = [_step(a) for a in steps[0][:common]] == [_step(b) for b in steps[1][:common]]
+        gap = max((abs(a[4] - b[4]) for a, b in zip(steps[0][:common], steps[1][:common], strict=True)), default=0.0)
+        print(f"{network}: the first {common} steps {'identical' if same else 'DIFFER'} (largest gain "
+              f"difference {gap:.2e}); "
               f"old {len(steps[0])} steps, new {len(steps[1])}; CPU ratio old/new "
               f"{results['old']['cpu'] / results['new']['cpu']:.2f}", flush=True)
+        if not same:
+            first = next(i for i, (a, b) in enumerate(zip(*steps, strict=False)) if _step(a) != _step(b))
+            print(f"  first difference at step {first}: old {steps[0][first]}, new {steps[1][first]}", flush=True)
     if args.out:
         import pandas as pd
 

@@ -7,7 +7,7 @@ import math
 import numpy as np
 from numba import njit
 
-__all__ = ["count_cells", "count_extensions", "family_log_ml"]
+__all__ = ["count_cells", "count_extensions", "family_log_ml", "family_bdeu"]
 
 
 @njit(cache=True, nogil=True)
@@ -63,3 +63,27 @@ def family_log_ml(codes_t, weights, cols, cards, n_cells):  # pragma: no cover -
     return (math.lgamma(n_cells) - math.lgamma(total + n_cells) + full) - (
         math.lgamma(n_parent_cells) - math.lgamma(total + n_parent_cells) + parents
     )
+
+
+@njit(cache=True, nogil=True)
+def family_bdeu(codes_t, weights, cols, cards, n_cells, ess):  # pragma: no cover - compiled
+    """BDeu family term with equivalent sample size ``ess``, the child being the last of ``cols``; empty
+    cells and parent configurations contribute nothing, so only the occupied ones are summed."""
+    counts = count_cells(codes_t, weights, cols, cards, n_cells)
+    k = cards[cards.shape[0] - 1]
+    n_parent_cells = n_cells // k
+    a_cell = ess / n_cells
+    a_row = ess / n_parent_cells
+    lg_cell = math.lgamma(a_cell)
+    lg_row = math.lgamma(a_row)
+    total = 0.0
+    for p in range(n_parent_cells):
+        row = 0.0
+        for i in range(k):
+            c = counts[p * k + i]
+            if c > 0.0:
+                row += c
+                total += math.lgamma(c + a_cell) - lg_cell
+        if row > 0.0:
+            total += lg_row - math.lgamma(row + a_row)
+    return total

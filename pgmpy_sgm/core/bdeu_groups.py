@@ -26,6 +26,7 @@ import numpy as np
 from scipy.special import gammaln
 
 from pgmpy_sgm.core._label_search import local_search
+from pgmpy_sgm.core.bitsets import iter_bits
 from pgmpy_sgm.core.lines import canonical_groups
 from pgmpy_sgm.core.optimize import (
     GroupsResult,
@@ -33,7 +34,8 @@ from pgmpy_sgm.core.optimize import (
     partition_space,
 )
 
-__all__ = ["bdeu_class_weights", "optimal_bdeu_groups", "dirichlet_class_weights", "CachedBlockWeights"]
+__all__ = ["bdeu_class_weights", "optimal_bdeu_groups", "dirichlet_class_weights", "one_class_weight",
+           "CachedBlockWeights"]
 
 _METHODS = ("auto", "exact", "heuristic")
 
@@ -106,10 +108,32 @@ def _weights(pooled: np.ndarray, lam: np.ndarray, a: float, log_kappa: float) ->
     return dirichlet_class_weights(pooled, a * lam, lam, log_kappa)
 
 
+def one_class_weight(pooled: list[float], size: int, a: float, log_kappa: float) -> float:
+    """``w(B)`` of the module docstring for one class, in scalar arithmetic.
+
+    ``pooled`` holds the class's count of each state, ``size`` its configurations (``lam``) and
+    ``a`` the BDeu hyperparameter per configuration and state.
+
+    Examples
+    --------
+    >>> w = one_class_weight([3.0, 1.0], 2, 0.5, 0.0)
+    >>> bool(abs(w - _weights(np.array([[3.0, 1.0]]), np.array([2.0]), 0.5, 0.0)[0]) < 1e-12)
+    True
+    """
+    alpha = a * size
+    r = len(pooled)
+    total = math.lgamma(r * alpha) - math.lgamma(sum(pooled) + r * alpha) - r * math.lgamma(alpha)
+    for n in pooled:
+        total += math.lgamma(n + alpha)
+    return total + (size - 1) * (r - 1) * log_kappa
+
+
 class CachedBlockWeights:
     """``weights`` of a block of configurations (a bitmask), cached; callable as ``local_search`` expects.
 
-    ``weights(pooled, sizes)`` gives one value per class from the pooled counts and the sizes.
+    ``weights(pooled, sizes)`` gives one value per class from the pooled counts and the sizes;
+    ``one_class(pooled_list, size)``, when given, gives the same value for a single class without
+    numpy (a block is one class: the search asks for many small blocks).
 
     Examples
     --------
@@ -119,17 +143,21 @@ class CachedBlockWeights:
     (7.0, 4.0)
     """
 
-    def __init__(self, counts: np.ndarray, weights):
+    def __init__(self, counts: np.ndarray, weights, one_class=None):
         self.rows = counts
         self.weights = weights
+        self.one_class = one_class
         self._cache: dict[int, float] = {}
 
     def __call__(self, block: int) -> float:
         w = self._cache.get(block)
         if w is None:
-            members = [c for c in range(self.rows.shape[0]) if (block >> c) & 1]
-            pooled = self.rows[members].sum(axis=0, keepdims=True)
-            w = float(self.weights(pooled, np.array([float(len(members))]))[0])
+            members = list(iter_bits(block))
+            pooled = self.rows[members].sum(axis=0)
+            if self.one_class is not None:
+                w = float(self.one_class(pooled.tolist(), len(members)))
+            else:
+                w = float(self.weights(pooled[None, :], np.array([float(len(members))]))[0])
             self._cache[block] = w
         return w
 
@@ -200,7 +228,8 @@ def optimal_bdeu_groups(
         group_ids, exact, used = np.arange(q, dtype=np.int64), True, "exact"
     elif method == "heuristic" or (method == "auto" and q > MAX_EXACT_CONFIGS):
         space = partition_space(cards, (False,) * len(cards))
-        weights = CachedBlockWeights(counts, lambda pooled, lam: _weights(pooled, lam, a, float(log_kappa)))
+        weights = CachedBlockWeights(counts, lambda pooled, lam: _weights(pooled, lam, a, float(log_kappa)),
+                                     lambda pooled, size: one_class_weight(pooled, size, a, float(log_kappa)))
         blocks = local_search(space, weights)
         group_ids, exact, used = space.group_ids(blocks), False, "heuristic"
     else:

@@ -17,7 +17,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from pgmpy_sgm.core._count_kernels import count_cells, count_extensions, family_log_ml
+from pgmpy_sgm.core._count_kernels import count_cells, count_extensions, family_bdeu, family_log_ml
 from pgmpy_sgm.core.data_checks import (
     ExpectedCounts,
     check_column_names,
@@ -481,6 +481,23 @@ class EncodedData:
         key = tuple(parents) + (variable,)
         cols, cards, n_cells = self._resolve(key)
         return float(family_log_ml(self._codes_t, self.weights, cols, cards, n_cells))
+
+    def family_bdeu(self, variable: str, parents: Sequence[str], equivalent_sample_size: float) -> float:
+        """BDeu term of ``variable`` given ``parents``, counted and summed in one pass (uncached).
+
+        Equal to pgmpy's ``BDeu(...).local_score(variable, parents)`` on the same data; only
+        occupied cells are summed, so a wide family costs its rows, not its table.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> enc = EncodedData(pd.DataFrame({"a": [0, 1], "b": [0, 1]}))
+        >>> round(enc.family_bdeu("b", ["a"], 4.0), 6)  # 1 per cell, 2 per parent state: 2 log(1! / 2!)
+        -1.386294
+        """
+        key = tuple(parents) + (variable,)
+        cols, cards, n_cells = self._resolve(key)
+        return float(family_bdeu(self._codes_t, self.weights, cols, cards, n_cells, float(equivalent_sample_size)))
 
     def encode(self, frame: pd.DataFrame) -> np.ndarray:
         """Codes of new rows (e.g. held-out data) in this encoding.

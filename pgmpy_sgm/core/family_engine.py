@@ -127,10 +127,7 @@ class FamilyEngine:
         >>> engine.family_counts("b", ("a",)).tolist()
         [[0.0, 1.0], [2.0, 0.0]]
         """
-        if variable not in self.encoded.cardinality:
-            raise ValueError(f"Variable {variable!r} is not a column of the data {list(self.encoded.variables)}")
-        if variable in parents:
-            raise ValueError(f"Variable {variable!r} cannot be its own parent")
+        self._check_family(variable, parents)
         counts = self.encoded.counts(tuple(parents) + (variable,))
         return np.asarray(counts).reshape(-1, self.encoded.cardinality[variable])
 
@@ -182,14 +179,17 @@ class FamilyEngine:
 
     def _searched(self, variable, parents: tuple) -> GroupsResult:
         """The best labelling of a family whose parents are in column order (unlabelled when too large or off)."""
-        counts2d = self.family_counts(variable, parents)
-        # single-state parents leave the configuration index unchanged and can carry no label
-        cards = tuple(k for k in self.encoded.cards(parents) if k > 1)
-        too_big = self.max_labelled_configs is not None and counts2d.shape[0] > self.max_labelled_configs
+        self._check_family(variable, parents)
+        n_configs = math.prod(self.encoded.cards(parents))
+        too_big = self.max_labelled_configs is not None and n_configs > self.max_labelled_configs
         if self.labels and not too_big:
+            # single-state parents leave the configuration index unchanged and can carry no label
+            cards = tuple(k for k in self.encoded.cards(parents) if k > 1)
+            counts2d = self.family_counts(variable, parents)
             return optimal_bdeu_groups(counts2d, cards, self.equivalent_sample_size, self.log_kappa, self.method)
-        ids = identity_groups(counts2d.shape[0])  # a view: most families of a wide search are unlabelled
-        return GroupsResult(ids, bdeu_class_weights(counts2d, ids, self.equivalent_sample_size), True, "exact")
+        ids = identity_groups(n_configs)  # a view: most families of a wide search are unlabelled
+        return GroupsResult(ids, self.encoded.family_bdeu(variable, parents, self.equivalent_sample_size), True,
+                            "exact")
 
     def family_score(self, variable, parents: tuple, group_ids) -> float:
         """Log marginal likelihood plus log prior of a family with the given classes.
@@ -220,5 +220,12 @@ class FamilyEngine:
         >>> engine.unlabelled_score("b", ("a",)) == engine.family_score("b", ("a",), [0, 1])
         True
         """
-        counts2d = self.family_counts(variable, tuple(parents))
-        return float(bdeu_class_weights(counts2d, identity_groups(counts2d.shape[0]), self.equivalent_sample_size))
+        parents = tuple(parents)
+        self._check_family(variable, parents)
+        return self.encoded.family_bdeu(variable, parents, self.equivalent_sample_size)
+
+    def _check_family(self, variable, parents: tuple) -> None:
+        if variable not in self.encoded.cardinality:
+            raise ValueError(f"Variable {variable!r} is not a column of the data {list(self.encoded.variables)}")
+        if variable in parents:
+            raise ValueError(f"Variable {variable!r} cannot be its own parent")

@@ -12,7 +12,7 @@ from pgmpy.structure_score import BDeu
 import pgmpy_sgm.causal_discovery.ldag_search as ldag_module
 from pgmpy_sgm.causal_discovery import LDAGSearch
 from pgmpy_sgm.causal_discovery._candidates import candidate_limit, candidate_parents, pairwise_gains
-from pgmpy_sgm.causal_discovery._dag_climb import tabu_climb
+from pgmpy_sgm.causal_discovery._dag_climb import _Climb, _descendants, tabu_climb
 from pgmpy_sgm.causal_discovery._equivalence_search import greedy_equivalence_search
 from pgmpy_sgm.core.bitsets import iter_bits
 from pgmpy_sgm.structure_score import LDAGScore
@@ -73,6 +73,36 @@ def test_climb_makes_pgmpy_hill_climbs_moves(seed, tabu_length, max_indegree, ki
     ours = tabu_climb(_family(score, columns), _masks(start, columns), None, tabu_length, max_indegree)
     assert ours.parents == _masks(ref.causal_graph_, columns)
     assert ours.n_moves_scored == ref.n_moves
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_kept_column_maxima_give_the_flat_argmax_under_ties(seed):
+    """Small integer terms tie everywhere: the first best must be the flat array's first maximum."""
+    rng = np.random.default_rng(seed)
+    d = 7
+    terms: dict = {}
+
+    def family(y, mask):
+        if (y, mask) not in terms:
+            terms[y, mask] = float(rng.integers(-2, 3)) if rng.random() > 0.05 else -np.inf
+        return terms[y, mask]
+
+    climb = _Climb(family, [0] * d, None, 3)
+    for _ in range(40):
+        best = climb._first_best()
+        flat = climb.delta.reshape(-1)
+        i = int(np.argmax(flat))
+        if flat[i] == -np.inf:
+            assert best is None
+            break
+        kind, rest = divmod(i, d * d)
+        assert best == (kind, *divmod(rest, d), float(flat[i]))
+        before = climb.delta.copy()
+        move = climb.best_move(_descendants(climb.ch), set())
+        assert np.array_equal(climb.delta, before)  # entries hidden for illegal moves are restored
+        if move is None:
+            break
+        climb.apply(*move[:3])
 
 
 @pytest.mark.parametrize("seed", [0, 1])
