@@ -508,9 +508,13 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         """A DAG in the equivalence class found by the greedy equivalence search without labels."""
         dag = DAG()
         dag.add_nodes_from(columns)
+        limit = largest_table(score)
 
         def family(y: int, mask: int) -> float:
-            return score.unlabelled_score(columns[y], tuple(columns[i] for i in iter_bits(mask)))
+            parents = tuple(columns[i] for i in iter_bits(mask))
+            if table_cells(score, [columns[y], *parents]) > limit:
+                return -math.inf  # never made, as in the climbs
+            return score.unlabelled_score(columns[y], parents)
 
         found = greedy_equivalence_search(family, len(columns), self.max_indegree, candidates=self._candidates,
                                           deadline=self._deadline, on_step=_search_progress(bar))  # fmt: skip

@@ -218,3 +218,20 @@ def test_families_scored_minus_infinity_are_never_made():
     one_parent = lambda child, parents: len(parents) < 2  # noqa: E731
     kicked = ldag_module.perturb(start, 12, None, np.random.default_rng(0), None, one_parent)
     assert kicked.number_of_edges() > 0 and max(d for _, d in kicked.in_degree()) == 1
+
+
+def test_the_equivalence_search_makes_no_family_beyond_the_largest_table(monkeypatch):
+    """Families above ``largest_table`` cells are scored -inf in the equivalence search too, so never made."""
+    rng = np.random.default_rng(0)
+    parents = rng.integers(0, 2, (3000, 3))
+    noisy = np.where(rng.random(3000) < 0.1, rng.integers(0, 2, 3000), (parents.sum(axis=1) >= 2).astype(int))
+    data = pd.DataFrame({"a": parents[:, 0], "b": parents[:, 1], "c": parents[:, 2], "y": noisy})
+    score = LDAGScore(data)
+    columns = list(data.columns)
+    search = LDAGSearch(seed=0, show_progress=False)
+    search._candidates, search._deadline = None, None
+    unlimited = search._ges_dag(score, columns)
+    assert max(len(unlimited.get_parents(v)) for v in columns) == 3  # y with its three parents: 16 cells
+    monkeypatch.setattr(ldag_module, "largest_table", lambda score: 8)
+    limited = search._ges_dag(score, columns)
+    assert max(len(limited.get_parents(v)) for v in columns) == 2

@@ -71,9 +71,9 @@ def _bdeu_by_formula(frame: pd.DataFrame, weights: np.ndarray, child: str, paren
 
     q, r = int(np.prod([cards[p] for p in parents])), cards[child]
     table = np.zeros((q, r))
-    for row, w in zip(frame[list(parents) + [child]].itertuples(index=False), weights):
+    for row, w in zip(frame[list(parents) + [child]].itertuples(index=False), weights, strict=True):
         config = 0
-        for p, value in zip(parents, row[:-1]):
+        for p, value in zip(parents, row[:-1], strict=True):
             config = config * cards[p] + value
         table[config, row[-1]] += w
     a = ess / (q * r)
