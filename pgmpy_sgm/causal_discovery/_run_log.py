@@ -73,8 +73,9 @@ class RunLog:
         children = seq.spawn(identity["n_chains"])
         identity = {**identity, "seed_entropy": seq.entropy}
         run = RunState(identity, [new_chain_state(c, children[c], start_key) for c in range(len(children))])
-        if path is not None:
-            self._log = self._guarded(lambda: CheckpointLog.create(path, identity))
+        if path is None:
+            return run.untracked()
+        self._log = self._guarded(lambda: CheckpointLog.create(path, identity))
         return run
 
     def save(self, run: RunState) -> None:

@@ -62,6 +62,8 @@ class RunState:
     so that their memory follows the graphs' edges). What changed since the last checkpoint
     record is tracked so that a record holds only the new part: the visited graphs from the
     ``_n_saved``-th on (they are only ever added) and the graphs whose ``seen_by`` changed.
+    A run without a checkpoint file calls :meth:`untracked` and keeps no such record (it would
+    hold every graph's key a third time).
     """
 
     identity: dict
@@ -70,7 +72,7 @@ class RunState:
     visited: GraphStore = field(default_factory=GraphStore)
     seen_by: GraphStore = field(default_factory=GraphStore)
     _n_saved: int = 0
-    _dirty: GraphStore = field(default_factory=GraphStore)
+    _dirty: GraphStore | None = field(default_factory=GraphStore)
     _saved_trace: list = field(default_factory=list)
 
     def __post_init__(self):
@@ -91,7 +93,8 @@ class RunState:
             seen = self.seen_by.get(key, 0)
             if not seen & bit:
                 self.seen_by[key] = seen | bit
-                self._dirty[key] = True
+                if self._dirty is not None:
+                    self._dirty[key] = True
 
     def add_found(self, found: dict, mask: int) -> None:
         """Take in graphs found outside the chains' segments (``{key: score}``), as seen by the chains of ``mask``."""
@@ -100,10 +103,18 @@ class RunState:
             seen = self.seen_by.get(key, 0)
             if seen | mask != seen:
                 self.seen_by[key] = seen | mask
-                self._dirty[key] = True
+                if self._dirty is not None:
+                    self._dirty[key] = True
+
+    def untracked(self) -> RunState:
+        """Keep no record of what changed since the last checkpoint (a run without a file); returns the run."""
+        self._dirty = None
+        return self
 
     def record(self) -> dict:
         """The checkpoint record of everything new since the last :meth:`mark_saved`."""
+        if self._dirty is None:
+            self.rewind()
         return {
             "chains": [state.to_dict() for state in self.chains],
             "traces": [_pack(t[s:]) for t, s in zip(self.traces, self._saved_trace, strict=True)],

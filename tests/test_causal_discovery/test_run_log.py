@@ -30,3 +30,16 @@ def test_without_a_path_nothing_is_written(tmp_path):
     run = log.load_or_start(IDENTITY, 1, None, 100, True, 0)
     log.save(run)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_run_without_a_file_keeps_no_record_of_changes_and_one_with_a_file_does(tmp_path):
+    """Without a checkpoint the changed graphs are not tracked (a third copy of every key); a record still works."""
+    untracked = RunLog(Checkpoint()).load_or_start(IDENTITY, 1, None, 100, True, 0)
+    tracked = RunLog(Checkpoint(tmp_path / "run.ckpt")).load_or_start(IDENTITY, 1, None, 100, True, 0)
+    for run in (untracked, tracked):
+        run.add_found({0b101: -3.0, 0b11: -4.0}, 0b01)
+        run.add_found({0b11: -4.0}, 0b10)
+    assert untracked._dirty is None and len(tracked._dirty) == 2
+    for run in (untracked, tracked):
+        record = run.record()
+        assert record["seen_by"] == {"0x5": 1, "0x3": 3} and record["visited"] == {"0x5": -3.0, "0x3": -4.0}
