@@ -278,22 +278,47 @@ class _InsertionCache:
         return out
 
 
-def _deletions(pa, ch, ne, gain_of, min_improvement) -> list[tuple]:
-    """Valid delete operators with a gain above ``min_improvement``, as ``(-gain, y, x, H)``."""
-    adj = _adjacency(pa, ch, ne)
+def _deletions_into(y, pa, ne, adj, gain_of, min_improvement) -> list[tuple]:
+    """Valid delete operators of the edges at ``y`` with a gain above ``min_improvement``, as ``(-gain, y, x, H)``."""
     out = []
-    for y in range(len(pa)):
-        for x in iter_bits(pa[y] | ne[y]):
-            na = ne[y] & adj[x]
-            for subset in _subsets(na, MAX_SUBSETS_PER_PAIR):
-                kept = na & ~subset
-                if not _is_clique(adj, kept):
-                    continue
-                base = (pa[y] | kept) & ~(1 << x)
-                gain = -gain_of(y, base, base | (1 << x))
-                if gain > min_improvement:
-                    out.append((-gain, y, x, subset))
+    for x in iter_bits(pa[y] | ne[y]):
+        na = ne[y] & adj[x]
+        for subset in _subsets(na, MAX_SUBSETS_PER_PAIR):
+            kept = na & ~subset
+            if not _is_clique(adj, kept):
+                continue
+            base = (pa[y] | kept) & ~(1 << x)
+            gain = -gain_of(y, base, base | (1 << x))
+            if gain > min_improvement:
+                out.append((-gain, y, x, subset))
     return out
+
+
+class _DeletionCache:
+    """Delete operators per node, recomputed only for nodes whose neighbourhood changed.
+
+    The operators at ``y`` read ``y``'s parents and undirected neighbours, which of those
+    neighbours each parent or neighbour ``x`` is adjacent to, and the adjacency among the
+    neighbours; that is the key under which they are kept.
+    """
+
+    def __init__(self, gain_of, min_improvement):
+        self.gain_of, self.min_improvement = gain_of, min_improvement
+        self.kept: dict[int, tuple] = {}
+
+    def operators(self, pa, ch, ne) -> list[tuple]:
+        adj = _adjacency(pa, ch, ne)
+        out = []
+        for y in range(len(pa)):
+            around = ne[y]
+            key = (pa[y], around)
+            if around:
+                key += (tuple(adj[x] & around for x in iter_bits(pa[y] | around)),)
+            hit = self.kept.get(y)
+            if hit is None or hit[0] != key:
+                hit = self.kept[y] = (key, _deletions_into(y, pa, ne, adj, self.gain_of, self.min_improvement))
+            out.extend(hit[1])
+        return out
 
 
 @dataclass
@@ -443,8 +468,9 @@ def greedy_equivalence_search(
             break
     n_inserts = len(steps)
 
+    deletions = _DeletionCache(gain_of, min_improvement)
     while deadline is None or time.time() < deadline:  # backward phase
-        candidates = _deletions(pa, ch, ne, gain_of, min_improvement)
+        candidates = deletions.operators(pa, ch, ne)
         if not candidates:
             break
         neg_gain, y, x, subset = min(candidates)

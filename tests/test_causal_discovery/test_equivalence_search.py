@@ -240,6 +240,44 @@ def test_insertion_cache_gives_the_operators_of_a_fresh_computation_at_every_ste
     assert checked["reused"] > 0
 
 
+def test_deletion_cache_gives_the_operators_of_a_fresh_computation_at_every_step(monkeypatch):
+    """As for insertions: the backward phase's cached operators equal a fresh computation's at every step."""
+    from pgmpy_sgm.causal_discovery import _equivalence_search as ges
+
+    cached_operators = ges._DeletionCache.operators
+    checked = {"steps": 0, "reused": 0}
+
+    def checking(self, pa, ch, ne):
+        before = dict(self.kept)
+        got = cached_operators(self, pa, ch, ne)
+        assert got == cached_operators(ges._DeletionCache(self.gain_of, self.min_improvement), pa, ch, ne)
+        checked["steps"] += 1
+        checked["reused"] += sum(1 for y, hit in self.kept.items() if before.get(y) is hit)
+        return got
+
+    monkeypatch.setattr(ges._DeletionCache, "operators", checking)
+    n_deletes = 0
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        d = 12
+        wanted = [int(m) for m in rng.integers(0, 1 << d, d)]
+        scores = {}
+
+        def family(y, mask, rng=rng, wanted=wanted, scores=scores):  # pairs of wanted parents gain most
+            key = (y, mask)
+            if key not in scores:
+                hits = bin(mask & wanted[y]).count("1")
+                scores[key] = (float(rng.normal()) + 1.2 * hits + 0.8 * hits * (hits - 1) / 2
+                               - 1.5 * bin(mask).count("1"))  # fmt: skip
+            return scores[key]
+
+        steps_before = checked["steps"]
+        result = greedy_equivalence_search(family, d)
+        assert checked["steps"] - steps_before == result.n_deletes + 1  # one call per deletion, the last finds none
+        n_deletes += result.n_deletes
+    assert n_deletes > 0 and checked["reused"] > 0
+
+
 def test_on_step_reports_every_applied_operator_in_order():
     df = _network(0).simulate(3000, seed=0, show_progress=False)[list("abcde")]
     seen = []
