@@ -163,6 +163,8 @@ def build_index_tree(groups_nd: np.ndarray) -> tuple:
     minimises the number of leaves of the resulting subtree (exact search with memoisation over
     partial assignments); ties go to the earliest evidence variable. For very large parent sets
     a greedy rule is used instead: minimise the summed number of distinct groups in the children.
+    A node whose configurations are all in different groups (an unlabelled family) needs a leaf per
+    configuration whatever the order, so it splits on its free variables in order without a search.
     """
     cards = groups_nd.shape
     exact = int(np.prod([k + 1 for k in cards])) <= EXACT_SEARCH_LIMIT
@@ -194,13 +196,26 @@ def build_index_tree(groups_nd: np.ndarray) -> tuple:
         memo[assign] = result
         return result
 
+    def full(assign: tuple) -> tuple:
+        free = next((i for i, a in enumerate(assign) if a is None), None)
+        if free is None:
+            return ("leaf", int(groups_nd[assign]))
+        return ("split", free, tuple(full(child(assign, free, s)) for s in range(cards[free])))
+
     def make(assign: tuple) -> tuple:
+        if _all_apart(sub(assign)):  # every split order gives a leaf per configuration: the earliest axis wins
+            return full(assign)
         _, axis = best(assign)
         if axis is None:
             return ("leaf", int(sub(assign).flat[0]))
         return ("split", axis, tuple(make(child(assign, axis, s)) for s in range(cards[axis])))
 
     return make((None,) * len(cards))
+
+
+def _all_apart(block: np.ndarray) -> bool:
+    """Whether every configuration of ``block`` (two or more) is in a group of its own."""
+    return block.size > 1 and np.unique(block).size == block.size
 
 
 def index_tree_groups(index_tree: tuple, cards: Sequence[int]) -> np.ndarray:

@@ -566,3 +566,21 @@ def test_large_parent_set_uses_a_valid_tree():
     for col, conf in enumerate(itertools.product(range(2), repeat=n_par)):
         assert walk(cpd.tree, dict(zip(evidence, conf, strict=True)))[0] == groups[col]
     assert cpd.n_leaves <= 2**n_par
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_configurations_all_apart_give_the_searched_tree_without_the_search(seed, monkeypatch):
+    """Blocks whose configurations are all in different groups take the earliest free variable at every split,
+    as the search does (every order ties); the tree equals the search's and reproduces the groups."""
+    from pgmpy_sgm.factors import _cpt_tree
+
+    rng = np.random.default_rng(seed)
+    cards = tuple(int(k) for k in rng.integers(2, 4, int(rng.integers(2, 5))))
+    groups = rng.permutation(int(np.prod(cards))).reshape(cards)  # all apart
+    if seed % 2:  # a mixed table: the first parent's first state ties two configurations, the rest stay apart
+        groups = groups.copy()
+        groups[(0,) * len(cards)] = groups[(0,) * (len(cards) - 1) + (1,)]
+    fast = _cpt_tree.build_index_tree(groups)
+    assert np.array_equal(_cpt_tree.index_tree_groups(fast, cards), groups)
+    monkeypatch.setattr(_cpt_tree, "_all_apart", lambda block: False)
+    assert _cpt_tree.build_index_tree(groups) == fast
