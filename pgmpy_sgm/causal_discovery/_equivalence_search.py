@@ -17,6 +17,7 @@ of nodes plus the family terms not seen before.
 from __future__ import annotations
 
 import heapq
+import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -247,77 +248,90 @@ def _insertions_into(y, pa, ne, adj, candidates, gain_of, max_indegree, min_impr
     return out
 
 
-class _InsertionCache:
-    """Insert operators per target node, recomputed only for nodes whose neighbourhood changed.
+class _OperatorCache:
+    """Operators per node, kept under a key of what they read and recomputed only when that key changes.
 
-    The operators into ``y`` read ``y``'s parents, neighbours and adjacency, the adjacency
-    among ``y``'s undirected neighbours and, for each candidate ``x``, which of those
-    neighbours are adjacent to ``x``; that is the key under which they are kept.
+    A subclass gives :meth:`key` (everything the operators at a node read) and :meth:`compute`.
     """
 
-    def __init__(self, candidates: list[int], gain_of, max_indegree, min_improvement):
-        self.candidates, self.gain_of = candidates, gain_of
-        self.max_indegree, self.min_improvement = max_indegree, min_improvement
+    def __init__(self):
         self.kept: dict[int, tuple] = {}
 
+    def key(self, y, pa, ne, adj) -> tuple:
+        raise NotImplementedError
+
+    def compute(self, y, pa, ne, adj) -> list[tuple]:
+        raise NotImplementedError
+
     def operators(self, pa, ch, ne) -> list[list[tuple]]:
+        """The operators at every node, one list per node."""
         adj = _adjacency(pa, ch, ne)
         out = []
         for y in range(len(pa)):
-            around = ne[y]
-            key = (pa[y], around, adj[y])
-            if around:
-                key += (tuple(adj[t] & around for t in iter_bits(around)),
-                        tuple(adj[x] & around for x in iter_bits(self.candidates[y] & ~adj[y])))  # fmt: skip
+            key = self.key(y, pa, ne, adj)
             hit = self.kept.get(y)
             if hit is None or hit[0] != key:
-                ops = _insertions_into(y, pa, ne, adj, self.candidates[y], self.gain_of, self.max_indegree,
-                                       self.min_improvement)  # fmt: skip
-                hit = self.kept[y] = (key, ops)
+                hit = self.kept[y] = (key, self.compute(y, pa, ne, adj))
             out.append(hit[1])
         return out
 
 
-def _deletions_into(y, pa, ne, adj, gain_of, min_improvement) -> list[tuple]:
-    """Valid delete operators of the edges at ``y`` with a gain above ``min_improvement``, as ``(-gain, y, x, H)``."""
-    out = []
-    for x in iter_bits(pa[y] | ne[y]):
-        na = ne[y] & adj[x]
-        for subset in _subsets(na, MAX_SUBSETS_PER_PAIR):
-            kept = na & ~subset
-            if not _is_clique(adj, kept):
-                continue
-            base = (pa[y] | kept) & ~(1 << x)
-            gain = -gain_of(y, base, base | (1 << x))
-            if gain > min_improvement:
-                out.append((-gain, y, x, subset))
-    return out
+class _InsertionCache(_OperatorCache):
+    """Insert operators per target node (sorted lists, for ``heapq.merge``).
+
+    The operators into ``y`` read ``y``'s parents, neighbours and adjacency, the adjacency
+    among ``y``'s undirected neighbours and, for each candidate ``x``, which of those
+    neighbours are adjacent to ``x``.
+    """
+
+    def __init__(self, candidates: list[int], gain_of, max_indegree, min_improvement):
+        super().__init__()
+        self.candidates, self.gain_of = candidates, gain_of
+        self.max_indegree, self.min_improvement = max_indegree, min_improvement
+
+    def key(self, y, pa, ne, adj) -> tuple:
+        around = ne[y]
+        key = (pa[y], around, adj[y])
+        if around:
+            key += (tuple(adj[t] & around for t in iter_bits(around)),
+                    tuple(adj[x] & around for x in iter_bits(self.candidates[y] & ~adj[y])))  # fmt: skip
+        return key
+
+    def compute(self, y, pa, ne, adj) -> list[tuple]:
+        return _insertions_into(y, pa, ne, adj, self.candidates[y], self.gain_of, self.max_indegree,
+                                self.min_improvement)  # fmt: skip
 
 
-class _DeletionCache:
-    """Delete operators per node, recomputed only for nodes whose neighbourhood changed.
+class _DeletionCache(_OperatorCache):
+    """Delete operators of the edges at each node, as ``(-gain, y, x, H)``.
 
-    The operators at ``y`` read ``y``'s parents and undirected neighbours, which of those
-    neighbours each parent or neighbour ``x`` is adjacent to, and the adjacency among the
-    neighbours; that is the key under which they are kept.
+    The operators at ``y`` read ``y``'s parents and undirected neighbours, and which of those
+    neighbours each parent or neighbour ``x`` is adjacent to (so the adjacency among the
+    neighbours too).
     """
 
     def __init__(self, gain_of, min_improvement):
+        super().__init__()
         self.gain_of, self.min_improvement = gain_of, min_improvement
-        self.kept: dict[int, tuple] = {}
 
-    def operators(self, pa, ch, ne) -> list[tuple]:
-        adj = _adjacency(pa, ch, ne)
+    def key(self, y, pa, ne, adj) -> tuple:
+        around = ne[y]
+        if not around:
+            return (pa[y], around)
+        return (pa[y], around, tuple(adj[x] & around for x in iter_bits(pa[y] | around)))
+
+    def compute(self, y, pa, ne, adj) -> list[tuple]:
         out = []
-        for y in range(len(pa)):
-            around = ne[y]
-            key = (pa[y], around)
-            if around:
-                key += (tuple(adj[x] & around for x in iter_bits(pa[y] | around)),)
-            hit = self.kept.get(y)
-            if hit is None or hit[0] != key:
-                hit = self.kept[y] = (key, _deletions_into(y, pa, ne, adj, self.gain_of, self.min_improvement))
-            out.extend(hit[1])
+        for x in iter_bits(pa[y] | ne[y]):
+            na = ne[y] & adj[x]
+            for subset in _subsets(na, MAX_SUBSETS_PER_PAIR):
+                kept = na & ~subset
+                if not _is_clique(adj, kept):
+                    continue
+                base = (pa[y] | kept) & ~(1 << x)
+                gain = -self.gain_of(y, base, base | (1 << x))
+                if gain > self.min_improvement:
+                    out.append((-gain, y, x, subset))
         return out
 
 
@@ -470,10 +484,10 @@ def greedy_equivalence_search(
 
     deletions = _DeletionCache(gain_of, min_improvement)
     while deadline is None or time.time() < deadline:  # backward phase
-        candidates = deletions.operators(pa, ch, ne)
-        if not candidates:
+        best = min(itertools.chain.from_iterable(deletions.operators(pa, ch, ne)), default=None)
+        if best is None:
             break
-        neg_gain, y, x, subset = min(candidates)
+        neg_gain, y, x, subset = best
         pa, ch, ne = _delete(pa, ch, ne, x, y, subset)
         steps.append(("delete", x, y, subset, -neg_gain))
         if on_step is not None:
