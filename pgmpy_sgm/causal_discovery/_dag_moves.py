@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import math
 import time
+from collections.abc import Callable
 
 import networkx as nx
 import numpy as np
@@ -19,7 +20,7 @@ from pgmpy.base import DAG
 from pgmpy_sgm.causal_discovery._dag_climb import tabu_climb
 from pgmpy_sgm.core.bitsets import iter_bits
 
-__all__ = ["perturb", "largest_table", "table_cells", "mask_family", "climb_dag"]
+__all__ = ["perturb", "largest_table", "table_cells", "mask_fits", "mask_family", "climb_dag"]
 
 
 def perturb(dag: DAG, n_moves: int, max_indegree: int | None, rng: np.random.Generator,
@@ -98,6 +99,21 @@ def table_cells(score, variables) -> int:
     return math.prod(cardinality[v] for v in variables)
 
 
+def mask_fits(score, columns: list) -> Callable[[int, int], bool]:
+    """``fits(node, parent_mask)`` over ``columns``: whether the family's table has at most :func:`largest_table` cells.
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import LDAGScore, load_heart_disease
+    >>> score = LDAGScore(load_heart_disease())  # six binary variables
+    >>> fits = mask_fits(score, score.variables)
+    >>> fits(0, 0b111110)
+    True
+    """
+    cards, limit = [score.encoded.cardinality[v] for v in columns], largest_table(score)
+    return lambda y, mask: math.prod(cards[i] for i in iter_bits(mask)) * cards[y] <= limit
+
+
 def mask_family(score, columns: list):
     """``family(node, parent_mask)`` over ``columns`` (the score's column order), cached for one climb.
 
@@ -109,11 +125,11 @@ def mask_family(score, columns: list):
     >>> family(0, 0b10) == score.local_score(score.variables[0], (score.variables[1],))
     True
     """
-    cards, limit = [score.encoded.cardinality[v] for v in columns], largest_table(score)
+    fits = mask_fits(score, columns)
 
     @functools.cache
     def family(y: int, mask: int) -> float:
-        if math.prod(cards[i] for i in iter_bits(mask)) * cards[y] > limit:
+        if not fits(y, mask):
             return -math.inf
         return score.local_score(columns[y], tuple(columns[i] for i in iter_bits(mask)))
 

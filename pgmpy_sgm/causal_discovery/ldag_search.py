@@ -21,7 +21,7 @@ from tqdm.auto import tqdm
 from pgmpy_sgm.causal_discovery._base import RETURN_TYPE, CausalDiscoveryMixin
 from pgmpy_sgm.causal_discovery._candidates import candidate_limit, screened_candidates
 from pgmpy_sgm.causal_discovery._dag_chain import dag_chain, visited_posterior
-from pgmpy_sgm.causal_discovery._dag_moves import climb_dag, largest_table, perturb, table_cells
+from pgmpy_sgm.causal_discovery._dag_moves import climb_dag, largest_table, mask_fits, perturb, table_cells
 from pgmpy_sgm.causal_discovery._equivalence_search import greedy_equivalence_search
 from pgmpy_sgm.causal_discovery._held_out import choose_by_held_out, rows_of
 from pgmpy_sgm.causal_discovery._iterated_climb import RestartPlan, iterated_climb
@@ -508,13 +508,12 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         """A DAG in the equivalence class found by the greedy equivalence search without labels."""
         dag = DAG()
         dag.add_nodes_from(columns)
-        limit = largest_table(score)
+        fits = mask_fits(score, columns)
 
         def family(y: int, mask: int) -> float:
-            parents = tuple(columns[i] for i in iter_bits(mask))
-            if table_cells(score, [columns[y], *parents]) > limit:
+            if not fits(y, mask):
                 return -math.inf  # never made, as in the climbs
-            return score.unlabelled_score(columns[y], parents)
+            return score.unlabelled_score(columns[y], tuple(columns[i] for i in iter_bits(mask)))
 
         found = greedy_equivalence_search(family, len(columns), self.max_indegree, candidates=self._candidates,
                                           deadline=self._deadline, on_step=_search_progress(bar))  # fmt: skip

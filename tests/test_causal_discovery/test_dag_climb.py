@@ -232,6 +232,8 @@ def test_the_equivalence_search_makes_no_family_beyond_the_largest_table(monkeyp
     search._candidates, search._deadline = None, None
     unlimited = search._ges_dag(score, columns)
     assert max(len(unlimited.get_parents(v)) for v in columns) == 3  # y with its three parents: 16 cells
-    monkeypatch.setattr(ldag_module, "largest_table", lambda score: 8)
+    from pgmpy_sgm.causal_discovery import _dag_moves
+
+    monkeypatch.setattr(_dag_moves, "largest_table", lambda score: 8)
     limited = search._ges_dag(score, columns)
     assert max(len(limited.get_parents(v)) for v in columns) == 2
