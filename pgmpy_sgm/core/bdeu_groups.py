@@ -34,8 +34,7 @@ from pgmpy_sgm.core.optimize import (
     partition_space,
 )
 
-__all__ = ["bdeu_class_weights", "optimal_bdeu_groups", "dirichlet_class_weights", "one_class_weight",
-           "CachedBlockWeights"]
+__all__ = ["bdeu_class_weights", "optimal_bdeu_groups", "dirichlet_class_weights", "CachedBlockWeights"]
 
 _METHODS = ("auto", "exact", "heuristic")
 
@@ -108,7 +107,7 @@ def _weights(pooled: np.ndarray, lam: np.ndarray, a: float, log_kappa: float) ->
     return dirichlet_class_weights(pooled, a * lam, lam, log_kappa)
 
 
-def one_class_weight(pooled: list[float], size: int, a: float, log_kappa: float) -> float:
+def _one_class_weight(pooled: list[float], size: int, a: float, log_kappa: float) -> float:
     """``w(B)`` of the module docstring for one class, in scalar arithmetic.
 
     ``pooled`` holds the class's count of each state, ``size`` its configurations (``lam``) and
@@ -116,7 +115,7 @@ def one_class_weight(pooled: list[float], size: int, a: float, log_kappa: float)
 
     Examples
     --------
-    >>> w = one_class_weight([3.0, 1.0], 2, 0.5, 0.0)
+    >>> w = _one_class_weight([3.0, 1.0], 2, 0.5, 0.0)
     >>> bool(abs(w - _weights(np.array([[3.0, 1.0]]), np.array([2.0]), 0.5, 0.0)[0]) < 1e-12)
     True
     """
@@ -229,7 +228,7 @@ def optimal_bdeu_groups(
     elif method == "heuristic" or (method == "auto" and q > MAX_EXACT_CONFIGS):
         space = partition_space(cards, (False,) * len(cards))
         weights = CachedBlockWeights(counts, lambda pooled, lam: _weights(pooled, lam, a, float(log_kappa)),
-                                     lambda pooled, size: one_class_weight(pooled, size, a, float(log_kappa)))
+                                     lambda pooled, size: _one_class_weight(pooled, size, a, float(log_kappa)))
         blocks = local_search(space, weights)
         group_ids, exact, used = space.group_ids(blocks), False, "heuristic"
     else:

@@ -494,10 +494,18 @@ class EncodedData:
         >>> enc = EncodedData(pd.DataFrame({"a": [0, 1], "b": [0, 1]}))
         >>> round(enc.family_bdeu("b", ["a"], 4.0), 6)  # 1 per cell, 2 per parent state: 2 log(1! / 2!)
         -1.386294
+        >>> enc.family_bdeu("b", ["a"], 0.0)
+        Traceback (most recent call last):
+            ...
+        ValueError: equivalent_sample_size must be a positive finite number. Got: 0.0
         """
+        ess = equivalent_sample_size
+        if (isinstance(ess, bool) or not isinstance(ess, int | float | np.number)
+                or not (math.isfinite(ess) and ess > 0)):  # fmt: skip
+            raise ValueError(f"equivalent_sample_size must be a positive finite number. Got: {ess!r}")
         key = tuple(parents) + (variable,)
         cols, cards, n_cells = self._resolve(key)
-        return float(family_bdeu(self._codes_t, self.weights, cols, cards, n_cells, float(equivalent_sample_size)))
+        return float(family_bdeu(self._codes_t, self.weights, cols, cards, n_cells, float(ess)))
 
     def encode(self, frame: pd.DataFrame) -> np.ndarray:
         """Codes of new rows (e.g. held-out data) in this encoding.

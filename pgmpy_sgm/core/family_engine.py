@@ -180,11 +180,12 @@ class FamilyEngine:
     def _searched(self, variable, parents: tuple) -> GroupsResult:
         """The best labelling of a family whose parents are in column order (unlabelled when too large or off)."""
         self._check_family(variable, parents)
-        n_configs = math.prod(self.encoded.cards(parents))
+        parent_cards = self.encoded.cards(parents)
+        n_configs = math.prod(parent_cards)
         too_big = self.max_labelled_configs is not None and n_configs > self.max_labelled_configs
         if self.labels and not too_big:
             # single-state parents leave the configuration index unchanged and can carry no label
-            cards = tuple(k for k in self.encoded.cards(parents) if k > 1)
+            cards = tuple(k for k in parent_cards if k > 1)
             counts2d = self.family_counts(variable, parents)
             return optimal_bdeu_groups(counts2d, cards, self.equivalent_sample_size, self.log_kappa, self.method)
         ids = identity_groups(n_configs)  # a view: most families of a wide search are unlabelled

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from pgmpy_sgm.core import bdeu_groups
-from pgmpy_sgm.core.bdeu_groups import CachedBlockWeights, one_class_weight, optimal_bdeu_groups
+from pgmpy_sgm.core.bdeu_groups import CachedBlockWeights, _one_class_weight, optimal_bdeu_groups
 
 
 def _class_weight_by_formula(pooled, size, a, log_kappa):
@@ -25,7 +25,7 @@ def test_one_class_weight_is_the_formula(seed):
         pooled = (rng.integers(0, 40, r) * rng.uniform(0.5, 1.5, r)).tolist()  # fractional counts too
         a, log_kappa = float(rng.uniform(0.01, 2.0)), float(-rng.uniform(0.0, 3.0))
         expected = _class_weight_by_formula(pooled, size, a, log_kappa)
-        assert one_class_weight(pooled, size, a, log_kappa) == pytest.approx(expected, abs=1e-9)
+        assert _one_class_weight(pooled, size, a, log_kappa) == pytest.approx(expected, abs=1e-9)
 
 
 @pytest.mark.parametrize("seed", range(4))

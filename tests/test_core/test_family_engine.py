@@ -101,3 +101,6 @@ def test_unlabelled_score_equals_bdeu_summed_over_every_cell(seed):
         plain.unlabelled_score("y", ("y",))
     with pytest.raises(ValueError, match="not a column"):
         plain.unlabelled_score("z", ("y",))
+    for bad in (0.0, -1.0, float("nan"), float("inf"), "3", True):
+        with pytest.raises(ValueError, match="equivalent_sample_size must be a positive finite number"):
+            plain.encoded.family_bdeu("y", ("a",), bad)
