@@ -6,7 +6,7 @@ import argparse
 
 from pgmpy_sgm.core.missing import EM_STARTS, MISSING_CHOICES
 
-__all__ = ["build_parser", "DEFAULT_CHAINS", "DEFAULT_RESTARTS", "DEFAULT_RESTART_BUDGET"]
+__all__ = ["build_parser", "DEFAULT_CHAINS", "DEFAULT_RESTARTS", "DEFAULT_RESTART_BUDGET", "DEFAULT_TURN_BUDGET"]
 
 #: Chains of ``learn`` (the stratified-graph search) when ``--chains`` is not given.
 DEFAULT_CHAINS = 2
@@ -16,6 +16,8 @@ DEFAULT_RESTARTS = 10
 
 #: ``--restart-budget`` of ``learn --ldag`` when not given (LDAGSearch's default).
 DEFAULT_RESTART_BUDGET = 0.25
+#: ``LDAGSearch``'s default ``turn_budget``.
+DEFAULT_TURN_BUDGET = 1.0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -91,6 +93,10 @@ def _add_ldag_arguments(learn: argparse.ArgumentParser) -> None:
     learn.add_argument("--restart-budget", type=_restart_budget, default=None, metavar="B",
                        help="with --ldag: the restarts may score B times the candidate moves of the longest first "
                             f"climb ('none': no limit, run all --restarts; default {DEFAULT_RESTART_BUDGET})")
+    learn.add_argument("--turn-budget", type=_restart_budget, default=None, metavar="B",
+                       help="with --ldag: the turns (every edge at a node turned into it or out of it, then a climb) "
+                            "may score B times the candidate moves of the longest first climb ('none': until no "
+                            f"turn improves the DAG; 0: no turns; default {DEFAULT_TURN_BUDGET})")
     learn.add_argument("--mpl", action="store_true",
                        help="learn a contextual Markov network (any undirected graph, chordal or not, with edge "
                             "contexts) by marginal pseudo-likelihood instead of a stratified graph")

@@ -44,7 +44,7 @@ __all__ = ["main", "build_parser"]
 
 _DEFAULT_ITERATIONS = "auto"  # NonReversibleMCMC's default: until the search settles
 _SG_ONLY = ("iterations", "chains", "method")  # options of the stratified-graph search (default None)
-_LDAG_ONLY = ("restarts", "restart_budget")
+_LDAG_ONLY = ("restarts", "restart_budget", "turn_budget")
 _SUFFIXES = {"--json": (".json",), "--bif": (".bif",), "--xmlbif": (".xml", ".xmlbif")}
 _SG_SCORE = "log unnormalized posterior (SG prior)"
 _EXPLAIN_SCORE = (f"{_SG_SCORE} = log marginal likelihood of the data given the graph + log of the paper's prior of "
@@ -231,14 +231,17 @@ def _learn_ldag(args) -> int:
                                             show_progress=not args.quiet, dask=args.dask,
                                             keep_missing=args.missing != "error")
     print(f"Data: {description}", flush=True)
-    budget = {} if args.restart_budget is None else {
-        "restart_budget": None if args.restart_budget == "none" else args.restart_budget}
+    budget = {name: None if value == "none" else value
+              for name, value in (("restart_budget", args.restart_budget), ("turn_budget", args.turn_budget))
+              if value is not None}
     est = LDAGSearch(n_restarts=args.restarts, seed=args.seed, n_jobs=args.jobs, show_progress=not args.quiet,
                      max_time=args.max_time, weights=weights, missing=_missing(args), **budget).fit(frame)
     model = est.model_
     firsts = [f"from {_START_NAMES.get(where, where)} {value:.2f}"
-              for where, value in zip(est.climb_starts_, est.climb_scores_, strict=True) if where != "restart"]
+              for where, value in zip(est.climb_starts_, est.climb_scores_, strict=True)
+              if where not in ("restart", "turn")]
     print(f"Search: tabu hill climbing, seed {args.seed}; first climbs {', '.join(firsts)}; best {est.best_score_:.2f}")
+    print(f"Turns: {_turn_summary(est)}")
     print(f"Restarts: {_restart_summary(est, args)}")
     _print_em(est)
     print()
@@ -259,7 +262,8 @@ def _learn_ldag(args) -> int:
     return 0
 
 
-_MPL_REFUSED = ("iterations", "chains", "method", "restarts", "restart_budget", "no_strata", "ldag", "bif")
+_MPL_REFUSED = ("iterations", "chains", "method", "restarts", "restart_budget", "turn_budget", "no_strata", "ldag",
+                "bif")
 _EXPLAIN_MPL_SCORE = ("log marginal pseudo-likelihood = sum over the variables of the log marginal likelihood of each "
                       "given its Markov blanket (Dirichlet alpha {alpha:g}, blanket outcomes merged by the contexts) "
                       "+ log structure prior (kappa {kappa:g} per free parameter a context removes)")
@@ -306,6 +310,19 @@ def _plural(count: int, noun: str) -> str:
 
 
 _START_NAMES = {"ges": "the equivalence search's DAG", "empty": "the empty graph", "given": "the given DAG"}
+
+
+def _turn_summary(est) -> str:
+    """How many turns were climbed, and why no more were."""
+    done = est.climb_starts_.count("turn")
+    if est.turn_budget == 0:
+        return "none (--turn-budget 0)"
+    if est.turns_stopped_by_ == "converged":
+        return f"{done}, until no turn improved the DAG"
+    if est.turns_stopped_by_ == "max_time":
+        return f"{done}: stopped when --max-time was reached"
+    return (f"{done}: stopped when the turn budget was spent ({est.turn_budget:g} x the candidate moves of the "
+            "longest first climb; raise --turn-budget, or pass --turn-budget none to turn until nothing improves)")
 
 
 def _restart_summary(est, args) -> str:

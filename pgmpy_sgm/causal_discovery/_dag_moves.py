@@ -1,9 +1,10 @@
-"""Moves of LDAGSearch over pgmpy DAGs: one tabu climb from a DAG, a random kick, and the family-size guard.
+"""Moves of LDAGSearch over pgmpy DAGs: one tabu climb from a DAG, a random kick, a turn, and the family-size guard.
 
 The climb itself runs on parent bit masks (:func:`~pgmpy_sgm.causal_discovery._dag_climb.tabu_climb`);
 :func:`climb_dag` takes a pgmpy ``DAG`` and a score to it and back. :func:`perturb` is the kick
-of the restarts (:func:`~pgmpy_sgm.causal_discovery._iterated_climb.iterated_climb`). Families
-larger than :func:`largest_table` cells are neither scored nor made by a kick.
+of the restarts (:func:`~pgmpy_sgm.causal_discovery._iterated_climb.iterated_climb`);
+:func:`turn_edges` the start of a turn (:func:`~pgmpy_sgm.causal_discovery._iterated_climb.turn_sweeps`).
+Families larger than :func:`largest_table` cells are neither scored nor made by a kick or a turn.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from pgmpy.base import DAG
 from pgmpy_sgm.causal_discovery._dag_climb import tabu_climb
 from pgmpy_sgm.core.bitsets import iter_bits
 
-__all__ = ["perturb", "largest_table", "table_cells", "mask_fits", "mask_family", "climb_dag"]
+__all__ = ["perturb", "turn_edges", "turn_candidates", "largest_table", "table_cells", "mask_fits", "mask_family",
+           "climb_dag"]
 
 
 def perturb(dag: DAG, n_moves: int, max_indegree: int | None, rng: np.random.Generator,
@@ -69,6 +71,67 @@ def perturb(dag: DAG, n_moves: int, max_indegree: int | None, rng: np.random.Gen
                 out.add_edge(u, v)
                 done += 1
     return out
+
+
+def turn_edges(dag: DAG, node, into: bool, max_indegree: int | None = None, fits=None) -> DAG | None:
+    """``dag`` with every edge at ``node`` turned to point into it (``into``) or out of it; None if that cannot be.
+
+    A climb reverses one edge at a time, so it cannot leave a DAG where ``node`` sends edges
+    to two variables that together explain it (a v-structure drawn the wrong way round): each
+    single reversal lowers the score, all of them together raise it. A turn makes ``node`` a
+    sink of all its neighbours (or their source) in one step, for a climb to repair from
+    there. The result is acyclic (a cycle would pass through ``node``, which now has edges
+    in one direction only). None when a family would exceed ``max_indegree`` parents or,
+    with ``fits`` (``fits(child, parents)``), be refused by it.
+
+    Examples
+    --------
+    >>> dag = DAG([("c", "a"), ("c", "b"), ("d", "c")])
+    >>> sorted(turn_edges(dag, "c", into=True).edges())
+    [('a', 'c'), ('b', 'c'), ('d', 'c')]
+    >>> sorted(turn_edges(dag, "c", into=False).edges())
+    [('c', 'a'), ('c', 'b'), ('c', 'd')]
+    >>> turn_edges(dag, "c", into=True, max_indegree=2) is None
+    True
+    """
+    out = DAG()
+    out.add_nodes_from(dag.nodes())
+    out.add_edges_from(dag.edges())
+    moved = list(out.successors(node)) if into else list(out.predecessors(node))
+    for other in moved:
+        if into:
+            out.remove_edge(node, other)
+            out.add_edge(other, node)
+        else:
+            out.remove_edge(other, node)
+            out.add_edge(node, other)
+    changed = [node] if into else moved
+    for child in changed:
+        parents = list(out.predecessors(child))
+        too_many = max_indegree is not None and len(parents) > max_indegree
+        if too_many or (fits is not None and not fits(child, parents)):
+            return None
+    return out
+
+
+def turn_candidates(dag: DAG, order: list) -> list[tuple]:
+    """The turns worth trying on ``dag``: ``(node, into)`` for every node with two or more edges to turn.
+
+    A node with at least two children may be turned into a sink (``into=True``), one with at
+    least two parents into a source; one edge is a reversal, which the climb already tries.
+    Larger turns come first, then the nodes in ``order``, sinks before sources.
+
+    Examples
+    --------
+    >>> dag = DAG([("c", "a"), ("c", "b"), ("a", "b")])
+    >>> turn_candidates(dag, ["a", "b", "c"])
+    [('b', False), ('c', True)]
+    """
+    position = {v: i for i, v in enumerate(order)}
+    found = [(node, True, dag.out_degree(node)) for node in dag.nodes() if dag.out_degree(node) >= 2]
+    found += [(node, False, dag.in_degree(node)) for node in dag.nodes() if dag.in_degree(node) >= 2]
+    found.sort(key=lambda t: (-t[2], position[t[0]], not t[1]))
+    return [(node, into) for node, into, _ in found]
 
 
 def largest_table(score) -> int:

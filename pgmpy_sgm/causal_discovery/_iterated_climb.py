@@ -1,13 +1,20 @@
-"""Iterated local search over DAGs: kicked climbs from the best DAG, within a count, a work budget and a deadline.
+"""Iterated local search over DAGs: turned and kicked climbs from the best DAG, within work budgets and a deadline.
 
-The loop of :class:`~pgmpy_sgm.causal_discovery.LDAGSearch`'s restarts, beside the climb it
-repeats (:mod:`~pgmpy_sgm.causal_discovery._dag_climb`), the equivalence search that gives one of
-its starts and the DAG chain that may follow it. Each restart kicks the best DAG so far by
-``size`` random edge changes and climbs from there; the kick grows by one after a round of
-restarts that improves nothing (a kick the climb repairs is too small) and returns to its base
-size after an improvement. Restarts stop after ``n_restarts``, when the next one is expected to
-exceed the work budget (the moves the restarts have scored, the next costing their mean), or at
-the deadline.
+The loops of :class:`~pgmpy_sgm.causal_discovery.LDAGSearch` after its first climbs, beside the
+climb they repeat (:mod:`~pgmpy_sgm.causal_discovery._dag_climb`), the equivalence search that
+gives one of its starts and the DAG chain that may follow it.
+
+* *Turns* (:func:`turn_sweeps`): every edge at one node turned to point into it or out of it
+  (:func:`~pgmpy_sgm.causal_discovery._dag_moves.turn_edges`), then a climb; the turns are tried
+  node after node until none improves the best DAG. They repair v-structures drawn the wrong
+  way round, which no single edge move improves.
+* *Restarts* (:func:`iterated_climb`): each kicks the best DAG so far by ``size`` random edge
+  changes and climbs from there; the kick grows by one after a round of restarts that improves
+  nothing (a kick the climb repairs is too small) and returns to its base size after an
+  improvement. Restarts stop after ``n_restarts``.
+
+Both stop when the next climb is expected to exceed their work budget (the moves their climbs
+have scored, the next costing their mean), or at the deadline.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from dataclasses import dataclass
 import joblib
 import numpy as np
 
-__all__ = ["RestartPlan", "RestartsResult", "iterated_climb"]
+__all__ = ["RestartPlan", "RestartsResult", "iterated_climb", "turn_sweeps"]
 
 
 @dataclass(frozen=True)
@@ -59,7 +66,9 @@ class RestartPlan:
 class RestartsResult:
     """The best DAG after the restarts, its score, and why the restarts stopped.
 
-    ``stopped_by`` is ``"n_restarts"`` (all ran), ``"restart_budget"`` or ``"max_time"``.
+    ``stopped_by`` is ``"n_restarts"`` (all ran), ``"restart_budget"`` or ``"max_time"`` for the
+    restarts; ``"converged"`` (no turn improves the best DAG), ``"turn_budget"`` or ``"max_time"``
+    for the turns.
 
     Examples
     --------
@@ -113,7 +122,7 @@ def iterated_climb(climb: Callable, kick: Callable, best, best_score: float, pla
         if plan.deadline is not None and time.time() >= plan.deadline:
             return RestartsResult(best, best_score, "max_time")
         # the next restart is expected to cost what the restarts before it cost on average
-        if plan.budget is not None and (plan.budget <= 0 or spent + (spent / done if done else 0) > plan.budget):
+        if _over_budget(plan.budget, spent, done):
             return RestartsResult(best, best_score, "restart_budget")
         batch = min(remaining, plan.n_jobs)
         kicked = [kick(best, size, rng) for _ in range(batch)]
@@ -134,3 +143,77 @@ def iterated_climb(climb: Callable, kick: Callable, best, best_score: float, pla
         if on_round is not None:
             on_round(batch)
     return RestartsResult(best, best_score, "n_restarts")
+
+
+def _over_budget(budget: float | None, spent: int, done: int) -> bool:
+    """Whether the next climb is expected to exceed ``budget``: it costs the mean of the ``done`` climbs so far."""
+    return budget is not None and (budget <= 0 or spent + (spent / done if done else 0) > budget)
+
+
+def _incident(dag, node) -> frozenset:
+    return frozenset(dag.in_edges(node)) | frozenset(dag.out_edges(node))
+
+
+def turn_sweeps(climb: Callable, turn: Callable, candidates: Callable, best, best_score: float,
+                budget: float | None, deadline: float | None = None,
+                on_result: Callable | None = None) -> RestartsResult:  # fmt: skip
+    """Climbs from turns of the best DAG until no turn improves it (a variable neighbourhood descent).
+
+    The turns of ``candidates(best)`` are tried in order, each once; after an improvement the
+    list is taken again from the new best DAG, and a turn already tried is tried again only
+    when the edges at its node have changed. A turned DAG climbed before (or the best DAG
+    itself, which a turn back gives) is not climbed again.
+
+    Parameters
+    ----------
+    climb : callable
+        ``climb(start)`` returns ``(dag, score, seconds, n_new_families, moves_scored)``.
+    turn : callable
+        ``turn(dag, node, into)`` returns the turned DAG, or None when it cannot be made.
+    candidates : callable
+        ``candidates(dag)`` lists the turns ``(node, into)`` worth trying, best first.
+    best, best_score
+        The best DAG so far and its score.
+    budget : float or None
+        Moves the climbs may score in all (None: no limit; 0: no turn).
+    deadline : float, optional
+        A ``time.time()`` value after which no climb starts.
+    on_result : callable, optional
+        Called with each climb's result, in order.
+
+    Returns
+    -------
+    RestartsResult
+
+    Examples
+    --------
+    >>> from pgmpy.base import DAG
+    >>> from pgmpy_sgm.causal_discovery._dag_moves import turn_candidates, turn_edges
+    >>> # a toy score: the edges into "c"; the "climb" stays where it starts
+    >>> climb = lambda dag: (dag, dag.in_degree("c"), 0.0, 0, 1)
+    >>> candidates = lambda dag: turn_candidates(dag, ["a", "b", "c"])
+    >>> res = turn_sweeps(climb, turn_edges, candidates, DAG([("c", "a"), ("c", "b")]), 0, budget=None)
+    >>> sorted(res.best.edges()), res.best_score, res.stopped_by
+    ([('a', 'c'), ('b', 'c')], 2, 'converged')
+    """
+    spent, done, tried, climbed = 0, 0, {}, {frozenset(best.edges())}
+    while True:
+        todo = [(node, into) for node, into in candidates(best) if tried.get((node, into)) != _incident(best, node)]
+        if not todo:
+            return RestartsResult(best, best_score, "converged")
+        node, into = todo[0]
+        tried[(node, into)] = _incident(best, node)
+        start = turn(best, node, into)
+        if start is None or frozenset(start.edges()) in climbed:
+            continue
+        climbed.add(frozenset(start.edges()))
+        if deadline is not None and time.time() >= deadline:
+            return RestartsResult(best, best_score, "max_time")
+        if _over_budget(budget, spent, done):
+            return RestartsResult(best, best_score, "turn_budget")
+        result = climb(start)
+        if on_result is not None:
+            on_result(result)
+        spent, done = spent + result[4], done + 1
+        if result[1] > best_score + 1e-9:
+            best, best_score = result[0], result[1]

@@ -21,10 +21,18 @@ from tqdm.auto import tqdm
 from pgmpy_sgm.causal_discovery._base import RETURN_TYPE, CausalDiscoveryMixin
 from pgmpy_sgm.causal_discovery._candidates import candidate_limit, screened_candidates
 from pgmpy_sgm.causal_discovery._dag_chain import dag_chain, visited_posterior
-from pgmpy_sgm.causal_discovery._dag_moves import climb_dag, largest_table, mask_fits, perturb, table_cells
+from pgmpy_sgm.causal_discovery._dag_moves import (
+    climb_dag,
+    largest_table,
+    mask_fits,
+    perturb,
+    table_cells,
+    turn_candidates,
+    turn_edges,
+)
 from pgmpy_sgm.causal_discovery._equivalence_search import greedy_equivalence_search
 from pgmpy_sgm.causal_discovery._held_out import choose_by_held_out, rows_of
-from pgmpy_sgm.causal_discovery._iterated_climb import RestartPlan, iterated_climb
+from pgmpy_sgm.causal_discovery._iterated_climb import RestartPlan, iterated_climb, turn_sweeps
 from pgmpy_sgm.causal_discovery._order import canonical_order
 from pgmpy_sgm.causal_discovery._parameters import (
     Constraint,
@@ -400,6 +408,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         show_progress: bool = True,
         max_time: float | None = None,
         restart_budget: float | None = 0.25,
+        turn_budget: float | None = 1.0,
         n_jobs: int = 1,
         n_mcmc: int = 0,
         weights: str | np.ndarray | None = None,
@@ -422,6 +431,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         self.show_progress = show_progress
         self.max_time = max_time
         self.restart_budget = restart_budget
+        self.turn_budget = turn_budget
         self.n_jobs = n_jobs
         self.n_mcmc = n_mcmc
         self.weights = weights
@@ -466,6 +476,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         "show_progress": boolean(),
         "max_time": seconds(),
         "restart_budget": number(0.0, strict=False, none_ok=True),
+        "turn_budget": number(0.0, strict=False, none_ok=True),
         "n_jobs": n_jobs(),
         "n_mcmc": integer(0),
         "return_type": RETURN_TYPE,
@@ -546,6 +557,8 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         n_starts = 1 if isinstance(self.start, nx.DiGraph) else (2 if self.start == "auto" else 1)
         with tqdm(total=n_starts * len(grid) + self.n_restarts, disable=not show, desc="LDAG climbs") as bar:
             score, best, best_score = self._first_climbs_per_ess(X, counts, grid, bar)
+            self._first_moves = max(self.climb_moves_)
+            best, best_score = self._turns(score, X, best, best_score)
             best, best_score = self._restarts(score, X, best, best_score, rng, bar)
             if bar.n < bar.total:  # restarts end early by restart_budget or max_time: the bar ends full, saying why
                 bar.total = bar.n
@@ -741,18 +754,33 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     def _out_of_time(self) -> bool:
         return self._deadline is not None and time.time() >= self._deadline
 
+    def _climb_settings(self) -> tuple:
+        return self.tabu_length, self.max_indegree, self.max_iter, self._candidates, self._deadline
+
+    def _fits(self, score):
+        """``fits(child, parents)``: whether the family's table is within :func:`largest_table` (by column names)."""
+        limit = largest_table(score)
+        return lambda child, parents: table_cells(score, [child, *parents]) <= limit
+
+    def _turns(self, score, X, best: DAG, best_score: float) -> tuple[DAG, float]:
+        """Climbs from turns of the best DAG (:func:`~pgmpy_sgm.causal_discovery._iterated_climb.turn_sweeps`)."""
+        budget = None if self.turn_budget is None else self.turn_budget * self._first_moves
+        settings, fits, columns = self._climb_settings(), self._fits(score), list(X.columns)
+        result = turn_sweeps(lambda start: climb_dag(score, X, start, *settings),
+                             lambda dag, node, into: turn_edges(dag, node, into, self.max_indegree, fits),
+                             lambda dag: turn_candidates(dag, columns), best, best_score, budget, self._deadline,
+                             functools.partial(self._record, "turn"))  # fmt: skip
+        self.turns_stopped_by_ = result.stopped_by
+        return result.best, result.best_score
+
     def _restarts(self, score, X, best: DAG, best_score: float, rng, bar) -> tuple[DAG, float]:
         """Kicked climbs from the best DAG (:func:`~pgmpy_sgm.causal_discovery._iterated_climb.iterated_climb`)."""
         d = X.shape[1]
         base_kick = self.perturbation or max(2, d // 3)
-        budget = None if self.restart_budget is None else self.restart_budget * max(self.climb_moves_)
+        budget = None if self.restart_budget is None else self.restart_budget * self._first_moves
         plan = RestartPlan(self.n_restarts, base_kick, max(base_kick, d * (d - 1) // 2), budget, self._deadline,
                            joblib.effective_n_jobs(self.n_jobs))  # fmt: skip
-        settings = (self.tabu_length, self.max_indegree, self.max_iter, self._candidates, self._deadline)
-        limit = largest_table(score)
-
-        def fits(child, parents) -> bool:
-            return table_cells(score, [child, *parents]) <= limit
+        settings, fits = self._climb_settings(), self._fits(score)
 
         def climb(start: DAG):
             return climb_dag(score, X, start, *settings)

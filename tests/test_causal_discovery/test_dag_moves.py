@@ -7,7 +7,14 @@ import numpy as np
 import pandas as pd
 from pgmpy.base import DAG
 
-from pgmpy_sgm.causal_discovery._dag_moves import climb_dag, mask_family, perturb, table_cells
+from pgmpy_sgm.causal_discovery._dag_moves import (
+    climb_dag,
+    mask_family,
+    perturb,
+    table_cells,
+    turn_candidates,
+    turn_edges,
+)
 from pgmpy_sgm.structure_score import LDAGScore
 
 
@@ -50,3 +57,37 @@ def test_a_climb_from_a_dag_returns_a_dag_over_the_columns_and_its_score():
     assert list(dag.nodes()) == list(data.columns) and nx.is_directed_acyclic_graph(dag)
     assert {frozenset(e) for e in dag.edges()} == {frozenset("ab")} and n_moves > 0
     assert value == score.score(dag)
+
+
+def test_turns_make_a_node_a_sink_or_a_source_and_keep_the_graph_acyclic():
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        dag = perturb(DAG(), 0, None, rng)
+        dag.add_nodes_from(range(7))
+        dag = perturb(dag, 12, None, rng)
+        for node in dag.nodes():
+            for into in (True, False):
+                turned = turn_edges(dag, node, into)
+                assert nx.is_directed_acyclic_graph(turned)
+                assert set(map(frozenset, turned.edges())) == set(map(frozenset, dag.edges()))  # same skeleton
+                assert (turned.out_degree(node) if into else turned.in_degree(node)) == 0
+                untouched = {e for e in dag.edges() if node not in e}
+                assert untouched <= set(turned.edges())
+
+
+def test_turns_refuse_families_too_large():
+    dag = DAG([("c", "a"), ("c", "b"), ("d", "c")])
+    assert turn_edges(dag, "c", into=True, max_indegree=2) is None
+    assert turn_edges(dag, "c", into=True, max_indegree=3) is not None
+    assert turn_edges(dag, "c", into=True, fits=lambda child, parents: len(parents) < 3) is None
+    # turned out of c, each former parent gains c: d -> c becomes c -> d, d's family is (d, c)
+    seen = []
+    assert turn_edges(dag, "c", into=False, fits=lambda child, parents: seen.append((child, parents)) or True)
+    assert seen == [("d", ["c"])]
+
+
+def test_turn_candidates_need_two_edges_and_come_largest_first():
+    dag = DAG([("a", "b"), ("a", "c"), ("a", "d"), ("b", "c"), ("d", "c")])
+    # a has 3 children; c has 3 parents; b and d have one edge each way
+    assert turn_candidates(dag, list("abcd")) == [("a", True), ("c", False)]
+    assert turn_candidates(DAG([("a", "b")]), ["a", "b"]) == []

@@ -1,12 +1,14 @@
-"""The restarts loop: kicks grow until an improvement, and the count, work budget and deadline stop it."""
+"""The restarts loop: kicks grow until an improvement, and the count, work budget and deadline stop it; the turns."""
 
 import time
 
 import numpy as np
 import pandas as pd
+from pgmpy.base import DAG
 
 from pgmpy_sgm.causal_discovery import LDAGSearch
-from pgmpy_sgm.causal_discovery._iterated_climb import RestartPlan, iterated_climb
+from pgmpy_sgm.causal_discovery._dag_moves import turn_candidates, turn_edges
+from pgmpy_sgm.causal_discovery._iterated_climb import RestartPlan, iterated_climb, turn_sweeps
 
 
 def _toy(scores: list[float], moves: int = 10):
@@ -48,3 +50,51 @@ def test_parallel_restarts_are_reproducible():
     assert runs[0].climb_starts_.count("restart") == 4
     assert runs[0].best_score_ == runs[1].best_score_ >= max(runs[0].climb_scores_[:2]) - 1e-9
     assert sorted(runs[0].causal_graph_.edges()) == sorted(runs[1].causal_graph_.edges())
+
+
+def _sink_score(dag) -> float:
+    """A toy score: edges into "c" count 2, other edges -1 (the best DAG has every edge into c, none else)."""
+    return sum(2.0 if v == "c" else -1.0 for _, v in dag.edges())
+
+
+def _turn_toy(moves: int = 10):
+    """A climb that stays where it starts (scored by ``_sink_score``), recording each start."""
+    starts = []
+
+    def climb(start):
+        starts.append(sorted(start.edges()))
+        return start, _sink_score(start), 0.0, 0, moves
+
+    return climb, starts
+
+
+def test_turns_stop_when_no_turn_improves_and_each_turn_is_tried_once_per_neighbourhood():
+    dag = DAG([("c", "a"), ("c", "b"), ("d", "a"), ("d", "b")])  # 4 edges out of c and d: -4
+    climb, starts = _turn_toy()
+    res = turn_sweeps(climb, turn_edges, lambda g: turn_candidates(g, list("abcd")), dag, _sink_score(dag), None)
+    assert res.stopped_by == "converged" and res.best_score == 2.0
+    assert {u for u, _ in res.best.in_edges("c")} == {"a", "b"} and res.best.out_degree("c") == 0
+    # no DAG is climbed twice, the start (which a turn back gives) included
+    seen = [tuple(map(tuple, s)) for s in starts]
+    assert len(seen) == len(set(seen)) and tuple(sorted(dag.edges())) not in seen
+
+
+def test_turns_stop_at_the_budget_and_the_deadline():
+    dag = DAG([("a", "x"), ("a", "y"), ("b", "x"), ("b", "y")])  # no turn improves: 4 candidate turns
+    climb, starts = _turn_toy(moves=10)
+    candidates = lambda g: turn_candidates(g, ["a", "b", "x", "y"])  # noqa: E731
+    res = turn_sweeps(climb, turn_edges, candidates, dag, _sink_score(dag), budget=25.0)
+    assert len(starts) == 2 and res.stopped_by == "turn_budget"  # a third climb would spend 30 > 25
+    climb, starts = _turn_toy()
+    res = turn_sweeps(climb, turn_edges, candidates, dag, _sink_score(dag), budget=0)
+    assert starts == [] and res.stopped_by == "turn_budget"
+    res = turn_sweeps(climb, turn_edges, candidates, dag, _sink_score(dag), None, deadline=time.time() - 1)
+    assert starts == [] and res.stopped_by == "max_time" and res.best is dag
+
+
+def test_a_turn_that_cannot_be_made_costs_nothing():
+    dag = DAG([("c", "a"), ("c", "b")])
+    climb, starts = _turn_toy()
+    res = turn_sweeps(climb, lambda g, node, into: None, lambda g: turn_candidates(g, ["a", "b", "c"]), dag, -2.0,
+                      budget=0.5)  # fmt: skip
+    assert starts == [] and res.stopped_by == "converged" and res.best is dag

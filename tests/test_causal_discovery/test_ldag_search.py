@@ -71,12 +71,14 @@ def test_best_score_matches_the_model_and_beats_each_climb(fitted):
         total += score.family_score(node, parents, ids)
     assert est.best_score_ == pytest.approx(total)
     assert est.best_score_ >= max(est.climb_scores_) - 1e-9
-    assert est.climb_starts_ == ["ges", "empty"] + ["restart"] * 10
+    turns = est.climb_starts_.count("turn")
+    assert est.climb_starts_ == ["ges", "empty"] + ["turn"] * turns + ["restart"] * 10
+    assert est.turns_stopped_by_ in ("converged", "turn_budget")
 
 
 def test_first_climb_is_pgmpy_hill_climb_with_the_score():
     df = _planted(1500, 2)
-    est = LDAGSearch(n_restarts=0, start="empty").fit(df)
+    est = LDAGSearch(n_restarts=0, turn_budget=0, start="empty").fit(df)
     score = LDAGScore(df)
     dag = HillClimbSearch(scoring_method=score, return_type="dag", show_progress=False).fit(df).causal_graph_
     assert est.climb_scores_[0] == pytest.approx(score.score(dag))
@@ -86,19 +88,19 @@ def test_first_climb_is_pgmpy_hill_climb_with_the_score():
 
 def test_default_start_climbs_from_the_equivalence_search_and_from_the_empty_graph():
     df = _planted(1500, 2)
-    est = LDAGSearch(n_restarts=0).fit(df)
+    est = LDAGSearch(n_restarts=0, turn_budget=0).fit(df)
     assert est.climb_starts_ == ["ges", "empty"]
     kinds = [step[0] for step in est.ges_steps_]
     assert kinds and set(kinds) <= {"insert", "delete"} and kinds[0] == "insert"
     assert all(gain > 0 for *_, gain in est.ges_steps_)
     # the unlabelled score rises from the empty graph by the gains of the steps applied
     plain = LDAGScore(df, labels=False)
-    ges = LDAGSearch(scoring_method=LDAGScoreSettings(labels=False), n_restarts=0, start="ges").fit(df)
+    ges = LDAGSearch(scoring_method=LDAGScoreSettings(labels=False), n_restarts=0, turn_budget=0, start="ges").fit(df)
     empty_score = sum(plain.local_score(v, ()) for v in df.columns)
     assert ges.start_scores_["ges"] == pytest.approx(empty_score + sum(step[-1] for step in ges.ges_steps_))
     assert est.best_score_ == pytest.approx(max(est.climb_scores_))
     for where in ("ges", "empty"):
-        alone = LDAGSearch(n_restarts=0, start=where).fit(df)
+        alone = LDAGSearch(n_restarts=0, turn_budget=0, start=where).fit(df)
         assert alone.best_score_ == pytest.approx(est.climb_scores_[est.climb_starts_.index(where)])
 
 
@@ -106,7 +108,7 @@ def test_start_from_a_given_dag_is_pgmpy_hill_climb_from_it():
     df = _planted(1500, 3)
     start = DAG([("c", "y"), ("y", "a")])
     start.add_nodes_from(df.columns)
-    est = LDAGSearch(n_restarts=0, start=start).fit(df)
+    est = LDAGSearch(n_restarts=0, turn_budget=0, start=start).fit(df)
     score = LDAGScore(df)
     dag = HillClimbSearch(scoring_method=score, start_dag=start, return_type="dag",
                           show_progress=False).fit(df).causal_graph_  # fmt: skip
@@ -253,9 +255,22 @@ def test_moves_scored_are_counted():
     assert est.climb_moves_ == [2] and est.causal_graph_.number_of_edges() == 0
 
 
+def test_turns_leave_a_v_structure_drawn_the_wrong_way_round():
+    """``c`` depends on ``a`` and ``b`` together; from ``c -> a, c -> b`` no single edge move gains."""
+    rng = np.random.default_rng(0)
+    a, b = rng.integers(0, 2, 2000), rng.integers(0, 3, 2000)
+    df = pd.DataFrame({"a": a, "b": b, "c": ((a + b) % 3 + (rng.random(2000) < 0.1)) % 3})
+    start = DAG([("c", "a"), ("c", "b")])
+    truth = LDAGScore(df).score(DAG([("a", "c"), ("b", "c")]))  # the generating DAG, scored independently
+    stuck = LDAGSearch(start=start, n_restarts=0, turn_budget=0, show_progress=False).fit(df)
+    turned = LDAGSearch(start=start, n_restarts=0, show_progress=False).fit(df)
+    assert stuck.best_score_ < truth - 1 and stuck.climb_starts_ == ["given"]
+    assert turned.best_score_ >= truth - 1e-6 and "turn" in turned.climb_starts_
+
+
 def test_restart_budget_zero_keeps_the_first_climb():
     est = LDAGSearch(n_restarts=5, restart_budget=0).fit(_planted(500, 7))
-    assert est.climb_starts_ == ["ges", "empty"]
+    assert est.climb_starts_[:2] == ["ges", "empty"] and "restart" not in est.climb_starts_
 
 
 @pytest.mark.parametrize("budget", [0.3, 1.0, 3.0])
@@ -265,7 +280,7 @@ def test_restart_budget_stops_when_the_next_restart_would_exceed_it(budget):
     assert len(moves) == len(est.climb_scores_) == len(est.climb_seconds_) == len(est.climb_new_families_)
     assert est.climb_starts_[:2] == ["ges", "empty"]
     limit = budget * max(moves[:2])
-    restarts = moves[2:]
+    restarts = [m for m, where in zip(moves, est.climb_starts_, strict=True) if where == "restart"]
     for k in range(len(restarts)):  # every restart started while the expected total was within the budget
         before = restarts[:k]
         assert 0 < limit and sum(before) + (sum(before) / k if k else 0) <= limit
@@ -508,7 +523,7 @@ def test_top_level_exports():
 
 
 def test_progress_bar_ends_full_when_the_budget_stops_the_restarts(capsys):
-    est = LDAGSearch(n_restarts=10, restart_budget=0, seed=0).fit(_planted(300, 16))  # show_progress by default
+    est = LDAGSearch(n_restarts=10, restart_budget=0, turn_budget=0, seed=0).fit(_planted(300, 16))  # progress shown
     assert len(est.climb_scores_) == 2
     final = capsys.readouterr().err.replace("\r", "\n").strip().splitlines()[-1]
     assert "LDAG climbs" in final and "2/2" in final
