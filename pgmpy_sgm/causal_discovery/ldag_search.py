@@ -129,7 +129,15 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     does not commit to an edge's direction before the data decide it, which is where a
     climb over DAGs gets trapped (an edge added early in the wrong direction, then
     compensated by extra parents); but it is greedy too and is trapped elsewhere, so
-    neither start is better on every data set (``benchmarks/RESULTS.md``). Each of
+    neither start is better on every data set (``benchmarks/RESULTS.md``). Then come the
+    *turns*: a climb reverses one edge at a time, so it cannot leave a DAG where a variable
+    sends edges to two variables that together explain it (a v-structure drawn the wrong
+    way round), since each single reversal lowers the score while all of them together
+    raise it. A turn makes one variable a sink of all its neighbours (or their source) and
+    climbs from there; the turns of variables with two or more children (or parents) are
+    tried, largest first, until none improves the best DAG or they have scored
+    ``turn_budget`` times the moves of the longest first climb
+    (:func:`~pgmpy_sgm.causal_discovery._iterated_climb.turn_sweeps`). Each of
     up to ``n_restarts`` further climbs starts from the best DAG so far after a *kick* of
     random edge additions, deletions or reversals, and the best DAG found is kept
     (iterated local search). Restarts stop when the candidate moves they have scored would
@@ -241,6 +249,10 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         Work allowed to the restarts, as a multiple of the moves scored by the longest first climb
         (None: all ``n_restarts``; 0: none). A count, not a clock: the result does not
         depend on the machine's load (``benchmarks/RESULTS.md`` has the measured effect).
+    turn_budget : float or None, default=1.0
+        Work allowed to the turns (see above), as a multiple of the moves scored by the
+        longest first climb (None: until no turn improves the best DAG; 0: no turns, so that
+        with ``n_restarts=0`` the search is pgmpy's climb). A count, not a clock.
     n_jobs : int, default=1
         Parallel restarts (joblib); restarts then run in rounds from the best DAG of the
         previous round.
@@ -262,7 +274,8 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         scaled to all rows, under BDeu; ``EMOptions.start``), each E-step completes the incomplete rows
         by the current network's posterior, and an M-step is this search without labels on
         the expected counts, warm-started from the current DAG (a search from scratch the first
-        time, then one tabu climb from the current DAG without restarts), with the network's
+        time, then one tabu climb from the current DAG without restarts, and its turns until
+        none improves unless ``turn_budget=0``), with the network's
         parameters (between searches, only the current network's parameters are re-fitted);
         the labels are searched once, on the chosen step's completed table from its DAG
         (``em_history_.attrs["labels"]``; about half the time of labels in every step, for a
@@ -314,11 +327,14 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     climb_seconds_ : list of float
         Seconds taken by each climb.
     climb_moves_ : list of int
-        Candidate moves scored by each climb (the work ``restart_budget`` counts).
+        Candidate moves scored by each climb (the work ``restart_budget`` and ``turn_budget`` count).
     climb_new_families_ : list of int
         Families labelled for the first time during each climb.
     climb_starts_ : list of str
-        Where each climb started: ``"ges"``, ``"empty"``, ``"given"`` or ``"restart"``.
+        Where each climb started: ``"ges"``, ``"empty"``, ``"given"``, ``"turn"`` or ``"restart"``.
+    turns_stopped_by_ : str
+        Why no further turn was climbed: ``"converged"`` (no turn improves the best DAG),
+        ``"turn_budget"`` or ``"max_time"``.
     restarts_stopped_by_ : str
         Why no further restart ran: ``"n_restarts"`` (all of them ran), ``"restart_budget"``
         (the next one would have exceeded the budget) or ``"max_time"`` (the budget was
@@ -675,10 +691,12 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         settings = self._em_settings(labels)
         params = {"missing": "error", "weights": completed.counts, "state_names": table.state_names,
                   "show_progress": False, "scoring_method": settings}  # fmt: skip
-        if previous is not None:  # warm start; the per-step budget: one tabu climb from it, no restarts
+        if previous is not None:  # warm start; the per-step budget: one tabu climb from it and its turns, no restarts
             dag = DAG(previous.estimator.model_.edges())
             dag.add_nodes_from(table.variables)
             params["start"], params["n_restarts"] = dag, 0
+            if self.turn_budget != 0:  # a climb from a near-optimal DAG is short: a budget relative to it means little
+                params["turn_budget"] = None
             # the ESS is chosen once, by the first M-step
             params["scoring_method"] = settings.fixed(equivalent_sample_size=previous.estimator.ess_)
         if deadline is not None:
