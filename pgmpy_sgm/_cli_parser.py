@@ -17,7 +17,7 @@ DEFAULT_RESTARTS = 10
 #: ``--restart-budget`` of ``learn --ldag`` when not given (LDAGSearch's default).
 DEFAULT_RESTART_BUDGET = 0.25
 #: ``LDAGSearch``'s default ``turn_budget``.
-DEFAULT_TURN_BUDGET = 1.0
+DEFAULT_TURN_BUDGET = 4.0
 
 
 def build_parser() -> argparse.ArgumentParser:

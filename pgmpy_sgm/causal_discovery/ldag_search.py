@@ -249,7 +249,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         Work allowed to the restarts, as a multiple of the moves scored by the longest first climb
         (None: all ``n_restarts``; 0: none). A count, not a clock: the result does not
         depend on the machine's load (``benchmarks/RESULTS.md`` has the measured effect).
-    turn_budget : float or None, default=1.0
+    turn_budget : float or None, default=4.0
         Work allowed to the turns (see above), as a multiple of the moves scored by the
         longest first climb (None: until no turn improves the best DAG; 0: no turns, so that
         with ``n_restarts=0`` the search is pgmpy's climb). A count, not a clock.
@@ -424,7 +424,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         show_progress: bool = True,
         max_time: float | None = None,
         restart_budget: float | None = 0.25,
-        turn_budget: float | None = 1.0,
+        turn_budget: float | None = 4.0,
         n_jobs: int = 1,
         n_mcmc: int = 0,
         weights: str | np.ndarray | None = None,
