@@ -1,6 +1,7 @@
 """``pgmpy-sgm learn --ldag``: a labelled DAG from a CSV file, saved as JSON and BIF."""
 
 import math
+import re
 
 import pytest
 from pgmpy.readwrite import BIFReader
@@ -72,6 +73,15 @@ def test_restart_message_says_why_the_restarts_stopped(heart_csv, capsys):
     # the first climbs take longer than a microsecond, so no restart starts
     assert _learn(heart_csv, "--restarts", "2", "--max-time", "1e-6", "--quiet") == 0
     assert "Restarts: 0 of at most 2: stopped when --max-time 1e-06 s was reached" in capsys.readouterr().out
+
+
+def test_turn_message_says_how_many_turns_ran_and_why_no_more(heart_csv, capsys):
+    assert _learn(heart_csv, "--restarts", "0", "--turn-budget", "none", "--quiet") == 0
+    assert re.search(r"Turns: \d+, until no turn improved the DAG", capsys.readouterr().out)
+    assert _learn(heart_csv, "--restarts", "0", "--turn-budget", "0", "--quiet") == 0
+    assert "Turns: none (--turn-budget 0)" in capsys.readouterr().out
+    assert main(["learn", "--turn-budget", "1", "--quiet"]) == 2
+    assert "--turn-budget applies to the labelled-DAG search; add --ldag" in capsys.readouterr().err
 
 
 def test_progress_bar_ends_at_the_climbs_run(heart_csv, capsys):
