@@ -238,8 +238,8 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         does; before version 0.2 the default was 0.
     show_progress : bool, default=True
         Progress bar over the climbs (also needs ``pgmpy.config.SHOW_PROGRESS``): the first climbs and at
-        most ``n_restarts`` restarts; when ``restart_budget`` or ``max_time`` stops the restarts early,
-        the bar ends there, full, naming the reason.
+        most ``n_restarts`` restarts, with the turns between them counted in its text; when
+        ``restart_budget`` or ``max_time`` stops the restarts early, the bar ends there, full, naming the reason.
     max_time : float, optional
         Wall-clock budget in seconds for the whole fit, as for ``NonReversibleMCMC``: the
         equivalence search, the climbs, the restarts and the chain stop when it is spent (a
@@ -574,7 +574,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         with tqdm(total=n_starts * len(grid) + self.n_restarts, disable=not show, desc="LDAG climbs") as bar:
             score, best, best_score = self._first_climbs_per_ess(X, counts, grid, bar)
             self._first_moves = max(self.climb_moves_)
-            best, best_score = self._turns(score, X, best, best_score)
+            best, best_score = self._turns(score, X, best, best_score, bar)
             best, best_score = self._restarts(score, X, best, best_score, rng, bar)
             if bar.n < bar.total:  # restarts end early by restart_budget or max_time: the bar ends full, saying why
                 bar.total = bar.n
@@ -780,14 +780,24 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         limit = largest_table(score)
         return lambda child, parents: table_cells(score, [child, *parents]) <= limit
 
-    def _turns(self, score, X, best: DAG, best_score: float) -> tuple[DAG, float]:
-        """Climbs from turns of the best DAG (:func:`~pgmpy_sgm.causal_discovery._iterated_climb.turn_sweeps`)."""
+    def _turns(self, score, X, best: DAG, best_score: float, bar) -> tuple[DAG, float]:
+        """Climbs from turns of the best DAG (:func:`~pgmpy_sgm.causal_discovery._iterated_climb.turn_sweeps`).
+
+        The progress bar's text counts the turns climbed and shows the best score so far.
+        """
         budget = None if self.turn_budget is None else self.turn_budget * self._first_moves
         settings, fits, columns = self._climb_settings(), self._fits(score), list(X.columns)
+        best_so_far = [best_score]
+
+        def on_result(result) -> None:
+            self._record("turn", result)
+            best_so_far[0] = max(best_so_far[0], result[1])
+            bar.set_postfix_str(f"turns {self.climb_starts_.count('turn')}, best {best_so_far[0]:.2f}")
+
         result = turn_sweeps(lambda start: climb_dag(score, X, start, *settings),
                              lambda dag, node, into: turn_edges(dag, node, into, self.max_indegree, fits),
                              lambda dag: turn_candidates(dag, columns), best, best_score, budget, self._deadline,
-                             functools.partial(self._record, "turn"))  # fmt: skip
+                             on_result)  # fmt: skip
         self.turns_stopped_by_ = result.stopped_by
         return result.best, result.best_score
 
