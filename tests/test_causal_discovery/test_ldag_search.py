@@ -529,6 +529,13 @@ def test_progress_bar_ends_full_when_the_budget_stops_the_restarts(capsys):
     assert "LDAG climbs" in final and "2/2" in final
 
 
+def test_progress_bar_counts_the_turns(capsys):
+    est = LDAGSearch(n_restarts=0, turn_budget=None, seed=0).fit(_planted(300, 16))  # show_progress by default
+    turns = est.climb_starts_.count("turn")
+    assert turns > 0 and est.turns_stopped_by_ == "converged"
+    assert f"turns {turns}, best {est.best_score_:.2f}" in capsys.readouterr().err
+
+
 def test_progress_bar_shows_the_equivalence_search(capsys, monkeypatch):
     from pgmpy_sgm.causal_discovery import ldag_search
 
