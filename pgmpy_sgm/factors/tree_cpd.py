@@ -143,10 +143,9 @@ class TreeCPD(TabularCPD):
         values.setflags(write=False)
         self._groups = groups_arr
         self._group_values = values
-        if tree is None:
-            tree = _cpt_tree.build_index_tree(groups_arr.reshape(evidence_card))
-        self._index_tree = tree
-        self._tree = _cpt_tree.to_named_tree(tree, evidence, names)
+        # the trees are built on first use: a family of millions of configurations needs its table, not a tree
+        self._index_tree_built = tree
+        self._named_tree = None
 
     @classmethod
     def from_tree(
@@ -245,7 +244,17 @@ class TreeCPD(TabularCPD):
         >>> TreeCPD("x", 2, ["a"], [3], [0, 1, 0], [[0.5, 1.0], [0.5, 0.0]]).tree
         ('split', 'a', ((0, ('leaf', 0)), (1, ('leaf', 1)), (2, ('leaf', 0))))
         """
-        return self._tree
+        if self._named_tree is None:
+            self._named_tree = _cpt_tree.to_named_tree(self._index_tree, self.variables[1:], self.state_names)
+        return self._named_tree
+
+    @property
+    def _index_tree(self) -> tuple:
+        """The CPT-tree over state indices, built from the groups when first asked for."""
+        if self._index_tree_built is None:
+            shape = tuple(int(k) for k in self.cardinality[1:])
+            self._index_tree_built = _cpt_tree.build_index_tree(self._groups.reshape(shape))
+        return self._index_tree_built
 
     @property
     def n_leaves(self) -> int:
@@ -360,7 +369,7 @@ class TreeCPD(TabularCPD):
             self._groups.copy(),
             self._group_values.copy(),
             {v: list(s) for v, s in self.state_names.items()},
-            self._index_tree,
+            self._index_tree_built,
         )
         return obj
 
@@ -450,7 +459,7 @@ class TreeCPD(TabularCPD):
         names = {v: list(out.state_names[v]) for v in out.variables}
         evidence, cards = out.variables[1:], [int(k) for k in out.cardinality[1:]]
         out._setup(out.variable, int(out.variable_card), evidence, cards, out._groups.copy(),
-                   values / values.sum(axis=0), names, out._index_tree)
+                   values / values.sum(axis=0), names, out._index_tree_built)
         return None if inplace else out
 
     def reduce(self, values: Sequence[tuple], inplace: bool = True, show_warnings: bool = True) -> TreeCPD | None:
