@@ -584,3 +584,18 @@ def test_configurations_all_apart_give_the_searched_tree_without_the_search(seed
     assert np.array_equal(_cpt_tree.index_tree_groups(fast, cards), groups)
     monkeypatch.setattr(_cpt_tree, "_all_apart", lambda block: False)
     assert _cpt_tree.build_index_tree(groups) == fast
+
+
+def test_the_tree_is_built_when_first_asked_for(monkeypatch):
+    from pgmpy_sgm.factors import _cpt_tree
+
+    built = []
+    real = _cpt_tree.build_index_tree
+    monkeypatch.setattr(_cpt_tree, "build_index_tree", lambda groups: built.append(groups.shape) or real(groups))
+    values = np.full((2, 6), 0.5)
+    cpd = TreeCPD("x", 2, ["a", "b"], [3, 2], [0, 1, 2, 3, 4, 5], values)
+    assert cpd.get_values().shape == (2, 6) and cpd.copy().get_values().shape == (2, 6)
+    assert built == []  # the table, a copy and its values need no tree
+    assert cpd.tree == ("split", "a", tuple((i, ("split", "b", ((0, ("leaf", 2 * i)), (1, ("leaf", 2 * i + 1)))))
+                                            for i in range(3)))  # fmt: skip
+    assert cpd.n_leaves == 6 and built == [(3, 2)]  # built once, then kept
