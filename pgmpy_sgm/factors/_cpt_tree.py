@@ -106,20 +106,27 @@ def check_group_values(group_values, variable_card: int, groups: np.ndarray) -> 
     if values.ndim != 2 or values.shape[0] != variable_card:
         raise ValueError(f"group_values must have shape (variable_card={variable_card}, n_groups); got {values.shape}")
     n_groups = values.shape[1]
-    bad = sorted({int(g) for g in groups if not 0 <= g < n_groups})
-    if bad:
+    groups = np.asarray(groups).reshape(-1)
+    outside = (groups < 0) | (groups >= n_groups)
+    if outside.any():
+        bad = sorted({int(g) for g in groups[outside]})
         raise ValueError(f"group ids {bad} are outside 0..{n_groups - 1} (group_values has {n_groups} columns)")
-    unused = sorted(set(range(n_groups)) - {int(g) for g in groups})
-    if unused:
+    used = np.zeros(n_groups, dtype=bool)
+    used[groups] = True
+    if not used.all():
+        unused = np.flatnonzero(~used).tolist()
         raise ValueError(f"groups {unused} have no configuration; every group id 0..{n_groups - 1} must be used")
-    for g in range(n_groups):
-        col = values[:, g]
-        if not np.isfinite(col).all():
-            raise ValueError(f"group_values column {g} (group {g}) has non-finite entries: {col.tolist()}")
-        if (col < 0).any():
-            raise ValueError(f"group_values column {g} (group {g}) has negative entries: {col.tolist()}")
-        if abs(col.sum() - 1.0) > 1e-8:
-            raise ValueError(f"group_values column {g} (group {g}) sums to {float(col.sum())!r}, not 1")
+    checks = (("has non-finite entries", ~np.isfinite(values).all(axis=0)),
+              ("has negative entries", (values < 0).any(axis=0)))  # fmt: skip
+    for what, wrong in checks:
+        if wrong.any():
+            g = int(np.argmax(wrong))
+            raise ValueError(f"group_values column {g} (group {g}) {what}: {values[:, g].tolist()}")
+    sums = values.sum(axis=0)
+    off = np.abs(sums - 1.0) > 1e-8
+    if off.any():
+        g = int(np.argmax(off))
+        raise ValueError(f"group_values column {g} (group {g}) sums to {float(values[:, g].sum())!r}, not 1")
     return values
 
 
