@@ -16,8 +16,8 @@ DEFAULT_RESTARTS = 10
 
 #: ``--restart-budget`` of ``learn --ldag`` when not given (LDAGSearch's default).
 DEFAULT_RESTART_BUDGET = 0.25
-#: ``LDAGSearch``'s default ``turn_budget``.
-DEFAULT_TURN_BUDGET = 4.0
+#: ``LDAGSearch``'s default ``turn_budget`` ("auto"), in words.
+DEFAULT_TURN_BUDGET = "4 up to 64 variables, no turns beyond"
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -315,13 +315,15 @@ _START_NAMES = {"ges": "the equivalence search's DAG", "empty": "the empty graph
 def _turn_summary(est) -> str:
     """How many turns were climbed, and why no more were."""
     done = est.climb_starts_.count("turn")
-    if est.turn_budget == 0:
+    if est.turn_budget_ == 0:
+        if est.turn_budget == "auto":
+            return "none (by default only up to 64 variables; --turn-budget B turns at any width)"
         return "none (--turn-budget 0)"
     if est.turns_stopped_by_ == "converged":
         return f"{done}, until no turn improved the DAG"
     if est.turns_stopped_by_ == "max_time":
         return f"{done}: stopped when --max-time was reached"
-    return (f"{done}: stopped when the turn budget was spent ({est.turn_budget:g} x the candidate moves of the "
+    return (f"{done}: stopped when the turn budget was spent ({est.turn_budget_:g} x the candidate moves of the "
             "longest first climb; raise --turn-budget, or pass --turn-budget none to turn until nothing improves)")
 
 

@@ -19,7 +19,7 @@ from sklearn.utils.validation import validate_data
 from tqdm.auto import tqdm
 
 from pgmpy_sgm.causal_discovery._base import RETURN_TYPE, CausalDiscoveryMixin
-from pgmpy_sgm.causal_discovery._candidates import candidate_limit, screened_candidates
+from pgmpy_sgm.causal_discovery._candidates import SCREEN_ABOVE, candidate_limit, screened_candidates
 from pgmpy_sgm.causal_discovery._dag_chain import dag_chain, visited_posterior
 from pgmpy_sgm.causal_discovery._dag_moves import (
     climb_dag,
@@ -112,6 +112,10 @@ def _labelled_dag_log_likelihood(fitted, train: pd.DataFrame, test: pd.DataFrame
     return float(fitted.model_.log_likelihood(test) / len(test))
 
 
+#: ``turn_budget="auto"`` up to :data:`~pgmpy_sgm.causal_discovery._candidates.SCREEN_ABOVE` variables.
+AUTO_TURN_BUDGET = 4.0
+
+
 class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     """Labelled DAG learner: tabu hill climbing over DAGs under :class:`~pgmpy_sgm.structure_score.LDAGScore`.
 
@@ -137,7 +141,8 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     climbs from there; the turns of variables with two or more children (or parents) are
     tried, largest first, until none improves the best DAG or they have scored
     ``turn_budget`` times the moves of the longest first climb
-    (:func:`~pgmpy_sgm.causal_discovery._iterated_climb.turn_sweeps`). Each of
+    (:func:`~pgmpy_sgm.causal_discovery._iterated_climb.turn_sweeps`; by default up to 64
+    variables only). Each of
     up to ``n_restarts`` further climbs starts from the best DAG so far after a *kick* of
     random edge additions, deletions or reversals, and the best DAG found is kept
     (iterated local search). Restarts stop when the candidate moves they have scored would
@@ -249,10 +254,13 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         Work allowed to the restarts, as a multiple of the moves scored by the longest first climb
         (None: all ``n_restarts``; 0: none). A count, not a clock: the result does not
         depend on the machine's load (``benchmarks/RESULTS.md`` has the measured effect).
-    turn_budget : float or None, default=4.0
+    turn_budget : float, None or "auto", default="auto"
         Work allowed to the turns (see above), as a multiple of the moves scored by the
         longest first climb (None: until no turn improves the best DAG; 0: no turns, so that
-        with ``n_restarts=0`` the search is pgmpy's climb). A count, not a clock.
+        with ``n_restarts=0`` the search is pgmpy's climb). A count, not a clock. ``"auto"``:
+        :data:`AUTO_TURN_BUDGET` up to 64 variables, no turns beyond (where each turn labels
+        many new families: on andes, 223 variables, they took 3.5 times the CPU of the rest of
+        the fit and did not predict better; ``benchmarks/RESULTS.md``).
     n_jobs : int, default=1
         Parallel restarts (joblib); restarts then run in rounds from the best DAG of the
         previous round.
@@ -335,6 +343,8 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     turns_stopped_by_ : str
         Why no further turn was climbed: ``"converged"`` (no turn improves the best DAG),
         ``"turn_budget"`` or ``"max_time"``.
+    turn_budget_ : float or None
+        The turn budget used (``turn_budget`` with ``"auto"`` resolved).
     restarts_stopped_by_ : str
         Why no further restart ran: ``"n_restarts"`` (all of them ran), ``"restart_budget"``
         (the next one would have exceeded the budget) or ``"max_time"`` (the budget was
@@ -424,7 +434,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         show_progress: bool = True,
         max_time: float | None = None,
         restart_budget: float | None = 0.25,
-        turn_budget: float | None = 4.0,
+        turn_budget: float | str | None = "auto",
         n_jobs: int = 1,
         n_mcmc: int = 0,
         weights: str | np.ndarray | None = None,
@@ -492,7 +502,8 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         "show_progress": boolean(),
         "max_time": seconds(),
         "restart_budget": number(0.0, strict=False, none_ok=True),
-        "turn_budget": number(0.0, strict=False, none_ok=True),
+        "turn_budget": Constraint("a non-negative number, None or 'auto'",
+                                  lambda v: v == "auto" or number(0.0, strict=False, none_ok=True).accepts(v)),
         "n_jobs": n_jobs(),
         "n_mcmc": integer(0),
         "return_type": RETURN_TYPE,
@@ -695,7 +706,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
             dag = DAG(previous.estimator.model_.edges())
             dag.add_nodes_from(table.variables)
             params["start"], params["n_restarts"] = dag, 0
-            if self.turn_budget != 0:  # a climb from a near-optimal DAG is short: a budget relative to it means little
+            if self._turn_budget(len(table.variables)) != 0:  # a budget relative to a short warm climb means little
                 params["turn_budget"] = None
             # the ESS is chosen once, by the first M-step
             params["scoring_method"] = settings.fixed(equivalent_sample_size=previous.estimator.ess_)
@@ -772,6 +783,12 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     def _out_of_time(self) -> bool:
         return self._deadline is not None and time.time() >= self._deadline
 
+    def _turn_budget(self, n_variables: int) -> float | None:
+        """``turn_budget`` with ``"auto"`` resolved for ``n_variables`` columns."""
+        if self.turn_budget != "auto":
+            return self.turn_budget
+        return AUTO_TURN_BUDGET if n_variables <= SCREEN_ABOVE else 0.0
+
     def _climb_settings(self) -> tuple:
         return self.tabu_length, self.max_indegree, self.max_iter, self._candidates, self._deadline
 
@@ -785,7 +802,8 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
 
         The progress bar's text counts the turns climbed and shows the best score so far.
         """
-        budget = None if self.turn_budget is None else self.turn_budget * self._first_moves
+        share = self.turn_budget_ = self._turn_budget(X.shape[1])
+        budget = None if share is None else share * self._first_moves
         settings, fits, columns = self._climb_settings(), self._fits(score), list(X.columns)
         best_so_far = [best_score]
 

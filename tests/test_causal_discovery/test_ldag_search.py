@@ -144,6 +144,8 @@ def test_max_time_bounds_the_whole_fit():
         ({"max_time": 0}, "max_time"),
         ({"n_jobs": 0}, "n_jobs"),
         ({"restart_budget": -1.0}, "restart_budget"),
+        ({"turn_budget": -1.0}, "turn_budget must be a non-negative number, None or 'auto'"),
+        ({"turn_budget": "all"}, "turn_budget"),
         ({"scoring_method": "bic"}, "scoring_method must be None, 'ldag', 'bdeu'"),
         ({"scoring_method": 5.0}, "scoring_method"),
     ],
@@ -266,6 +268,16 @@ def test_turns_leave_a_v_structure_drawn_the_wrong_way_round():
     turned = LDAGSearch(start=start, n_restarts=0, show_progress=False).fit(df)
     assert stuck.best_score_ < truth - 1 and stuck.climb_starts_ == ["given"]
     assert turned.best_score_ >= truth - 1e-6 and "turn" in turned.climb_starts_
+
+
+def test_auto_turn_budget_turns_up_to_64_variables():
+    from pgmpy_sgm.causal_discovery.ldag_search import AUTO_TURN_BUDGET
+
+    est = LDAGSearch()
+    assert est._turn_budget(64) == AUTO_TURN_BUDGET and est._turn_budget(65) == 0
+    assert LDAGSearch(turn_budget=2.0)._turn_budget(500) == 2.0 and LDAGSearch(turn_budget=None)._turn_budget(5) is None
+    fitted = LDAGSearch(n_restarts=0, seed=0, show_progress=False).fit(_planted(300, 3))
+    assert fitted.turn_budget_ == AUTO_TURN_BUDGET
 
 
 def test_restart_budget_zero_keeps_the_first_climb():
