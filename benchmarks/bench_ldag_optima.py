@@ -60,12 +60,25 @@ DEFAULT_SETTINGS = ("turn_budget=0", "", "turn_budget=none")
 
 
 def keywords(setting: str) -> dict:
-    """The ``LDAGSearch`` keywords of a SETTING (``turn_budget=0,n_restarts=5``; ``none`` is None)."""
+    """The ``LDAGSearch`` keywords of a SETTING (``turn_budget=0,n_restarts=5``; ``none`` is None, words stay words).
+
+    >>> keywords("turn_budget=none,n_restarts=5,restart_budget=0.5,turn_budget=auto")
+    {'turn_budget': 'auto', 'n_restarts': 5, 'restart_budget': 0.5}
+    """
     out = {}
     for item in filter(None, setting.split(",")):
         name, value = item.split("=")
-        out[name] = None if value == "none" else (int(value) if value.isdigit() else float(value))
+        out[name] = None if value == "none" else _number_or_word(value)
     return out
+
+
+def _number_or_word(text: str) -> int | float | str:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
 
 
 def run_spec(spec: str, settings: list[str], out: str | None) -> None:

@@ -90,10 +90,10 @@ def _add_ldag_arguments(learn: argparse.ArgumentParser) -> None:
                             "restarts instead of a stratified graph")
     learn.add_argument("--restarts", type=_non_negative_int, default=None, metavar="R",
                        help=f"with --ldag: most restarts after the first climbs (default {DEFAULT_RESTARTS})")
-    learn.add_argument("--restart-budget", type=_restart_budget, default=None, metavar="B",
+    learn.add_argument("--restart-budget", type=_budget, default=None, metavar="B",
                        help="with --ldag: the restarts may score B times the candidate moves of the longest first "
                             f"climb ('none': no limit, run all --restarts; default {DEFAULT_RESTART_BUDGET})")
-    learn.add_argument("--turn-budget", type=_restart_budget, default=None, metavar="B",
+    learn.add_argument("--turn-budget", type=_budget, default=None, metavar="B",
                        help="with --ldag: the turns (every edge at a node turned into it or out of it, then a climb) "
                             "may score B times the candidate moves of the longest first climb ('none': until no "
                             f"turn improves the DAG; 0: no turns; default {DEFAULT_TURN_BUDGET})")
@@ -157,7 +157,7 @@ def _jobs(text: str) -> int:
     return value
 
 
-def _restart_budget(text: str) -> float | str:
+def _budget(text: str) -> float | str:
     if text.strip().lower() == "none":
         return "none"
     try:

@@ -21,8 +21,8 @@ from pgmpy.base import DAG
 from pgmpy_sgm.causal_discovery._dag_climb import tabu_climb
 from pgmpy_sgm.core.bitsets import iter_bits
 
-__all__ = ["perturb", "turn_edges", "turn_candidates", "largest_table", "table_cells", "mask_fits", "mask_family",
-           "climb_dag"]
+__all__ = ["perturb", "turn_edges", "turn_candidates", "largest_table", "table_cells", "mask_fits", "name_fits",
+           "mask_family", "climb_dag"]
 
 
 def perturb(dag: DAG, n_moves: int, max_indegree: int | None, rng: np.random.Generator,
@@ -175,6 +175,22 @@ def mask_fits(score, columns: list) -> Callable[[int, int], bool]:
     """
     cards, limit = [score.encoded.cardinality[v] for v in columns], largest_table(score)
     return lambda y, mask: math.prod(cards[i] for i in iter_bits(mask)) * cards[y] <= limit
+
+
+def name_fits(score) -> Callable[[object, list], bool]:
+    """``fits(child, parents)`` by column names: whether the family's table has at most :func:`largest_table` cells.
+
+    The kicks and turns build pgmpy DAGs, so they ask by name; the climbs ask by mask (:func:`mask_fits`).
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import LDAGScore, load_heart_disease
+    >>> score = LDAGScore(load_heart_disease())
+    >>> name_fits(score)("smoking", ["mental_work", "family_history"])
+    True
+    """
+    limit = largest_table(score)
+    return lambda child, parents: table_cells(score, [child, *parents]) <= limit
 
 
 def mask_family(score, columns: list):

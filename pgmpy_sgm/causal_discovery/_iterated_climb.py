@@ -198,11 +198,13 @@ def turn_sweeps(climb: Callable, turn: Callable, candidates: Callable, best, bes
     """
     spent, done, tried, climbed = 0, 0, {}, {frozenset(best.edges())}
     while True:
-        todo = [(node, into) for node, into in candidates(best) if tried.get((node, into)) != _incident(best, node)]
-        if not todo:
+        for node, into in candidates(best):  # the first turn not tried since the edges at its node last changed
+            edges = _incident(best, node)
+            if tried.get((node, into)) != edges:
+                break
+        else:
             return RestartsResult(best, best_score, "converged")
-        node, into = todo[0]
-        tried[(node, into)] = _incident(best, node)
+        tried[(node, into)] = edges
         start = turn(best, node, into)
         if start is None or frozenset(start.edges()) in climbed:
             continue

@@ -23,10 +23,9 @@ from pgmpy_sgm.causal_discovery._candidates import SCREEN_ABOVE, candidate_limit
 from pgmpy_sgm.causal_discovery._dag_chain import dag_chain, visited_posterior
 from pgmpy_sgm.causal_discovery._dag_moves import (
     climb_dag,
-    largest_table,
     mask_fits,
+    name_fits,
     perturb,
-    table_cells,
     turn_candidates,
     turn_edges,
 )
@@ -792,11 +791,6 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     def _climb_settings(self) -> tuple:
         return self.tabu_length, self.max_indegree, self.max_iter, self._candidates, self._deadline
 
-    def _fits(self, score):
-        """``fits(child, parents)``: whether the family's table is within :func:`largest_table` (by column names)."""
-        limit = largest_table(score)
-        return lambda child, parents: table_cells(score, [child, *parents]) <= limit
-
     def _turns(self, score, X, best: DAG, best_score: float, bar) -> tuple[DAG, float]:
         """Climbs from turns of the best DAG (:func:`~pgmpy_sgm.causal_discovery._iterated_climb.turn_sweeps`).
 
@@ -804,13 +798,14 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         """
         share = self.turn_budget_ = self._turn_budget(X.shape[1])
         budget = None if share is None else share * self._first_moves
-        settings, fits, columns = self._climb_settings(), self._fits(score), list(X.columns)
-        best_so_far = [best_score]
+        settings, fits, columns = self._climb_settings(), name_fits(score), list(X.columns)
+        best_so_far = best_score
 
         def on_result(result) -> None:
+            nonlocal best_so_far
             self._record("turn", result)
-            best_so_far[0] = max(best_so_far[0], result[1])
-            bar.set_postfix_str(f"turns {self.climb_starts_.count('turn')}, best {best_so_far[0]:.2f}")
+            best_so_far = max(best_so_far, result[1])
+            bar.set_postfix_str(f"turns {self.climb_starts_.count('turn')}, best {best_so_far:.2f}")
 
         result = turn_sweeps(lambda start: climb_dag(score, X, start, *settings),
                              lambda dag, node, into: turn_edges(dag, node, into, self.max_indegree, fits),
@@ -826,7 +821,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         budget = None if self.restart_budget is None else self.restart_budget * self._first_moves
         plan = RestartPlan(self.n_restarts, base_kick, max(base_kick, d * (d - 1) // 2), budget, self._deadline,
                            joblib.effective_n_jobs(self.n_jobs))  # fmt: skip
-        settings, fits = self._climb_settings(), self._fits(score)
+        settings, fits = self._climb_settings(), name_fits(score)
 
         def climb(start: DAG):
             return climb_dag(score, X, start, *settings)
