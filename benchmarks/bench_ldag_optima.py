@@ -17,7 +17,7 @@ the network with ``seed`` and 10,000 fresh test rows (seed ``1000 + seed``), the
 * ``LDAGSearch`` with its defaults but the keywords of each SETTING (one fit per SETTING; the
   first climbs, and so the ESS, are the same for every setting that leaves the score alone);
 * a reference not available to a user: one tabu climb of ``LDAGSearch`` started from the
-  generating network's DAG, at the ESS the first fit chose (no turns, no restarts).
+  generating network's DAG (single-edge moves only), at the ESS the first fit chose (no turns, no restarts).
 
 A SPEC ``network:n:rate:masking:seed`` (``child:2000:0.1:mcar:0``) measures structural EM
 instead, on the masked rows of ``bench_missing.py``: ``LDAGSearch`` with its defaults on the rows
@@ -60,15 +60,17 @@ DEFAULT_SETTINGS = ("turn_budget=0", "", "turn_budget=none")
 
 
 def keywords(setting: str) -> dict:
-    """The ``LDAGSearch`` keywords of a SETTING (``turn_budget=0,n_restarts=5``; ``none`` is None, words stay words).
+    """The ``LDAGSearch`` keywords of a SETTING (``turn_budget=0,n_restarts=5``; ``none`` is None, ``true``/``false``
+    booleans, words stay words).
 
-    >>> keywords("turn_budget=none,n_restarts=5,restart_budget=0.5,turn_budget=auto")
-    {'turn_budget': 'auto', 'n_restarts': 5, 'restart_budget': 0.5}
+    >>> keywords("turn_budget=none,n_restarts=5,restart_budget=0.5,turn_budget=auto,parent_swaps=false")
+    {'turn_budget': 'auto', 'n_restarts': 5, 'restart_budget': 0.5, 'parent_swaps': False}
     """
+    words = {"none": None, "true": True, "false": False}
     out = {}
     for item in filter(None, setting.split(",")):
         name, value = item.split("=")
-        out[name] = None if value == "none" else _number_or_word(value)
+        out[name] = words[value] if value in words else _number_or_word(value)
     return out
 
 
@@ -110,6 +112,7 @@ def run_spec(spec: str, settings: list[str], out: str | None) -> None:
     true.add_nodes_from(train.columns)
     tic = time.perf_counter()
     ref = LDAGSearch(seed=seed, show_progress=False, state_names=states, start=true, n_restarts=0, turn_budget=0,
+                     parent_swaps=False,
                      scoring_method=first._settings.fixed(equivalent_sample_size=first.ess_)).fit(train)  # fmt: skip
     rows.append({**base, "run": "from-true-dag", "score": ref.best_score_,
                  "held_out": held_out(ref.model_, test, states), "params": ref.model_.n_free_parameters(),

@@ -11,6 +11,7 @@ sorted, category dtype with the network's states).
 Learners, each in its own process (so that peak memory is its own and a time cap can stop it):
 
 * ``LDAG``: ``LDAGSearch`` with its defaults (``seed=0``; ``--ldag-max-time`` adds a ``max_time``);
+  ``LDAG-noswaps``: the same with ``parent_swaps=False`` (the search before parent swaps);
 * ``HC-BDeu`` / ``HC-BIC``: pgmpy's ``HillClimbSearch`` with pgmpy's ``BDeu`` (ESS 10, its default) /
   ``BIC``, parameters by pgmpy's ``DiscreteBayesianEstimator`` (BDeu prior, ESS 5), as in
   ``predictive.py``.
@@ -78,19 +79,19 @@ def _fit_hc(score_name: str, train: pd.DataFrame, states: dict) -> tuple[Discret
     return bn, {"n_edges": len(dag.edges())}
 
 
-def _fit_ldag(train: pd.DataFrame, states: dict, max_time: float | None):
-    settings = {} if max_time is None else {"max_time": max_time}
+def _fit_ldag(train: pd.DataFrame, states: dict, max_time: float | None, swaps: bool = True):
+    settings = {"parent_swaps": swaps} if max_time is None else {"max_time": max_time, "parent_swaps": swaps}
     est = LDAGSearch(seed=0, state_names=states, show_progress=False, **settings).fit(train)
     extra = {"n_edges": len(est.causal_graph_.edges()), "n_labels": est.model_.n_labels(),
-             "n_climbs": len(est.climb_scores_), "stopped_by": est.restarts_stopped_by_,
+             "n_climbs": len(est.climb_scores_), "stopped_by": est.restarts_stopped_by_, "score": est.best_score_,
              "climb_seconds": [round(s, 1) for s in est.climb_seconds_]}  # fmt: skip
     return est.model_, extra
 
 
 def _child(learner: str, train, test, states, max_time, queue) -> None:
     wall, cpu = time.perf_counter(), time.process_time()
-    if learner == "LDAG":
-        model, extra = _fit_ldag(train, states, max_time)
+    if learner.startswith("LDAG"):
+        model, extra = _fit_ldag(train, states, max_time, swaps=learner == "LDAG")
     else:
         model, extra = _fit_hc("bdeu" if learner == "HC-BDeu" else "bic", train, states)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
@@ -145,7 +146,7 @@ def main() -> None:
         train, test, states = simulate(name, args.n, args.n_test)
         print(f"{name}: {train.shape[1]} variables, n = {len(train)}, test {len(test)}", flush=True)
         rows = run_learners(args.learners, train, test, states, args.cap, args.ldag_max_time, args.parallel)
-        done = [r for r in rows if "fit_s" in r and r["learner"] != "LDAG"]
+        done = [r for r in rows if "fit_s" in r and not r["learner"].startswith("LDAG")]
         fastest = min(done, key=lambda r: r["cpu_s"]) if done else None
         for row in rows:
             row.update(network=name, d=train.shape[1], load1=os.getloadavg()[0])
@@ -154,11 +155,12 @@ def main() -> None:
                 print(f"  {row['learner']:8s} {what}", flush=True)
                 continue
             ratio = ""
-            if row["learner"] == "LDAG" and fastest is not None:
+            if row["learner"].startswith("LDAG") and fastest is not None:
                 ratio = (f"; vs {fastest['learner']}: wall x{row['fit_s'] / fastest['fit_s']:.2f}, "
                          f"CPU x{row['cpu_s'] / fastest['cpu_s']:.2f}, "
                          f"held out {row['ll'] - fastest['ll']:+.4f} nats/row")  # fmt: skip
-            print(f"  {row['learner']:8s} wall {row['fit_s']:8.1f} s  CPU {row['cpu_s']:8.1f} s  "
+            score = f"score {row['score']:.2f}  " if "score" in row else ""
+            print(f"  {row['learner']:8s} wall {row['fit_s']:8.1f} s  CPU {row['cpu_s']:8.1f} s  {score}"
                   f"ll/row {row['ll']:.4f}  params {row['n_params']:6d}  edges {row['n_edges']:4d}  "
                   f"peak {row['peak_mb']:.0f} MB{ratio}", flush=True)  # fmt: skip
         out.extend(rows)

@@ -97,6 +97,9 @@ def _add_ldag_arguments(learn: argparse.ArgumentParser) -> None:
                        help="with --ldag: the turns (every edge at a node turned into it or out of it, then a climb) "
                             "may score B times the candidate moves of the longest first climb ('none': until no "
                             f"turn improves the DAG; 0: no turns; default {DEFAULT_TURN_BUDGET})")
+    learn.add_argument("--no-parent-swaps", action="store_true",
+                       help="with --ldag: no climb with parent swaps (one parent replaced by another in one step) "
+                            "after the turns")
     learn.add_argument("--mpl", action="store_true",
                        help="learn a contextual Markov network (any undirected graph, chordal or not, with edge "
                             "contexts) by marginal pseudo-likelihood instead of a stratified graph")

@@ -44,7 +44,7 @@ __all__ = ["main", "build_parser"]
 
 _DEFAULT_ITERATIONS = "auto"  # NonReversibleMCMC's default: until the search settles
 _SG_ONLY = ("iterations", "chains", "method")  # options of the stratified-graph search (default None)
-_LDAG_ONLY = ("restarts", "restart_budget", "turn_budget")
+_LDAG_ONLY = ("restarts", "restart_budget", "turn_budget", "no_parent_swaps")
 _SUFFIXES = {"--json": (".json",), "--bif": (".bif",), "--xmlbif": (".xml", ".xmlbif")}
 _SG_SCORE = "log unnormalized posterior (SG prior)"
 _EXPLAIN_SCORE = (f"{_SG_SCORE} = log marginal likelihood of the data given the graph + log of the paper's prior of "
@@ -235,13 +235,15 @@ def _learn_ldag(args) -> int:
               for name, value in (("restart_budget", args.restart_budget), ("turn_budget", args.turn_budget))
               if value is not None}
     est = LDAGSearch(n_restarts=args.restarts, seed=args.seed, n_jobs=args.jobs, show_progress=not args.quiet,
-                     max_time=args.max_time, weights=weights, missing=_missing(args), **budget).fit(frame)
+                     max_time=args.max_time, weights=weights, missing=_missing(args),
+                     parent_swaps=not args.no_parent_swaps, **budget).fit(frame)
     model = est.model_
     firsts = [f"from {_START_NAMES.get(where, where)} {value:.2f}"
               for where, value in zip(est.climb_starts_, est.climb_scores_, strict=True)
-              if where not in ("restart", "turn")]
+              if where not in ("restart", "turn", "swaps")]
     print(f"Search: tabu hill climbing, seed {args.seed}; first climbs {', '.join(firsts)}; best {est.best_score_:.2f}")
     print(f"Turns: {_turn_summary(est)}")
+    print(f"Parent swaps: {_swap_summary(est)}")
     print(f"Restarts: {_restart_summary(est, args)}")
     _print_em(est)
     print()
@@ -262,8 +264,8 @@ def _learn_ldag(args) -> int:
     return 0
 
 
-_MPL_REFUSED = ("iterations", "chains", "method", "restarts", "restart_budget", "turn_budget", "no_strata", "ldag",
-                "bif")
+_MPL_REFUSED = ("iterations", "chains", "method", "restarts", "restart_budget", "turn_budget", "no_parent_swaps",
+                "no_strata", "ldag", "bif")
 _EXPLAIN_MPL_SCORE = ("log marginal pseudo-likelihood = sum over the variables of the log marginal likelihood of each "
                       "given its Markov blanket (Dirichlet alpha {alpha:g}, blanket outcomes merged by the contexts) "
                       "+ log structure prior (kappa {kappa:g} per free parameter a context removes)")
@@ -325,6 +327,20 @@ def _turn_summary(est) -> str:
         return f"{done}: stopped when --max-time was reached"
     return (f"{done}: stopped when the turn budget was spent ({est.turn_budget_:g} x the candidate moves of the "
             "longest first climb; raise --turn-budget, or pass --turn-budget none to turn until nothing improves)")
+
+
+def _swap_summary(est) -> str:
+    """How many climbs with parent swaps ran, and how many of them improved the best DAG."""
+    if not est.parent_swaps:
+        return "none (--no-parent-swaps)"
+    done, improved, best = 0, 0, -math.inf
+    for where, value in zip(est.climb_starts_, est.climb_scores_, strict=True):
+        if where == "swaps":
+            done, improved = done + 1, improved + (value > best + 1e-9)
+        best = max(best, value)
+    if not done:
+        return "none (the time ran out first)"
+    return f"{_plural(done, 'climb')} from the best DAG, {improved} improving it"
 
 
 def _restart_summary(est, args) -> str:

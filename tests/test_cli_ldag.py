@@ -84,6 +84,15 @@ def test_turn_message_says_how_many_turns_ran_and_why_no_more(heart_csv, capsys)
     assert "--turn-budget applies to the labelled-DAG search; add --ldag" in capsys.readouterr().err
 
 
+def test_parent_swap_message_counts_the_climbs_and_the_flag_turns_them_off(heart_csv, capsys):
+    assert _learn(heart_csv, "--restarts", "0", "--quiet") == 0
+    assert re.search(r"Parent swaps: \d+ climbs? from the best DAG, \d+ improving it", capsys.readouterr().out)
+    assert _learn(heart_csv, "--restarts", "0", "--no-parent-swaps", "--quiet") == 0
+    assert "Parent swaps: none (--no-parent-swaps)" in capsys.readouterr().out
+    assert main(["learn", "--no-parent-swaps", "--quiet"]) == 2
+    assert "--no-parent-swaps applies to the labelled-DAG search; add --ldag" in capsys.readouterr().err
+
+
 def test_progress_bar_ends_at_the_climbs_run(heart_csv, capsys):
     assert _learn(heart_csv, "--restarts", "10") == 0
     err = capsys.readouterr().err.replace("\r", "\n")

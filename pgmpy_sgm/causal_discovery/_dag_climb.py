@@ -18,6 +18,12 @@ moves forbids undoing them. It makes the same moves as pgmpy's climb with ties b
   columns a move wrote to are searched again, so finding the best move reads ``3 d`` maxima and
   the changed columns, not all ``3 d^2`` entries.
 
+With ``swaps=True`` (not a move of pgmpy's climb), where no single move gains ``epsilon`` the climb
+also tries *parent swaps*: one parent of a node replaced by another candidate in one step. A
+swap can gain where its two halves each lose (removing the parent loses its information, adding
+the other alone makes the family too large), so a climb of single moves stops short of it. The
+improving swaps of a node are kept until its parents change.
+
 Nodes are ``0 .. d - 1`` and parent sets are bit masks (Python integers).
 """
 
@@ -107,6 +113,8 @@ class _Climb:
         self.column_max = np.full((3, d), -np.inf)  # largest entry of every column (kind, child)
         self.column_first = np.zeros((3, d), dtype=np.int64)  # its first parent
         self.stale: set[tuple[int, int]] = set()  # columns written since their maxima were taken
+        self.swaps: dict[int, tuple[int, list]] = {}  # node -> (its parent mask, its improving swaps, best first)
+        self.n_swaps_scored = 0
         for y in range(d):
             self._refresh_node(y)
 
@@ -162,6 +170,48 @@ class _Climb:
         # additions x -> y and y -> x depend on the adjacency of the pair: refresh both columns
         self._refresh_node(y)
         self._refresh_node(x)
+
+    def _improving_swaps(self, y: int, epsilon: float) -> list[tuple[float, int, int]]:
+        """``(-gain, old, new)`` of every swap of a parent of ``y`` gaining at least ``epsilon``, best first."""
+        mask = self.pa[y]
+        kept = self.swaps.get(y)
+        if kept is not None and kept[0] == mask:
+            return kept[1]
+        found = []
+        others = self.cand[y] & ~mask
+        for old in iter_bits(mask):
+            rest = mask & ~(1 << old)
+            for new in iter_bits(others):
+                self.n_swaps_scored += 1
+                gain = _finite_or_worst(self.family(y, rest | (1 << new)) - self.fam[y])
+                if gain >= epsilon:
+                    found.append((-gain, old, new))
+        found.sort()
+        self.swaps[y] = (mask, found)
+        return found
+
+    def best_swap(self, desc: list[int], tabu: set, epsilon: float) -> tuple[float, int, int, int] | None:
+        """The legal swap ``(gain, old, new, y)`` gaining most (ties: first ``y``), or None when none gains ``epsilon``.
+
+        A swap is legal when the new parent is not a descendant of ``y`` (removing the old
+        parent's edge changes no descendant of ``y``) and neither half undoes a tabu move.
+        """
+        best = None
+        for y in range(self.d):
+            for negative, old, new in self._improving_swaps(y, epsilon):
+                if best is not None and -negative <= best[0]:
+                    break
+                if desc[y] >> new & 1 or (_ADD, new, y) in tabu or (_REMOVE, old, y) in tabu:
+                    continue
+                best = (-negative, old, new, y)
+                break
+        return best
+
+    def swap(self, old: int, new: int, y: int) -> None:
+        """Replace the parent ``old`` of ``y`` by ``new`` and refresh the entries that read the changed families."""
+        self._set_parents(y, (self.pa[y] & ~(1 << old)) | (1 << new))
+        for node in (y, old, new):
+            self._refresh_node(node)
 
     def alternative_path(self, x: int, y: int, desc: list[int]) -> bool:
         """Whether ``y`` is reachable from ``x`` other than by the edge ``x -> y``."""
@@ -239,6 +289,7 @@ def tabu_climb(
     max_iter: int = 1_000_000,
     epsilon: float = 1e-4,
     deadline: float | None = None,
+    swaps: bool = False,
 ) -> ClimbResult:
     """Greedy climb over DAGs from ``start`` with a tabu list (pgmpy's ``HillClimbSearch``, cached).
 
@@ -260,6 +311,10 @@ def tabu_climb(
         The climb stops when the best legal move gains less.
     deadline : float, optional
         A ``time.time()`` value after which no further move is made (the climb ends where it is).
+    swaps : bool, default=False
+        Where no single move gains ``epsilon``, apply the legal parent swap that gains most
+        (see the module's text), and go on; the swap's two halves become tabu to undo. The
+        swaps scored count among the moves scored.
 
     Returns
     -------
@@ -272,6 +327,12 @@ def tabu_climb(
     >>> res = tabu_climb(lambda y, m: terms.get((y, m), 0.0), [0, 0, 0])
     >>> res.parents
     [0, 1, 3]
+    >>> # node 2 with parent 0 gains 1 from parent 1 instead: each half alone loses
+    >>> terms = {(2, 0b001): 1.0, (2, 0b010): 2.0, (2, 0b000): -1.0, (2, 0b011): -5.0}
+    >>> tabu_climb(lambda y, m: terms.get((y, m), 0.0), [0, 0, 0b001]).parents
+    [0, 0, 1]
+    >>> tabu_climb(lambda y, m: terms.get((y, m), 0.0), [0, 0, 0b001], swaps=True).parents
+    [0, 0, 2]
     """
     climb = _Climb(family, start, candidates, max_indegree)
     tabu: deque = deque(maxlen=tabu_length)
@@ -284,9 +345,16 @@ def tabu_climb(
         n_scored += climb.count_legal(desc, tabu_set)
         move = climb.best_move(desc, tabu_set)
         if move is None or move[3] < epsilon:
-            break
+            found = climb.best_swap(desc, tabu_set, epsilon) if swaps else None
+            if found is None:
+                break
+            _, old, new, y = found
+            climb.swap(old, new, y)
+            tabu.extend(((_ADD, old, y), (_REMOVE, new, y)))
+            n_steps += 1
+            continue
         kind, x, y, _ = move
         climb.apply(kind, x, y)
         tabu.append((_FLIP, x, y) if kind == _FLIP else (_REMOVE if kind == _ADD else _ADD, x, y))
         n_steps += 1
-    return ClimbResult(climb.pa, n_scored, n_steps)
+    return ClimbResult(climb.pa, n_scored + climb.n_swaps_scored, n_steps)

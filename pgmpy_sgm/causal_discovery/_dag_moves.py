@@ -215,13 +215,14 @@ def mask_family(score, columns: list):
     return family
 
 
-def climb_dag(score, X, start: DAG, tabu_length: int, max_indegree, max_iter: int,
-              candidates: list[int] | None = None, deadline: float | None = None) -> tuple:  # fmt: skip
+def climb_dag(score, X, start: DAG, tabu_length: int, max_indegree, max_iter: int, candidates: list[int] | None = None,
+              deadline: float | None = None, swaps: bool = False) -> tuple:  # fmt: skip
     """One tabu climb (ended at ``deadline``): the DAG reached, its score, seconds, families labelled anew, moves.
 
     The climb of pgmpy's ``HillClimbSearch`` (:func:`~pgmpy_sgm.causal_discovery._dag_climb.tabu_climb`,
     which caches the moves' changes of score), ties broken by (kind of move, the columns'
-    positions in ``X``); additions only to the ``candidates`` parents of each node when given.
+    positions in ``X``); additions only to the ``candidates`` parents of each node when given;
+    with ``swaps``, parent swaps where no single move gains.
 
     Examples
     --------
@@ -241,7 +242,7 @@ def climb_dag(score, X, start: DAG, tabu_length: int, max_indegree, max_iter: in
     for u, v in start.edges():
         parents[position[v]] |= 1 << position[u]
     found = tabu_climb(mask_family(score, columns), parents, candidates, tabu_length, max_indegree, max_iter,
-                       deadline=deadline)  # fmt: skip
+                       deadline=deadline, swaps=swaps)  # fmt: skip
     dag = DAG()
     dag.add_nodes_from(columns)  # the columns' order, on which the kicks draw
     dag.add_edges_from((columns[x], columns[y]) for y, mask in enumerate(found.parents) for x in iter_bits(mask))

@@ -155,14 +155,17 @@ def _incident(dag, node) -> frozenset:
 
 
 def turn_sweeps(climb: Callable, turn: Callable, candidates: Callable, best, best_score: float,
-                budget: float | None, deadline: float | None = None,
-                on_result: Callable | None = None) -> RestartsResult:  # fmt: skip
+                budget: float | None, deadline: float | None = None, on_result: Callable | None = None,
+                polish: Callable | None = None) -> RestartsResult:  # fmt: skip
     """Climbs from turns of the best DAG until no turn improves it (a variable neighbourhood descent).
 
     The turns of ``candidates(best)`` are tried in order, each once; after an improvement the
     list is taken again from the new best DAG, and a turn already tried is tried again only
     when the edges at its node have changed. A turned DAG climbed before (or the best DAG
-    itself, which a turn back gives) is not climbed again.
+    itself, which a turn back gives) is not climbed again. When no turn is left to try, or
+    the budget stops the turns, ``polish`` (a climb with a wider neighbourhood) runs from the
+    best DAG if it has not run from that DAG before and the deadline has not passed; when it
+    improves and the turns had converged, they are tried again from its DAG.
 
     Parameters
     ----------
@@ -175,11 +178,15 @@ def turn_sweeps(climb: Callable, turn: Callable, candidates: Callable, best, bes
     best, best_score
         The best DAG so far and its score.
     budget : float or None
-        Moves the climbs may score in all (None: no limit; 0: no turn).
+        Moves the climbs from turns may score in all (None: no limit; 0: no turn).
     deadline : float, optional
         A ``time.time()`` value after which no climb starts.
     on_result : callable, optional
-        Called with each climb's result, in order.
+        Called as ``on_result(result, kind)`` with each climb's result, in order; ``kind`` is
+        ``"turn"`` or ``"polish"``.
+    polish : callable, optional
+        ``polish(start)`` returns a climb's result as ``climb`` does; its moves are not counted
+        in the budget.
 
     Returns
     -------
@@ -195,27 +202,55 @@ def turn_sweeps(climb: Callable, turn: Callable, candidates: Callable, best, bes
     >>> res = turn_sweeps(climb, turn_edges, candidates, DAG([("c", "a"), ("c", "b")]), 0, budget=None)
     >>> sorted(res.best.edges()), res.best_score, res.stopped_by
     ([('a', 'c'), ('b', 'c')], 2, 'converged')
+    >>> # a polish that adds the edge d -> c: the turns converge, the polish improves, nothing is left
+    >>> def add_d(dag):
+    ...     out = dag.copy()
+    ...     out.add_edge("d", "c")
+    ...     return out, out.in_degree("c"), 0.0, 0, 1
+    >>> res = turn_sweeps(climb, turn_edges, candidates, DAG([("c", "a"), ("c", "b")]), 0, budget=None,
+    ...                   polish=add_d)
+    >>> sorted(res.best.edges()), res.best_score, res.stopped_by
+    ([('a', 'c'), ('b', 'c'), ('d', 'c')], 3, 'converged')
     """
-    spent, done, tried, climbed = 0, 0, {}, {frozenset(best.edges())}
+    spent, done, tried, climbed, polished = 0, 0, {}, {frozenset(best.edges())}, set()
     while True:
-        for node, into in candidates(best):  # the first turn not tried since the edges at its node last changed
-            edges = _incident(best, node)
-            if tried.get((node, into)) != edges:
-                break
-        else:
-            return RestartsResult(best, best_score, "converged")
-        tried[(node, into)] = edges
-        start = turn(best, node, into)
-        if start is None or frozenset(start.edges()) in climbed:
+        node = _untried(candidates(best), best, tried)
+        stop = "converged" if node is None else None
+        if stop is None:
+            tried[node] = _incident(best, node[0])
+            start = turn(best, *node)
+            if start is None or frozenset(start.edges()) in climbed:
+                continue
+            climbed.add(frozenset(start.edges()))
+            if deadline is not None and time.time() >= deadline:
+                return RestartsResult(best, best_score, "max_time")
+            if _over_budget(budget, spent, done):
+                stop = "turn_budget"
+        if stop is None:
+            result = climb(start)
+            if on_result is not None:
+                on_result(result, "turn")
+            spent, done = spent + result[4], done + 1
+            if result[1] > best_score + 1e-9:
+                best, best_score = result[0], result[1]
             continue
-        climbed.add(frozenset(start.edges()))
-        if deadline is not None and time.time() >= deadline:
-            return RestartsResult(best, best_score, "max_time")
-        if _over_budget(budget, spent, done):
-            return RestartsResult(best, best_score, "turn_budget")
-        result = climb(start)
+        past_deadline = deadline is not None and time.time() >= deadline
+        if polish is None or past_deadline or frozenset(best.edges()) in polished:
+            return RestartsResult(best, best_score, stop)
+        polished.add(frozenset(best.edges()))
+        result = polish(best)
         if on_result is not None:
-            on_result(result)
-        spent, done = spent + result[4], done + 1
+            on_result(result, "polish")
         if result[1] > best_score + 1e-9:
             best, best_score = result[0], result[1]
+            if stop == "converged":
+                continue
+        return RestartsResult(best, best_score, stop)
+
+
+def _untried(turns: list, best, tried: dict) -> tuple | None:
+    """The first turn ``(node, into)`` not tried since the edges at its node last changed (None: every one was)."""
+    for node, into in turns:
+        if tried.get((node, into)) != _incident(best, node):
+            return node, into
+    return None

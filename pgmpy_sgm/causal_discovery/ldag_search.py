@@ -141,7 +141,11 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     tried, largest first, until none improves the best DAG or they have scored
     ``turn_budget`` times the moves of the longest first climb
     (:func:`~pgmpy_sgm.causal_discovery._iterated_climb.turn_sweeps`; by default up to 64
-    variables only). Each of
+    variables only). When the turns end, a climb from the best DAG may also *swap parents*
+    (``parent_swaps``): where no single move gains, one parent of a variable is replaced by
+    another in one step, which gains where removing the parent loses its information and
+    adding the other alone makes the family too large; after a swap the single moves go on,
+    and when this climb improves the best DAG the turns are tried again. Each of
     up to ``n_restarts`` further climbs starts from the best DAG so far after a *kick* of
     random edge additions, deletions or reversals, and the best DAG found is kept
     (iterated local search). Restarts stop when the candidate moves they have scored would
@@ -255,11 +259,15 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         depend on the machine's load (``benchmarks/RESULTS.md`` has the measured effect).
     turn_budget : float, None or "auto", default="auto"
         Work allowed to the turns (see above), as a multiple of the moves scored by the
-        longest first climb (None: until no turn improves the best DAG; 0: no turns, so that
-        with ``n_restarts=0`` the search is pgmpy's climb). A count, not a clock. ``"auto"``:
+        longest first climb (None: until no turn improves the best DAG; 0: no turns). A count,
+        not a clock. ``"auto"``:
         :data:`AUTO_TURN_BUDGET` up to 64 variables, no turns beyond (where each turn labels
         many new families: on andes, 223 variables, they took 3.5 times the CPU of the rest of
         the fit and did not predict better; ``benchmarks/RESULTS.md``).
+    parent_swaps : bool, default=True
+        Whether the climb after the turns also swaps parents (see above; it runs at every
+        width, also when ``turn_budget`` allows no turn). False, with ``turn_budget=0`` and
+        ``n_restarts=0``, gives pgmpy's climb.
     n_jobs : int, default=1
         Parallel restarts (joblib); restarts then run in rounds from the best DAG of the
         previous round.
@@ -338,7 +346,8 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     climb_new_families_ : list of int
         Families labelled for the first time during each climb.
     climb_starts_ : list of str
-        Where each climb started: ``"ges"``, ``"empty"``, ``"given"``, ``"turn"`` or ``"restart"``.
+        Where each climb started: ``"ges"``, ``"empty"``, ``"given"``, ``"turn"``, ``"swaps"``
+        (a climb with parent swaps from the best DAG) or ``"restart"``.
     turns_stopped_by_ : str
         Why no further turn was climbed: ``"converged"`` (no turn improves the best DAG),
         ``"turn_budget"`` or ``"max_time"``.
@@ -434,6 +443,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         max_time: float | None = None,
         restart_budget: float | None = 0.25,
         turn_budget: float | str | None = "auto",
+        parent_swaps: bool = True,
         n_jobs: int = 1,
         n_mcmc: int = 0,
         weights: str | np.ndarray | None = None,
@@ -457,6 +467,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         self.max_time = max_time
         self.restart_budget = restart_budget
         self.turn_budget = turn_budget
+        self.parent_swaps = parent_swaps
         self.n_jobs = n_jobs
         self.n_mcmc = n_mcmc
         self.weights = weights
@@ -503,6 +514,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         "restart_budget": number(0.0, strict=False, none_ok=True),
         "turn_budget": Constraint("a non-negative number, None or 'auto'",
                                   lambda v: v == "auto" or number(0.0, strict=False, none_ok=True).accepts(v)),
+        "parent_swaps": boolean(),
         "n_jobs": n_jobs(),
         "n_mcmc": integer(0),
         "return_type": RETURN_TYPE,
@@ -771,8 +783,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         self.climb_new_families_, self.climb_moves_ = [], []
         best, best_score = None, -np.inf
         for name, start in starts:
-            result = climb_dag(score, X, start, self.tabu_length, self.max_indegree, self.max_iter, self._candidates,
-                            self._deadline)  # fmt: skip
+            result = climb_dag(score, X, start, *self._climb_settings())
             self._record(name, result)
             if result[1] > best_score + 1e-9:
                 best, best_score = result[0], result[1]
@@ -801,16 +812,19 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         settings, fits, columns = self._climb_settings(), name_fits(score), list(X.columns)
         best_so_far = best_score
 
-        def on_result(result) -> None:
+        def on_result(result, kind: str) -> None:
             nonlocal best_so_far
-            self._record("turn", result)
+            self._record("turn" if kind == "turn" else "swaps", result)
             best_so_far = max(best_so_far, result[1])
             bar.set_postfix_str(f"turns {self.climb_starts_.count('turn')}, best {best_so_far:.2f}")
+
+        def polish(start: DAG) -> tuple:
+            return climb_dag(score, X, start, *settings, swaps=True)
 
         result = turn_sweeps(lambda start: climb_dag(score, X, start, *settings),
                              lambda dag, node, into: turn_edges(dag, node, into, self.max_indegree, fits),
                              lambda dag: turn_candidates(dag, columns), best, best_score, budget, self._deadline,
-                             on_result)  # fmt: skip
+                             on_result, polish if self.parent_swaps else None)  # fmt: skip
         self.turns_stopped_by_ = result.stopped_by
         return result.best, result.best_score
 

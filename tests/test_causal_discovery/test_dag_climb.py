@@ -159,9 +159,10 @@ def test_equivalence_search_inserts_only_candidate_pairs():
     assert all(abs(x - y) == 1 for kind, x, y, _, _ in found.steps if kind == "insert")
 
 
-def _reference_climb(score, X, start, tabu_length, max_indegree, max_iter, candidates=None, deadline=None):
+def _reference_climb(score, X, start, tabu_length, max_indegree, max_iter, candidates=None, deadline=None,
+                     swaps=False):  # fmt: skip
     """The climb LDAGSearch ran before its cache: pgmpy's HillClimbSearch with ordered ties."""
-    assert candidates is None and deadline is None
+    assert candidates is None and deadline is None and not swaps
     est = _PgmpyOrderedClimb(scoring_method=score, start_dag=start, tabu_length=tabu_length,
                              max_indegree=max_indegree, max_iter=max_iter, return_type="dag",
                              show_progress=False).fit(X)  # fmt: skip
@@ -182,7 +183,7 @@ def _summary(est):
 
 def test_a_limit_that_cannot_bind_gives_the_pgmpy_climbs_result(monkeypatch):
     data = _data(1500, 7, 5)
-    settings = {"n_restarts": 4, "seed": 3, "show_progress": False}
+    settings = {"n_restarts": 4, "seed": 3, "show_progress": False, "parent_swaps": False}
     ours = _Unscreened(**settings).fit(data)
     monkeypatch.setattr(ldag_module, "climb_dag", _reference_climb)
     reference = _Unscreened(**settings).fit(data)
@@ -237,3 +238,76 @@ def test_the_equivalence_search_makes_no_family_beyond_the_largest_table(monkeyp
     monkeypatch.setattr(_dag_moves, "largest_table", lambda score: 8)
     limited = search._ges_dag(score, columns)
     assert max(len(limited.get_parents(v)) for v in columns) == 2
+
+
+# -- parent swaps ----------------------------------------------------------------------------
+
+
+def _is_acyclic(parents):
+    import networkx as nx
+
+    graph = nx.DiGraph()
+    graph.add_nodes_from(range(len(parents)))
+    graph.add_edges_from((x, y) for y, mask in enumerate(parents) for x in iter_bits(mask))
+    return nx.is_directed_acyclic_graph(graph)
+
+
+def _gains_left(family, parents, max_indegree):
+    """Every single-edge move and parent swap that keeps the DAG acyclic, with its gain (brute force)."""
+    d = len(parents)
+    total = sum(family(y, parents[y]) for y in range(d))
+    gains = []
+    for y in range(d):
+        for x in range(d):
+            if x == y:
+                continue
+            changed = [list(parents)]
+            if parents[y] >> x & 1:
+                changed.append(parents[:y] + [parents[y] & ~(1 << x)] + parents[y + 1:])  # removal
+                flipped = list(changed[-1])
+                flipped[x] |= 1 << y
+                changed.append(flipped)  # reversal
+                for z in range(d):  # swaps of x for z
+                    if z not in (x, y) and not parents[y] >> z & 1:
+                        swapped = list(changed[1])
+                        swapped[y] |= 1 << z
+                        changed.append(swapped)
+            elif not parents[x] >> y & 1:
+                added = list(parents)
+                added[y] |= 1 << x
+                changed.append(added)
+            for other in changed[1:]:
+                if _is_acyclic(other) and max(m.bit_count() for m in other) <= max_indegree:
+                    gains.append(sum(family(v, other[v]) for v in range(d)) - total)
+    return gains
+
+
+@pytest.mark.parametrize("seed", range(1, 5))
+def test_a_climb_with_swaps_ends_where_no_move_and_no_swap_gains(seed):
+    data = _data(800, 6, seed)
+    columns = list(data.columns)
+    family = _family(LDAGScore(data), columns)
+    plain = tabu_climb(family, [0] * 6, tabu_length=0, max_indegree=2)
+    swapped = tabu_climb(family, [0] * 6, tabu_length=0, max_indegree=2, swaps=True)
+    assert _is_acyclic(swapped.parents)
+    assert max(_gains_left(family, swapped.parents, 2)) < 1e-4
+    # the two climbs agree until the plain one stops; swaps only go on from there
+    score = lambda parents: sum(family(y, m) for y, m in enumerate(parents))  # noqa: E731
+    assert score(swapped.parents) > score(plain.parents) + 1  # on these data a swap gains
+    assert swapped.n_steps > plain.n_steps
+
+
+def test_a_swap_is_made_only_where_no_single_move_gains_and_never_to_a_descendant():
+    # node 2 has parent 0 and gains 1 from parent 1 instead; each half alone loses
+    terms = {(2, 0b001): 1.0, (2, 0b010): 2.0, (2, 0b000): -1.0, (2, 0b011): -5.0}
+    family = lambda y, m: terms.get((y, m), 0.0)  # noqa: E731
+    assert tabu_climb(family, [0, 0, 0b001]).parents == [0, 0, 0b001]
+    assert tabu_climb(family, [0, 0, 0b001], swaps=True).parents == [0, 0, 0b010]
+    # with 1 a child of 2, taking 1 as a parent of 2 would close a cycle: no swap
+    terms[(1, 0b100)] = 3.0
+    assert tabu_climb(family, [0, 0b100, 0b001], swaps=True).parents == [0, 0b100, 0b001]
+    # a single move that gains comes first: node 0 gains from parent 1, then the swap follows
+    del terms[(1, 0b100)]
+    terms[(0, 0b010)] = 0.5
+    found = tabu_climb(family, [0, 0, 0b001], swaps=True)
+    assert found.parents == [0b010, 0, 0b010] and found.n_steps == 2

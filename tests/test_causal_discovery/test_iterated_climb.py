@@ -98,3 +98,42 @@ def test_a_turn_that_cannot_be_made_costs_nothing():
     res = turn_sweeps(climb, lambda g, node, into: None, lambda g: turn_candidates(g, ["a", "b", "c"]), dag, -2.0,
                       budget=0.5)  # fmt: skip
     assert starts == [] and res.stopped_by == "converged" and res.best is dag
+
+
+def _polish_toy(added: tuple):
+    """A polish that adds the edge ``added`` (scored by ``_sink_score``), recording each start."""
+    starts = []
+
+    def polish(start):
+        starts.append(sorted(start.edges()))
+        out = start.copy()
+        out.add_edge(*added)
+        return out, _sink_score(out), 0.0, 0, 1
+
+    return polish, starts
+
+
+def test_the_polish_runs_after_the_turns_and_the_turns_resume_after_it_improves():
+    dag = DAG([("c", "a"), ("c", "b")])  # the turn of c gains; then the polish's edge d -> c gains
+    climb, starts = _turn_toy()
+    polish, polished = _polish_toy(("d", "c"))
+    kinds = []
+    res = turn_sweeps(climb, turn_edges, lambda g: turn_candidates(g, list("abcd")), dag, _sink_score(dag), None,
+                      on_result=lambda result, kind: kinds.append(kind), polish=polish)  # fmt: skip
+    assert res.stopped_by == "converged" and res.best_score == 6.0
+    assert polished[0] == [("a", "c"), ("b", "c")]  # from the turned DAG, after the turn
+    # from the polished DAG the turns are tried again (c's edges changed); a polish from it adds nothing new
+    assert kinds[:2] == ["turn", "polish"] and kinds.count("polish") == len(polished) == 2
+    assert polished[1] == [("a", "c"), ("b", "c"), ("d", "c")]
+
+
+def test_the_polish_runs_once_per_dag_and_not_after_the_deadline():
+    dag = DAG([("a", "x"), ("a", "y")])
+    climb, _ = _turn_toy()
+    polish, polished = _polish_toy(("x", "y"))  # -1: never an improvement
+    candidates = lambda g: turn_candidates(g, ["a", "x", "y"])  # noqa: E731
+    res = turn_sweeps(climb, turn_edges, candidates, dag, _sink_score(dag), budget=0, polish=polish)
+    assert res.stopped_by == "turn_budget" and res.best is dag and len(polished) == 1  # the budget stops turns only
+    res = turn_sweeps(climb, turn_edges, candidates, dag, _sink_score(dag), None, deadline=time.time() - 1,
+                      polish=polish)  # fmt: skip
+    assert res.stopped_by == "max_time" and len(polished) == 1

@@ -71,14 +71,17 @@ def test_best_score_matches_the_model_and_beats_each_climb(fitted):
         total += score.family_score(node, parents, ids)
     assert est.best_score_ == pytest.approx(total)
     assert est.best_score_ >= max(est.climb_scores_) - 1e-9
-    turns = est.climb_starts_.count("turn")
-    assert est.climb_starts_ == ["ges", "empty"] + ["turn"] * turns + ["restart"] * 10
+    turns, polishes = est.climb_starts_.count("turn"), est.climb_starts_.count("swaps")
+    assert polishes >= 1
+    assert sorted(est.climb_starts_[2:2 + turns + polishes]) == ["swaps"] * polishes + ["turn"] * turns
+    assert est.climb_starts_ == est.climb_starts_[:2 + turns + polishes] + ["restart"] * 10
+    assert est.climb_starts_[:2] == ["ges", "empty"]
     assert est.turns_stopped_by_ in ("converged", "turn_budget")
 
 
 def test_first_climb_is_pgmpy_hill_climb_with_the_score():
     df = _planted(1500, 2)
-    est = LDAGSearch(n_restarts=0, turn_budget=0, start="empty").fit(df)
+    est = LDAGSearch(n_restarts=0, turn_budget=0, parent_swaps=False, start="empty").fit(df)
     score = LDAGScore(df)
     dag = HillClimbSearch(scoring_method=score, return_type="dag", show_progress=False).fit(df).causal_graph_
     assert est.climb_scores_[0] == pytest.approx(score.score(dag))
@@ -88,19 +91,20 @@ def test_first_climb_is_pgmpy_hill_climb_with_the_score():
 
 def test_default_start_climbs_from_the_equivalence_search_and_from_the_empty_graph():
     df = _planted(1500, 2)
-    est = LDAGSearch(n_restarts=0, turn_budget=0).fit(df)
+    est = LDAGSearch(n_restarts=0, turn_budget=0, parent_swaps=False).fit(df)
     assert est.climb_starts_ == ["ges", "empty"]
     kinds = [step[0] for step in est.ges_steps_]
     assert kinds and set(kinds) <= {"insert", "delete"} and kinds[0] == "insert"
     assert all(gain > 0 for *_, gain in est.ges_steps_)
     # the unlabelled score rises from the empty graph by the gains of the steps applied
     plain = LDAGScore(df, labels=False)
-    ges = LDAGSearch(scoring_method=LDAGScoreSettings(labels=False), n_restarts=0, turn_budget=0, start="ges").fit(df)
+    ges = LDAGSearch(scoring_method=LDAGScoreSettings(labels=False), n_restarts=0, turn_budget=0, parent_swaps=False,
+                     start="ges").fit(df)  # fmt: skip
     empty_score = sum(plain.local_score(v, ()) for v in df.columns)
     assert ges.start_scores_["ges"] == pytest.approx(empty_score + sum(step[-1] for step in ges.ges_steps_))
     assert est.best_score_ == pytest.approx(max(est.climb_scores_))
     for where in ("ges", "empty"):
-        alone = LDAGSearch(n_restarts=0, turn_budget=0, start=where).fit(df)
+        alone = LDAGSearch(n_restarts=0, turn_budget=0, parent_swaps=False, start=where).fit(df)
         assert alone.best_score_ == pytest.approx(est.climb_scores_[est.climb_starts_.index(where)])
 
 
@@ -108,7 +112,7 @@ def test_start_from_a_given_dag_is_pgmpy_hill_climb_from_it():
     df = _planted(1500, 3)
     start = DAG([("c", "y"), ("y", "a")])
     start.add_nodes_from(df.columns)
-    est = LDAGSearch(n_restarts=0, turn_budget=0, start=start).fit(df)
+    est = LDAGSearch(n_restarts=0, turn_budget=0, parent_swaps=False, start=start).fit(df)
     score = LDAGScore(df)
     dag = HillClimbSearch(scoring_method=score, start_dag=start, return_type="dag",
                           show_progress=False).fit(df).causal_graph_  # fmt: skip
@@ -153,6 +157,11 @@ def test_max_time_bounds_the_whole_fit():
 def test_bad_parameters(kwargs, match):
     with pytest.raises(ValueError, match=match):
         LDAGSearch(**kwargs).fit(_planted(50, 4))
+
+
+def test_parent_swaps_must_be_a_bool():
+    with pytest.raises(TypeError, match="parent_swaps must be a bool"):
+        LDAGSearch(parent_swaps="yes").fit(_planted(50, 4))
 
 
 def test_every_form_of_scoring_method_learns_under_the_same_score():
@@ -253,7 +262,7 @@ def test_moves_scored_are_counted():
     # two independent columns: the first climb scores the two additions, takes neither and stops
     rng = np.random.default_rng(3)
     df = pd.DataFrame({"a": rng.integers(0, 2, 400), "b": rng.integers(0, 2, 400)})
-    est = LDAGSearch(n_restarts=0, start="empty").fit(df)
+    est = LDAGSearch(n_restarts=0, start="empty", parent_swaps=False).fit(df)
     assert est.climb_moves_ == [2] and est.causal_graph_.number_of_edges() == 0
 
 
@@ -264,10 +273,37 @@ def test_turns_leave_a_v_structure_drawn_the_wrong_way_round():
     df = pd.DataFrame({"a": a, "b": b, "c": ((a + b) % 3 + (rng.random(2000) < 0.1)) % 3})
     start = DAG([("c", "a"), ("c", "b")])
     truth = LDAGScore(df).score(DAG([("a", "c"), ("b", "c")]))  # the generating DAG, scored independently
-    stuck = LDAGSearch(start=start, n_restarts=0, turn_budget=0, show_progress=False).fit(df)
+    stuck = LDAGSearch(start=start, n_restarts=0, turn_budget=0, parent_swaps=False, show_progress=False).fit(df)
     turned = LDAGSearch(start=start, n_restarts=0, show_progress=False).fit(df)
     assert stuck.best_score_ < truth - 1 and stuck.climb_starts_ == ["given"]
     assert turned.best_score_ >= truth - 1e-6 and "turn" in turned.climb_starts_
+
+
+def test_parent_swaps_replace_a_parent_where_each_half_of_the_swap_loses():
+    # y copies q, p is a noisier copy of q; with one parent each, y's parent p can only become q in one step
+    rng = np.random.default_rng(0)
+    q = rng.integers(0, 3, 2000)
+    p = np.where(rng.random(2000) < 0.6, q, rng.integers(0, 3, 2000))
+    y = np.where(rng.random(2000) < 0.9, q, rng.integers(0, 3, 2000))
+    df = pd.DataFrame({"p": p, "q": q, "y": y})
+    start = DAG([("q", "p"), ("p", "y")])
+    settings = {"start": start, "n_restarts": 0, "max_indegree": 1, "show_progress": False}
+    stuck = LDAGSearch(parent_swaps=False, **settings).fit(df)
+    swapped = LDAGSearch(**settings).fit(df)
+    # the best DAG with at most one parent per node, by brute force over every DAG of three nodes
+    columns, score = list(df.columns), swapped.scorer_
+    pairs = [(u, v) for u in columns for v in columns if u != v]
+    best = -np.inf
+    for k in range(len(columns)):
+        for edges in itertools.combinations(pairs, k):
+            graph = nx.DiGraph(edges)
+            if nx.is_directed_acyclic_graph(graph) and all(d <= 1 for _, d in graph.in_degree()):
+                dag = DAG(edges)
+                dag.add_nodes_from(columns)
+                best = max(best, score.score(dag))
+    assert stuck.best_score_ < best - 100 and stuck.climb_starts_ == ["given"]
+    assert swapped.best_score_ == pytest.approx(best, abs=1e-6) and "swaps" in swapped.climb_starts_
+    assert sorted(swapped.causal_graph_.edges()) == [("q", "p"), ("q", "y")]
 
 
 def test_auto_turn_budget_turns_up_to_64_variables():
@@ -329,7 +365,7 @@ def test_kicks_grow_by_one_and_return_to_the_base_after_an_improvement(monkeypat
     kicks = []
     original = module.perturb
 
-    def climb(score, X, start, tabu_length, max_indegree, max_iter, candidates=None, deadline=None):
+    def climb(score, X, start, tabu_length, max_indegree, max_iter, candidates=None, deadline=None, swaps=False):
         return start, next(scripted), 0.0, 0, 100
 
     def recording(dag, n_moves, max_indegree, rng, *rest):
@@ -338,7 +374,8 @@ def test_kicks_grow_by_one_and_return_to_the_base_after_an_improvement(monkeypat
 
     monkeypatch.setattr(module, "climb_dag", climb)
     monkeypatch.setattr(module, "perturb", recording)
-    est = LDAGSearch(n_restarts=8, restart_budget=None, perturbation=2, seed=0, start="empty").fit(_planted(300, 10))
+    est = LDAGSearch(n_restarts=8, restart_budget=None, perturbation=2, seed=0, start="empty",
+                     parent_swaps=False).fit(_planted(300, 10))  # fmt: skip
     assert est.climb_scores_ == [0.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0, 3.0]
     assert kicks == [2, 2, 3, 4, 2, 3, 4, 5]
 
@@ -535,7 +572,8 @@ def test_top_level_exports():
 
 
 def test_progress_bar_ends_full_when_the_budget_stops_the_restarts(capsys):
-    est = LDAGSearch(n_restarts=10, restart_budget=0, turn_budget=0, seed=0).fit(_planted(300, 16))  # progress shown
+    est = LDAGSearch(n_restarts=10, restart_budget=0, turn_budget=0, parent_swaps=False,
+                     seed=0).fit(_planted(300, 16))  # progress shown
     assert len(est.climb_scores_) == 2
     final = capsys.readouterr().err.replace("\r", "\n").strip().splitlines()[-1]
     assert "LDAG climbs" in final and "2/2" in final
