@@ -3,7 +3,8 @@
 Run: ``python benchmarks/bench_wide.py [--networks andes diabetes] [--cap 3600] [--ldag-max-time S]
 [--parallel] [--out FILE.csv]``
 
-Networks: andes (223 variables), diabetes (413), pigs (441), link (724), munin (1,041), read with
+Networks: hepar2 (70 variables), win95pts (76), pathfinder (109), munin1 (186), andes (223), diabetes
+(413), pigs (441), link (724), munin (1,041), read with
 pgmpy's ``BIFReader`` from the files in pgmpy's wheel (``pgmpy/utils/example_models``; no download).
 Data: n = 5000 training rows simulated with seed 0 and 10,000 fresh test rows with seed 1 (columns
 sorted, category dtype with the network's states).
@@ -51,7 +52,7 @@ warnings.filterwarnings("ignore", category=FutureWarning)
 warnings.filterwarnings("ignore", category=UserWarning)
 
 MODELS = Path(pgmpy.__file__).resolve().parent / "utils" / "example_models"
-NETWORKS = ("andes", "diabetes", "pigs", "link", "munin")
+NETWORKS = ("hepar2", "win95pts", "pathfinder", "munin1", "andes", "diabetes", "pigs", "link", "munin")
 
 
 def load_shipped(name: str) -> DiscreteBayesianNetwork:
