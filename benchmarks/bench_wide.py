@@ -13,6 +13,7 @@ Learners, each in its own process (so that peak memory is its own and a time cap
 
 * ``LDAG``: ``LDAGSearch`` with its defaults (``seed=0``; ``--ldag-max-time`` adds a ``max_time``);
   ``LDAG-noswaps``: the same with ``parent_swaps=False`` (the search before parent swaps);
+  ``LDAG-nowiden``: the same with ``widen_candidates=False`` (the screening of pairs alone);
 * ``HC-BDeu`` / ``HC-BIC``: pgmpy's ``HillClimbSearch`` with pgmpy's ``BDeu`` (ESS 10, its default) /
   ``BIC``, parameters by pgmpy's ``DiscreteBayesianEstimator`` (BDeu prior, ESS 5), as in
   ``predictive.py``.
@@ -80,11 +81,16 @@ def _fit_hc(score_name: str, train: pd.DataFrame, states: dict) -> tuple[Discret
     return bn, {"n_edges": len(dag.edges())}
 
 
-def _fit_ldag(train: pd.DataFrame, states: dict, max_time: float | None, swaps: bool = True):
-    settings = {"parent_swaps": swaps} if max_time is None else {"max_time": max_time, "parent_swaps": swaps}
+#: ``LDAGSearch`` keywords of each LDAG learner.
+LDAG_VARIANTS = {"LDAG": {}, "LDAG-noswaps": {"parent_swaps": False}, "LDAG-nowiden": {"widen_candidates": False}}
+
+
+def _fit_ldag(train: pd.DataFrame, states: dict, max_time: float | None, variant: str = "LDAG"):
+    settings = dict(LDAG_VARIANTS[variant]) if max_time is None else {"max_time": max_time, **LDAG_VARIANTS[variant]}
     est = LDAGSearch(seed=0, state_names=states, show_progress=False, **settings).fit(train)
     extra = {"n_edges": len(est.causal_graph_.edges()), "n_labels": est.model_.n_labels(),
              "n_climbs": len(est.climb_scores_), "stopped_by": est.restarts_stopped_by_, "score": est.best_score_,
+             "n_candidates_added": est.n_candidates_added_,
              "climb_seconds": [round(s, 1) for s in est.climb_seconds_]}  # fmt: skip
     return est.model_, extra
 
@@ -92,7 +98,7 @@ def _fit_ldag(train: pd.DataFrame, states: dict, max_time: float | None, swaps: 
 def _child(learner: str, train, test, states, max_time, queue) -> None:
     wall, cpu = time.perf_counter(), time.process_time()
     if learner.startswith("LDAG"):
-        model, extra = _fit_ldag(train, states, max_time, swaps=learner == "LDAG")
+        model, extra = _fit_ldag(train, states, max_time, learner)
     else:
         model, extra = _fit_hc("bdeu" if learner == "HC-BDeu" else "bic", train, states)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu

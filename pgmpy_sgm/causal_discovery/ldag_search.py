@@ -19,7 +19,12 @@ from sklearn.utils.validation import validate_data
 from tqdm.auto import tqdm
 
 from pgmpy_sgm.causal_discovery._base import RETURN_TYPE, CausalDiscoveryMixin
-from pgmpy_sgm.causal_discovery._candidates import SCREEN_ABOVE, candidate_limit, screened_candidates
+from pgmpy_sgm.causal_discovery._candidates import (
+    SCREEN_ABOVE,
+    candidate_limit,
+    screened_candidates,
+    widened_candidates,
+)
 from pgmpy_sgm.causal_discovery._dag_chain import dag_chain, visited_posterior
 from pgmpy_sgm.causal_discovery._dag_moves import (
     climb_dag,
@@ -110,6 +115,9 @@ def _labelled_dag_log_likelihood(fitted, train: pd.DataFrame, test: pd.DataFrame
     """Log-likelihood per row of ``test`` under the labelled network ``fitted`` learned from ``train``."""
     return float(fitted.model_.log_likelihood(test) / len(test))
 
+
+#: Most rounds of widening the screened candidates (see "Wide data" in :class:`LDAGSearch`).
+MAX_WIDENINGS = 5
 
 #: ``turn_budget="auto"`` up to :data:`~pgmpy_sgm.causal_discovery._candidates.SCREEN_ABOVE` variables.
 AUTO_TURN_BUDGET = 4.0
@@ -444,6 +452,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         restart_budget: float | None = 0.25,
         turn_budget: float | str | None = "auto",
         parent_swaps: bool = True,
+        widen_candidates: bool = True,
         n_jobs: int = 1,
         n_mcmc: int = 0,
         weights: str | np.ndarray | None = None,
@@ -468,6 +477,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         self.restart_budget = restart_budget
         self.turn_budget = turn_budget
         self.parent_swaps = parent_swaps
+        self.widen_candidates = widen_candidates
         self.n_jobs = n_jobs
         self.n_mcmc = n_mcmc
         self.weights = weights
@@ -515,6 +525,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         "turn_budget": Constraint("a non-negative number, None or 'auto'",
                                   lambda v: v == "auto" or number(0.0, strict=False, none_ok=True).accepts(v)),
         "parent_swaps": boolean(),
+        "widen_candidates": boolean(),
         "n_jobs": n_jobs(),
         "n_mcmc": integer(0),
         "return_type": RETURN_TYPE,
@@ -596,6 +607,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         with tqdm(total=n_starts * len(grid) + self.n_restarts, disable=not show, desc="LDAG climbs") as bar:
             score, best, best_score = self._first_climbs_per_ess(X, counts, grid, bar)
             self._first_moves = max(self.climb_moves_)
+            best, best_score = self._widen(score, X, best, best_score)
             best, best_score = self._turns(score, X, best, best_score, bar)
             best, best_score = self._restarts(score, X, best, best_score, rng, bar)
             if bar.n < bar.total:  # restarts end early by restart_budget or max_time: the bar ends full, saying why
@@ -801,6 +813,35 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
 
     def _climb_settings(self) -> tuple:
         return self.tabu_length, self.max_indegree, self.max_iter, self._candidates, self._deadline
+
+    def _widen(self, score, X, best: DAG, best_score: float) -> tuple[DAG, float]:
+        """With screened candidates, widen them given the best DAG and climb again, until none joins.
+
+        Each round adds the pairs whose BDeu term gains given the best DAG's parents
+        (:func:`~pgmpy_sgm.causal_discovery._candidates.widened_candidates`) and climbs from
+        the best DAG with them; the widened candidates serve the turns and restarts too.
+        """
+        self.n_candidates_added_ = 0
+        if self._candidates is None or not self.widen_candidates:
+            return best, best_score
+        columns, fits = list(X.columns), mask_fits(score, list(X.columns))
+        position = {v: i for i, v in enumerate(columns)}
+        for _ in range(MAX_WIDENINGS):
+            if self._out_of_time():
+                break
+            parents = [0] * len(columns)
+            for u, v in best.edges():
+                parents[position[v]] |= 1 << position[u]
+            self._candidates, added = widened_candidates(score, parents, self._candidates, fits)
+            self.n_candidates_added_ += added
+            if not added:
+                break
+            result = climb_dag(score, X, best, *self._climb_settings())
+            self._record("widened", result)
+            if result[1] <= best_score + 1e-9:
+                break
+            best, best_score = result[0], result[1]
+        return best, best_score
 
     def _turns(self, score, X, best: DAG, best_score: float, bar) -> tuple[DAG, float]:
         """Climbs from turns of the best DAG (:func:`~pgmpy_sgm.causal_discovery._iterated_climb.turn_sweeps`).
