@@ -172,7 +172,13 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     partners the ``ceil(4 log2 d)`` variables whose single-parent BDeu term gains most over
     its empty family (32 at d = 223, 41 at d = 1,041), and the climbs' additions, the
     equivalence search's insertions and the kicks' additions join only a variable and a
-    partner (either keeping the other); removals and reversals are not restricted. With
+    partner (either keeping the other); removals and reversals are not restricted. A pair's
+    gain alone misses a parent that matters only beside others (a variable that is a logical
+    function of several), so after the first climbs the partners are *widened* given the DAG
+    reached (``widen_candidates``, the sparse candidate algorithm [4]_): every variable whose
+    BDeu term rises when it joins a variable's current parents becomes that variable's
+    partner, and a climb from the best DAG follows; this repeats (at most
+    :data:`MAX_WIDENINGS` times) while partners join and the climb improves. With
     64 variables or fewer, or a limit of at least ``d - 1``, nothing is screened and the
     search is the one described above. The limit is the class attribute
     ``_candidate_limit`` (a function of ``d``); a subclass widens it, or turns the
@@ -276,6 +282,9 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         Whether the climb after the turns also swaps parents (see above; it runs at every
         width, also when ``turn_budget`` allows no turn). False, with ``turn_budget=0`` and
         ``n_restarts=0``, gives pgmpy's climb.
+    widen_candidates : bool, default=True
+        Beyond 64 variables, whether the screened partners are widened given the DAG of the
+        first climbs (see "Wide data" above); False keeps the pairs' screening alone.
     n_jobs : int, default=1
         Parallel restarts (joblib); restarts then run in rounds from the best DAG of the
         previous round.
@@ -354,8 +363,11 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     climb_new_families_ : list of int
         Families labelled for the first time during each climb.
     climb_starts_ : list of str
-        Where each climb started: ``"ges"``, ``"empty"``, ``"given"``, ``"turn"``, ``"swaps"``
-        (a climb with parent swaps from the best DAG) or ``"restart"``.
+        Where each climb started: ``"ges"``, ``"empty"``, ``"given"``, ``"widened"`` (from the
+        best DAG with widened partners), ``"turn"``, ``"swaps"`` (a climb with parent swaps
+        from the best DAG) or ``"restart"``.
+    n_candidates_added_ : int
+        Partner pairs added by widening (0 up to 64 variables, where nothing is screened).
     turns_stopped_by_ : str
         Why no further turn was climbed: ``"converged"`` (no turn improves the best DAG),
         ``"turn_budget"`` or ``"max_time"``.
@@ -431,6 +443,9 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
        Machine Learning Research 3, 507-554, 2002.
     .. [3] H. Steck. Learning the Bayesian network structure: Dirichlet prior versus data.
        Proceedings of the 24th Conference on Uncertainty in Artificial Intelligence, 511-518, 2008.
+    .. [4] N. Friedman, I. Nachman and D. Pe'er. Learning Bayesian network structure from
+       massive datasets: the "sparse candidate" algorithm. Proceedings of the 15th Conference on
+       Uncertainty in Artificial Intelligence, 206-215, 1999.
     """
 
     #: Candidate partners kept per node for ``d`` variables (None: all); see "Wide data" above.

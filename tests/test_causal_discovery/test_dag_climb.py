@@ -196,7 +196,7 @@ class _Screened(LDAGSearch):
 
 def test_a_binding_limit_keeps_every_edge_between_candidate_partners():
     data = _data(1500, 7, 5)
-    est = _Screened(n_restarts=4, seed=3, show_progress=False).fit(data)
+    est = _Screened(n_restarts=4, seed=3, show_progress=False, widen_candidates=False).fit(data)
     columns = est.scorer_.variables
     gains = pairwise_gains(est.scorer_.encoded.codes, [est.scorer_.encoded.cardinality[v] for v in columns],
                            est.scorer_.encoded.weights, est.ess_)  # fmt: skip
