@@ -311,7 +311,8 @@ def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
-_START_NAMES = {"ges": "the equivalence search's DAG", "empty": "the empty graph", "given": "the given DAG"}
+_START_NAMES = {"ges": "the equivalence search's DAG", "empty": "the empty graph", "given": "the given DAG",
+                "widened": "the best DAG with widened partners"}
 
 
 def _turn_summary(est) -> str:

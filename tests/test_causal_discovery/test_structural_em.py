@@ -339,7 +339,8 @@ def test_em_returns_the_structure_step_with_the_best_observed_data_criterion():
 
 
 def test_ldag_warm_structure_steps_are_one_climb_from_the_current_dag(heart):
-    """The per-step budget: a search of its own the first time, then one climb from the current DAG, no restarts."""
+    """The per-step budget: a search of its own the first time, then one climb from the current DAG (and its turns
+    and parent swaps), no restarts."""
     from pgmpy_sgm import LDAGSearch
     from pgmpy_sgm.core.missing import IncompleteTable
 
@@ -349,7 +350,8 @@ def test_ldag_warm_structure_steps_are_one_climb_from_the_current_dag(heart):
     first = learner._m_step(table, None, table.complete_cases(), None)
     second = learner._m_step(table, None, table.complete_cases(), first)
     assert first.estimator.n_restarts == 3 and second.estimator.n_restarts == 0
-    assert len(second.estimator.climb_scores_) == 1  # the single climb, from the previous DAG
+    # the single climb from the previous DAG; no turn is worth trying here, then the climb with parent swaps
+    assert second.estimator.climb_starts_ == ["given", "swaps"]
     assert set(second.estimator.model_.edges()) == set(first.estimator.model_.edges())  # same table: it stays
 
 
