@@ -214,26 +214,27 @@ def turn_sweeps(climb: Callable, turn: Callable, candidates: Callable, best, bes
     """
     spent, done, tried, climbed, polished = 0, 0, {}, {frozenset(best.edges())}, set()
     while True:
-        node = _untried(candidates(best), best, tried)
-        stop = "converged" if node is None else None
-        if stop is None:
-            tried[node] = _incident(best, node[0])
-            start = turn(best, *node)
+        next_turn = _untried(candidates(best), best, tried)
+        if next_turn is None:
+            stop = "converged"
+        else:
+            tried[next_turn] = _incident(best, next_turn[0])
+            start = turn(best, *next_turn)
             if start is None or frozenset(start.edges()) in climbed:
                 continue
             climbed.add(frozenset(start.edges()))
             if deadline is not None and time.time() >= deadline:
                 return RestartsResult(best, best_score, "max_time")
-            if _over_budget(budget, spent, done):
-                stop = "turn_budget"
-        if stop is None:
-            result = climb(start)
-            if on_result is not None:
-                on_result(result, "turn")
-            spent, done = spent + result[4], done + 1
-            if result[1] > best_score + 1e-9:
-                best, best_score = result[0], result[1]
-            continue
+            if not _over_budget(budget, spent, done):
+                result = climb(start)
+                if on_result is not None:
+                    on_result(result, "turn")
+                spent, done = spent + result[4], done + 1
+                if result[1] > best_score + 1e-9:
+                    best, best_score = result[0], result[1]
+                continue
+            stop = "turn_budget"
+        # no turn is climbed next: the polish, once from each best DAG, before the deadline
         past_deadline = deadline is not None and time.time() >= deadline
         if polish is None or past_deadline or frozenset(best.edges()) in polished:
             return RestartsResult(best, best_score, stop)
@@ -241,11 +242,12 @@ def turn_sweeps(climb: Callable, turn: Callable, candidates: Callable, best, bes
         result = polish(best)
         if on_result is not None:
             on_result(result, "polish")
-        if result[1] > best_score + 1e-9:
+        improved = result[1] > best_score + 1e-9
+        if improved:
             best, best_score = result[0], result[1]
-            if stop == "converged":
-                continue
-        return RestartsResult(best, best_score, stop)
+        if not improved or stop != "converged":
+            return RestartsResult(best, best_score, stop)
+        # improved after the turns converged: they are tried again from the polished DAG
 
 
 def _untried(turns: list, best, tried: dict) -> tuple | None:
