@@ -23,6 +23,8 @@ import math
 import numpy as np
 from scipy.special import gammaln
 
+from pgmpy_sgm.core.bdeu_groups import dirichlet_class_weights
+
 __all__ = ["SCREEN_ABOVE", "candidate_limit", "candidate_parents", "pairwise_gains", "screened_candidates",
            "conditional_gains", "widened_candidates"]
 
@@ -177,24 +179,25 @@ def conditional_gains(encoded, variable: str, parents: list, others: list, ess: 
     r = cards[variable]
     n_base = math.prod(cards[p] for p in parents)
     base = encoded.family_bdeu(variable, list(parents), ess)
-    out = np.empty(len(others))
-    start = 0
-    while start < len(others):
-        stop, cells = start, 0
-        while stop < len(others) and (stop == start or cells + n_base * cards[others[stop]] * r <= EXTENSION_CELLS):
-            cells += n_base * cards[others[stop]] * r
-            stop += 1
-        chunk = others[start:stop]
+    chunks, chunk, cells = [], [], 0
+    for w in others:
+        size = n_base * cards[w] * r
+        if chunk and cells + size > EXTENSION_CELLS:
+            chunks.append(chunk)
+            chunk, cells = [], 0
+        chunk.append(w)
+        cells += size
+    if chunk:
+        chunks.append(chunk)
+    out = []
+    for chunk in chunks:
         counts = encoded.extension_counts(variable, list(parents), chunk)
         configs = np.array([n_base * cards[w] for w in chunk], dtype=np.int64)
-        per_row = np.repeat(configs, configs).astype(np.float64)  # configurations of each row's family
-        a_cell, a_row = ess / (per_row * r), ess / per_row
-        rows = (gammaln(a_row) - gammaln(a_row + counts.sum(axis=1))
-                + (gammaln(a_cell[:, None] + counts) - gammaln(a_cell[:, None])).sum(axis=1))
-        ends = np.concatenate([[0], np.cumsum(configs)[:-1]])
-        out[start:stop] = np.add.reduceat(rows, ends) - base
-        start = stop
-    return out
+        per_row = np.repeat(configs, configs)  # configurations of each row's family
+        rows = dirichlet_class_weights(counts, ess / (per_row * r), np.ones(per_row.size), 0.0)
+        starts = np.concatenate([[0], np.cumsum(configs)[:-1]])
+        out.append(np.add.reduceat(rows, starts) - base)
+    return np.concatenate(out) if out else np.empty(0)
 
 
 def widened_candidates(score, parents: list[int], candidates: list[int], fits) -> tuple[list[int], int]:
@@ -229,15 +232,15 @@ def widened_candidates(score, parents: list[int], candidates: list[int], fits) -
     d = len(variables)
     out = list(candidates)
     added = 0
-    for y in range(d):
-        others = [x for x in range(d) if x != y and not candidates[y] >> x & 1 and not parents[y] >> x & 1
+    for y in range(d):  # a pair added from one end is not scored again from the other
+        others = [x for x in range(d) if x != y and not out[y] >> x & 1 and not parents[y] >> x & 1
                   and fits(y, parents[y] | (1 << x))]  # fmt: skip
         if not others:
             continue
         gains = conditional_gains(score.encoded, variables[y], [variables[p] for p in range(d) if parents[y] >> p & 1],
                                   [variables[x] for x in others], score.equivalent_sample_size)  # fmt: skip
         for x, gain in zip(others, gains.tolist(), strict=True):
-            if gain > 0 and not out[y] >> x & 1:
+            if gain > 0:
                 out[y] |= 1 << x
                 out[x] |= 1 << y
                 added += 1

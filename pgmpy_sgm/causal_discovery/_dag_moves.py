@@ -22,7 +22,7 @@ from pgmpy_sgm.causal_discovery._dag_climb import tabu_climb
 from pgmpy_sgm.core.bitsets import iter_bits
 
 __all__ = ["perturb", "turn_edges", "turn_candidates", "largest_table", "table_cells", "mask_fits", "name_fits",
-           "mask_family", "climb_dag"]
+           "mask_family", "parent_masks", "climb_dag"]
 
 
 def perturb(dag: DAG, n_moves: int, max_indegree: int | None, rng: np.random.Generator,
@@ -215,6 +215,21 @@ def mask_family(score, columns: list):
     return family
 
 
+def parent_masks(dag: DAG, columns: list) -> list[int]:
+    """The parents of each of ``columns`` in ``dag``, as bit masks over the positions in ``columns``.
+
+    Examples
+    --------
+    >>> [bin(m) for m in parent_masks(DAG([("a", "c"), ("b", "c")]), ["a", "b", "c"])]
+    ['0b0', '0b0', '0b11']
+    """
+    position = {v: i for i, v in enumerate(columns)}
+    masks = [0] * len(columns)
+    for u, v in dag.edges():
+        masks[position[v]] |= 1 << position[u]
+    return masks
+
+
 def climb_dag(score, X, start: DAG, tabu_length: int, max_indegree, max_iter: int, candidates: list[int] | None = None,
               deadline: float | None = None, swaps: bool = False) -> tuple:  # fmt: skip
     """One tabu climb (ended at ``deadline``): the DAG reached, its score, seconds, families labelled anew, moves.
@@ -237,12 +252,8 @@ def climb_dag(score, X, start: DAG, tabu_length: int, max_indegree, max_iter: in
     """
     t0, n0 = time.perf_counter(), score.n_families_labelled
     columns = list(X.columns)
-    position = {v: i for i, v in enumerate(columns)}
-    parents = [0] * len(columns)
-    for u, v in start.edges():
-        parents[position[v]] |= 1 << position[u]
-    found = tabu_climb(mask_family(score, columns), parents, candidates, tabu_length, max_indegree, max_iter,
-                       deadline=deadline, swaps=swaps)  # fmt: skip
+    found = tabu_climb(mask_family(score, columns), parent_masks(start, columns), candidates, tabu_length,
+                       max_indegree, max_iter, deadline=deadline, swaps=swaps)  # fmt: skip
     dag = DAG()
     dag.add_nodes_from(columns)  # the columns' order, on which the kicks draw
     dag.add_edges_from((columns[x], columns[y]) for y, mask in enumerate(found.parents) for x in iter_bits(mask))

@@ -30,6 +30,7 @@ from pgmpy_sgm.causal_discovery._dag_moves import (
     climb_dag,
     mask_fits,
     name_fits,
+    parent_masks,
     perturb,
     turn_candidates,
     turn_edges,
@@ -839,15 +840,12 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         self.n_candidates_added_ = 0
         if self._candidates is None or not self.widen_candidates:
             return best, best_score
-        columns, fits = list(X.columns), mask_fits(score, list(X.columns))
-        position = {v: i for i, v in enumerate(columns)}
+        columns = list(X.columns)
+        fits = mask_fits(score, columns)
         for _ in range(MAX_WIDENINGS):
             if self._out_of_time():
                 break
-            parents = [0] * len(columns)
-            for u, v in best.edges():
-                parents[position[v]] |= 1 << position[u]
-            self._candidates, added = widened_candidates(score, parents, self._candidates, fits)
+            self._candidates, added = widened_candidates(score, parent_masks(best, columns), self._candidates, fits)
             self.n_candidates_added_ += added
             if not added:
                 break
