@@ -22,7 +22,11 @@ With ``swaps=True`` (not a move of pgmpy's climb), where no single move gains ``
 also tries *parent swaps*: one parent of a node replaced by another candidate in one step. A
 swap can gain where its two halves each lose (removing the parent loses its information, adding
 the other alone makes the family too large), so a climb of single moves stops short of it. The
-improving swaps of a node are kept until its parents change.
+improving swaps of a node are kept until its parents change. A node has many swaps (each parent by
+each candidate), so with ``swap_floor`` a swap is scored only when a cheap lower bound of its
+family's term (the term without labels, for the LDAG score) shows it may gain: the bound plus the
+node's current *slack* (its term minus the same bound of its current family, which is what labels
+gain there) plus :data:`SWAP_SCREEN_MARGIN` must reach the current term.
 
 Nodes are ``0 .. d - 1`` and parent sets are bit masks (Python integers).
 """
@@ -42,6 +46,9 @@ from pgmpy_sgm.core.bitsets import iter_bits
 __all__ = ["ClimbResult", "tabu_climb"]
 
 _ADD, _REMOVE, _FLIP = 0, 1, 2
+
+#: Nats by which a screened swap's bound may fall short of gaining and still be scored (see ``swap_floor``).
+SWAP_SCREEN_MARGIN = 2.0
 
 
 @dataclass
@@ -99,9 +106,10 @@ def _finite_or_worst(value: float) -> float:
 class _Climb:
     """The state of one climb: the DAG, the families' terms and the moves' changes of score."""
 
-    def __init__(self, family, parents, candidates, max_indegree):
+    def __init__(self, family, parents, candidates, max_indegree, swap_floor=None):
         d = len(parents)
         self.family, self.d, self.max_indegree = family, d, max_indegree
+        self.swap_floor = swap_floor
         self.pa = list(parents)
         self.ch = [0] * d
         for y, mask in enumerate(self.pa):
@@ -179,10 +187,15 @@ class _Climb:
             return kept[1]
         found = []
         others = self.cand[y] & ~mask
+        floor = self.swap_floor
+        if floor is not None:  # a swap is scored when its bound plus this reaches the current term
+            slack = self.fam[y] - floor(y, mask) + SWAP_SCREEN_MARGIN - epsilon
         for old in iter_bits(mask):
             rest = mask & ~(1 << old)
             for new in iter_bits(others):
                 self.n_swaps_scored += 1
+                if floor is not None and not floor(y, rest | (1 << new)) + slack >= self.fam[y]:
+                    continue
                 gain = _finite_or_worst(self.family(y, rest | (1 << new)) - self.fam[y])
                 if gain >= epsilon:
                     found.append((-gain, old, new))
@@ -290,6 +303,7 @@ def tabu_climb(
     epsilon: float = 1e-4,
     deadline: float | None = None,
     swaps: bool = False,
+    swap_floor: Callable[[int, int], float] | None = None,
 ) -> ClimbResult:
     """Greedy climb over DAGs from ``start`` with a tabu list (pgmpy's ``HillClimbSearch``, cached).
 
@@ -315,6 +329,10 @@ def tabu_climb(
         Where no single move gains ``epsilon``, apply the legal parent swap that gains most
         (see the module's text), and go on; the swap's two halves become tabu to undo. The
         swaps scored count among the moves scored.
+    swap_floor : callable, optional
+        ``swap_floor(node, parent_mask)``: a cheap lower bound of ``family`` (cached, ``-inf``
+        where ``family`` is); with it a swap is scored only when the bound shows it may gain
+        (see the module's text). None scores every swap.
 
     Returns
     -------
@@ -334,7 +352,7 @@ def tabu_climb(
     >>> tabu_climb(lambda y, m: terms.get((y, m), 0.0), [0, 0, 0b001], swaps=True).parents
     [0, 0, 2]
     """
-    climb = _Climb(family, start, candidates, max_indegree)
+    climb = _Climb(family, start, candidates, max_indegree, swap_floor)
     tabu: deque = deque(maxlen=tabu_length)
     n_scored, n_steps = 0, 0
     for _ in range(int(max_iter)):

@@ -22,7 +22,7 @@ from pgmpy_sgm.causal_discovery._dag_climb import tabu_climb
 from pgmpy_sgm.core.bitsets import iter_bits
 
 __all__ = ["perturb", "turn_edges", "turn_candidates", "largest_table", "table_cells", "mask_fits", "name_fits",
-           "mask_family", "parent_masks", "climb_dag"]
+           "mask_family", "mask_unlabelled", "parent_masks", "climb_dag"]
 
 
 def perturb(dag: DAG, n_moves: int, max_indegree: int | None, rng: np.random.Generator,
@@ -204,15 +204,37 @@ def mask_family(score, columns: list):
     >>> family(0, 0b10) == score.local_score(score.variables[0], (score.variables[1],))
     True
     """
-    fits = mask_fits(score, columns)
+    return _mask_terms(score.local_score, columns, mask_fits(score, columns))
+
+
+def mask_unlabelled(score, columns: list):
+    """``floor(node, parent_mask)``: the family's term without labels, a lower bound of :func:`mask_family`'s.
+
+    An LDAG family's best labelling is at least as good as no label (every configuration its
+    own class), so this term, which needs no search over labellings, bounds the labelled one
+    from below (cached for one climb; ``-inf`` where the family is never made).
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import LDAGScore, load_heart_disease
+    >>> score = LDAGScore(load_heart_disease())
+    >>> floor, family = mask_unlabelled(score, score.variables), mask_family(score, score.variables)
+    >>> bool(floor(0, 0b110) <= family(0, 0b110))
+    True
+    """
+    return _mask_terms(score.unlabelled_score, columns, mask_fits(score, columns))
+
+
+def _mask_terms(term, columns: list, fits):
+    """``term(name, parent_names)`` asked by node index and parent mask, cached; ``-inf`` where ``fits`` refuses."""
 
     @functools.cache
-    def family(y: int, mask: int) -> float:
+    def by_mask(y: int, mask: int) -> float:
         if not fits(y, mask):
             return -math.inf
-        return score.local_score(columns[y], tuple(columns[i] for i in iter_bits(mask)))
+        return term(columns[y], tuple(columns[i] for i in iter_bits(mask)))
 
-    return family
+    return by_mask
 
 
 def parent_masks(dag: DAG, columns: list) -> list[int]:
@@ -231,13 +253,14 @@ def parent_masks(dag: DAG, columns: list) -> list[int]:
 
 
 def climb_dag(score, X, start: DAG, tabu_length: int, max_indegree, max_iter: int, candidates: list[int] | None = None,
-              deadline: float | None = None, swaps: bool = False) -> tuple:  # fmt: skip
+              deadline: float | None = None, swaps: bool = False, screen_swaps: bool = False) -> tuple:  # fmt: skip
     """One tabu climb (ended at ``deadline``): the DAG reached, its score, seconds, families labelled anew, moves.
 
     The climb of pgmpy's ``HillClimbSearch`` (:func:`~pgmpy_sgm.causal_discovery._dag_climb.tabu_climb`,
     which caches the moves' changes of score), ties broken by (kind of move, the columns'
     positions in ``X``); additions only to the ``candidates`` parents of each node when given;
-    with ``swaps``, parent swaps where no single move gains.
+    with ``swaps``, parent swaps where no single move gains (with ``screen_swaps``, only those
+    whose family's term without labels shows they may gain: :func:`mask_unlabelled`).
 
     Examples
     --------
@@ -252,8 +275,9 @@ def climb_dag(score, X, start: DAG, tabu_length: int, max_indegree, max_iter: in
     """
     t0, n0 = time.perf_counter(), score.n_families_labelled
     columns = list(X.columns)
+    floor = mask_unlabelled(score, columns) if swaps and screen_swaps else None
     found = tabu_climb(mask_family(score, columns), parent_masks(start, columns), candidates, tabu_length,
-                       max_indegree, max_iter, deadline=deadline, swaps=swaps)  # fmt: skip
+                       max_indegree, max_iter, deadline=deadline, swaps=swaps, swap_floor=floor)  # fmt: skip
     dag = DAG()
     dag.add_nodes_from(columns)  # the columns' order, on which the kicks draw
     dag.add_edges_from((columns[x], columns[y]) for y, mask in enumerate(found.parents) for x in iter_bits(mask))

@@ -181,7 +181,13 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     partner, and a climb from the best DAG follows; this repeats (at most
     :data:`MAX_WIDENINGS` times) while partners join and the climb improves. With
     64 variables or fewer, or a limit of at least ``d - 1``, nothing is screened and the
-    search is the one described above. The limit is the class attribute
+    search is the one described above. Where the partners are screened, ``start="auto"``
+    climbs from the equivalence search's DAG alone (the climb from the empty graph costs
+    more there and ended below it on every network measured), and a swap is scored only
+    when the family's term without labels, plus what labels gain on the current family
+    and 2 nats, reaches the current term (an LDAG family scores at least its term without
+    labels; :func:`~pgmpy_sgm.causal_discovery._dag_climb.tabu_climb`'s ``swap_floor``).
+    The limit is the class attribute
     ``_candidate_limit`` (a function of ``d``); a subclass widens it, or turns the
     screening off with ``staticmethod(lambda d: None)``. Families whose contingency table
     would exceed ``max(2**22, 16 n)`` cells (``n`` observations) are never made.
@@ -242,7 +248,8 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     start : {"auto", "ges", "empty"} or pgmpy.base.DAG, default="auto"
         Where the first climbs start: ``"ges"`` the DAG of a greedy equivalence search
         without labels (an extension of the CPDAG it ends at), ``"empty"`` the empty graph,
-        ``"auto"`` both (two climbs), or a given DAG over the data's columns.
+        ``"auto"`` both (two climbs; beyond 64 variables the equivalence search's alone, see
+        "Wide data"), or a given DAG over the data's columns.
     n_restarts : int, default=10
         Most perturbed restarts after the first climbs.
     perturbation : int, optional
@@ -574,7 +581,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         out = []
         if self.start in ("auto", "ges"):
             out.append(("ges", self._ges_dag(score, columns, bar)))
-        if self.start in ("auto", "empty"):
+        if self.start == "empty" or (self.start == "auto" and self._candidates is None):  # see "Wide data"
             empty = DAG()
             empty.add_nodes_from(columns)
             out.append(("empty", empty))
@@ -619,7 +626,9 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         rng = np.random.default_rng(self.seed)
         grid = self._settings.ess_grid
         show = bool(self.show_progress and config.SHOW_PROGRESS)
-        n_starts = 1 if isinstance(self.start, nx.DiGraph) else (2 if self.start == "auto" else 1)
+        limit = self._candidate_limit(X.shape[1])
+        screened = limit is not None and limit < X.shape[1] - 1  # then "auto" is one start (see "Wide data")
+        n_starts = 2 if isinstance(self.start, str) and self.start == "auto" and not screened else 1
         with tqdm(total=n_starts * len(grid) + self.n_restarts, disable=not show, desc="LDAG climbs") as bar:
             score, best, best_score = self._first_climbs_per_ess(X, counts, grid, bar)
             self._first_moves = max(self.climb_moves_)
@@ -872,8 +881,8 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
             best_so_far = max(best_so_far, result[1])
             bar.set_postfix_str(f"turns {self.climb_starts_.count('turn')}, best {best_so_far:.2f}")
 
-        def polish(start: DAG) -> tuple:
-            return climb_dag(score, X, start, *settings, swaps=True)
+        def polish(start: DAG) -> tuple:  # swaps screened by their terms without labels at width
+            return climb_dag(score, X, start, *settings, swaps=True, screen_swaps=self._candidates is not None)
 
         result = turn_sweeps(lambda start: climb_dag(score, X, start, *settings),
                              lambda dag, node, into: turn_edges(dag, node, into, self.max_indegree, fits),

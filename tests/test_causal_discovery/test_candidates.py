@@ -97,3 +97,13 @@ def test_widening_stops_at_the_deadline():
 def test_widen_candidates_must_be_a_bool():
     with pytest.raises(TypeError, match="widen_candidates must be a bool"):
         LDAGSearch(widen_candidates=1).fit(_mixed())
+
+
+def test_wide_data_start_from_the_equivalence_search_alone_unless_told_otherwise():
+    df = _copies(500)
+    settings = {"n_restarts": 0, "seed": 0, "show_progress": False, "parent_swaps": False}
+    auto = LDAGSearch(widen_candidates=False, **settings).fit(df)
+    empty = LDAGSearch(start="empty", widen_candidates=False, **settings).fit(df)
+    assert auto.climb_starts_ == ["ges"] and empty.climb_starts_ == ["empty"]
+    # up to 64 variables "auto" still climbs from both
+    assert LDAGSearch(**settings).fit(df.iloc[:, :20]).climb_starts_[:2] == ["ges", "empty"]

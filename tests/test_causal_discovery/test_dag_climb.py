@@ -12,7 +12,8 @@ from pgmpy.structure_score import BDeu
 import pgmpy_sgm.causal_discovery.ldag_search as ldag_module
 from pgmpy_sgm.causal_discovery import LDAGSearch
 from pgmpy_sgm.causal_discovery._candidates import candidate_limit, candidate_parents, pairwise_gains
-from pgmpy_sgm.causal_discovery._dag_climb import _Climb, _descendants, tabu_climb
+from pgmpy_sgm.causal_discovery._dag_climb import SWAP_SCREEN_MARGIN, _Climb, _descendants, tabu_climb
+from pgmpy_sgm.causal_discovery._dag_moves import mask_unlabelled
 from pgmpy_sgm.causal_discovery._equivalence_search import greedy_equivalence_search
 from pgmpy_sgm.core.bitsets import iter_bits
 from pgmpy_sgm.structure_score import LDAGScore
@@ -252,7 +253,7 @@ def _is_acyclic(parents):
     return nx.is_directed_acyclic_graph(graph)
 
 
-def _gains_left(family, parents, max_indegree):
+def _gains_left(family, parents, max_indegree, swaps=True):
     """Every single-edge move and parent swap that keeps the DAG acyclic, with its gain (brute force)."""
     d = len(parents)
     total = sum(family(y, parents[y]) for y in range(d))
@@ -267,7 +268,7 @@ def _gains_left(family, parents, max_indegree):
                 flipped = list(changed[-1])
                 flipped[x] |= 1 << y
                 changed.append(flipped)  # reversal
-                for z in range(d):  # swaps of x for z
+                for z in range(d) if swaps else ():  # swaps of x for z
                     if z not in (x, y) and not parents[y] >> z & 1:
                         swapped = list(changed[1])
                         swapped[y] |= 1 << z
@@ -311,3 +312,42 @@ def test_a_swap_is_made_only_where_no_single_move_gains_and_never_to_a_descendan
     terms[(0, 0b010)] = 0.5
     found = tabu_climb(family, [0, 0, 0b001], swaps=True)
     assert found.parents == [0b010, 0, 0b010] and found.n_steps == 2
+
+
+def test_a_screened_swap_is_scored_only_when_its_bound_and_the_slack_reach_the_current_term():
+    # node 2 has parent 0 (term 1) and gains 1 from parent 1 instead (term 2); each half alone loses
+    terms = {(2, 0b001): 1.0, (2, 0b010): 2.0, (2, 0b000): -1.0, (2, 0b011): -5.0}
+    asked = []
+
+    def family(y, m):
+        asked.append((y, m))
+        return terms.get((y, m), 0.0)
+
+    def climb(bounds):
+        asked.clear()
+        floor = lambda y, m: bounds.get((y, m), terms.get((y, m), 0.0))  # noqa: E731
+        return tabu_climb(family, [0, 0, 0b001], swaps=True, swap_floor=floor).parents
+
+    # an exact bound scores the swap: the same climb as without a screen
+    assert climb({}) == [0, 0, 0b010]
+    # a bound 3.5 short of the swap's term, where the current family's bound is its term: not scored, not made
+    assert climb({(2, 0b010): 2.0 - 3.5}) == [0, 0, 0b001] and (2, 0b010) not in asked
+    # 2.5 short: within the margin (SWAP_SCREEN_MARGIN) of gaining, so scored and made
+    assert SWAP_SCREEN_MARGIN == 2.0 and climb({(2, 0b010): 2.0 - 2.5}) == [0, 0, 0b010]
+    # 3.5 short, but the current family's term is 1 above its bound (what labels gain there): scored and made
+    assert climb({(2, 0b010): 2.0 - 3.5, (2, 0b001): 0.0}) == [0, 0, 0b010]
+
+
+@pytest.mark.parametrize("seed", range(1, 3))
+def test_swaps_screened_by_the_terms_without_labels_end_where_no_move_gains(seed):
+    data = _data(800, 6, seed)
+    columns = list(data.columns)
+    score = LDAGScore(data)
+    family, floor = _family(score, columns), mask_unlabelled(score, columns)
+    found = tabu_climb(family, [0] * 6, tabu_length=0, max_indegree=2, swaps=True, swap_floor=floor)
+    assert _is_acyclic(found.parents)
+    assert max(_gains_left(family, found.parents, 2, swaps=False)) < 1e-4
+    for y in range(6):  # the bound is one: no labelled family scores below its term without labels
+        for mask in range(1 << 6):
+            if not mask >> y & 1 and mask.bit_count() <= 2:
+                assert floor(y, mask) <= family(y, mask) + 1e-9
