@@ -22,11 +22,16 @@ With ``swaps=True`` (not a move of pgmpy's climb), where no single move gains ``
 also tries *parent swaps*: one parent of a node replaced by another candidate in one step. A
 swap can gain where its two halves each lose (removing the parent loses its information, adding
 the other alone makes the family too large), so a climb of single moves stops short of it. The
-improving swaps of a node are kept until its parents change. A node has many swaps (each parent by
-each candidate), so with ``swap_floor`` a swap is scored only when a cheap lower bound of its
-family's term (the term without labels, for the LDAG score) shows it may gain: the bound plus the
-node's current *slack* (its term minus the same bound of its current family, which is what labels
-gain there) plus :data:`SWAP_SCREEN_MARGIN` must reach the current term.
+improving swaps of a node are kept until its parents change.
+
+With ``floor``, a cheap lower bound of ``family`` (for the LDAG score, the family's term without
+labels: a labelling is never worse than none), a family that a move would *give a new parent* (an
+addition, the reversal's new parent, a swap) is scored only when it may gain: when its bound plus
+:data:`SCREEN_LABEL_FACTOR` times what the labels gain on the node's current family (its term less
+its bound) plus :data:`SCREEN_MARGIN` reaches the current term. Otherwise the move's entry is its
+bound's change, a lower bound of its change of score and below zero, so the move is not made; it
+is missed if the labels of the family it makes would gain more than that. Labelling a family is
+the dear part of the LDAG score, and at width most of the families a climb reads are such moves.
 
 Nodes are ``0 .. d - 1`` and parent sets are bit masks (Python integers).
 """
@@ -47,8 +52,10 @@ __all__ = ["ClimbResult", "tabu_climb"]
 
 _ADD, _REMOVE, _FLIP = 0, 1, 2
 
-#: Nats by which a screened swap's bound may fall short of gaining and still be scored (see ``swap_floor``).
-SWAP_SCREEN_MARGIN = 2.0
+#: Nats by which a move's bound may fall below the current family's and the move still be scored (``floor``).
+SCREEN_MARGIN = 2.0
+#: The labels of a family a move makes are taken to gain at most this many times what they gain on the current one.
+SCREEN_LABEL_FACTOR = 2.0
 
 
 @dataclass
@@ -106,10 +113,9 @@ def _finite_or_worst(value: float) -> float:
 class _Climb:
     """The state of one climb: the DAG, the families' terms and the moves' changes of score."""
 
-    def __init__(self, family, parents, candidates, max_indegree, swap_floor=None):
+    def __init__(self, family, parents, candidates, max_indegree, floor=None):
         d = len(parents)
-        self.family, self.d, self.max_indegree = family, d, max_indegree
-        self.swap_floor = swap_floor
+        self.family, self.d, self.max_indegree, self.floor = family, d, max_indegree, floor
         self.pa = list(parents)
         self.ch = [0] * d
         for y, mask in enumerate(self.pa):
@@ -141,7 +147,7 @@ class _Climb:
         old = pa[y]
         if self._room(y):
             for x in iter_bits(self.cand[y] & ~old & ~self.ch[y]):
-                delta[_ADD, x, y] = _finite_or_worst(family(y, old | (1 << x)) - fam[y])
+                delta[_ADD, x, y] = _finite_or_worst(self._grown(y, old | (1 << x)) - fam[y])
         for x in iter_bits(old):
             delta[_REMOVE, x, y] = _finite_or_worst(family(y, old & ~(1 << x)) - fam[y])
             self._refresh_flip(x, y)
@@ -155,8 +161,17 @@ class _Climb:
         if not self._room(x):
             self.delta[_FLIP, x, y] = -np.inf
             return
-        value = family(x, pa[x] | (1 << y)) + family(y, pa[y] & ~(1 << x)) - fam[x] - fam[y]
+        value = self._grown(x, pa[x] | (1 << y)) + family(y, pa[y] & ~(1 << x)) - fam[x] - fam[y]
         self.delta[_FLIP, x, y] = _finite_or_worst(value)
+
+    def _grown(self, y: int, mask: int) -> float:
+        """The term of ``y`` with the parents ``mask`` (one it has not now), or its bound when screened out."""
+        if self.floor is not None:
+            bound = self.floor(y, mask)
+            current = self.floor(y, self.pa[y])
+            if not bound >= current - SCREEN_MARGIN - (SCREEN_LABEL_FACTOR - 1) * (self.fam[y] - current):
+                return bound
+        return self.family(y, mask)
 
     def _set_parents(self, y: int, mask: int) -> None:
         for x in iter_bits(self.pa[y] & ~mask):
@@ -187,16 +202,11 @@ class _Climb:
             return kept[1]
         found = []
         others = self.cand[y] & ~mask
-        floor = self.swap_floor
-        if floor is not None:  # a swap is scored when its bound plus this reaches the current term
-            slack = self.fam[y] - floor(y, mask) + SWAP_SCREEN_MARGIN - epsilon
         for old in iter_bits(mask):
             rest = mask & ~(1 << old)
             for new in iter_bits(others):
                 self.n_swaps_scored += 1
-                if floor is not None and not floor(y, rest | (1 << new)) + slack >= self.fam[y]:
-                    continue
-                gain = _finite_or_worst(self.family(y, rest | (1 << new)) - self.fam[y])
+                gain = _finite_or_worst(self._grown(y, rest | (1 << new)) - self.fam[y])
                 if gain >= epsilon:
                     found.append((-gain, old, new))
         found.sort()
@@ -303,7 +313,7 @@ def tabu_climb(
     epsilon: float = 1e-4,
     deadline: float | None = None,
     swaps: bool = False,
-    swap_floor: Callable[[int, int], float] | None = None,
+    floor: Callable[[int, int], float] | None = None,
 ) -> ClimbResult:
     """Greedy climb over DAGs from ``start`` with a tabu list (pgmpy's ``HillClimbSearch``, cached).
 
@@ -329,10 +339,11 @@ def tabu_climb(
         Where no single move gains ``epsilon``, apply the legal parent swap that gains most
         (see the module's text), and go on; the swap's two halves become tabu to undo. The
         swaps scored count among the moves scored.
-    swap_floor : callable, optional
-        ``swap_floor(node, parent_mask)``: a cheap lower bound of ``family`` (cached, ``-inf``
-        where ``family`` is); with it a swap is scored only when the bound shows it may gain
-        (see the module's text). None scores every swap.
+    floor : callable, optional
+        ``floor(node, parent_mask)``: a cheap lower bound of ``family`` (cached, ``-inf`` where
+        ``family`` is); with it a move that gives a node a new parent is scored only when the
+        bound of the family it makes shows that it may gain (see the module's text). None
+        scores every move.
 
     Returns
     -------
@@ -352,7 +363,7 @@ def tabu_climb(
     >>> tabu_climb(lambda y, m: terms.get((y, m), 0.0), [0, 0, 0b001], swaps=True).parents
     [0, 0, 2]
     """
-    climb = _Climb(family, start, candidates, max_indegree, swap_floor)
+    climb = _Climb(family, start, candidates, max_indegree, floor)
     tabu: deque = deque(maxlen=tabu_length)
     n_scored, n_steps = 0, 0
     for _ in range(int(max_iter)):

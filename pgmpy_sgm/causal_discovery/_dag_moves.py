@@ -253,14 +253,15 @@ def parent_masks(dag: DAG, columns: list) -> list[int]:
 
 
 def climb_dag(score, X, start: DAG, tabu_length: int, max_indegree, max_iter: int, candidates: list[int] | None = None,
-              deadline: float | None = None, swaps: bool = False, screen_swaps: bool = False) -> tuple:  # fmt: skip
+              deadline: float | None = None, swaps: bool = False, screen: bool = False) -> tuple:  # fmt: skip
     """One tabu climb (ended at ``deadline``): the DAG reached, its score, seconds, families labelled anew, moves.
 
     The climb of pgmpy's ``HillClimbSearch`` (:func:`~pgmpy_sgm.causal_discovery._dag_climb.tabu_climb`,
     which caches the moves' changes of score), ties broken by (kind of move, the columns'
     positions in ``X``); additions only to the ``candidates`` parents of each node when given;
-    with ``swaps``, parent swaps where no single move gains (with ``screen_swaps``, only those
-    whose family's term without labels shows they may gain: :func:`mask_unlabelled`).
+    with ``swaps``, parent swaps where no single move gains. With ``screen``, a move that gives a
+    node a new parent is labelled only when the family's term without labels
+    (:func:`mask_unlabelled`) shows that it may gain (``tabu_climb``'s ``floor``).
 
     Examples
     --------
@@ -275,9 +276,9 @@ def climb_dag(score, X, start: DAG, tabu_length: int, max_indegree, max_iter: in
     """
     t0, n0 = time.perf_counter(), score.n_families_labelled
     columns = list(X.columns)
-    floor = mask_unlabelled(score, columns) if swaps and screen_swaps else None
+    floor = mask_unlabelled(score, columns) if screen else None
     found = tabu_climb(mask_family(score, columns), parent_masks(start, columns), candidates, tabu_length,
-                       max_indegree, max_iter, deadline=deadline, swaps=swaps, swap_floor=floor)  # fmt: skip
+                       max_indegree, max_iter, deadline=deadline, swaps=swaps, floor=floor)  # fmt: skip
     dag = DAG()
     dag.add_nodes_from(columns)  # the columns' order, on which the kicks draw
     dag.add_edges_from((columns[x], columns[y]) for y, mask in enumerate(found.parents) for x in iter_bits(mask))

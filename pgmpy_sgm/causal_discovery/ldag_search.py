@@ -183,10 +183,15 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     64 variables or fewer, or a limit of at least ``d - 1``, nothing is screened and the
     search is the one described above. Where the partners are screened, ``start="auto"``
     climbs from the equivalence search's DAG alone (the climb from the empty graph costs
-    more there and ended below it on every network measured), and a swap is scored only
-    when the family's term without labels, plus what labels gain on the current family
-    and 2 nats, reaches the current term (an LDAG family scores at least its term without
-    labels; :func:`~pgmpy_sgm.causal_discovery._dag_climb.tabu_climb`'s ``swap_floor``).
+    more there and ended below it on every network measured), and the climbs label a
+    family that a move would give a new parent (an addition, a reversal, a swap) only when
+    its BDeu term without labels shows that the move may gain: when that term, plus twice
+    what the labels gain on the node's current family, plus 2 nats, reaches the current
+    family's term (a family with its best labels scores at least its term without labels;
+    :func:`~pgmpy_sgm.causal_discovery._dag_climb.tabu_climb`'s ``floor``). Labelling is the
+    dear part of the score at width; the other moves are not made, and one whose family's
+    labels would gain more than that is missed (the class attribute ``_screen_moves =
+    False`` labels every move).
     The limit is the class attribute
     ``_candidate_limit`` (a function of ``d``); a subclass widens it, or turns the
     screening off with ``staticmethod(lambda d: None)``. Families whose contingency table
@@ -458,6 +463,8 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
 
     #: Candidate partners kept per node for ``d`` variables (None: all); see "Wide data" above.
     _candidate_limit = staticmethod(candidate_limit)
+    #: Whether, where partners are screened, the climbs screen moves by their terms without labels ("Wide data").
+    _screen_moves = True
 
     def __init__(
         self,
@@ -820,7 +827,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         self.climb_new_families_, self.climb_moves_ = [], []
         best, best_score = None, -np.inf
         for name, start in starts:
-            result = climb_dag(score, X, start, *self._climb_settings())
+            result = climb_dag(score, X, start, *self._climb_settings(), screen=self._screens_moves())
             self._record(name, result)
             if result[1] > best_score + 1e-9:
                 best, best_score = result[0], result[1]
@@ -835,6 +842,10 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         if self.turn_budget != "auto":
             return self.turn_budget
         return AUTO_TURN_BUDGET if n_variables <= SCREEN_ABOVE else 0.0
+
+    def _screens_moves(self) -> bool:
+        """Whether the climbs label only the moves whose terms without labels show they may gain (see "Wide data")."""
+        return self._candidates is not None and self._screen_moves
 
     def _climb_settings(self) -> tuple:
         return self.tabu_length, self.max_indegree, self.max_iter, self._candidates, self._deadline
@@ -858,7 +869,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
             self.n_candidates_added_ += added
             if not added:
                 break
-            result = climb_dag(score, X, best, *self._climb_settings())
+            result = climb_dag(score, X, best, *self._climb_settings(), screen=self._screens_moves())
             self._record("widened", result)
             if result[1] <= best_score + 1e-9:
                 break
@@ -881,10 +892,12 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
             best_so_far = max(best_so_far, result[1])
             bar.set_postfix_str(f"turns {self.climb_starts_.count('turn')}, best {best_so_far:.2f}")
 
-        def polish(start: DAG) -> tuple:  # swaps screened by their terms without labels at width
-            return climb_dag(score, X, start, *settings, swaps=True, screen_swaps=self._candidates is not None)
+        screen = self._screens_moves()
 
-        result = turn_sweeps(lambda start: climb_dag(score, X, start, *settings),
+        def polish(start: DAG) -> tuple:
+            return climb_dag(score, X, start, *settings, swaps=True, screen=screen)
+
+        result = turn_sweeps(lambda start: climb_dag(score, X, start, *settings, screen=screen),
                              lambda dag, node, into: turn_edges(dag, node, into, self.max_indegree, fits),
                              lambda dag: turn_candidates(dag, columns), best, best_score, budget, self._deadline,
                              on_result, polish if self.parent_swaps else None)  # fmt: skip
@@ -899,9 +912,10 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         plan = RestartPlan(self.n_restarts, base_kick, max(base_kick, d * (d - 1) // 2), budget, self._deadline,
                            joblib.effective_n_jobs(self.n_jobs))  # fmt: skip
         settings, fits = self._climb_settings(), name_fits(score)
+        screen = self._screens_moves()
 
         def climb(start: DAG):
-            return climb_dag(score, X, start, *settings)
+            return climb_dag(score, X, start, *settings, screen=screen)
 
         def kick(dag: DAG, size: int, rng) -> DAG:
             return perturb(dag, size, self.max_indegree, rng, self._candidates, fits)

@@ -12,7 +12,7 @@ from pgmpy.structure_score import BDeu
 import pgmpy_sgm.causal_discovery.ldag_search as ldag_module
 from pgmpy_sgm.causal_discovery import LDAGSearch
 from pgmpy_sgm.causal_discovery._candidates import candidate_limit, candidate_parents, pairwise_gains
-from pgmpy_sgm.causal_discovery._dag_climb import SWAP_SCREEN_MARGIN, _Climb, _descendants, tabu_climb
+from pgmpy_sgm.causal_discovery._dag_climb import SCREEN_LABEL_FACTOR, SCREEN_MARGIN, _Climb, _descendants, tabu_climb
 from pgmpy_sgm.causal_discovery._dag_moves import mask_unlabelled
 from pgmpy_sgm.causal_discovery._equivalence_search import greedy_equivalence_search
 from pgmpy_sgm.core.bitsets import iter_bits
@@ -161,9 +161,9 @@ def test_equivalence_search_inserts_only_candidate_pairs():
 
 
 def _reference_climb(score, X, start, tabu_length, max_indegree, max_iter, candidates=None, deadline=None,
-                     swaps=False):  # fmt: skip
+                     swaps=False, screen=False):  # fmt: skip
     """The climb LDAGSearch ran before its cache: pgmpy's HillClimbSearch with ordered ties."""
-    assert candidates is None and deadline is None and not swaps
+    assert candidates is None and deadline is None and not swaps and not screen
     est = _PgmpyOrderedClimb(scoring_method=score, start_dag=start, tabu_length=tabu_length,
                              max_indegree=max_indegree, max_iter=max_iter, return_type="dag",
                              show_progress=False).fit(X)  # fmt: skip
@@ -314,7 +314,7 @@ def test_a_swap_is_made_only_where_no_single_move_gains_and_never_to_a_descendan
     assert found.parents == [0b010, 0, 0b010] and found.n_steps == 2
 
 
-def test_a_screened_swap_is_scored_only_when_its_bound_and_the_slack_reach_the_current_term():
+def test_a_move_giving_a_new_parent_is_scored_only_when_its_bound_is_within_the_margin():
     # node 2 has parent 0 (term 1) and gains 1 from parent 1 instead (term 2); each half alone loses
     terms = {(2, 0b001): 1.0, (2, 0b010): 2.0, (2, 0b000): -1.0, (2, 0b011): -5.0}
     asked = []
@@ -323,19 +323,26 @@ def test_a_screened_swap_is_scored_only_when_its_bound_and_the_slack_reach_the_c
         asked.append((y, m))
         return terms.get((y, m), 0.0)
 
-    def climb(bounds):
+    def climb(bounds, start=(0, 0, 0b001)):
         asked.clear()
         floor = lambda y, m: bounds.get((y, m), terms.get((y, m), 0.0))  # noqa: E731
-        return tabu_climb(family, [0, 0, 0b001], swaps=True, swap_floor=floor).parents
+        return tabu_climb(family, list(start), swaps=True, floor=floor).parents
 
     # an exact bound scores the swap: the same climb as without a screen
     assert climb({}) == [0, 0, 0b010]
-    # a bound 3.5 short of the swap's term, where the current family's bound is its term: not scored, not made
+    # the swap's bound 3.5 below its term, 2.5 below the current family's bound: not scored, not made
     assert climb({(2, 0b010): 2.0 - 3.5}) == [0, 0, 0b001] and (2, 0b010) not in asked
-    # 2.5 short: within the margin (SWAP_SCREEN_MARGIN) of gaining, so scored and made
-    assert SWAP_SCREEN_MARGIN == 2.0 and climb({(2, 0b010): 2.0 - 2.5}) == [0, 0, 0b010]
-    # 3.5 short, but the current family's term is 1 above its bound (what labels gain there): scored and made
-    assert climb({(2, 0b010): 2.0 - 3.5, (2, 0b001): 0.0}) == [0, 0, 0b010]
+    # 1.5 below the current family's bound: within the margin, so scored and made
+    assert SCREEN_MARGIN == 2.0 and climb({(2, 0b010): 2.0 - 2.5}) == [0, 0, 0b010]
+    # the current family's bound 1 below its term (what labels gain there): the swap's labels may gain twice
+    # that, so a bound up to 2 + 1 below the current family's bound is scored, and one further below is not
+    assert SCREEN_LABEL_FACTOR == 2.0
+    assert climb({(2, 0b010): -3.0, (2, 0b001): 0.0}) == [0, 0, 0b010]
+    assert climb({(2, 0b010): -3.5, (2, 0b001): 0.0}) == [0, 0, 0b001] and (2, 0b010) not in asked
+    # an addition the same: node 0 gains 0.5 from parent 1, but its bound is 3 below the empty family's
+    terms[(0, 0b010)] = 0.5
+    assert climb({})[0] == 0b010
+    assert climb({(0, 0b010): -3.0})[0] == 0 and (0, 0b010) not in asked
 
 
 @pytest.mark.parametrize("seed", range(1, 3))
@@ -344,7 +351,7 @@ def test_swaps_screened_by_the_terms_without_labels_end_where_no_move_gains(seed
     columns = list(data.columns)
     score = LDAGScore(data)
     family, floor = _family(score, columns), mask_unlabelled(score, columns)
-    found = tabu_climb(family, [0] * 6, tabu_length=0, max_indegree=2, swaps=True, swap_floor=floor)
+    found = tabu_climb(family, [0] * 6, tabu_length=0, max_indegree=2, swaps=True, floor=floor)
     assert _is_acyclic(found.parents)
     assert max(_gains_left(family, found.parents, 2, swaps=False)) < 1e-4
     for y in range(6):  # the bound is one: no labelled family scores below its term without labels
