@@ -107,3 +107,18 @@ def test_wide_data_start_from_the_equivalence_search_alone_unless_told_otherwise
     assert auto.climb_starts_ == ["ges"] and empty.climb_starts_ == ["empty"]
     # up to 64 variables "auto" still climbs from both
     assert LDAGSearch(**settings).fit(df.iloc[:, :20]).climb_starts_[:2] == ["ges", "empty"]
+
+
+class _EveryMoveLabelled(LDAGSearch):
+    _screen_moves = False
+
+
+def test_wide_climbs_label_fewer_families_than_an_unscreened_climb():
+    df = _copies(1000)
+    settings = {"n_restarts": 0, "seed": 0, "show_progress": False}
+    screened = LDAGSearch(**settings).fit(df)
+    every = _EveryMoveLabelled(**settings).fit(df)
+    assert screened.scorer_.n_families_labelled < every.scorer_.n_families_labelled
+    # the screen leaves out moves, never mis-scores a DAG: each result is its DAG's score
+    for est in (screened, every):
+        assert est.best_score_ == pytest.approx(est.scorer_.score(est.causal_graph_), abs=1e-6)

@@ -365,7 +365,8 @@ def test_kicks_grow_by_one_and_return_to_the_base_after_an_improvement(monkeypat
     kicks = []
     original = module.perturb
 
-    def climb(score, X, start, tabu_length, max_indegree, max_iter, candidates=None, deadline=None, swaps=False):
+    def climb(score, X, start, tabu_length, max_indegree, max_iter, candidates=None, deadline=None, swaps=False,
+              screen=False):
         return start, next(scripted), 0.0, 0, 100
 
     def recording(dag, n_moves, max_indegree, rng, *rest):
