@@ -100,6 +100,9 @@ def _add_ldag_arguments(learn: argparse.ArgumentParser) -> None:
     learn.add_argument("--no-parent-swaps", action="store_true",
                        help="with --ldag: no climb with parent swaps (one parent replaced by another in one step) "
                             "after the turns")
+    learn.add_argument("--no-screen-moves", action="store_true",
+                       help="with --ldag: label the family of every move the climbs score (slower), not only of "
+                            "moves whose family's term without labels shows they may gain")
     learn.add_argument("--mpl", action="store_true",
                        help="learn a contextual Markov network (any undirected graph, chordal or not, with edge "
                             "contexts) by marginal pseudo-likelihood instead of a stratified graph")

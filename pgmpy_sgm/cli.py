@@ -44,7 +44,7 @@ __all__ = ["main", "build_parser"]
 
 _DEFAULT_ITERATIONS = "auto"  # NonReversibleMCMC's default: until the search settles
 _SG_ONLY = ("iterations", "chains", "method")  # options of the stratified-graph search (default None)
-_LDAG_ONLY = ("restarts", "restart_budget", "turn_budget", "no_parent_swaps")
+_LDAG_ONLY = ("restarts", "restart_budget", "turn_budget", "no_parent_swaps", "no_screen_moves")
 _SUFFIXES = {"--json": (".json",), "--bif": (".bif",), "--xmlbif": (".xml", ".xmlbif")}
 _SG_SCORE = "log unnormalized posterior (SG prior)"
 _EXPLAIN_SCORE = (f"{_SG_SCORE} = log marginal likelihood of the data given the graph + log of the paper's prior of "
@@ -236,7 +236,8 @@ def _learn_ldag(args) -> int:
               if value is not None}
     est = LDAGSearch(n_restarts=args.restarts, seed=args.seed, n_jobs=args.jobs, show_progress=not args.quiet,
                      max_time=args.max_time, weights=weights, missing=_missing(args),
-                     parent_swaps=not args.no_parent_swaps, **budget).fit(frame)
+                     parent_swaps=not args.no_parent_swaps, screen_moves=not args.no_screen_moves,
+                     **budget).fit(frame)
     model = est.model_
     firsts = [f"from {_START_NAMES.get(where, where)} {value:.2f}"
               for where, value in zip(est.climb_starts_, est.climb_scores_, strict=True)
@@ -265,7 +266,7 @@ def _learn_ldag(args) -> int:
 
 
 _MPL_REFUSED = ("iterations", "chains", "method", "restarts", "restart_budget", "turn_budget", "no_parent_swaps",
-                "no_strata", "ldag", "bif")
+                "no_screen_moves", "no_strata", "ldag", "bif")
 _EXPLAIN_MPL_SCORE = ("log marginal pseudo-likelihood = sum over the variables of the log marginal likelihood of each "
                       "given its Markov blanket (Dirichlet alpha {alpha:g}, blanket outcomes merged by the contexts) "
                       "+ log structure prior (kappa {kappa:g} per free parameter a context removes)")

@@ -146,3 +146,13 @@ def test_convert_fits_a_labelled_dag_saved_without_parameters(heart_csv, tmp_pat
     cpd = BIFReader(str(bif)).get_model().get_cpds("systolic_bp")
     values = cpd.get_values()  # columns: (smoking, lipoprotein_ratio) = 00, 01, 10, 11
     assert values[:, 1].tolist() == pytest.approx(values[:, 3].tolist())  # the tie of the label is kept
+
+
+def test_no_screen_moves_labels_every_move_and_needs_ldag(heart_csv, capsys):
+    assert _learn(heart_csv, "--restarts", "0", "--quiet") == 0
+    screened = re.search(r"Best labelled DAG: .* (-?[\d.]+)\n", capsys.readouterr().out)
+    assert _learn(heart_csv, "--restarts", "0", "--no-screen-moves", "--quiet") == 0
+    every = re.search(r"Best labelled DAG: .* (-?[\d.]+)\n", capsys.readouterr().out)
+    assert screened and every and screened.group(1) == every.group(1)  # the heart data: the same DAG either way
+    assert main(["learn", "--no-screen-moves", "--quiet"]) == 2
+    assert "--no-screen-moves applies to the labelled-DAG search; add --ldag" in capsys.readouterr().err

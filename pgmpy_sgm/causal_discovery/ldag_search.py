@@ -133,7 +133,8 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     between equally good moves broken by the variables' names (pgmpy itself breaks them in
     the order of a Python set, which changes with ``PYTHONHASHSEED``); it keeps every
     move's change of score and recomputes only those that read a family the last move
-    changed (:func:`~pgmpy_sgm.causal_discovery._dag_climb.tabu_climb`). By default
+    changed (:func:`~pgmpy_sgm.causal_discovery._dag_climb.tabu_climb`), and it labels only
+    the families of moves that may gain ("Screened moves" below). By default
     (``start="auto"``) there are two first climbs, and the better result is kept: one from
     the empty graph, and one from the result of a greedy equivalence search [2]_ under the
     same score without labels (BDeu, which gives every DAG of an equivalence class the
@@ -169,6 +170,18 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     in the paper's search (``posterior_``, ``edge_probabilities_``). Local
     scores are cached and shared between climbs (``n_jobs=1``) or copied to each worker.
 
+    **Screened moves.** Labelling a family (searching its best classes) is nearly all of a
+    fit's cost, and most families a climb reads are those of moves it never makes. With
+    ``screen_moves=True`` (the default) a climb labels the family that a move would give a
+    new parent (an addition, a reversal's new parent, a swap) only when that family's BDeu
+    term without labels shows the move may gain: when the term, plus twice what the labels
+    gain on the node's current family, plus 2 nats, reaches the current family's term.
+    A family with its best labels scores at least its term without labels, so no DAG is
+    mis-scored; a move left out is not made, and one whose family's labels would gain more
+    than that allowance is missed
+    (:func:`~pgmpy_sgm.causal_discovery._dag_climb.tabu_climb`'s ``floor``). Without labels
+    (``scoring_method="bdeu"``) the screen changes nothing.
+
     **Wide data.** Beyond 64 variables the new edges are screened: each variable keeps as
     partners the ``ceil(4 log2 d)`` variables whose single-parent BDeu term gains most over
     its empty family (32 at d = 223, 41 at d = 1,041), and the climbs' additions, the
@@ -183,15 +196,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     64 variables or fewer, or a limit of at least ``d - 1``, nothing is screened and the
     search is the one described above. Where the partners are screened, ``start="auto"``
     climbs from the equivalence search's DAG alone (the climb from the empty graph costs
-    more there and ended below it on every network measured), and the climbs label a
-    family that a move would give a new parent (an addition, a reversal, a swap) only when
-    its BDeu term without labels shows that the move may gain: when that term, plus twice
-    what the labels gain on the node's current family, plus 2 nats, reaches the current
-    family's term (a family with its best labels scores at least its term without labels;
-    :func:`~pgmpy_sgm.causal_discovery._dag_climb.tabu_climb`'s ``floor``). Labelling is the
-    dear part of the score at width; the other moves are not made, and one whose family's
-    labels would gain more than that is missed (the class attribute ``_screen_moves =
-    False`` labels every move).
+    more there and ended below it on every network measured).
     The limit is the class attribute
     ``_candidate_limit`` (a function of ``d``); a subclass widens it, or turns the
     screening off with ``staticmethod(lambda d: None)``. Families whose contingency table
@@ -298,6 +303,11 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     widen_candidates : bool, default=True
         Beyond 64 variables, whether the screened partners are widened given the DAG of the
         first climbs (see "Wide data" above); False keeps the pairs' screening alone.
+    screen_moves : bool, default=True
+        Whether the climbs label the family a move would give a new parent only when its
+        BDeu term without labels shows that the move may gain (see "Screened moves" above).
+        False labels the family of every move (slower; with ``parent_swaps=False``,
+        ``turn_budget=0`` and ``n_restarts=0``, pgmpy's climb up to 64 variables).
     n_jobs : int, default=1
         Parallel restarts (joblib); restarts then run in rounds from the best DAG of the
         previous round.
@@ -463,8 +473,6 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
 
     #: Candidate partners kept per node for ``d`` variables (None: all); see "Wide data" above.
     _candidate_limit = staticmethod(candidate_limit)
-    #: Whether, where partners are screened, the climbs screen moves by their terms without labels ("Wide data").
-    _screen_moves = True
 
     def __init__(
         self,
@@ -483,6 +491,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         turn_budget: float | str | None = "auto",
         parent_swaps: bool = True,
         widen_candidates: bool = True,
+        screen_moves: bool = True,
         n_jobs: int = 1,
         n_mcmc: int = 0,
         weights: str | np.ndarray | None = None,
@@ -508,6 +517,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         self.turn_budget = turn_budget
         self.parent_swaps = parent_swaps
         self.widen_candidates = widen_candidates
+        self.screen_moves = screen_moves
         self.n_jobs = n_jobs
         self.n_mcmc = n_mcmc
         self.weights = weights
@@ -555,6 +565,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         "turn_budget": Constraint("a non-negative number, None or 'auto'",
                                   lambda v: v == "auto" or number(0.0, strict=False, none_ok=True).accepts(v)),
         "parent_swaps": boolean(),
+        "screen_moves": boolean(),
         "widen_candidates": boolean(),
         "n_jobs": n_jobs(),
         "n_mcmc": integer(0),
@@ -844,8 +855,8 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         return AUTO_TURN_BUDGET if n_variables <= SCREEN_ABOVE else 0.0
 
     def _screens_moves(self) -> bool:
-        """Whether the climbs label only the moves whose terms without labels show they may gain (see "Wide data")."""
-        return self._candidates is not None and self._screen_moves
+        """Whether the climbs label only the moves whose terms without labels show they may gain (``screen_moves``)."""
+        return bool(self.screen_moves)
 
     def _climb_settings(self) -> tuple:
         return self.tabu_length, self.max_indegree, self.max_iter, self._candidates, self._deadline

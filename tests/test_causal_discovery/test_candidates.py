@@ -109,16 +109,17 @@ def test_wide_data_start_from_the_equivalence_search_alone_unless_told_otherwise
     assert LDAGSearch(**settings).fit(df.iloc[:, :20]).climb_starts_[:2] == ["ges", "empty"]
 
 
-class _EveryMoveLabelled(LDAGSearch):
-    _screen_moves = False
-
-
-def test_wide_climbs_label_fewer_families_than_an_unscreened_climb():
+def test_screened_climbs_label_fewer_families_than_unscreened_ones():
     df = _copies(1000)
     settings = {"n_restarts": 0, "seed": 0, "show_progress": False}
     screened = LDAGSearch(**settings).fit(df)
-    every = _EveryMoveLabelled(**settings).fit(df)
+    every = LDAGSearch(screen_moves=False, **settings).fit(df)
     assert screened.scorer_.n_families_labelled < every.scorer_.n_families_labelled
     # the screen leaves out moves, never mis-scores a DAG: each result is its DAG's score
     for est in (screened, every):
         assert est.best_score_ == pytest.approx(est.scorer_.score(est.causal_graph_), abs=1e-6)
+
+
+def test_screen_moves_must_be_a_bool():
+    with pytest.raises(TypeError, match="screen_moves must be a bool"):
+        LDAGSearch(screen_moves="yes").fit(_mixed())

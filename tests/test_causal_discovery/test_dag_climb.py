@@ -184,7 +184,7 @@ def _summary(est):
 
 def test_a_limit_that_cannot_bind_gives_the_pgmpy_climbs_result(monkeypatch):
     data = _data(1500, 7, 5)
-    settings = {"n_restarts": 4, "seed": 3, "show_progress": False, "parent_swaps": False}
+    settings = {"n_restarts": 4, "seed": 3, "show_progress": False, "parent_swaps": False, "screen_moves": False}
     ours = _Unscreened(**settings).fit(data)
     monkeypatch.setattr(ldag_module, "climb_dag", _reference_climb)
     reference = _Unscreened(**settings).fit(data)
