@@ -180,7 +180,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     mis-scored; a move left out is not made, and one whose family's labels would gain more
     than that allowance is missed
     (:func:`~pgmpy_sgm.causal_discovery._dag_climb.tabu_climb`'s ``floor``). Without labels
-    (``scoring_method="bdeu"``) the screen changes nothing.
+    (``scoring_method="bdeu"``, and structural EM's searches) there is nothing to screen.
 
     **Wide data.** Beyond 64 variables the new edges are screened: each variable keeps as
     partners the ``ceil(4 log2 d)`` variables whose single-parent BDeu term gains most over
@@ -838,7 +838,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         self.climb_new_families_, self.climb_moves_ = [], []
         best, best_score = None, -np.inf
         for name, start in starts:
-            result = climb_dag(score, X, start, *self._climb_settings(), screen=self._screens_moves())
+            result = climb_dag(score, X, start, *self._climb_settings(), screen=self._screens_moves(score))
             self._record(name, result)
             if result[1] > best_score + 1e-9:
                 best, best_score = result[0], result[1]
@@ -854,9 +854,9 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
             return self.turn_budget
         return AUTO_TURN_BUDGET if n_variables <= SCREEN_ABOVE else 0.0
 
-    def _screens_moves(self) -> bool:
-        """Whether the climbs label only the moves whose terms without labels show they may gain (``screen_moves``)."""
-        return bool(self.screen_moves)
+    def _screens_moves(self, score) -> bool:
+        """Whether the climbs under ``score`` screen moves (``screen_moves``; without labels nothing is saved)."""
+        return bool(self.screen_moves) and score.labels
 
     def _climb_settings(self) -> tuple:
         return self.tabu_length, self.max_indegree, self.max_iter, self._candidates, self._deadline
@@ -880,7 +880,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
             self.n_candidates_added_ += added
             if not added:
                 break
-            result = climb_dag(score, X, best, *self._climb_settings(), screen=self._screens_moves())
+            result = climb_dag(score, X, best, *self._climb_settings(), screen=self._screens_moves(score))
             self._record("widened", result)
             if result[1] <= best_score + 1e-9:
                 break
@@ -903,7 +903,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
             best_so_far = max(best_so_far, result[1])
             bar.set_postfix_str(f"turns {self.climb_starts_.count('turn')}, best {best_so_far:.2f}")
 
-        screen = self._screens_moves()
+        screen = self._screens_moves(score)
 
         def polish(start: DAG) -> tuple:
             return climb_dag(score, X, start, *settings, swaps=True, screen=screen)
@@ -923,7 +923,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         plan = RestartPlan(self.n_restarts, base_kick, max(base_kick, d * (d - 1) // 2), budget, self._deadline,
                            joblib.effective_n_jobs(self.n_jobs))  # fmt: skip
         settings, fits = self._climb_settings(), name_fits(score)
-        screen = self._screens_moves()
+        screen = self._screens_moves(score)
 
         def climb(start: DAG):
             return climb_dag(score, X, start, *settings, screen=screen)
