@@ -29,9 +29,10 @@ labels: a labelling is never worse than none), a family that a move would *give 
 addition, the reversal's new parent, a swap) is scored only when it may gain: when its bound plus
 :data:`SCREEN_LABEL_FACTOR` times what the labels gain on the node's current family (its term less
 its bound) plus :data:`SCREEN_MARGIN` reaches the current term. Otherwise the move's entry is its
-bound's change, a lower bound of its change of score and below zero, so the move is not made; it
-is missed if the labels of the family it makes would gain more than that. Labelling a family is
-the dear part of the LDAG score, and at width most of the families a climb reads are such moves.
+bound's change, a lower bound of its change of score (below zero for an addition or a swap, so such
+a move is not made; a reversal made on it gains at least that much); a move is missed if the labels
+of the family it makes would gain more than that. Labelling a family is the dear part of the LDAG
+score, and most of the families a climb reads are families of such moves.
 
 Nodes are ``0 .. d - 1`` and parent sets are bit masks (Python integers).
 """
