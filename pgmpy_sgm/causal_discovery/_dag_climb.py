@@ -124,6 +124,7 @@ class _Climb:
                 self.ch[x] |= 1 << y
         self.cand = [((1 << d) - 1) & ~(1 << y) for y in range(d)] if candidates is None else list(candidates)
         self.fam = [family(y, self.pa[y]) for y in range(d)]
+        self.least = [self._least(y) for y in range(d)]  # with a floor: the bound a grown family must reach
         self.delta = np.full((3, d, d), -np.inf)
         self.column_max = np.full((3, d), -np.inf)  # largest entry of every column (kind, child)
         self.column_first = np.zeros((3, d), dtype=np.int64)  # its first parent
@@ -165,12 +166,18 @@ class _Climb:
         value = self._grown(x, pa[x] | (1 << y)) + family(y, pa[y] & ~(1 << x)) - fam[x] - fam[y]
         self.delta[_FLIP, x, y] = _finite_or_worst(value)
 
+    def _least(self, y: int) -> float:
+        """The bound a family grown from ``y``'s current one must reach to be scored (see the module's text)."""
+        if self.floor is None:
+            return -math.inf
+        current = self.floor(y, self.pa[y])
+        return current - SCREEN_MARGIN - (SCREEN_LABEL_FACTOR - 1) * (self.fam[y] - current)
+
     def _grown(self, y: int, mask: int) -> float:
         """The term of ``y`` with the parents ``mask`` (one it has not now), or its bound when screened out."""
         if self.floor is not None:
             bound = self.floor(y, mask)
-            current = self.floor(y, self.pa[y])
-            if not bound >= current - SCREEN_MARGIN - (SCREEN_LABEL_FACTOR - 1) * (self.fam[y] - current):
+            if not bound >= self.least[y]:
                 return bound
         return self.family(y, mask)
 
@@ -181,6 +188,7 @@ class _Climb:
             self.ch[x] |= 1 << y
         self.pa[y] = mask
         self.fam[y] = self.family(y, mask)
+        self.least[y] = self._least(y)
 
     def apply(self, kind: int, x: int, y: int) -> None:
         """Apply a move and refresh the entries that read the families it changed."""

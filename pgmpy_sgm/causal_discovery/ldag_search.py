@@ -599,7 +599,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         out = []
         if self.start in ("auto", "ges"):
             out.append(("ges", self._ges_dag(score, columns, bar)))
-        if self.start == "empty" or (self.start == "auto" and self._candidates is None):  # see "Wide data"
+        if self.start == "empty" or self._both_starts(len(columns)):
             empty = DAG()
             empty.add_nodes_from(columns)
             out.append(("empty", empty))
@@ -644,9 +644,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         rng = np.random.default_rng(self.seed)
         grid = self._settings.ess_grid
         show = bool(self.show_progress and config.SHOW_PROGRESS)
-        limit = self._candidate_limit(X.shape[1])
-        screened = limit is not None and limit < X.shape[1] - 1  # then "auto" is one start (see "Wide data")
-        n_starts = 2 if isinstance(self.start, str) and self.start == "auto" and not screened else 1
+        n_starts = 2 if self._both_starts(X.shape[1]) else 1
         with tqdm(total=n_starts * len(grid) + self.n_restarts, disable=not show, desc="LDAG climbs") as bar:
             score, best, best_score = self._first_climbs_per_ess(X, counts, grid, bar)
             self._first_moves = max(self.climb_moves_)
@@ -853,6 +851,12 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         if self.turn_budget != "auto":
             return self.turn_budget
         return AUTO_TURN_BUDGET if n_variables <= SCREEN_ABOVE else 0.0
+
+    def _both_starts(self, n_variables: int) -> bool:
+        """Whether ``start`` asks for both first climbs: "auto" where the partners are not screened ("Wide data")."""
+        limit = self._candidate_limit(n_variables)
+        unscreened = limit is None or limit >= n_variables - 1  # as screened_candidates decides
+        return isinstance(self.start, str) and self.start == "auto" and unscreened
 
     def _screens_moves(self, score) -> bool:
         """Whether the climbs under ``score`` screen moves (``screen_moves``; without labels nothing is saved)."""
