@@ -82,7 +82,8 @@ def _fit_hc(score_name: str, train: pd.DataFrame, states: dict) -> tuple[Discret
 
 
 #: ``LDAGSearch`` keywords of each LDAG learner.
-LDAG_VARIANTS = {"LDAG": {}, "LDAG-noswaps": {"parent_swaps": False}, "LDAG-nowiden": {"widen_candidates": False}}
+LDAG_VARIANTS = {"LDAG": {}, "LDAG-noswaps": {"parent_swaps": False}, "LDAG-nowiden": {"widen_candidates": False},
+                 "LDAG-noscreen": {"screen_moves": False}}
 
 
 def _fit_ldag(train: pd.DataFrame, states: dict, max_time: float | None, variant: str = "LDAG"):
