@@ -23,7 +23,7 @@ from pgmpy_sgm.core.posterior_parts import (
 
 __all__ = ["MAX_COMPLETIONS", "BURN_IN_SWEEPS", "Head", "Segments", "count_completions", "enumerated_completions",
            "posterior_weights", "segment_posterior", "complete_exactly", "head_and_tail", "tail_draws",
-           "complete_by_draws", "marginal_log_probability"]
+           "complete_by_draws", "gibbs_chains", "marginal_log_probability"]
 
 #: A row with at most this many completions is completed exactly (by enumeration).
 MAX_COMPLETIONS = 131_072
@@ -248,17 +248,31 @@ def complete_by_draws(rows: np.ndarray, counts: np.ndarray, cards: list[int], lo
     All rows are updated together: a sweep resamples each variable in the rows where it is
     missing, from its conditional given the row's other (current) values, which reads only
     the terms of ``log_probability`` around the variable when it declares them
-    (:func:`~pgmpy_sgm.core.posterior_parts.local_log_probability`).
+    (:func:`~pgmpy_sgm.core.posterior_parts.local_log_probability`). Each row runs
+    :func:`gibbs_chains` independent chains from random states, each burnt in for
+    :data:`BURN_IN_SWEEPS` sweeps and then drawn once per sweep; a few rows thus share each
+    sweep's fixed cost over many chains instead of paying it for every draw.
+
+    Examples
+    --------
+    >>> joint = np.log(np.array([[0.1, 0.2], [0.3, 0.4]]))
+    >>> codes, counts = complete_by_draws(np.array([[-1, -1]]), np.array([2.0]), [2, 2],
+    ...                                   lambda x: joint[x[:, 0], x[:, 1]], np.random.default_rng(0), 1000)
+    >>> codes.shape, round(float(counts.sum()), 9), round(float(counts[(codes == [1, 1]).all(axis=1)].sum() / 2), 1)
+    ((1000, 2), 2.0, 0.4)
     """
     hidden = rows < 0
     around = [local_log_probability(log_probability, j) for j in range(rows.shape[1])]
-    current = rows.copy()
+    n_chains = gibbs_chains(len(rows), n_draws)
+    per_chain = -(-n_draws // n_chains)
+    current = np.tile(rows, (n_chains, 1))  # chain-major: chain c of row i is row c * len(rows) + i
+    hidden_chains = np.tile(hidden, (n_chains, 1))
     for j in range(rows.shape[1]):
-        current[hidden[:, j], j] = rng.integers(cards[j], size=int(hidden[:, j].sum()))
+        current[hidden_chains[:, j], j] = rng.integers(cards[j], size=int(hidden_chains[:, j].sum()))
     draws = []
-    for sweep in range(BURN_IN_SWEEPS + n_draws):
+    for sweep in range(BURN_IN_SWEEPS + per_chain):
         for j in range(rows.shape[1]):
-            who = np.flatnonzero(hidden[:, j])
+            who = np.flatnonzero(hidden_chains[:, j])
             if not who.size:
                 continue
             options = np.repeat(current[who], cards[j], axis=0)
@@ -267,10 +281,28 @@ def complete_by_draws(rows: np.ndarray, counts: np.ndarray, cards: list[int], lo
             u = rng.random(len(who))[:, None]
             current[who, j] = np.minimum((weights.cumsum(axis=1) < u).sum(axis=1), cards[j] - 1)
         if sweep >= BURN_IN_SWEEPS:
-            draws.append(current.copy())
-    return np.concatenate(draws), np.tile(counts / n_draws, n_draws)
+            draws.append(current.reshape(n_chains, len(rows), rows.shape[1]).copy())
+    kept = np.concatenate(draws)[:n_draws]  # (draw, row, column): the chains' draws, the first n_draws per row
+    return kept.reshape(-1, rows.shape[1]), np.tile(counts / n_draws, n_draws)
 
 
+#: Chains advanced side by side in :func:`complete_by_draws` (at most; rows times chains per row).
+GIBBS_BATCH_ROWS = 512
+
+#: Draws each Gibbs chain gives at least (so at most ``n_draws / 10`` chains per row).
+DRAWS_PER_CHAIN = 10
+
+
+def gibbs_chains(n_rows: int, n_draws: int) -> int:
+    """Chains per row of the Gibbs draws: enough for about :data:`GIBBS_BATCH_ROWS` side by side, each
+    giving at least :data:`DRAWS_PER_CHAIN` draws (one chain for many rows or few draws).
+
+    Examples
+    --------
+    >>> gibbs_chains(5, 200), gibbs_chains(100, 200), gibbs_chains(5000, 200), gibbs_chains(5, 15)
+    (20, 5, 1, 1)
+    """
+    return int(max(1, min(GIBBS_BATCH_ROWS // max(n_rows, 1), n_draws // DRAWS_PER_CHAIN)))
 
 
 def marginal_log_probability(codes: np.ndarray, cards: Sequence[int], log_probability,
@@ -309,7 +341,7 @@ def marginal_log_probability(codes: np.ndarray, cards: Sequence[int], log_probab
         n_parts, _ = part_sizes(codes[ok], cards, scopes)
         split = ok[n_parts > 0]
         if split.size:
-            parts = split_rows(codes[split], cards, scopes, log_probability, enumerated_completions)
+            parts = split_rows(codes[split], cards, scopes, log_probability)
             good = splittable(parts)
             out[split[good]] = row_log_probability(parts)[good]
             ok = np.setdiff1d(ok, split[good])

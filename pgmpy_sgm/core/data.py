@@ -556,20 +556,51 @@ def pool_codes(
     if codes.shape[0] == 0:
         return codes, np.asarray(weights, dtype=np.float64), np.zeros(0, dtype=np.intp)
     cards = [max(int(c), 1) for c in cards]
-    if math.fsum(math.log2(c) for c in cards) < 62:  # the product fits an int64 (a float product overflows)
-        key = np.zeros(codes.shape[0], dtype=np.int64)  # mixed-radix key, last column fastest, a column at a time
-        for j, card in enumerate(cards):
-            key *= card
-            key += codes[:, j]
-        unique_keys, inverse = np.unique(key, return_inverse=True)
+    groups = _key_groups(cards)
+    if len(groups) == 1:  # the product fits an int64: one mixed-radix key
+        unique_keys, inverse = np.unique(_mixed_radix_key(codes, cards, groups[0]), return_inverse=True)
         pooled_codes = np.empty((unique_keys.shape[0], len(cards)), dtype=codes.dtype)
         for j in range(len(cards) - 1, -1, -1):  # the key's digits, last column first
             unique_keys, pooled_codes[:, j] = np.divmod(unique_keys, cards[j])
-    else:
-        pooled_codes, inverse = np.unique(codes, axis=0, return_inverse=True)
+    else:  # one key per group of consecutive columns, sorted lexicographically (the first group's key first)
+        keys = np.stack([_mixed_radix_key(codes, cards, group) for group in groups])
+        order = np.lexsort(keys[::-1])
+        ordered = keys[:, order]
+        new = np.ones(len(order), dtype=bool)
+        new[1:] = (ordered[:, 1:] != ordered[:, :-1]).any(axis=0)
+        inverse = np.empty(len(order), dtype=np.intp)
+        inverse[order] = np.cumsum(new) - 1
+        pooled_codes = codes[order[new]]
     inverse = inverse.ravel()
     pooled_weights = np.bincount(inverse, weights=weights, minlength=pooled_codes.shape[0]).astype(np.float64)
     return pooled_codes, pooled_weights, inverse
+
+
+def _key_groups(cards: Sequence[int]) -> list[range]:
+    """Consecutive columns whose mixed-radix key fits an int64 (a float product would overflow), in order.
+
+    Examples
+    --------
+    >>> _key_groups([2] * 3), _key_groups([4] * 40)
+    ([range(0, 3)], [range(0, 30), range(30, 40)])
+    """
+    groups, first, bits = [], 0, 0.0
+    for j, card in enumerate(cards):
+        if j > first and bits + math.log2(card) >= 62:
+            groups.append(range(first, j))
+            first, bits = j, 0.0
+        bits += math.log2(card)
+    groups.append(range(first, len(cards)))
+    return groups
+
+
+def _mixed_radix_key(codes: np.ndarray, cards: Sequence[int], columns: range) -> np.ndarray:
+    """The key of each row's ``columns`` in mixed radix (the last column fastest), a column at a time."""
+    key = np.zeros(codes.shape[0], dtype=np.int64)
+    for j in columns:
+        key *= cards[j]
+        key += codes[:, j]
+    return key
 
 
 def encode_frame(frame, state_names: dict) -> np.ndarray:

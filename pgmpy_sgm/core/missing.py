@@ -50,7 +50,6 @@ from pgmpy_sgm.core.completions import (
     complete_by_draws,
     complete_exactly,
     count_completions,
-    enumerated_completions,
     marginal_log_probability,
 )
 from pgmpy_sgm.core.data import ExpectedCounts, encode_frame, pool_codes, python_scalar, sorted_states
@@ -882,7 +881,7 @@ def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray]
     beyond = count_completions(incomplete_rows, cards) > max_completions
     split = _split_rows(incomplete_rows, cards, log_probability, scopes, max_completions,
                         coupled or (head is not None and max_kept is not None))  # fmt: skip
-    parts = split_rows(incomplete_rows[split], cards, scopes, log_probability, enumerated_completions, cache) \
+    parts = split_rows(incomplete_rows[split], cards, scopes, log_probability, cache) \
         if split.any() else None  # fmt: skip
     if parts is not None and not splittable(parts).all():  # a reference completion of probability zero
         good = splittable(parts)

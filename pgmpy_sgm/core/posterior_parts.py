@@ -33,9 +33,10 @@ On the parts this module finds, exactly:
   completions per row instead of their product.
 
 A ``log_probability`` callable declares its scopes with :func:`with_scopes`; without them every
-missing cell of a row is one part (the whole-row enumeration). The parts and the units'
-enumerated completions depend on the rows and the scopes only; :func:`split_rows` can keep them
-in a cache for EM's next E-step under the same structure.
+missing cell of a row is one part (the whole-row enumeration). With its terms declared too, a
+unit's completions are scored by the terms that read its part only. The parts and the units
+depend on the rows and the scopes only; :func:`split_rows` can keep them in a cache for EM's
+next E-step under the same structure.
 """
 
 from __future__ import annotations
@@ -155,10 +156,9 @@ class Parts(NamedTuple):
 
     Examples
     --------
-    >>> from pgmpy_sgm.core.completions import enumerated_completions as enumerate_rows
     >>> cpt = np.log(np.array([[0.9, 0.1], [0.2, 0.8]]))  # a -> b, a -> c, uniform a
     >>> log_p = with_scopes(lambda x: np.log(0.5) + cpt[x[:, 0], x[:, 1]] + cpt[x[:, 0], x[:, 2]], [(0, 1), (0, 2)])
-    >>> parts = split_rows(np.array([[1, -1, -1], [-1, 0, 1]]), [2, 2, 2], scopes_of(log_p), log_p, enumerate_rows)
+    >>> parts = split_rows(np.array([[1, -1, -1], [-1, 0, 1]]), [2, 2, 2], scopes_of(log_p), log_p)
     >>> parts.n_parts.tolist(), parts.unit_of.tolist()  # units in the order of their cells: row 1's part (a) first
     ([2, 1], [[1, 2], [0, -1]])
 
@@ -200,9 +200,8 @@ class Parts(NamedTuple):
 
         Examples
         --------
-        >>> from pgmpy_sgm.core.completions import enumerated_completions as enumerate_rows
-        >>> log_p = with_scopes(lambda x: np.zeros(len(x)), [(0, 1), (2,)])
-        >>> split_rows(np.array([[-1, -1, -1]]), [2, 3, 2], scopes_of(log_p), log_p, enumerate_rows).unit_size.tolist()
+            >>> log_p = with_scopes(lambda x: np.zeros(len(x)), [(0, 1), (2,)])
+        >>> split_rows(np.array([[-1, -1, -1]]), [2, 3, 2], scopes_of(log_p), log_p).unit_size.tolist()
         [6, 2]
         """
         return np.diff(np.append(self.unit_start, len(self.weights)))
@@ -212,9 +211,8 @@ class Parts(NamedTuple):
 
         Examples
         --------
-        >>> from pgmpy_sgm.core.completions import enumerated_completions as enumerate_rows
-        >>> log_p = with_scopes(lambda x: np.zeros(len(x)), [(0,), (1,)])
-        >>> parts = split_rows(np.array([[-1, 0], [-1, -1]]), [2, 2], scopes_of(log_p), log_p, enumerate_rows)
+            >>> log_p = with_scopes(lambda x: np.zeros(len(x)), [(0,), (1,)])
+        >>> parts = split_rows(np.array([[-1, 0], [-1, -1]]), [2, 2], scopes_of(log_p), log_p)
         >>> parts.subset(np.array([False, True])).n_parts.tolist()
         [2]
         """
@@ -269,12 +267,13 @@ class _Layout(NamedTuple):
     unit_of: np.ndarray
     n_parts: np.ndarray
     base: np.ndarray  # the rows with every missing cell at the reference state 0
-    blocks: list  # the distinct units' completions, in chunks (small integer codes)
+    unit_cells: np.ndarray  # (n_units, n_columns): a unit's cells, -1 at its part's (missing) cells
+    unit_stride: np.ndarray  # (n_units, n_columns): a part cell's place value in the unit's completion index
     unit_start: np.ndarray
 
 
-def _layout(rows: np.ndarray, cards: Sequence[int], scopes: Sequence | None, enumerate_rows) -> _Layout:
-    """The parts of ``rows``, their distinct units and the units' completions (see :func:`split_rows`)."""
+def _layout(rows: np.ndarray, cards: Sequence[int], scopes: Sequence | None) -> _Layout:
+    """The parts of ``rows`` and their distinct units (see :func:`split_rows`)."""
     from pgmpy_sgm.core.data import pool_codes
 
     rows = np.asarray(rows, dtype=np.int64)
@@ -302,33 +301,109 @@ def _layout(rows: np.ndarray, cards: Sequence[int], scopes: Sequence | None, enu
                                       np.ones(len(unit_rows)))  # fmt: skip
     unit_of = np.full((n_rows, max_parts), -1, dtype=np.int64)
     unit_of[unit_row, unit_rank] = inverse
-    small = np.int8 if max(cards, default=1) <= 127 else np.int64
-    blocks, unit_start, offset = [], [], 0
-    for _, _, block, segments in enumerate_rows(distinct - 1, cards):
-        blocks.append(block.astype(small, order="F"))
-        unit_start.append(segments.starts + offset)
-        offset += len(block)
-    unit_start = np.concatenate(unit_start) if unit_start else np.zeros(0, dtype=np.int64)
-    return _Layout(rows, rank, stride, unit_of, n_parts, base, blocks, unit_start)
+    unit_cells = np.asarray(distinct, dtype=np.int64) - 1
+    sizes = np.where(unit_cells < 0, np.asarray(cards, dtype=np.int64), 1)
+    unit_stride = np.ones_like(sizes)  # the product of the sizes of the later columns, as enumeration orders them
+    if n_columns > 1:
+        unit_stride[:, :-1] = np.cumprod(sizes[:, :0:-1], axis=1)[:, ::-1]
+    n_completions = sizes.prod(axis=1)
+    unit_start = np.cumsum(n_completions) - n_completions
+    return _Layout(rows, rank, stride, unit_of, n_parts, base, unit_cells, np.where(unit_cells < 0, unit_stride, 0),
+                   unit_start)  # fmt: skip
+
+
+#: Completions decoded at a time when small units' completions are scored term by term.
+CHUNK_COMPLETIONS = 1 << 20
+
+#: Units of at least this many completions are scored by adding up each term's table over the unit's part
+#: cells (broadcast over the unit's completion grid) instead of decoding every completion.
+BROADCAST_COMPLETIONS = 256
+
+
+def _unit_values(layout: _Layout, cards: Sequence[int], log_probability, sizes: np.ndarray) -> np.ndarray:
+    """The log probability of every unit's completions, up to a constant per unit.
+
+    Only the terms that read one of a unit's part cells are summed (every term when
+    ``log_probability`` declares none: :func:`with_scopes`): the others are the same for all
+    of the unit's completions.
+    """
+    n_columns = layout.unit_cells.shape[1]
+    terms, scopes = getattr(log_probability, "terms", None), scopes_of(log_probability)
+    if terms is None:
+        terms, scopes = (log_probability,), (tuple(range(n_columns)),)
+    scopes = [list(scope) for scope in scopes]
+    values = np.zeros(int(sizes.sum()))
+    large = sizes >= BROADCAST_COMPLETIONS
+    _decoded_values(values, layout, cards, terms, scopes, sizes, np.flatnonzero(~large))
+    for unit in np.flatnonzero(large):
+        start = layout.unit_start[unit]
+        values[start:start + sizes[unit]] = _broadcast_values(layout.unit_cells[unit], cards, terms, scopes)
+    return values
+
+
+def _decoded_values(values: np.ndarray, layout: _Layout, cards: Sequence[int], terms, scopes,
+                    sizes: np.ndarray, units: np.ndarray) -> None:  # fmt: skip
+    """Add to ``values`` each term over the completions of those of ``units`` it reads, decoded a chunk at a time.
+
+    A term is given the completions in its scope's columns (other columns 0).
+    """
+    part = layout.unit_cells < 0
+    n_columns = part.shape[1]
+    for term, scope in zip(terms, scopes, strict=True):
+        reading = units[part[units][:, scope].any(axis=1)]
+        ends = np.cumsum(sizes[reading])
+        first = 0
+        while first < len(reading):
+            last = max(int(np.searchsorted(ends, ends[first] - sizes[reading[first]] + CHUNK_COMPLETIONS,
+                                           side="right")), first + 1)  # fmt: skip
+            chunk = reading[first:last]
+            owner = np.repeat(chunk, sizes[chunk])
+            local = np.arange(len(owner)) - np.repeat(np.cumsum(sizes[chunk]) - sizes[chunk], sizes[chunk])
+            codes = np.zeros((len(owner), n_columns), dtype=np.int64, order="F")  # models read it by column
+            for j in scope:
+                place = layout.unit_stride[owner, j]
+                codes[:, j] = np.where(place > 0, local // np.maximum(place, 1) % cards[j], layout.unit_cells[owner, j])
+            values[layout.unit_start[owner] + local] += term(codes)
+            first = last
+
+
+def _broadcast_values(cells: np.ndarray, cards: Sequence[int], terms, scopes) -> np.ndarray:
+    """One unit's completions' values (mixed radix over its part cells, the last fastest): the sum of its terms.
+
+    Each term reading the part is evaluated once per state of the part cells it reads, and
+    its table is broadcast over the others.
+    """
+    own = np.flatnonzero(cells < 0)
+    total = np.zeros([cards[j] for j in own])
+    for term, scope in zip(terms, scopes, strict=True):
+        inner = [j for j in own if j in scope]  # in column order, as the unit's completions are
+        if not inner:
+            continue
+        grid = np.indices([cards[j] for j in inner]).reshape(len(inner), -1)
+        codes = np.zeros((grid.shape[1], len(cells)), dtype=np.int64, order="F")
+        for j in scope:
+            codes[:, j] = cells[j]
+        codes[:, inner] = grid.T
+        total += term(codes).reshape([cards[j] if j in inner else 1 for j in own])
+    return total.ravel()
 
 
 def split_rows(rows: np.ndarray, cards: Sequence[int], scopes: Sequence | None, log_probability,
-               enumerate_rows, cache: dict | None = None) -> Parts:  # fmt: skip
+               cache: dict | None = None) -> Parts:  # fmt: skip
     """Split incomplete ``rows`` into parts and find every distinct unit's posterior by enumerating it.
 
-    ``enumerate_rows(unit_rows)`` yields ``(first, last, block, segments)`` as
-    :func:`~pgmpy_sgm.core.completions.enumerated_completions` does; each unit is enumerated as a row whose
-    missing cells in other parts, and observed cells its part does not read, are in state 0.
-    With ``cache`` (a dict), the parts and the units' completions, which depend on the rows
-    and the scopes only, are kept there for the next call with the same rows and scopes
-    (one entry: EM's E-steps between two changes of structure).
+    Each unit is enumerated as a row whose missing cells in other parts, and observed cells
+    its part does not read, are in state 0; only the terms of ``log_probability`` that read
+    the unit's part are evaluated (:func:`with_scopes`). With ``cache`` (a dict), the parts
+    and the units, which depend on the rows and the scopes only, are kept there for the next
+    call with the same rows and scopes (one entry: EM's E-steps between two changes of
+    structure).
 
     Examples
     --------
-    >>> from pgmpy_sgm.core.completions import enumerated_completions as enumerate_rows
     >>> cpt = np.log(np.array([[0.9, 0.1], [0.2, 0.8]]))  # a -> b, a -> c, uniform a
     >>> log_p = with_scopes(lambda x: np.log(0.5) + cpt[x[:, 0], x[:, 1]] + cpt[x[:, 0], x[:, 2]], [(0, 1), (0, 2)])
-    >>> parts = split_rows(np.array([[1, -1, -1]]), [2, 2, 2], scopes_of(log_p), log_p, enumerate_rows)
+    >>> parts = split_rows(np.array([[1, -1, -1]]), [2, 2, 2], scopes_of(log_p), log_p)
     >>> parts.n_parts.tolist(), parts.weights.round(2).tolist()  # b and c: two parts, each 0.2 / 0.8
     ([2], [0.2, 0.8, 0.2, 0.8])
     """
@@ -336,12 +411,12 @@ def split_rows(rows: np.ndarray, cards: Sequence[int], scopes: Sequence | None, 
     key = (None if scopes is None else tuple(scopes), tuple(int(k) for k in cards), rows.shape, hash(rows.tobytes()))
     layout = None if cache is None else cache.get(key)
     if layout is None or not np.array_equal(layout.rows, rows):
-        layout = _layout(rows, cards, scopes, enumerate_rows)
+        layout = _layout(rows, cards, scopes)
         if cache is not None:
             cache.clear()
             cache[key] = layout
-    values = np.concatenate([log_probability(b.astype(np.int64, order="F")) for b in layout.blocks]) \
-        if layout.blocks else np.zeros(0)  # fmt: skip
+    sizes = np.where(layout.unit_cells < 0, np.asarray(cards, dtype=np.int64), 1).prod(axis=1)
+    values = _unit_values(layout, cards, log_probability, sizes)
     weights, log_sum = _posterior(values, layout.unit_start)
     with np.errstate(invalid="ignore"):
         log_ratio = log_sum - values[layout.unit_start] if len(values) else np.zeros(0)
@@ -372,10 +447,9 @@ def row_log_probability(parts: Parts) -> np.ndarray:
 
     Examples
     --------
-    >>> from pgmpy_sgm.core.completions import enumerated_completions as enumerate_rows
     >>> cpt = np.log(np.array([[0.9, 0.1], [0.2, 0.8]]))  # a -> b, a -> c, uniform a
     >>> log_p = with_scopes(lambda x: np.log(0.5) + cpt[x[:, 0], x[:, 1]] + cpt[x[:, 0], x[:, 2]], [(0, 1), (0, 2)])
-    >>> parts = split_rows(np.array([[1, -1, -1], [-1, 0, 1]]), [2, 2, 2], scopes_of(log_p), log_p, enumerate_rows)
+    >>> parts = split_rows(np.array([[1, -1, -1], [-1, 0, 1]]), [2, 2, 2], scopes_of(log_p), log_p)
     >>> np.exp(row_log_probability(parts)).round(3).tolist()  # P(a=1) = 0.5; P(b=0, c=1) = 0.5 * 0.09 + 0.5 * 0.16
     [0.5, 0.125]
     """
@@ -388,10 +462,9 @@ def splittable(parts: Parts) -> np.ndarray:
 
     Examples
     --------
-    >>> from pgmpy_sgm.core.completions import enumerated_completions as enumerate_rows
     >>> cpt = np.log(np.array([[0.9, 0.1], [0.2, 0.8]]))  # a -> b, a -> c, uniform a
     >>> log_p = with_scopes(lambda x: np.log(0.5) + cpt[x[:, 0], x[:, 1]] + cpt[x[:, 0], x[:, 2]], [(0, 1), (0, 2)])
-    >>> parts = split_rows(np.array([[1, -1, -1], [-1, 0, 1]]), [2, 2, 2], scopes_of(log_p), log_p, enumerate_rows)
+    >>> parts = split_rows(np.array([[1, -1, -1], [-1, 0, 1]]), [2, 2, 2], scopes_of(log_p), log_p)
     >>> splittable(parts).tolist()
     [True, True]
     """
@@ -549,10 +622,9 @@ def head_and_tail_rows(parts: Parts, cards: Sequence[int], counts: np.ndarray, t
 
     Examples
     --------
-    >>> from pgmpy_sgm.core.completions import enumerated_completions as enumerate_rows
     >>> cpt = np.log(np.array([[0.9, 0.1], [0.2, 0.8]]))  # a -> b, a -> c, uniform a
     >>> log_p = with_scopes(lambda x: np.log(0.5) + cpt[x[:, 0], x[:, 1]] + cpt[x[:, 0], x[:, 2]], [(0, 1), (0, 2)])
-    >>> parts = split_rows(np.array([[1, -1, -1], [-1, 0, 1]]), [2, 2, 2], scopes_of(log_p), log_p, enumerate_rows)
+    >>> parts = split_rows(np.array([[1, -1, -1], [-1, 0, 1]]), [2, 2, 2], scopes_of(log_p), log_p)
     >>> codes, counts, capped = head_and_tail_rows(parts, [2, 2, 2], np.ones(2), 0.0, 1, 0, None)
     >>> codes.tolist(), counts.tolist(), capped.tolist()  # each row's most probable completion, renormalised
     ([[1, 1, 1], [1, 0, 1]], [1.0, 1.0], [True, True])
@@ -603,10 +675,9 @@ def coupled_rows(parts: Parts, cards: Sequence[int], counts: np.ndarray) -> tupl
 
     Examples
     --------
-    >>> from pgmpy_sgm.core.completions import enumerated_completions as enumerate_rows
     >>> cpt = np.log(np.array([[0.9, 0.1], [0.2, 0.8]]))
     >>> log_p = with_scopes(lambda x: np.log(0.5) + cpt[x[:, 0], x[:, 1]] + cpt[x[:, 0], x[:, 2]], [(0, 1), (0, 2)])
-    >>> parts = split_rows(np.array([[0, -1, -1]]), [2, 2, 2], scopes_of(log_p), log_p, enumerate_rows)
+    >>> parts = split_rows(np.array([[0, -1, -1]]), [2, 2, 2], scopes_of(log_p), log_p)
     >>> codes, shares = coupled_rows(parts, [2, 2, 2], np.array([1.0]))
     >>> codes.tolist(), shares.round(2).tolist()  # b and c each 0.9 / 0.1, as two rows instead of four
     ([[0, 0, 0], [0, 1, 1]], [0.9, 0.1])

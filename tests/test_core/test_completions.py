@@ -6,8 +6,10 @@ import numpy as np
 import pytest
 
 from pgmpy_sgm.core.completions import (
+    complete_by_draws,
     count_completions,
     enumerated_completions,
+    gibbs_chains,
     marginal_log_probability,
     posterior_weights,
 )
@@ -114,3 +116,20 @@ def test_a_log_probability_without_terms_is_its_own_local_part_and_terms_must_ma
     assert local_log_probability(with_scopes(flat, [(0,), (1,)]), 0) is flat
     with pytest.raises(ValueError, match="One term per scope: got 1 terms for 2 scopes"):
         with_scopes(flat, [(0,), (1,)], [flat])
+
+
+@pytest.mark.parametrize("n_rows", [1, 3, 600])  # many chains per row, a few, one
+def test_gibbs_draws_from_several_chains_per_row_match_the_exact_posterior(n_rows):
+    rng = np.random.default_rng(4)
+    cards = [2, 3, 2, 2]
+    joint = rng.dirichlet(np.full(24, 0.5)).reshape(cards)  # uneven: some completions rare
+    rows = np.tile([[-1, -1, 1, -1]], (n_rows, 1))
+    n_draws = 3000 if n_rows < 600 else 200
+    codes, counts = complete_by_draws(rows, np.ones(n_rows), cards, lambda x: np.log(joint[tuple(x.T)]),
+                                      np.random.default_rng(0), n_draws)  # fmt: skip
+    assert len(codes) == n_rows * n_draws and counts.sum() == pytest.approx(n_rows)
+    assert gibbs_chains(n_rows, n_draws) == (min(512 // n_rows, n_draws // 10) or 1)
+    exact = joint[:, :, 1, :] / joint[:, :, 1, :].sum()  # the posterior of the three missing cells
+    for a, b, d in itertools.product(range(2), range(3), range(2)):
+        share = counts[(codes == [a, b, 1, d]).all(axis=1)].sum() / n_rows
+        assert share == pytest.approx(exact[a, b, d], abs=0.03)

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pgmpy_sgm.core.data import EncodedData
+from pgmpy_sgm.core.data import EncodedData, pool_codes
 
 
 def test_counts_equal_pandas_crosstab_for_mixed_column_types():
@@ -185,3 +185,18 @@ def test_scores_with_huge_counts_are_exact_or_refused(others):
 def test_large_data_that_are_not_degenerate_are_accepted():
     frame = pd.DataFrame({"a": [0, 1, 0, 1], "b": [0, 0, 1, 1], "n": [2.0**50, 2.0**49, 2.0**48, 2.0**47]})
     assert EncodedData(frame, weights="n").n == 2.0**50 + 2.0**49 + 2.0**48 + 2.0**47
+
+
+@pytest.mark.parametrize("n_columns", [3, 40, 90])  # one int64 key; two; three
+def test_pooled_codes_are_numpys_distinct_rows_in_order_with_summed_weights(n_columns):
+    rng = np.random.default_rng(n_columns)
+    cards = rng.integers(2, 6, n_columns)
+    base = rng.integers(0, cards, size=(40, n_columns))
+    codes = base[rng.integers(0, 40, 300)]  # many repeats
+    codes[::7, -1] = 0  # rows that differ in the last column only
+    weights = rng.random(300)
+    pooled, pooled_weights, inverse = pool_codes(codes, cards, weights)
+    expected, expected_inverse = np.unique(codes, axis=0, return_inverse=True)
+    np.testing.assert_array_equal(pooled, expected)
+    np.testing.assert_array_equal(inverse, expected_inverse.ravel())
+    np.testing.assert_allclose(pooled_weights, np.bincount(expected_inverse.ravel(), weights=weights))
