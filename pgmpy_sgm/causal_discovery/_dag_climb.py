@@ -39,6 +39,7 @@ Nodes are ``0 .. d - 1`` and parent sets are bit masks (Python integers).
 
 from __future__ import annotations
 
+import copy
 import math
 import time
 from collections import deque
@@ -49,7 +50,7 @@ import numpy as np
 
 from pgmpy_sgm.core.bitsets import iter_bits
 
-__all__ = ["ClimbResult", "tabu_climb"]
+__all__ = ["ClimbResult", "ClimbMemory", "tabu_climb"]
 
 _ADD, _REMOVE, _FLIP = 0, 1, 2
 
@@ -123,6 +124,7 @@ class _Climb:
             for x in iter_bits(mask):
                 self.ch[x] |= 1 << y
         self.cand = [((1 << d) - 1) & ~(1 << y) for y in range(d)] if candidates is None else list(candidates)
+        self.cand_given = None if candidates is None else list(candidates)  # as given, to match a memory's climbs
         self.fam = [family(y, self.pa[y]) for y in range(d)]
         self.least = [self._least(y) for y in range(d)]  # with a floor: the bound a grown family must reach
         self.delta = np.full((3, d, d), -np.inf)
@@ -133,6 +135,27 @@ class _Climb:
         self.n_swaps_scored = 0
         for y in range(d):
             self._refresh_node(y)
+
+    def rebased(self, start: list[int]) -> _Climb:
+        """A copy of this climb's state moved to the DAG ``start``: the entries that read a changed family refreshed.
+
+        Every entry is a function of the DAG alone, so the copy equals a climb built from
+        ``start`` afresh; it costs the nodes whose parents or children differ, not ``d``.
+        """
+        other = copy.copy(self)
+        other.pa, other.ch, other.fam, other.least = list(self.pa), list(self.ch), list(self.fam), list(self.least)
+        other.delta, other.column_max, other.column_first = self.delta.copy(), self.column_max.copy(), \
+            self.column_first.copy()  # fmt: skip
+        other.stale, other.swaps, other.n_swaps_scored = set(self.stale), {}, 0  # swaps are scored (and counted) anew
+        touched = set()
+        for y, mask in enumerate(start):
+            if mask != other.pa[y]:
+                touched.add(y)
+                touched.update(iter_bits(mask ^ other.pa[y]))  # parents gained or lost: their children changed
+                other._set_parents(y, mask)
+        for y in sorted(touched):
+            other._refresh_node(y)
+        return other
 
     def _room(self, y: int) -> bool:
         return self.max_indegree is None or self.pa[y].bit_count() + 1 <= self.max_indegree
@@ -312,6 +335,57 @@ class _Climb:
                 self.stale.add((kind, y))
 
 
+class ClimbMemory:
+    """The end states of the last climbs over one score, from which a climb from a nearby DAG starts.
+
+    Building a climb's cache of moves scores ``O(d^2)`` moves; a climb from a DAG a few edges
+    away from one a previous climb ended at (a turn or a kick of the best DAG) copies that
+    climb's cache and refreshes the nodes whose families differ
+    (:meth:`_Climb.rebased`). The climbs must share the score, its ``family`` and ``floor``
+    callables (cached for the whole search), the candidates and ``max_indegree``.
+
+    Parameters
+    ----------
+    family, floor : callable
+        As :func:`tabu_climb` takes them.
+    kept : int, default=2
+        End states kept (the most recent).
+
+    Examples
+    --------
+    >>> terms = {(1, 0b001): 2.0, (2, 0b010): 1.0, (2, 0b011): 3.0}
+    >>> memory = ClimbMemory(lambda y, m: terms.get((y, m), 0.0))
+    >>> first = tabu_climb(memory.family, [0, 0, 0], memory=memory)
+    >>> second = tabu_climb(memory.family, [0, 1, 0b001], memory=memory)  # one family away from the first end
+    >>> first.parents, second.parents, memory.n_rebased
+    ([0, 1, 3], [0, 1, 3], 1)
+    """
+
+    def __init__(self, family: Callable[[int, int], float], floor: Callable[[int, int], float] | None = None,
+                 kept: int = 2) -> None:  # fmt: skip
+        self.family, self.floor, self.kept = family, floor, kept
+        self.states: deque = deque(maxlen=kept)
+        self.n_rebased = 0
+
+    def start(self, start: list[int], candidates: list[int] | None, max_indegree: int | None) -> _Climb:
+        """A climb's state at ``start``: the nearest kept end state moved there, or a new one."""
+        best, best_changed = None, len(start) // 2 + 1  # rebasing more than half the nodes gains little
+        for state in self.states:
+            if state.cand_given != candidates or state.max_indegree != max_indegree:
+                continue
+            changed = sum(a != b for a, b in zip(state.pa, start, strict=True))
+            if changed < best_changed:
+                best, best_changed = state, changed
+        if best is None:
+            return _Climb(self.family, start, candidates, max_indegree, self.floor)
+        self.n_rebased += 1
+        return best.rebased(start)
+
+    def keep(self, climb: _Climb) -> None:
+        """Keep a finished climb's state (it is not changed afterwards: later climbs copy it)."""
+        self.states.append(climb)
+
+
 def tabu_climb(
     family: Callable[[int, int], float],
     start: list[int],
@@ -323,6 +397,7 @@ def tabu_climb(
     deadline: float | None = None,
     swaps: bool = False,
     floor: Callable[[int, int], float] | None = None,
+    memory: ClimbMemory | None = None,
 ) -> ClimbResult:
     """Greedy climb over DAGs from ``start`` with a tabu list (pgmpy's ``HillClimbSearch``, cached).
 
@@ -353,6 +428,10 @@ def tabu_climb(
         ``family`` is); with it a move that gives a node a new parent is scored only when the
         bound of the family it makes shows that it may gain (see the module's text). None
         scores every move.
+    memory : ClimbMemory, optional
+        End states of earlier climbs with the same ``family``, ``floor``, ``candidates`` and
+        ``max_indegree``: the climb starts from the nearest one moved to ``start`` (the same
+        climb, built at less cost), and leaves its own end state there.
 
     Returns
     -------
@@ -372,7 +451,12 @@ def tabu_climb(
     >>> tabu_climb(lambda y, m: terms.get((y, m), 0.0), [0, 0, 0b001], swaps=True).parents
     [0, 0, 2]
     """
-    climb = _Climb(family, start, candidates, max_indegree, floor)
+    if memory is None:
+        climb = _Climb(family, start, candidates, max_indegree, floor)
+    else:
+        if memory.family is not family or memory.floor is not floor:
+            raise ValueError("A climb's memory must hold the climb's own family and floor callables.")
+        climb = memory.start(list(start), candidates, max_indegree)
     tabu: deque = deque(maxlen=tabu_length)
     n_scored, n_steps = 0, 0
     for _ in range(int(max_iter)):
@@ -395,4 +479,6 @@ def tabu_climb(
         climb.apply(kind, x, y)
         tabu.append((_FLIP, x, y) if kind == _FLIP else (_REMOVE if kind == _ADD else _ADD, x, y))
         n_steps += 1
-    return ClimbResult(climb.pa, n_scored + climb.n_swaps_scored, n_steps)
+    if memory is not None:
+        memory.keep(climb)
+    return ClimbResult(list(climb.pa), n_scored + climb.n_swaps_scored, n_steps)

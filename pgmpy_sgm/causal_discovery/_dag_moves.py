@@ -18,11 +18,11 @@ import networkx as nx
 import numpy as np
 from pgmpy.base import DAG
 
-from pgmpy_sgm.causal_discovery._dag_climb import tabu_climb
+from pgmpy_sgm.causal_discovery._dag_climb import ClimbMemory, tabu_climb
 from pgmpy_sgm.core.bitsets import iter_bits
 
 __all__ = ["perturb", "turn_edges", "turn_candidates", "largest_table", "table_cells", "mask_fits", "name_fits",
-           "mask_family", "mask_unlabelled", "parent_masks", "climb_dag"]
+           "mask_family", "mask_unlabelled", "parent_masks", "climb_memory", "climb_dag"]
 
 
 def perturb(dag: DAG, n_moves: int, max_indegree: int | None, rng: np.random.Generator,
@@ -252,8 +252,30 @@ def parent_masks(dag: DAG, columns: list) -> list[int]:
     return masks
 
 
+def climb_memory(score, columns: list, screen: bool = False) -> ClimbMemory:
+    """A :class:`~pgmpy_sgm.causal_discovery._dag_climb.ClimbMemory` for climbs over ``columns`` under ``score``.
+
+    Its family (and, with ``screen``, floor) callables are cached for every climb given it.
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import LDAGScore, load_heart_disease
+    >>> data = load_heart_disease()
+    >>> score = LDAGScore(data)
+    >>> memory = climb_memory(score, list(data.columns))
+    >>> empty = DAG()
+    >>> empty.add_nodes_from(data.columns)
+    >>> first = climb_dag(score, data, empty, 100, None, 1000, memory=memory)
+    >>> again = climb_dag(score, data, first[0], 100, None, 1000, memory=memory)
+    >>> again[1] == first[1], memory.n_rebased
+    (True, 1)
+    """
+    return ClimbMemory(mask_family(score, columns), mask_unlabelled(score, columns) if screen else None)
+
+
 def climb_dag(score, X, start: DAG, tabu_length: int, max_indegree, max_iter: int, candidates: list[int] | None = None,
-              deadline: float | None = None, swaps: bool = False, screen: bool = False) -> tuple:  # fmt: skip
+              deadline: float | None = None, swaps: bool = False, screen: bool = False,
+              memory: ClimbMemory | None = None) -> tuple:  # fmt: skip
     """One tabu climb (ended at ``deadline``): the DAG reached, its score, seconds, families labelled anew, moves.
 
     The climb of pgmpy's ``HillClimbSearch`` (:func:`~pgmpy_sgm.causal_discovery._dag_climb.tabu_climb`,
@@ -261,7 +283,9 @@ def climb_dag(score, X, start: DAG, tabu_length: int, max_indegree, max_iter: in
     positions in ``X``); additions only to the ``candidates`` parents of each node when given;
     with ``swaps``, parent swaps where no single move gains. With ``screen``, a move that gives a
     node a new parent is labelled only when the family's term without labels
-    (:func:`mask_unlabelled`) shows that it may gain (``tabu_climb``'s ``floor``).
+    (:func:`mask_unlabelled`) shows that it may gain (``tabu_climb``'s ``floor``). With ``memory``
+    (:func:`climb_memory`, made with the same ``screen``), the climb starts from the state of an
+    earlier climb that ended near ``start`` (the same climb, built at less cost).
 
     Examples
     --------
@@ -276,9 +300,15 @@ def climb_dag(score, X, start: DAG, tabu_length: int, max_indegree, max_iter: in
     """
     t0, n0 = time.perf_counter(), score.n_families_labelled
     columns = list(X.columns)
-    floor = mask_unlabelled(score, columns) if screen else None
-    found = tabu_climb(mask_family(score, columns), parent_masks(start, columns), candidates, tabu_length,
-                       max_indegree, max_iter, deadline=deadline, swaps=swaps, floor=floor)  # fmt: skip
+    if memory is None:
+        family, floor = mask_family(score, columns), mask_unlabelled(score, columns) if screen else None
+    else:
+        if (memory.floor is not None) != bool(screen):
+            raise ValueError(f"The climb's memory was made with screen={memory.floor is not None}; "
+                             f"got screen={screen}.")  # fmt: skip
+        family, floor = memory.family, memory.floor
+    found = tabu_climb(family, parent_masks(start, columns), candidates, tabu_length, max_indegree, max_iter,
+                       deadline=deadline, swaps=swaps, floor=floor, memory=memory)  # fmt: skip
     dag = DAG()
     dag.add_nodes_from(columns)  # the columns' order, on which the kicks draw
     dag.add_edges_from((columns[x], columns[y]) for y, mask in enumerate(found.parents) for x in iter_bits(mask))

@@ -28,6 +28,7 @@ from pgmpy_sgm.causal_discovery._candidates import (
 from pgmpy_sgm.causal_discovery._dag_chain import dag_chain, visited_posterior
 from pgmpy_sgm.causal_discovery._dag_moves import (
     climb_dag,
+    climb_memory,
     mask_fits,
     name_fits,
     parent_masks,
@@ -908,11 +909,12 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
             bar.set_postfix_str(f"turns {self.climb_starts_.count('turn')}, best {best_so_far:.2f}")
 
         screen = self._screens_moves(score)
+        memory = climb_memory(score, columns, screen)  # a turn's climb starts from the state of a nearby one
 
         def polish(start: DAG) -> tuple:
-            return climb_dag(score, X, start, *settings, swaps=True, screen=screen)
+            return climb_dag(score, X, start, *settings, swaps=True, screen=screen, memory=memory)
 
-        result = turn_sweeps(lambda start: climb_dag(score, X, start, *settings, screen=screen),
+        result = turn_sweeps(lambda start: climb_dag(score, X, start, *settings, screen=screen, memory=memory),
                              lambda dag, node, into: turn_edges(dag, node, into, self.max_indegree, fits),
                              lambda dag: turn_candidates(dag, columns), best, best_score, budget, self._deadline,
                              on_result, polish if self.parent_swaps else None)  # fmt: skip

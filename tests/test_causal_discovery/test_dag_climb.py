@@ -12,7 +12,14 @@ from pgmpy.structure_score import BDeu
 import pgmpy_sgm.causal_discovery.ldag_search as ldag_module
 from pgmpy_sgm.causal_discovery import LDAGSearch
 from pgmpy_sgm.causal_discovery._candidates import candidate_limit, candidate_parents, pairwise_gains
-from pgmpy_sgm.causal_discovery._dag_climb import SCREEN_LABEL_FACTOR, SCREEN_MARGIN, _Climb, _descendants, tabu_climb
+from pgmpy_sgm.causal_discovery._dag_climb import (
+    SCREEN_LABEL_FACTOR,
+    SCREEN_MARGIN,
+    ClimbMemory,
+    _Climb,
+    _descendants,
+    tabu_climb,
+)
 from pgmpy_sgm.causal_discovery._dag_moves import mask_unlabelled
 from pgmpy_sgm.causal_discovery._equivalence_search import greedy_equivalence_search
 from pgmpy_sgm.core.bitsets import iter_bits
@@ -358,3 +365,57 @@ def test_swaps_screened_by_the_terms_without_labels_end_where_no_move_gains(seed
         for mask in range(1 << 6):
             if not mask >> y & 1 and mask.bit_count() <= 2:
                 assert floor(y, mask) <= family(y, mask) + 1e-9
+
+
+def _random_dag_masks(rng, d, p):
+    """Parent masks of a random DAG (edges from earlier to later nodes of a random order)."""
+    order = rng.permutation(d)
+    masks = [0] * d
+    for i, j in itertools.combinations(range(d), 2):
+        if rng.random() < p:
+            masks[order[j]] |= 1 << int(order[i])
+    return masks
+
+
+@pytest.mark.parametrize(("seed", "max_indegree", "with_floor", "with_candidates"),
+                         [(0, None, False, False), (1, 2, False, True), (2, None, True, False), (3, 3, True, True)])
+def test_a_climb_rebased_from_a_kept_state_is_the_climb_built_afresh(seed, max_indegree, with_floor, with_candidates):
+    """Every entry of the moved state equals a fresh state's; the climbs from it end alike, with the same count."""
+    rng = np.random.default_rng(seed)
+    d = 8
+    terms, bounds = {}, {}
+
+    def family(y, mask):
+        if (y, mask) not in terms:
+            terms[y, mask] = float(rng.normal(0, 2)) - mask.bit_count() + (-np.inf if rng.random() < 0.03 else 0.0)
+        return terms[y, mask]
+
+    def floor(y, mask):
+        if (y, mask) not in bounds:
+            bounds[y, mask] = family(y, mask) - float(rng.exponential(2.0))
+        return bounds[y, mask]
+
+    floor = floor if with_floor else None
+    candidates = [int(rng.integers(0, 1 << d)) & ~(1 << y) for y in range(d)] if with_candidates else None
+    memory = ClimbMemory(family, floor)
+    for step in range(8):
+        start = _random_dag_masks(rng, d, 0.3)
+        if step % 2:  # a DAG near the last end (a node's parents dropped): climbed from it, moved
+            start = list(memory.states[-1].pa)
+            start[int(rng.integers(d))] = 0
+        kept = tabu_climb(family, start, candidates, 5, max_indegree, swaps=True, floor=floor, memory=memory)
+        fresh = tabu_climb(family, start, candidates, 5, max_indegree, swaps=True, floor=floor)
+        assert (kept.parents, kept.n_moves_scored, kept.n_steps) == (fresh.parents, fresh.n_moves_scored,
+                                                                      fresh.n_steps)  # fmt: skip
+        for state in memory.states:  # and a state moved to a nearby DAG has every entry of one built there
+            near = list(state.pa)
+            y = int(rng.integers(d))
+            near[y] = 0
+            moved, built = state.rebased(near), _Climb(family, near, candidates, max_indegree, floor)
+            moved._update_maxima()
+            built._update_maxima()
+            np.testing.assert_array_equal(moved.delta, built.delta)
+            np.testing.assert_array_equal(moved.column_max, built.column_max)
+            assert (moved.pa, moved.ch, moved.fam) == (built.pa, built.ch, built.fam)
+            np.testing.assert_array_equal(moved.least, built.least)  # NaN where a family is impossible
+    assert memory.n_rebased >= 4
