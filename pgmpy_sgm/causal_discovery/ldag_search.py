@@ -930,9 +930,10 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
                            joblib.effective_n_jobs(self.n_jobs))  # fmt: skip
         settings, fits = self._climb_settings(), name_fits(score)
         screen = self._screens_moves(score)
+        memory = climb_memory(score, list(X.columns), screen) if plan.n_jobs == 1 else None  # workers: none
 
         def climb(start: DAG):
-            return climb_dag(score, X, start, *settings, screen=screen)
+            return climb_dag(score, X, start, *settings, screen=screen, memory=memory)
 
         def kick(dag: DAG, size: int, rng) -> DAG:
             return perturb(dag, size, self.max_indegree, rng, self._candidates, fits)

@@ -168,8 +168,8 @@ def test_equivalence_search_inserts_only_candidate_pairs():
 
 
 def _reference_climb(score, X, start, tabu_length, max_indegree, max_iter, candidates=None, deadline=None,
-                     swaps=False, screen=False):  # fmt: skip
-    """The climb LDAGSearch ran before its cache: pgmpy's HillClimbSearch with ordered ties."""
+                     swaps=False, screen=False, memory=None):  # fmt: skip
+    """The climb LDAGSearch ran before its cache: pgmpy's HillClimbSearch with ordered ties (built afresh each time)."""
     assert candidates is None and deadline is None and not swaps and not screen
     est = _PgmpyOrderedClimb(scoring_method=score, start_dag=start, tabu_length=tabu_length,
                              max_indegree=max_indegree, max_iter=max_iter, return_type="dag",
