@@ -366,7 +366,7 @@ def test_kicks_grow_by_one_and_return_to_the_base_after_an_improvement(monkeypat
     original = module.perturb
 
     def climb(score, X, start, tabu_length, max_indegree, max_iter, candidates=None, deadline=None, swaps=False,
-              screen=False):
+              screen=False, memory=None):
         return start, next(scripted), 0.0, 0, 100
 
     def recording(dag, n_moves, max_indegree, rng, *rest):
