@@ -1,10 +1,10 @@
-"""One E-step of EM on child under its full-data labelled network: time, table size, memory.
+"""One E-step of EM on a bnlearn network (child by default) under its full-data network: time, table size, memory.
 
-Run:  python benchmarks/bench_estep.py N RATE capped|exact
-      PYTHONPATH=<checkout of other code> python benchmarks/bench_estep.py N RATE capped|exact
+Run:  python benchmarks/bench_estep.py N RATE capped|exact [NETWORK]
+      PYTHONPATH=<checkout of other code> python benchmarks/bench_estep.py N RATE capped|exact [NETWORK]
 
-Data: child simulated with ``N`` rows (seed 0), cells masked MCAR at ``RATE`` (seed 0), as in
-``bench_missing.py``. The model: child's own graph fitted on the rows before masking (BDeu,
+Data: NETWORK (``child``, ``insurance``, ``alarm``, ...) simulated with ``N`` rows (seed 0), cells masked MCAR at ``RATE`` (seed 0), as in
+``bench_missing.py``. The model: the network's own graph fitted on the rows before masking (BDeu,
 equivalent sample size 1). ``capped``: structural EM's E-step (``max_kept=8, n_tail_draws=2,
 tail_mass=0.01``); ``exact``: parameter EM's exact E-step (every completion where the code
 has no split parts; the parts coupled on the model's families where it has). Prints the
@@ -32,7 +32,8 @@ from pgmpy_sgm.core import missing  # noqa: E402
 
 def main() -> None:
     n, rate, kind = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
-    bn = network("child")
+    name = sys.argv[4] if len(sys.argv) > 4 else "child"
+    bn = network(name)
     states = string_states(bn)
     train = simulate(bn, n, 0)
     net = LabeledBayesianNetwork(bn.edges())
@@ -53,7 +54,7 @@ def main() -> None:
     tic = time.perf_counter()
     observed = missing.observed_log_likelihood(table, f, missing.MAX_COMPLETIONS)
     seconds = time.perf_counter() - tic
-    print(f"{'split' if split else 'whole rows'} n={n} rate={rate} {kind}: E-step median {np.median(times):.2f} s, "
+    print(f"{name} {'split' if split else 'whole rows'} n={n} rate={rate} {kind}: E-step median {np.median(times):.2f} s, "
           f"table rows {len(done.counts)}, log-lik {done.log_likelihood:.4f}, exact/capped/drawn "
           f"{done.n_exact:.0f}/{done.n_capped:.0f}/{done.n_drawn:.0f}; observed_log_likelihood {observed:.4f} in "
           f"{seconds:.2f} s; peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6:.2f} GB", flush=True)

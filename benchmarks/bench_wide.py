@@ -14,6 +14,8 @@ Learners, each in its own process (so that peak memory is its own and a time cap
 * ``LDAG``: ``LDAGSearch`` with its defaults (``seed=0``; ``--ldag-max-time`` adds a ``max_time``);
   ``LDAG-noswaps``: the same with ``parent_swaps=False`` (the search before parent swaps);
   ``LDAG-nowiden``: the same with ``widen_candidates=False`` (the screening of pairs alone);
+  ``LDAG-noscreen``: the same with ``screen_moves=False``; ``LDAG-turns``: with ``turn_budget=4.0`` (the
+  turns of up to 64 variables, off beyond by default);
 * ``HC-BDeu`` / ``HC-BIC``: pgmpy's ``HillClimbSearch`` with pgmpy's ``BDeu`` (ESS 10, its default) /
   ``BIC``, parameters by pgmpy's ``DiscreteBayesianEstimator`` (BDeu prior, ESS 5), as in
   ``predictive.py``.
@@ -83,7 +85,7 @@ def _fit_hc(score_name: str, train: pd.DataFrame, states: dict) -> tuple[Discret
 
 #: ``LDAGSearch`` keywords of each LDAG learner.
 LDAG_VARIANTS = {"LDAG": {}, "LDAG-noswaps": {"parent_swaps": False}, "LDAG-nowiden": {"widen_candidates": False},
-                 "LDAG-noscreen": {"screen_moves": False}}
+                 "LDAG-noscreen": {"screen_moves": False}, "LDAG-turns": {"turn_budget": 4.0}}
 
 
 def _fit_ldag(train: pd.DataFrame, states: dict, max_time: float | None, variant: str = "LDAG"):

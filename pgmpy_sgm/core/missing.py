@@ -165,8 +165,9 @@ class EMOptions:
         of the row has at most this many (see :func:`complete_rows`).
     n_draws : int, default=200
         Other rows are completed by this many Gibbs draws from the same
-        posterior (after 20 sweeps of burn-in); every E-step uses the same random numbers, so
-        the draws move only as the model does.
+        posterior, from up to 20 chains per row, each burnt in for 20 sweeps and giving at
+        least 10 draws (:func:`~pgmpy_sgm.core.completions.complete_by_draws`); every E-step
+        uses the same random numbers, so the draws move only as the model does.
     tail_mass : float, default=0.01
         In structural EM, each exactly completed row keeps its most probable completions
         holding at least ``1 - tail_mass`` of its posterior (renormalised); the rest, often
@@ -811,7 +812,9 @@ def complete_rows(table: IncompleteTable, log_probability: Callable[[np.ndarray]
         exactly too (their log-likelihood is left out of ``log_likelihood``, as before, so
         that it counts the same rows whatever the model).
     n_draws : int, default=200
-        Gibbs draws (after 20 sweeps of burn-in) for each row beyond ``max_completions``.
+        Gibbs draws for each row beyond ``max_completions``, from several chains per row when
+        the rows are few, each burnt in for 20 sweeps
+        (:func:`~pgmpy_sgm.core.completions.complete_by_draws`).
     seed : int or numpy.random.Generator, optional
         For the draws.
     tail_mass : float, default=0
