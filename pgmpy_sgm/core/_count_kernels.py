@@ -12,15 +12,22 @@ __all__ = ["count_cells", "count_extensions", "family_log_ml", "family_bdeu"]
 
 @njit(cache=True, nogil=True)
 def count_cells(codes_t, weights, cols, cards, n_cells):  # pragma: no cover - compiled
-    """Weighted cell counts of the variables ``cols`` (mixed radix, the last variable fastest)."""
-    counts = np.zeros(n_cells)
+    """Weighted cell counts of the variables ``cols`` (mixed radix, the last variable fastest).
+
+    The cell of every row is built a variable at a time (a pass over one contiguous row of
+    ``codes_t``, which the compiler vectorises), then the weights are added row by row, so
+    each cell's sum is taken in row order.
+    """
     n_rows = codes_t.shape[1]
-    m = cols.shape[0]
+    index = np.zeros(n_rows, dtype=np.int64)
+    for j in range(cols.shape[0]):
+        card = cards[j]
+        codes = codes_t[cols[j]]
+        for r in range(n_rows):
+            index[r] = index[r] * card + codes[r]
+    counts = np.zeros(n_cells)
     for r in range(n_rows):
-        index = 0
-        for j in range(m):
-            index = index * cards[j] + codes_t[cols[j], r]
-        counts[index] += weights[r]
+        counts[index[r]] += weights[r]
     return counts
 
 
