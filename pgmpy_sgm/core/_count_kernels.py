@@ -39,14 +39,18 @@ def count_extensions(codes_t, weights, cols, cards, own, extra, extra_cards, off
     n_rows = codes_t.shape[1]
     m = cols.shape[0]
     r = cards[m]
-    for row in range(n_rows):
-        base = 0
-        for j in range(m):
-            base = base * cards[j] + codes_t[cols[j], row]
-        state = codes_t[own, row]
-        w = weights[row]
-        for j in range(extra.shape[0]):
-            counts[offsets[j] + (base * extra_cards[j] + codes_t[extra[j], row]) * r + state] += w
+    base = np.zeros(n_rows, dtype=np.int64)  # each row's cell of ``cols``, built a variable at a time
+    for j in range(m):
+        card = cards[j]
+        codes = codes_t[cols[j]]
+        for row in range(n_rows):
+            base[row] = base[row] * card + codes[row]
+    state = codes_t[own]
+    for j in range(extra.shape[0]):  # table j's cells are its own, each summed in row order
+        codes = codes_t[extra[j]]
+        card, offset = extra_cards[j], offsets[j]
+        for row in range(n_rows):
+            counts[offset + (base[row] * card + codes[row]) * r + state[row]] += weights[row]
     return counts
 
 
