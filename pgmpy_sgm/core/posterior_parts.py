@@ -335,9 +335,14 @@ def _unit_values(layout: _Layout, cards: Sequence[int], log_probability, sizes: 
     values = np.zeros(int(sizes.sum()))
     large = sizes >= BROADCAST_COMPLETIONS
     _decoded_values(values, layout, cards, terms, scopes, sizes, np.flatnonzero(~large))
-    for unit in np.flatnonzero(large):
+    large = np.flatnonzero(large)
+    part = layout.unit_cells[large] < 0
+    reads = np.stack([part[:, scope].any(axis=1) for scope in scopes], axis=1) if len(large) else None
+    for i, unit in enumerate(large):
         start = layout.unit_start[unit]
-        values[start:start + sizes[unit]] = _broadcast_values(layout.unit_cells[unit], cards, terms, scopes)
+        around = np.flatnonzero(reads[i])
+        values[start:start + sizes[unit]] = _broadcast_values(layout.unit_cells[unit], cards,
+                                                              [terms[t] for t in around], [scopes[t] for t in around])
     return values
 
 
@@ -373,10 +378,10 @@ def _broadcast_values(cells: np.ndarray, cards: Sequence[int], terms, scopes) ->
     Each term reading the part is evaluated once per state of the part cells it reads, and
     its table is broadcast over the others.
     """
-    own = np.flatnonzero(cells < 0)
+    own = np.flatnonzero(cells < 0).tolist()
     total = np.zeros([cards[j] for j in own])
     for term, scope in zip(terms, scopes, strict=True):
-        inner = [j for j in own if j in scope]  # in column order, as the unit's completions are
+        inner = sorted(set(scope).intersection(own))  # in column order, as the unit's completions are
         if not inner:
             continue
         grid = np.indices([cards[j] for j in inner]).reshape(len(inner), -1)
@@ -384,7 +389,8 @@ def _broadcast_values(cells: np.ndarray, cards: Sequence[int], terms, scopes) ->
         for j in scope:
             codes[:, j] = cells[j]
         codes[:, inner] = grid.T
-        total += term(codes).reshape([cards[j] if j in inner else 1 for j in own])
+        inner_set = set(inner)
+        total += term(codes).reshape([cards[j] if j in inner_set else 1 for j in own])
     return total.ravel()
 
 
