@@ -3,14 +3,13 @@
 Run:  python benchmarks/bench_estep.py N RATE capped|exact [NETWORK]
       PYTHONPATH=<checkout of other code> python benchmarks/bench_estep.py N RATE capped|exact [NETWORK]
 
-Data: NETWORK (``child``, ``insurance``, ``alarm``, ...) simulated with ``N`` rows (seed 0), cells masked MCAR at ``RATE`` (seed 0), as in
-``bench_missing.py``. The model: the network's own graph fitted on the rows before masking (BDeu,
-equivalent sample size 1). ``capped``: structural EM's E-step (``max_kept=8, n_tail_draws=2,
-tail_mass=0.01``); ``exact``: parameter EM's exact E-step (every completion where the code
-has no split parts; the parts coupled on the model's families where it has). Prints the
-median of 3 E-steps, the completed table's rows, the observed-data log-likelihood (the same
-in both codes when both are exact), the rows completed exactly / capped / drawn, the time of
-``observed_log_likelihood`` and the process's peak resident size.
+Data: NETWORK (``child``, ``insurance``, ``alarm``, ...) simulated with ``N`` rows (seed 0), cells masked MCAR
+at ``RATE`` (seed 0), as in ``bench_missing.py``. The model: the network's own graph fitted on the rows before
+masking (BDeu, equivalent sample size 1). ``capped``: structural EM's E-step (``max_kept=8, n_tail_draws=2,
+tail_mass=0.01``); ``exact``: parameter EM's exact E-step (every completion where the code has no split parts;
+the parts coupled on the model's families where it has). Prints the median of 3 E-steps, the completed table's
+rows, the observed-data log-likelihood (the same in both codes when both are exact), the rows completed
+exactly / capped / drawn, the time of ``observed_log_likelihood`` and the process's peak resident size.
 """
 
 import resource
@@ -54,7 +53,8 @@ def main() -> None:
     tic = time.perf_counter()
     observed = missing.observed_log_likelihood(table, f, missing.MAX_COMPLETIONS)
     seconds = time.perf_counter() - tic
-    print(f"{name} {'split' if split else 'whole rows'} n={n} rate={rate} {kind}: E-step median {np.median(times):.2f} s, "
+    print(f"{name} {'split' if split else 'whole rows'} n={n} rate={rate} {kind}: "
+          f"E-step median {np.median(times):.2f} s, "
           f"table rows {len(done.counts)}, log-lik {done.log_likelihood:.4f}, exact/capped/drawn "
           f"{done.n_exact:.0f}/{done.n_capped:.0f}/{done.n_drawn:.0f}; observed_log_likelihood {observed:.4f} in "
           f"{seconds:.2f} s; peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6:.2f} GB", flush=True)
