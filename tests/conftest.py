@@ -115,3 +115,19 @@ def _noisy_tree_data(n_vars: int = 12, n: int = 300, seed: int = 0, keep: float 
 def noisy_tree_data():
     """The function simulating binary data from a random tree of noisy copies."""
     return _noisy_tree_data
+
+
+def _random_dag_masks(d: int, p: float, rng) -> list[int]:
+    """Parent bit masks of a random DAG: each pair joined with probability ``p``, along a random order."""
+    order = rng.permutation(d)
+    parents = [0] * d
+    for i, j in itertools.combinations(range(d), 2):
+        if rng.random() < p:
+            parents[order[j]] |= 1 << int(order[i])
+    return parents
+
+
+@pytest.fixture(scope="session")
+def random_dag_masks():
+    """The function drawing a random DAG as parent bit masks."""
+    return _random_dag_masks

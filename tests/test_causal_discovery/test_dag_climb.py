@@ -367,19 +367,10 @@ def test_swaps_screened_by_the_terms_without_labels_end_where_no_move_gains(seed
                 assert floor(y, mask) <= family(y, mask) + 1e-9
 
 
-def _random_dag_masks(rng, d, p):
-    """Parent masks of a random DAG (edges from earlier to later nodes of a random order)."""
-    order = rng.permutation(d)
-    masks = [0] * d
-    for i, j in itertools.combinations(range(d), 2):
-        if rng.random() < p:
-            masks[order[j]] |= 1 << int(order[i])
-    return masks
-
-
 @pytest.mark.parametrize(("seed", "max_indegree", "with_floor", "with_candidates"),
                          [(0, None, False, False), (1, 2, False, True), (2, None, True, False), (3, 3, True, True)])
-def test_a_climb_rebased_from_a_kept_state_is_the_climb_built_afresh(seed, max_indegree, with_floor, with_candidates):
+def test_a_climb_rebased_from_a_kept_state_is_the_climb_built_afresh(seed, max_indegree, with_floor, with_candidates,
+                                                                     random_dag_masks):
     """Every entry of the moved state equals a fresh state's; the climbs from it end alike, with the same count."""
     rng = np.random.default_rng(seed)
     d = 8
@@ -399,7 +390,7 @@ def test_a_climb_rebased_from_a_kept_state_is_the_climb_built_afresh(seed, max_i
     candidates = [int(rng.integers(0, 1 << d)) & ~(1 << y) for y in range(d)] if with_candidates else None
     memory = ClimbMemory(family, floor)
     for step in range(8):
-        start = _random_dag_masks(rng, d, 0.3)
+        start = random_dag_masks(d, 0.3, rng)
         if step % 2:  # a DAG near the last end (a node's parents dropped): climbed from it, moved
             start = list(memory.states[-1].pa)
             start[int(rng.integers(d))] = 0

@@ -20,15 +20,6 @@ from pgmpy_sgm.causal_discovery._equivalence_search import (
 NAMES = "abcdefgh"
 
 
-def _random_dag(d: int, p: float, rng) -> list[int]:
-    order = rng.permutation(d)
-    parents = [0] * d
-    for i, j in itertools.combinations(range(d), 2):
-        if rng.random() < p:
-            parents[order[j]] |= 1 << int(order[i])
-    return parents
-
-
 def _edges(parents: list[int]) -> list[tuple[str, str]]:
     return [(NAMES[x], NAMES[y]) for y, mask in enumerate(parents) for x in range(len(parents)) if mask >> x & 1]
 
@@ -47,10 +38,10 @@ def _pgmpy_pattern(edges, d) -> tuple[set, set]:
 
 
 @pytest.mark.parametrize("seed", range(40))
-def test_cpdag_matches_pgmpy(seed):
+def test_cpdag_matches_pgmpy(seed, random_dag_masks):
     rng = np.random.default_rng(seed)
     d = int(rng.integers(2, 8))
-    parents = _random_dag(d, float(rng.uniform(0.2, 0.7)), rng)
+    parents = random_dag_masks(d, float(rng.uniform(0.2, 0.7)), rng)
     pa, ch, ne = cpdag_of_dag(parents)
     assert _pattern(pa, ne) == _pgmpy_pattern(_edges(parents), d)
     for v in range(d):  # children mirror parents
@@ -69,10 +60,10 @@ def _v_structures(edges, d) -> set:
 
 
 @pytest.mark.parametrize("seed", range(40))
-def test_extension_is_a_member_of_the_class(seed):
+def test_extension_is_a_member_of_the_class(seed, random_dag_masks):
     rng = np.random.default_rng(100 + seed)
     d = int(rng.integers(2, 8))
-    parents = _random_dag(d, float(rng.uniform(0.2, 0.7)), rng)
+    parents = random_dag_masks(d, float(rng.uniform(0.2, 0.7)), rng)
     pa, ch, ne = cpdag_of_dag(parents)
     ext = dag_extension(pa, ch, ne)
     g = nx.DiGraph(_edges(ext))
