@@ -112,6 +112,11 @@ def _finite_or_worst(value: float) -> float:
     return value if value == value else -math.inf
 
 
+def _candidate_masks(d: int, candidates: list[int] | None) -> list[int]:
+    """The parents each node may gain by an addition: ``candidates``, or every other node when None."""
+    return [((1 << d) - 1) & ~(1 << y) for y in range(d)] if candidates is None else list(candidates)
+
+
 class _Climb:
     """The state of one climb: the DAG, the families' terms and the moves' changes of score."""
 
@@ -123,8 +128,7 @@ class _Climb:
         for y, mask in enumerate(self.pa):
             for x in iter_bits(mask):
                 self.ch[x] |= 1 << y
-        self.cand = [((1 << d) - 1) & ~(1 << y) for y in range(d)] if candidates is None else list(candidates)
-        self.cand_given = None if candidates is None else list(candidates)  # as given, to match a memory's climbs
+        self.cand = _candidate_masks(d, candidates)
         self.fam = [family(y, self.pa[y]) for y in range(d)]
         self.least = [self._least(y) for y in range(d)]  # with a floor: the bound a grown family must reach
         self.delta = np.full((3, d, d), -np.inf)
@@ -351,6 +355,11 @@ class ClimbMemory:
     kept : int, default=2
         End states kept (the most recent).
 
+    Raises
+    ------
+    ValueError
+        If ``kept`` is not a positive integer.
+
     Examples
     --------
     >>> terms = {(1, 0b001): 2.0, (2, 0b010): 1.0, (2, 0b011): 3.0}
@@ -363,15 +372,18 @@ class ClimbMemory:
 
     def __init__(self, family: Callable[[int, int], float], floor: Callable[[int, int], float] | None = None,
                  kept: int = 2) -> None:  # fmt: skip
-        self.family, self.floor, self.kept = family, floor, kept
+        if isinstance(kept, bool) or not isinstance(kept, int) or kept < 1:
+            raise ValueError(f"kept must be a positive integer (end states kept). Got: {kept!r}")
+        self.family, self.floor = family, floor
         self.states: deque = deque(maxlen=kept)
         self.n_rebased = 0
 
     def start(self, start: list[int], candidates: list[int] | None, max_indegree: int | None) -> _Climb:
         """A climb's state at ``start``: the nearest kept end state moved there, or a new one."""
         best, best_changed = None, len(start) // 2 + 1  # rebasing more than half the nodes gains little
+        cand = _candidate_masks(len(start), candidates)
         for state in self.states:
-            if state.cand_given != candidates or state.max_indegree != max_indegree:
+            if state.cand != cand or state.max_indegree != max_indegree:
                 continue
             changed = sum(a != b for a, b in zip(state.pa, start, strict=True))
             if changed < best_changed:

@@ -20,7 +20,7 @@ from pgmpy_sgm.causal_discovery._dag_climb import (
     _descendants,
     tabu_climb,
 )
-from pgmpy_sgm.causal_discovery._dag_moves import mask_unlabelled
+from pgmpy_sgm.causal_discovery._dag_moves import climb_dag, climb_memory, mask_unlabelled
 from pgmpy_sgm.causal_discovery._equivalence_search import greedy_equivalence_search
 from pgmpy_sgm.core.bitsets import iter_bits
 from pgmpy_sgm.structure_score import LDAGScore
@@ -410,3 +410,20 @@ def test_a_climb_rebased_from_a_kept_state_is_the_climb_built_afresh(seed, max_i
             assert (moved.pa, moved.ch, moved.fam) == (built.pa, built.ch, built.fam)
             np.testing.assert_array_equal(moved.least, built.least)  # NaN where a family is impossible
     assert memory.n_rebased >= 4
+
+
+def test_a_climb_memory_refuses_bad_sizes_and_climbs_it_was_not_made_for():
+    def family(y, mask):
+        return 0.0
+
+    for kept in (0, -1, 1.5, True):
+        with pytest.raises(ValueError, match="kept must be a positive integer"):
+            ClimbMemory(family, kept=kept)
+    with pytest.raises(ValueError, match="own family and floor"):
+        tabu_climb(lambda y, mask: 0.0, [0, 0], memory=ClimbMemory(family))
+    data = _data(200, 3, 0)
+    score = LDAGScore(data)
+    empty = DAG()
+    empty.add_nodes_from(data.columns)
+    with pytest.raises(ValueError, match="made with screen=False; got screen=True"):
+        climb_dag(score, data, empty, 10, None, 100, screen=True, memory=climb_memory(score, list(data.columns)))
