@@ -7,17 +7,13 @@ import math
 import numpy as np
 from numba import njit
 
-__all__ = ["count_cells", "count_extensions", "family_log_ml", "family_bdeu"]
+__all__ = ["cell_index", "count_cells", "count_extensions", "family_log_ml", "family_bdeu"]
 
 
 @njit(cache=True, nogil=True)
-def count_cells(codes_t, weights, cols, cards, n_cells):  # pragma: no cover - compiled
-    """Weighted cell counts of the variables ``cols`` (mixed radix, the last variable fastest).
-
-    The cell of every row is built a variable at a time (a pass over one contiguous row of
-    ``codes_t``, which the compiler vectorises), then the weights are added row by row, so
-    each cell's sum is taken in row order.
-    """
+def cell_index(codes_t, cols, cards):  # pragma: no cover - compiled
+    """Each row's cell of the variables ``cols`` (mixed radix, the last fastest; ``cards`` may run longer),
+    built a variable at a time: one pass over a contiguous row of ``codes_t`` each, which the compiler vectorises."""
     n_rows = codes_t.shape[1]
     index = np.zeros(n_rows, dtype=np.int64)
     for j in range(cols.shape[0]):
@@ -25,8 +21,19 @@ def count_cells(codes_t, weights, cols, cards, n_cells):  # pragma: no cover - c
         codes = codes_t[cols[j]]
         for r in range(n_rows):
             index[r] = index[r] * card + codes[r]
+    return index
+
+
+@njit(cache=True, nogil=True)
+def count_cells(codes_t, weights, cols, cards, n_cells):  # pragma: no cover - compiled
+    """Weighted cell counts of the variables ``cols`` (mixed radix, the last variable fastest).
+
+    The cell of every row is built a variable at a time (:func:`cell_index`), then the weights
+    are added row by row, so each cell's sum is taken in row order.
+    """
+    index = cell_index(codes_t, cols, cards)
     counts = np.zeros(n_cells)
-    for r in range(n_rows):
+    for r in range(codes_t.shape[1]):
         counts[index[r]] += weights[r]
     return counts
 
@@ -39,12 +46,7 @@ def count_extensions(codes_t, weights, cols, cards, own, extra, extra_cards, off
     n_rows = codes_t.shape[1]
     m = cols.shape[0]
     r = cards[m]
-    base = np.zeros(n_rows, dtype=np.int64)  # each row's cell of ``cols``, built a variable at a time
-    for j in range(m):
-        card = cards[j]
-        codes = codes_t[cols[j]]
-        for row in range(n_rows):
-            base[row] = base[row] * card + codes[row]
+    base = cell_index(codes_t, cols, cards)
     state = codes_t[own]
     for j in range(extra.shape[0]):  # table j's cells are its own, each summed in row order
         codes = codes_t[extra[j]]
