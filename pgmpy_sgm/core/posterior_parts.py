@@ -200,7 +200,7 @@ class Parts(NamedTuple):
 
         Examples
         --------
-            >>> log_p = with_scopes(lambda x: np.zeros(len(x)), [(0, 1), (2,)])
+        >>> log_p = with_scopes(lambda x: np.zeros(len(x)), [(0, 1), (2,)])
         >>> split_rows(np.array([[-1, -1, -1]]), [2, 3, 2], scopes_of(log_p), log_p).unit_size.tolist()
         [6, 2]
         """
@@ -211,7 +211,7 @@ class Parts(NamedTuple):
 
         Examples
         --------
-            >>> log_p = with_scopes(lambda x: np.zeros(len(x)), [(0,), (1,)])
+        >>> log_p = with_scopes(lambda x: np.zeros(len(x)), [(0,), (1,)])
         >>> parts = split_rows(np.array([[-1, 0], [-1, -1]]), [2, 2], scopes_of(log_p), log_p)
         >>> parts.subset(np.array([False, True])).n_parts.tolist()
         [2]
@@ -270,6 +270,7 @@ class _Layout(NamedTuple):
     unit_cells: np.ndarray  # (n_units, n_columns): a unit's cells, -1 at its part's (missing) cells
     unit_stride: np.ndarray  # (n_units, n_columns): a part cell's place value in the unit's completion index
     unit_start: np.ndarray
+    unit_size: np.ndarray  # completions of every unit
 
 
 def _layout(rows: np.ndarray, cards: Sequence[int], scopes: Sequence | None) -> _Layout:
@@ -309,7 +310,7 @@ def _layout(rows: np.ndarray, cards: Sequence[int], scopes: Sequence | None) -> 
     n_completions = sizes.prod(axis=1)
     unit_start = np.cumsum(n_completions) - n_completions
     return _Layout(rows, rank, stride, unit_of, n_parts, base, unit_cells, np.where(unit_cells < 0, unit_stride, 0),
-                   unit_start)  # fmt: skip
+                   unit_start, n_completions)  # fmt: skip
 
 
 #: Completions decoded at a time when small units' completions are scored term by term.
@@ -320,56 +321,55 @@ CHUNK_COMPLETIONS = 1 << 20
 BROADCAST_COMPLETIONS = 256
 
 
-def _unit_values(layout: _Layout, cards: Sequence[int], log_probability, sizes: np.ndarray) -> np.ndarray:
+def _unit_values(layout: _Layout, cards: Sequence[int], log_probability) -> np.ndarray:
     """The log probability of every unit's completions, up to a constant per unit.
 
     Only the terms that read one of a unit's part cells are summed (every term when
     ``log_probability`` declares none: :func:`with_scopes`): the others are the same for all
-    of the unit's completions.
+    of the unit's completions. Units of at least :data:`BROADCAST_COMPLETIONS` completions
+    add up their terms' tables (:func:`_broadcast_values`); the others are decoded a chunk at
+    a time, each term given the completions it reads in its scope's columns (other columns 0).
     """
     n_columns = layout.unit_cells.shape[1]
     terms, scopes = getattr(log_probability, "terms", None), scopes_of(log_probability)
     if terms is None:
         terms, scopes = (log_probability,), (tuple(range(n_columns)),)
     scopes = [list(scope) for scope in scopes]
+    sizes = layout.unit_size
     values = np.zeros(int(sizes.sum()))
+    part = layout.unit_cells < 0
+    reads = np.zeros((len(sizes), len(scopes)), dtype=bool)  # (unit, term): the term reads a cell of the part
+    for t, scope in enumerate(scopes):
+        reads[:, t] = part[:, scope].any(axis=1)
     large = sizes >= BROADCAST_COMPLETIONS
-    _decoded_values(values, layout, cards, terms, scopes, sizes, np.flatnonzero(~large))
-    large = np.flatnonzero(large)
-    part = layout.unit_cells[large] < 0
-    reads = np.stack([part[:, scope].any(axis=1) for scope in scopes], axis=1) if len(large) else None
-    for i, unit in enumerate(large):
-        start = layout.unit_start[unit]
-        around = np.flatnonzero(reads[i])
+    for t, (term, scope) in enumerate(zip(terms, scopes, strict=True)):
+        _add_decoded(values, layout, cards, term, scope, np.flatnonzero(reads[:, t] & ~large))
+    for unit in np.flatnonzero(large):
+        start, around = layout.unit_start[unit], np.flatnonzero(reads[unit])
         values[start:start + sizes[unit]] = _broadcast_values(layout.unit_cells[unit], cards,
                                                               [terms[t] for t in around], [scopes[t] for t in around])
     return values
 
 
-def _decoded_values(values: np.ndarray, layout: _Layout, cards: Sequence[int], terms, scopes,
-                    sizes: np.ndarray, units: np.ndarray) -> None:  # fmt: skip
-    """Add to ``values`` each term over the completions of those of ``units`` it reads, decoded a chunk at a time.
-
-    A term is given the completions in its scope's columns (other columns 0).
-    """
-    part = layout.unit_cells < 0
-    n_columns = part.shape[1]
-    for term, scope in zip(terms, scopes, strict=True):
-        reading = units[part[units][:, scope].any(axis=1)]
-        ends = np.cumsum(sizes[reading])
-        first = 0
-        while first < len(reading):
-            last = max(int(np.searchsorted(ends, ends[first] - sizes[reading[first]] + CHUNK_COMPLETIONS,
-                                           side="right")), first + 1)  # fmt: skip
-            chunk = reading[first:last]
-            owner = np.repeat(chunk, sizes[chunk])
-            local = np.arange(len(owner)) - np.repeat(np.cumsum(sizes[chunk]) - sizes[chunk], sizes[chunk])
-            codes = np.zeros((len(owner), n_columns), dtype=np.int64, order="F")  # models read it by column
-            for j in scope:
-                place = layout.unit_stride[owner, j]
-                codes[:, j] = np.where(place > 0, local // np.maximum(place, 1) % cards[j], layout.unit_cells[owner, j])
-            values[layout.unit_start[owner] + local] += term(codes)
-            first = last
+def _add_decoded(values: np.ndarray, layout: _Layout, cards: Sequence[int], term, scope: list,
+                 units: np.ndarray) -> None:  # fmt: skip
+    """Add ``term`` to ``values`` over the completions of ``units``, decoded a chunk of units at a time."""
+    sizes = layout.unit_size
+    n_columns = layout.unit_cells.shape[1]
+    ends = np.cumsum(sizes[units])
+    first = 0
+    while first < len(units):
+        last = max(int(np.searchsorted(ends, ends[first] - sizes[units[first]] + CHUNK_COMPLETIONS,
+                                       side="right")), first + 1)  # fmt: skip
+        chunk = units[first:last]
+        owner = np.repeat(chunk, sizes[chunk])
+        local = np.arange(len(owner)) - np.repeat(np.cumsum(sizes[chunk]) - sizes[chunk], sizes[chunk])
+        codes = np.zeros((len(owner), n_columns), dtype=np.int64, order="F")  # models read it by column
+        for j in scope:
+            place = layout.unit_stride[owner, j]
+            codes[:, j] = np.where(place > 0, local // np.maximum(place, 1) % cards[j], layout.unit_cells[owner, j])
+        values[layout.unit_start[owner] + local] += term(codes)
+        first = last
 
 
 def _broadcast_values(cells: np.ndarray, cards: Sequence[int], terms, scopes) -> np.ndarray:
@@ -421,8 +421,7 @@ def split_rows(rows: np.ndarray, cards: Sequence[int], scopes: Sequence | None, 
         if cache is not None:
             cache.clear()
             cache[key] = layout
-    sizes = np.where(layout.unit_cells < 0, np.asarray(cards, dtype=np.int64), 1).prod(axis=1)
-    values = _unit_values(layout, cards, log_probability, sizes)
+    values = _unit_values(layout, cards, log_probability)
     weights, log_sum = _posterior(values, layout.unit_start)
     with np.errstate(invalid="ignore"):
         log_ratio = log_sum - values[layout.unit_start] if len(values) else np.zeros(0)
