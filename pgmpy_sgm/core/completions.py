@@ -253,6 +253,11 @@ def complete_by_draws(rows: np.ndarray, counts: np.ndarray, cards: list[int], lo
     :data:`BURN_IN_SWEEPS` sweeps and then drawn once per sweep; a few rows thus share each
     sweep's fixed cost over many chains instead of paying it for every draw.
 
+    Raises
+    ------
+    ValueError
+        If ``n_draws`` is not a positive integer.
+
     Examples
     --------
     >>> joint = np.log(np.array([[0.1, 0.2], [0.3, 0.4]]))
@@ -297,11 +302,20 @@ def gibbs_chains(n_rows: int, n_draws: int) -> int:
     """Chains per row of the Gibbs draws: enough for about :data:`GIBBS_BATCH_ROWS` side by side, each
     giving at least :data:`DRAWS_PER_CHAIN` draws (one chain for many rows or few draws).
 
+    Raises
+    ------
+    ValueError
+        If ``n_draws`` is not a positive integer or ``n_rows`` is negative.
+
     Examples
     --------
     >>> gibbs_chains(5, 200), gibbs_chains(100, 200), gibbs_chains(5000, 200), gibbs_chains(5, 15)
     (20, 5, 1, 1)
     """
+    if isinstance(n_draws, bool) or not isinstance(n_draws, int | np.integer) or n_draws < 1:
+        raise ValueError(f"n_draws must be a positive integer. Got: {n_draws!r}")
+    if n_rows < 0:
+        raise ValueError(f"n_rows must be at least 0. Got: {n_rows!r}")
     return int(max(1, min(GIBBS_BATCH_ROWS // max(n_rows, 1), n_draws // DRAWS_PER_CHAIN)))
 
 

@@ -133,3 +133,10 @@ def test_gibbs_draws_from_several_chains_per_row_match_the_exact_posterior(n_row
     for a, b, d in itertools.product(range(2), range(3), range(2)):
         share = counts[(codes == [a, b, 1, d]).all(axis=1)].sum() / n_rows
         assert share == pytest.approx(exact[a, b, d], abs=0.03)
+
+
+@pytest.mark.parametrize("n_draws", [0, -3, 2.5, True])
+def test_gibbs_draws_refuse_a_number_of_draws_that_is_not_a_positive_integer(n_draws):
+    with pytest.raises(ValueError, match="n_draws must be a positive integer"):
+        complete_by_draws(np.array([[-1, 0]]), np.ones(1), [2, 2], lambda x: np.zeros(len(x)),
+                          np.random.default_rng(0), n_draws)  # fmt: skip
