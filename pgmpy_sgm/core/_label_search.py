@@ -92,6 +92,7 @@ class PartitionSpace:
                 self.slices.append(sum(1 << int(c) for c in np.take(grid, value, axis=d).ravel()))
         self._leak: dict[int, int] = {}
         self._line_arrays: tuple | None = None
+        self._kernel_arrays: tuple | None = None
         self._components: dict[int, tuple[int, ...]] = {}
         self._allowed_flags = [not forbidden[d] for d in self.line_dirs]
 
@@ -122,6 +123,46 @@ class PartitionSpace:
                 a.setflags(write=False)
             self._line_arrays = arrays
         return self._line_arrays
+
+    def kernel_arrays(self) -> tuple:
+        """The space as the compiled local search reads it (built once; at most 64 configurations).
+
+        Returns
+        -------
+        tuple
+            ``line_masks`` (int64 bitmasks, bit 63 the sign bit), ``line_dirs``, ``line_allowed``
+            (bool per line), ``forbidden_masks``, ``config_ptr`` and ``config_lines`` (the lines
+            through configuration ``c`` are ``config_lines[config_ptr[c]:config_ptr[c + 1]]``),
+            ``slices`` (the half-spaces of the split moves), ``full_dirs`` and the two arrays
+            ``line_ptr, line_cfg`` of :meth:`line_arrays`.
+
+        Examples
+        --------
+        >>> arrays = PartitionSpace((2, 2), (False, True)).kernel_arrays()
+        >>> arrays[0].tolist(), arrays[2].tolist(), arrays[3].tolist(), int(arrays[7])
+        ([5, 10, 3, 12], [True, True, False, False], [3, 12], 3)
+        """
+        if self._kernel_arrays is None:
+            def masks(values):
+                return np.array(values, dtype=np.uint64).view(np.int64)
+
+            config_ptr = np.zeros(self.n_configs + 1, dtype=np.int64)
+            config_ptr[1:] = np.cumsum([len(lines) for lines in self.lines_of_config])
+            arrays = (
+                masks(self.line_masks),
+                np.array(self.line_dirs, dtype=np.int64),
+                np.array(self._allowed_flags, dtype=np.bool_),
+                masks(self.forbidden_masks),
+                config_ptr,
+                np.array([i for lines in self.lines_of_config for i in lines], dtype=np.int64),
+                masks(self.slices),
+                np.int64(self.full_dirs),
+                *self.line_arrays()[:2],
+            )
+            for array in arrays[:7]:
+                array.setflags(write=False)
+            self._kernel_arrays = arrays
+        return self._kernel_arrays
 
     def leak(self, block: int) -> int:
         """Direction mask of the lines that meet ``block`` without lying inside it."""

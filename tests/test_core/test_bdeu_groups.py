@@ -6,7 +6,10 @@ import numpy as np
 import pytest
 
 from pgmpy_sgm.core import bdeu_groups
-from pgmpy_sgm.core.bdeu_groups import CachedBlockWeights, _one_class_weight, optimal_bdeu_groups
+from pgmpy_sgm.core._label_search import local_search
+from pgmpy_sgm.core.bdeu_groups import CachedBlockWeights, _one_class_weight, bdeu_class_weights, optimal_bdeu_groups
+from pgmpy_sgm.core.lines import canonical_groups
+from pgmpy_sgm.core.optimize import partition_space
 
 
 def _class_weight_by_formula(pooled, size, a, log_kappa):
@@ -29,19 +32,17 @@ def test_one_class_weight_is_the_formula(seed):
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_the_heuristic_finds_the_same_classes_with_array_weights(seed, monkeypatch):
-    """The scalar weights only change how a block is weighed, not which classes the search returns."""
+def test_the_heuristic_finds_the_classes_of_the_python_search(seed):
+    """The compiled search returns the classes the Python search finds with the array weights."""
     rng = np.random.default_rng(seed)
     cards = (2, 3, 4)  # 24 configurations: beyond the exact search
     probs = rng.dirichlet(np.ones(3), size=4)[rng.integers(0, 4, 24)]  # few distinct distributions
-    counts = np.array([rng.multinomial(int(rng.integers(0, 60)), p) for p in probs], dtype=float)
-    fast = optimal_bdeu_groups(counts, cards, ess=2.0, log_kappa=-1.0)
-    plain = CachedBlockWeights.__init__
-
-    def without_scalar(self, rows, weights, one_class=None):
-        plain(self, rows, weights, None)
-
-    monkeypatch.setattr(bdeu_groups.CachedBlockWeights, "__init__", without_scalar)
-    slow = optimal_bdeu_groups(counts, cards, ess=2.0, log_kappa=-1.0)
-    assert not fast.exact and fast.group_ids.tolist() == slow.group_ids.tolist()
-    assert fast.value == pytest.approx(slow.value, abs=1e-9)
+    counts = np.array([rng.multinomial(int(rng.integers(1, 60)), p) for p in probs], dtype=float)
+    found = optimal_bdeu_groups(counts, cards, ess=2.0, log_kappa=-1.0)
+    a = 2.0 / (24 * 3)
+    space = partition_space(cards, (False,) * 3)
+    weights = CachedBlockWeights(counts, lambda pooled, lam: bdeu_groups._weights(pooled, lam, a, -1.0))
+    expected = canonical_groups(space.group_ids(local_search(space, weights)))
+    assert not found.exact and found.method == "heuristic"
+    assert found.group_ids.tolist() == expected.tolist()
+    assert found.value == pytest.approx(bdeu_class_weights(counts, expected, 2.0, -1.0), abs=1e-9)
