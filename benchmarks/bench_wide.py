@@ -15,7 +15,9 @@ Learners, each in its own process (so that peak memory is its own and a time cap
   ``LDAG-noswaps``: the same with ``parent_swaps=False`` (the search before parent swaps);
   ``LDAG-nowiden``: the same with ``widen_candidates=False`` (the screening of pairs alone);
   ``LDAG-noscreen``: the same with ``screen_moves=False``; ``LDAG-turns``: with ``turn_budget=4.0`` (the
-  turns of up to 64 variables, off beyond by default);
+  turns of up to 64 variables, off beyond by default); ``LDAG-pylabels``: the defaults with the labellings of 17-64
+  parent configurations found by the Python local search (``_label_search.local_search``, with the scalar class
+  weight ``bdeu_groups._one_class_weight``) instead of its compiled twin: the baseline of the compiled search;
 * ``HC-BDeu`` / ``HC-BIC``: pgmpy's ``HillClimbSearch`` with pgmpy's ``BDeu`` (ESS 10, its default) /
   ``BIC``, parameters by pgmpy's ``DiscreteBayesianEstimator`` (BDeu prior, ESS 5), as in
   ``predictive.py``.
@@ -50,6 +52,8 @@ from pgmpy.structure_score import BIC, BDeu
 from predictive import as_categories, bn_free_parameters, bn_log_likelihood, network_states
 
 from pgmpy_sgm.causal_discovery import LDAGSearch
+from pgmpy_sgm.core import bdeu_groups
+from pgmpy_sgm.core._label_search import local_search
 
 warnings.filterwarnings("ignore", category=FutureWarning)
 warnings.filterwarnings("ignore", category=UserWarning)
@@ -85,11 +89,21 @@ def _fit_hc(score_name: str, train: pd.DataFrame, states: dict) -> tuple[Discret
 
 #: ``LDAGSearch`` keywords of each LDAG learner.
 LDAG_VARIANTS = {"LDAG": {}, "LDAG-noswaps": {"parent_swaps": False}, "LDAG-nowiden": {"widen_candidates": False},
-                 "LDAG-noscreen": {"screen_moves": False}, "LDAG-turns": {"turn_budget": 4.0}}
+                 "LDAG-noscreen": {"screen_moves": False}, "LDAG-turns": {"turn_budget": 4.0}, "LDAG-pylabels": {}}
+
+
+def _python_local_search(space, counts, a: float, log_kappa: float = 0.0, start=None) -> list[int]:
+    """The Python search that ``compiled_local_search`` compiles, with the same class weight."""
+    weights = bdeu_groups.CachedBlockWeights(
+        counts, lambda pooled, lam: bdeu_groups._weights(pooled, lam, a, log_kappa),
+        lambda pooled, size: bdeu_groups._one_class_weight(pooled, size, a, log_kappa))
+    return sorted(local_search(space, weights, start))
 
 
 def _fit_ldag(train: pd.DataFrame, states: dict, max_time: float | None, variant: str = "LDAG"):
     settings = dict(LDAG_VARIANTS[variant]) if max_time is None else {"max_time": max_time, **LDAG_VARIANTS[variant]}
+    if variant == "LDAG-pylabels":  # each learner runs in its own forked process: the change stays there
+        bdeu_groups.compiled_local_search = _python_local_search
     est = LDAGSearch(seed=0, state_names=states, show_progress=False, **settings).fit(train)
     extra = {"n_edges": len(est.causal_graph_.edges()), "n_labels": est.model_.n_labels(),
              "n_climbs": len(est.climb_scores_), "stopped_by": est.restarts_stopped_by_, "score": est.best_score_,

@@ -125,41 +125,34 @@ class PartitionSpace:
         return self._line_arrays
 
     def kernel_arrays(self) -> tuple:
-        """The space as the compiled local search reads it (built once; at most 64 configurations).
-
-        Returns
-        -------
-        tuple
-            ``line_masks`` (int64 bitmasks, bit 63 the sign bit), ``line_dirs``, ``line_allowed``
-            (bool per line), ``forbidden_masks``, ``config_ptr`` and ``config_lines`` (the lines
-            through configuration ``c`` are ``config_lines[config_ptr[c]:config_ptr[c + 1]]``),
-            ``slices`` (the half-spaces of the split moves), ``full_dirs`` and the two arrays
-            ``line_ptr, line_cfg`` of :meth:`line_arrays`.
+        """The space as the compiled local search reads it (built once; see
+        :func:`pgmpy_sgm.core._local_search_kernels.space_arrays`).
 
         Examples
         --------
         >>> arrays = PartitionSpace((2, 2), (False, True)).kernel_arrays()
-        >>> arrays[0].tolist(), arrays[2].tolist(), arrays[3].tolist(), int(arrays[7])
-        ([5, 10, 3, 12], [True, True, False, False], [3, 12], 3)
+        >>> arrays[0].tolist(), arrays[2].tolist()
+        ([0, 2, 4, 6, 8], [0, 0, 1, 1])
         """
         if self._kernel_arrays is None:
-            def masks(values):
-                return np.array(values, dtype=np.uint64).view(np.int64)
-
             config_ptr = np.zeros(self.n_configs + 1, dtype=np.int64)
             config_ptr[1:] = np.cumsum([len(lines) for lines in self.lines_of_config])
+            halves = [list(bits(mask)) for mask in self.slices]
+            slice_ptr = np.zeros(len(halves) + 1, dtype=np.int64)
+            slice_ptr[1:] = np.cumsum([len(h) for h in halves])
+            line_ptr, line_cfg, line_dirs, _ = self.line_arrays()
             arrays = (
-                masks(self.line_masks),
-                np.array(self.line_dirs, dtype=np.int64),
+                line_ptr,
+                line_cfg,
+                line_dirs,
                 np.array(self._allowed_flags, dtype=np.bool_),
-                masks(self.forbidden_masks),
                 config_ptr,
                 np.array([i for lines in self.lines_of_config for i in lines], dtype=np.int64),
-                masks(self.slices),
+                slice_ptr,
+                np.array([c for h in halves for c in h], dtype=np.int64),
                 np.int64(self.full_dirs),
-                *self.line_arrays()[:2],
             )
-            for array in arrays[:7]:
+            for array in arrays[3:8]:
                 array.setflags(write=False)
             self._kernel_arrays = arrays
         return self._kernel_arrays

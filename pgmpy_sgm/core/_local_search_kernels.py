@@ -9,13 +9,14 @@ free of forbidden lines and regular), for the Dirichlet class weight of
 + (lam - 1) (r - 1) log_kappa``
 
 for a block ``B`` of ``lam`` configurations. With ``a = 1`` and ``log_kappa = 0`` this is the
-group weight of :func:`pgmpy_sgm.core.lines.group_weights`. Moves are enumerated in the
-Python search's order and the first of equal gains wins, as there; the weights come from
-the C library's ``lgamma``, which differs from Python's ``math.lgamma`` in the last bits, so
-of two moves whose gains agree to those bits either may be taken.
+group weight of :func:`pgmpy_sgm.core.lines.group_weights`.
 
-Blocks are ``int64`` bitmasks over at most :data:`MAX_CONFIGS` configurations (bit 63 is
-the sign bit; masks are ordered as unsigned numbers, as Python orders them).
+Blocks are lists of configurations, not bitmasks, so any number of configurations is
+searched. Moves are enumerated in the Python search's order: blocks in the order the
+Python search keeps them (disjoint bitmasks compare as their highest configurations do),
+and the first of equal gains wins, as there. The weights come from the C library's
+``lgamma``, which differs from Python's ``math.lgamma`` in the last bits, so of two moves
+whose gains agree to those bits either may be taken.
 """
 
 from __future__ import annotations
@@ -24,50 +25,18 @@ import math
 
 import numpy as np
 from numba import njit
-from numba.core import types
-from numba.typed import Dict
 
-__all__ = ["MAX_CONFIGS", "compiled_local_search"]
+from pgmpy_sgm.core.bitsets import iter_bits
 
-#: Most configurations a partition of the compiled search may have (one bit each in an int64).
-MAX_CONFIGS = 64
+__all__ = ["compiled_local_search", "space_arrays"]
 
 _MIN_GAIN = 1e-10
-_SIGN = np.int64(-(2**63))
 
 
 @njit(cache=True)
-def _unsigned_key(mask):
-    return mask ^ _SIGN
-
-
-@njit(cache=True)
-def _sort_unsigned(masks, n):
-    """Insertion sort of ``masks[:n]`` as unsigned numbers (n <= 64)."""
-    for i in range(1, n):
-        value = masks[i]
-        key = _unsigned_key(value)
-        j = i - 1
-        while j >= 0 and _unsigned_key(masks[j]) > key:
-            masks[j + 1] = masks[j]
-            j -= 1
-        masks[j + 1] = value
-
-
-@njit(cache=True)
-def _block_weight(block, weighing):
-    """``w(block)`` of the module docstring, cached; ``weighing`` is ``(counts, a, log_kappa, cache)``."""
-    counts, a, log_kappa, cache = weighing
-    if block in cache:
-        return cache[block]
-    q, r = counts.shape
-    pooled = np.zeros(r)
-    size = 0
-    for c in range(q):
-        if (block >> c) & 1:
-            size += 1
-            for k in range(r):
-                pooled[k] += counts[c, k]
+def _pooled_weight(pooled, size, a, log_kappa):
+    """``w(B)`` of the module docstring for a block of ``size`` configurations whose counts sum to ``pooled``."""
+    r = pooled.size
     alpha = a * size
     total_count = 0.0
     for k in range(r):
@@ -75,302 +44,487 @@ def _block_weight(block, weighing):
     w = math.lgamma(r * alpha) - math.lgamma(total_count + r * alpha) - r * math.lgamma(alpha)
     for k in range(r):
         w += math.lgamma(pooled[k] + alpha)
-    w += (size - 1) * (r - 1) * log_kappa
-    cache[block] = w
-    return w
+    return w + (size - 1) * (r - 1) * log_kappa
 
 
 @njit(cache=True)
-def _sum_weights(blocks, n, weighing):
-    total = 0.0
+def _pool(members, n, counts, out):
+    """Counts of the block ``members[:n]``, summed into ``out`` (zeroed first)."""
+    out[:] = 0.0
     for j in range(n):
-        total += _block_weight(blocks[j], weighing)
-    return total
-
-
-@njit(cache=True)
-def _leak(block, space, leaks):
-    """Direction mask of the lines that meet ``block`` without lying inside it (cached in ``leaks``)."""
-    if block in leaks:
-        return leaks[block]
-    line_masks, line_dirs, _, _, config_ptr, config_lines = space[:6]
-    out = np.int64(0)
-    for c in range(len(config_ptr) - 1):
-        if (block >> c) & 1:
-            for t in range(config_ptr[c], config_ptr[c + 1]):
-                i = config_lines[t]
-                if line_masks[i] & ~block:
-                    out |= np.int64(1) << line_dirs[i]
-    leaks[block] = out
+        for k in range(out.size):
+            out[k] += counts[members[j], k]
     return out
 
 
 @njit(cache=True)
-def _allowed_block(block, space):
-    for m in space[3]:
-        if m & ~block == 0:
+def _block_weight(members, n, counts, a, log_kappa):
+    """``w(B)`` of the module docstring for the block ``members[:n]``."""
+    return _pooled_weight(_pool(members, n, counts, np.empty(counts.shape[1])), n, a, log_kappa)
+
+
+@njit(cache=True)
+def _mark(members, n, marks):
+    """Tag ``members[:n]`` with a fresh stamp (``marks[0]`` holds the stamp); return it."""
+    marks[0] += 1
+    stamp = marks[0]
+    for j in range(n):
+        marks[1 + members[j]] = stamp
+    return stamp
+
+
+@njit(cache=True)
+def _line_inside(i, stamp, marks, space):
+    line_ptr, line_cfg = space[0], space[1]
+    for u in range(line_ptr[i], line_ptr[i + 1]):
+        if marks[1 + line_cfg[u]] != stamp:
             return False
     return True
 
 
 @njit(cache=True)
-def _components(subset, space, out, start):
-    """Components of ``subset`` through allowed lines inside it, written sorted to ``out[start:]``; their number."""
-    line_masks, _, line_allowed, _, config_ptr, config_lines = space[:6]
-    n = 0
-    left = subset
-    while left:
-        comp = left & -left
-        frontier = comp
-        while frontier:
-            low = frontier & -frontier
-            frontier ^= low
-            c = 0
-            while (low >> c) & 1 == 0:
-                c += 1
-            for t in range(config_ptr[c], config_ptr[c + 1]):
-                i = config_lines[t]
-                if line_allowed[i]:
-                    m = line_masks[i]
-                    if m & ~subset == 0 and m & ~comp:
-                        frontier |= m & ~comp
-                        comp |= m
-        out[start + n] = comp
-        n += 1
-        left &= ~comp
-    _sort_unsigned(out[start:], n)
-    return n
-
-
-@njit(cache=True)
-def _regular(blocks, n, space, leaks):
-    full_dirs = space[7]
-    acc = np.int64(0)
-    for g in range(n):
-        acc |= _leak(blocks[g], space, leaks)
-        if acc == full_dirs:
-            return True
-    return False
-
-
-@njit(cache=True)
-def _consider(gain, move, added, n_added, space, leaks):
-    """Keep ``blocks`` without ``removed`` plus ``added`` in ``move`` when it gains most so far and stays regular.
-
-    ``move`` is ``(blocks, n_blocks, candidate, best, best_gain)``, the last a one-element array;
-    returns the number of blocks kept, or -1.
-    """
-    blocks, n_blocks, removed, candidate, best, best_gain = move
-    if gain <= best_gain[0]:
-        return -1
-    n = 0
-    for g in range(n_blocks):
-        if not (removed >> g) & 1:
-            candidate[n] = blocks[g]
-            n += 1
-    for j in range(n_added):
-        candidate[n] = added[j]
-        n += 1
-    if not _regular(candidate, n, space, leaks):
-        return -1
-    best[:n] = candidate[:n]
-    best_gain[0] = gain
-    return n
-
-
-@njit(cache=True)
-def _owners(blocks, n_blocks, q):
-    owner = np.empty(q, np.int64)
-    for g in range(n_blocks):
-        for c in range(q):
-            if (blocks[g] >> c) & 1:
-                owner[c] = g
-    return owner
-
-
-@njit(cache=True)
-def _merges(blocks, n_blocks, weights, owner, work, weighing, space, leaks):
-    """Merges of the groups met by one line; the blocks of the best kept in ``work``'s best, their number or -1."""
-    line_masks, line_ptr, line_cfg = space[0], space[8], space[9]
-    candidate, best, best_gain, added = work
-    best_n = -1
-    seen = set()
-    seen.add(np.int64(0))
-    for i in range(len(line_masks)):
-        if not space[2][i]:
-            continue
-        touched = np.int64(0)
-        for t in range(line_ptr[i], line_ptr[i + 1]):
-            touched |= np.int64(1) << owner[line_cfg[t]]
-        if touched & (touched - 1) == 0 or touched in seen:
-            continue
-        seen.add(touched)
-        union = np.int64(0)
-        lost = 0.0
-        for g in range(n_blocks):
-            if (touched >> g) & 1:
-                union |= blocks[g]
-                lost += weights[g]
-        if not _allowed_block(union, space):
-            continue
-        added[0] = union
-        gain = _block_weight(union, weighing) - lost
-        n = _consider(gain, (blocks, n_blocks, touched, candidate, best, best_gain), added, 1, space, leaks)
-        if n >= 0:
-            best_n = n
-    return best_n
-
-
-@njit(cache=True)
-def _detachments(blocks, n_blocks, weights, owner, work, weighing, space, leaks):
-    """One configuration out of its group, alone or into the groups met by one of its lines (as :func:`_merges`)."""
-    config_ptr, config_lines, line_ptr, line_cfg = space[4], space[5], space[8], space[9]
-    candidate, best, best_gain, added = work
-    q = len(owner)
-    best_n = -1
-    after = np.empty(MAX_CONFIGS + 1, np.int64)
-    after_index = np.empty(MAX_CONFIGS + 1, np.int64)
-    after_owner = np.empty(q, np.int64)
-    for g in range(n_blocks):
-        block = blocks[g]
-        if block & (block - 1) == 0:
-            continue
-        for c in range(q):
-            if not (block >> c) & 1:
-                continue
-            single = np.int64(1) << c
-            n_rest = _components(block & ~single, space, added, 0)
-            added[n_rest] = single
-            gain = _sum_weights(added, n_rest + 1, weighing) - weights[g]
-            move = (blocks, n_blocks, np.int64(1) << g, candidate, best, best_gain)
-            n = _consider(gain, move, added, n_rest + 1, space, leaks)
-            if n >= 0:
-                best_n = n
-            # the blocks after the detachment: those before g, those after g, then the rest of g's block
-            n_after = 0
-            for h in range(n_blocks):
-                if h != g:
-                    after[n_after] = blocks[h]
-                    after_index[n_after] = h
-                    n_after += 1
-            for j in range(n_rest):
-                after[n_after] = added[j]
-                after_index[n_after] = -1
-                n_after += 1
-            for o in range(q):
-                h = owner[o]
-                if h != g:
-                    after_owner[o] = h if h < g else h - 1
-                else:
-                    for j in range(n_rest):
-                        if (added[j] >> o) & 1:
-                            after_owner[o] = n_blocks - 1 + j
-            for t in range(config_ptr[c], config_ptr[c + 1]):
-                i = config_lines[t]
-                if not space[2][i]:
-                    continue
-                absorbed = np.int64(0)
-                for u in range(line_ptr[i], line_ptr[i + 1]):
-                    if line_cfg[u] != c:
-                        absorbed |= np.int64(1) << after_owner[line_cfg[u]]
-                union = single
-                for h in range(n_after):
-                    if (absorbed >> h) & 1:
-                        union |= after[h]
-                if not _allowed_block(union, space):
-                    continue
-                n_added = 0
-                for h in range(n_after):
-                    if not (absorbed >> h) & 1 and after[h] & block:
-                        added[n_added] = after[h]
-                        n_added += 1
-                added[n_added] = union
-                n_added += 1
-                removed = np.int64(1) << g
-                for h in range(n_after):
-                    if (absorbed >> h) & 1 and not after[h] & block:
-                        removed |= np.int64(1) << after_index[h]
-                lost = 0.0
-                for h in range(n_blocks):
-                    if (removed >> h) & 1:
-                        lost += weights[h]
-                gain = _sum_weights(added, n_added, weighing) - lost
-                n = _consider(gain, (blocks, n_blocks, removed, candidate, best, best_gain), added, n_added, space,
-                              leaks)
-                if n >= 0:
-                    best_n = n
-    return best_n
-
-
-@njit(cache=True)
-def _splits(blocks, n_blocks, weights, work, weighing, space, leaks):
-    """Cuts of one group along a parent value, both sides split into their components (as :func:`_merges`)."""
-    candidate, best, best_gain, added = work
-    best_n = -1
-    for g in range(n_blocks):
-        block = blocks[g]
-        if block & (block - 1) == 0:
-            continue
-        for half in space[6]:
-            inside = block & half
-            if inside == 0 or inside == block:
-                continue
-            n_in = _components(inside, space, added, 0)
-            n_out = _components(block & ~inside, space, added, n_in)
-            gain = _sum_weights(added, n_in + n_out, weighing) - weights[g]
-            move = (blocks, n_blocks, np.int64(1) << g, candidate, best, best_gain)
-            n = _consider(gain, move, added, n_in + n_out, space, leaks)
-            if n >= 0:
-                best_n = n
-    return best_n
-
-
-@njit(cache=True)
-def _best_move(blocks, n_blocks, with_local_moves, best, weighing, space, leaks):
-    """The best improving move from ``blocks[:n_blocks]``, written to ``best``; its number of blocks, or -1.
-
-    Merges first, then (``with_local_moves``) detachments and splits, in the Python search's order.
-    """
-    q = weighing[0].shape[0]
-    work = (np.empty(MAX_CONFIGS, np.int64), best, np.full(1, _MIN_GAIN), np.empty(MAX_CONFIGS + 1, np.int64))
-    weights = np.empty(n_blocks)
-    for g in range(n_blocks):
-        weights[g] = _block_weight(blocks[g], weighing)
-    owner = _owners(blocks, n_blocks, q)
-    best_n = _merges(blocks, n_blocks, weights, owner, work, weighing, space, leaks)
-    if with_local_moves:
-        n = _detachments(blocks, n_blocks, weights, owner, work, weighing, space, leaks)
-        if n >= 0:
-            best_n = n
-        n = _splits(blocks, n_blocks, weights, work, weighing, space, leaks)
-        if n >= 0:
-            best_n = n
-    return best_n
-
-
-@njit(cache=True)
-def _search(start, counts, a, log_kappa, space):
-    """The search from the blocks ``start``; ``space`` is ``PartitionSpace.kernel_arrays()``."""
-    weighing = (counts, a, log_kappa, Dict.empty(key_type=types.int64, value_type=types.float64))
-    leaks = Dict.empty(key_type=types.int64, value_type=types.int64)
-    blocks = np.empty(MAX_CONFIGS, np.int64)
-    best = np.empty(MAX_CONFIGS, np.int64)
-    n_blocks = len(start)
-    blocks[:n_blocks] = start
-    for with_local_moves in (False, True):
-        while True:
-            n = _best_move(blocks, n_blocks, with_local_moves, best, weighing, space, leaks)
-            if n < 0:
-                break
-            blocks[:n] = best[:n]
-            n_blocks = n
-    out = blocks[:n_blocks].copy()
-    _sort_unsigned(out, n_blocks)
+def _leak(members, n, marks, space):
+    """Direction mask of the lines that meet the block without lying inside it."""
+    line_dirs, config_ptr, config_lines = space[2], space[4], space[5]
+    stamp = _mark(members, n, marks)
+    out = np.int64(0)
+    for j in range(n):
+        c = members[j]
+        for t in range(config_ptr[c], config_ptr[c + 1]):
+            i = config_lines[t]
+            if not (out >> line_dirs[i]) & 1 and not _line_inside(i, stamp, marks, space):
+                out |= np.int64(1) << line_dirs[i]
     return out
 
 
-def _masks(masks: list[int]) -> np.ndarray:
-    return np.array(masks, dtype=np.uint64).view(np.int64)
+@njit(cache=True)
+def _allowed_block(members, n, marks, space):
+    """True when no line of a forbidden direction lies inside the block."""
+    line_allowed, config_ptr, config_lines = space[3], space[4], space[5]
+    stamp = _mark(members, n, marks)
+    for j in range(n):
+        c = members[j]
+        for t in range(config_ptr[c], config_ptr[c + 1]):
+            i = config_lines[t]
+            if not line_allowed[i] and _line_inside(i, stamp, marks, space):
+                return False
+    return True
+
+
+@njit(cache=True)
+def _components(members, n, marks, seen, space, out, out_ptr, n_out):
+    """Components of the set ``members[:n]`` through allowed lines inside it, appended to ``out``.
+
+    Component ``j`` is ``out[out_ptr[j]:out_ptr[j + 1]]``; the new ones start at index ``n_out``
+    and are ordered by their highest configuration (the order of disjoint bitmasks). Returns
+    the new number of components.
+    """
+    line_ptr, line_cfg, line_allowed, config_ptr, config_lines = space[0], space[1], space[3], space[4], space[5]
+    stamp = _mark(members, n, marks)
+    seen[0] += 1
+    visit = seen[0]
+    first = n_out
+    pos = out_ptr[n_out]
+    for j in range(n):  # lowest unvisited configuration first, as the Python search grows them
+        c0 = members[j]
+        if seen[1 + c0] == visit:
+            continue
+        seen[1 + c0] = visit
+        begin = pos
+        out[pos] = c0
+        pos += 1
+        head = begin
+        while head < pos:
+            c = out[head]
+            head += 1
+            for t in range(config_ptr[c], config_ptr[c + 1]):
+                i = config_lines[t]
+                if line_allowed[i] and _line_inside(i, stamp, marks, space):
+                    for u in range(line_ptr[i], line_ptr[i + 1]):
+                        o = line_cfg[u]
+                        if seen[1 + o] != visit:
+                            seen[1 + o] = visit
+                            out[pos] = o
+                            pos += 1
+        n_out += 1
+        out_ptr[n_out] = pos
+    _order_by_highest(out, out_ptr, first, n_out)
+    return n_out
+
+
+@njit(cache=True)
+def _order_by_highest(members, ptr, first, last):
+    """Reorder blocks ``first..last-1`` of ``(members, ptr)`` by their highest configuration."""
+    count = last - first
+    if count < 2:
+        return
+    highest = np.empty(count, np.int64)
+    for j in range(count):
+        highest[j] = members[ptr[first + j]:ptr[first + j + 1]].max()
+    order = np.argsort(highest, kind="mergesort")
+    begin = ptr[first]
+    copy = members[begin:ptr[last]].copy()
+    sizes = np.empty(count, np.int64)
+    for j in range(count):
+        sizes[j] = ptr[first + j + 1] - ptr[first + j]
+    pos = begin
+    for j in range(count):
+        src = ptr[first + order[j]] - begin
+        size = sizes[order[j]]
+        members[pos:pos + size] = copy[src:src + size]
+        pos += size
+    for j in range(count):
+        ptr[first + j + 1] = ptr[first + j] + sizes[order[j]]
+
+
+@njit(cache=True)
+def _partition_state(members, ptr, n_blocks, weighing, marks, space):
+    """Owner of every configuration; counts, weight and leak of every block of the partition ``(members, ptr)``."""
+    counts, a, log_kappa = weighing
+    owner = np.empty(counts.shape[0], np.int64)
+    pooled = np.empty((n_blocks, counts.shape[1]))
+    weights = np.empty(n_blocks)
+    leaks = np.empty(n_blocks, np.int64)
+    for g in range(n_blocks):
+        block = members[ptr[g]:ptr[g + 1]]
+        for c in block:
+            owner[c] = g
+        _pool(block, block.size, counts, pooled[g])
+        weights[g] = _pooled_weight(pooled[g], block.size, a, log_kappa)
+        leaks[g] = _leak(block, block.size, marks, space)
+    return owner, pooled, weights, leaks
+
+
+@njit(cache=True)
+def _consider(gain, removed, added, added_ptr, n_added, current, best, marks, space):
+    """Keep the move in ``best`` when it gains most so far and the partition stays regular.
+
+    ``current`` is ``(n_blocks, leaks, best_gain)`` (``best_gain`` a one-element array);
+    ``removed`` flags the blocks the move removes and ``added[added_ptr[j]:added_ptr[j + 1]]``
+    are the blocks it adds. ``best`` is ``(removed, added, added_ptr, n_added)`` (the last a
+    one-element array).
+    """
+    n_blocks, leaks, best_gain = current
+    if gain <= best_gain[0]:
+        return
+    full_dirs = space[8]
+    acc = np.int64(0)
+    for g in range(n_blocks):
+        if not removed[g]:
+            acc |= leaks[g]
+    for j in range(n_added):
+        if acc == full_dirs:
+            break
+        start = added_ptr[j]
+        acc |= _leak(added[start:], added_ptr[j + 1] - start, marks, space)
+    if acc != full_dirs:
+        return
+    best_removed, best_added, best_ptr, best_n = best
+    best_removed[:n_blocks] = removed[:n_blocks]
+    best_ptr[:n_added + 1] = added_ptr[:n_added + 1]
+    best_added[:added_ptr[n_added]] = added[:added_ptr[n_added]]
+    best_n[0] = n_added
+    best_gain[0] = gain
+
+
+@njit(cache=True)
+def _merges(members, ptr, state, current, best, scratch, weighing, marks, space):
+    """Every merge of the groups met by one allowed line (a merge met again is the same move)."""
+    line_ptr, line_cfg, line_allowed = space[0], space[1], space[3]
+    owner, pooled, weights, _ = state
+    counts, a, log_kappa = weighing
+    n_blocks, best_gain = current[0], current[2]
+    removed, added, added_ptr = scratch
+    removed[:n_blocks] = False
+    touched = np.empty(owner.size, np.int64)
+    union = np.empty(counts.shape[1])
+    for i in range(line_ptr.size - 1):
+        if not line_allowed[i]:
+            continue
+        n_touched = 0
+        for u in range(line_ptr[i], line_ptr[i + 1]):
+            g = owner[line_cfg[u]]
+            if not removed[g]:
+                removed[g] = True
+                touched[n_touched] = g
+                n_touched += 1
+        if n_touched > 1:
+            union[:] = 0.0
+            size = 0
+            lost = 0.0
+            for g in range(n_blocks):  # ascending, as the union's bits
+                if removed[g]:
+                    union += pooled[g]
+                    size += ptr[g + 1] - ptr[g]
+                    lost += weights[g]
+            gain = _pooled_weight(union, size, a, log_kappa) - lost
+            if gain > best_gain[0]:
+                pos = 0
+                for g in range(n_blocks):
+                    if removed[g]:
+                        size_g = ptr[g + 1] - ptr[g]
+                        added[pos:pos + size_g] = members[ptr[g]:ptr[g + 1]]
+                        pos += size_g
+                added_ptr[0], added_ptr[1] = 0, pos
+                if _allowed_block(added, pos, marks, space):
+                    _consider(gain, removed, added, added_ptr, 1, current, best, marks, space)
+        for j in range(n_touched):
+            removed[touched[j]] = False
+
+
+@njit(cache=True)
+def _sum_weights(added, added_ptr, n_added, weighing):
+    counts, a, log_kappa = weighing
+    total = 0.0
+    for j in range(n_added):
+        start = added_ptr[j]
+        total += _block_weight(added[start:], added_ptr[j + 1] - start, counts, a, log_kappa)
+    return total
+
+
+@njit(cache=True)
+def _copy_blocks(source, source_ptr, chosen, n, out, pos):
+    """Append the blocks ``j < n`` of ``(source, source_ptr)`` with ``chosen[j]`` to ``out`` at ``pos``; the new end."""
+    for j in range(n):
+        if chosen[j]:
+            size = source_ptr[j + 1] - source_ptr[j]
+            out[pos:pos + size] = source[source_ptr[j]:source_ptr[j + 1]]
+            pos += size
+    return pos
+
+
+@njit(cache=True)
+def _detachments(members, ptr, state, current, best, scratch, weighing, marks, space):
+    """One configuration out of its group, alone or into the groups met by one of its allowed lines."""
+    line_ptr, line_cfg, line_allowed, config_ptr, config_lines = space[0], space[1], space[3], space[4], space[5]
+    owner, pooled, weights, _ = state
+    counts, a, log_kappa = weighing
+    n_blocks, best_gain = current[0], current[2]
+    removed, added, added_ptr = scratch
+    q, r = counts.shape
+    seen = np.zeros(q + 1, np.int64)
+    rest = np.empty(q, np.int64)
+    rest_ptr = np.zeros(q + 1, np.int64)
+    rest_of = np.empty(q, np.int64)  # the rest component holding each other configuration of the block
+    rest_pooled = np.empty((q, r))
+    rest_weights = np.empty(q)
+    absorbed = np.zeros(n_blocks, np.bool_)
+    absorbed_rest = np.zeros(q, np.bool_)
+    others = np.empty(q, np.int64)
+    union = np.empty(r)
+    removed[:n_blocks] = False
+    for g in range(n_blocks):
+        if ptr[g + 1] - ptr[g] == 1:
+            continue
+        block = members[ptr[g]:ptr[g + 1]]
+        for c in block:
+            n_others = 0
+            for o in block:
+                if o != c:
+                    others[n_others] = o
+                    n_others += 1
+            n_rest = _components(others, n_others, marks, seen, space, rest, rest_ptr, 0)
+            kept_weight = 0.0
+            for j in range(n_rest):
+                component = rest[rest_ptr[j]:rest_ptr[j + 1]]
+                for o in component:
+                    rest_of[o] = j
+                _pool(component, component.size, counts, rest_pooled[j])
+                rest_weights[j] = _pooled_weight(rest_pooled[j], component.size, a, log_kappa)
+                kept_weight += rest_weights[j]
+            # alone: the rest's components, then the configuration
+            removed[g] = True
+            gain = kept_weight + _pooled_weight(counts[c], 1, a, log_kappa) - weights[g]
+            if gain > best_gain[0]:
+                added[:rest_ptr[n_rest]] = rest[:rest_ptr[n_rest]]
+                added_ptr[:n_rest + 1] = rest_ptr[:n_rest + 1]
+                added[rest_ptr[n_rest]] = c
+                added_ptr[n_rest + 1] = rest_ptr[n_rest] + 1
+                _consider(gain, removed, added, added_ptr, n_rest + 1, current, best, marks, space)
+            # into the groups met by one of its lines: other blocks and rest components absorbed
+            for t in range(config_ptr[c], config_ptr[c + 1]):
+                i = config_lines[t]
+                if not line_allowed[i]:
+                    continue
+                for u in range(line_ptr[i], line_ptr[i + 1]):
+                    o = line_cfg[u]
+                    if o != c:
+                        if owner[o] == g:
+                            absorbed_rest[rest_of[o]] = True
+                        else:
+                            absorbed[owner[o]] = True
+                union[:] = counts[c]
+                size = 1
+                lost = 0.0
+                for h in range(n_blocks):
+                    if absorbed[h] or h == g:
+                        lost += weights[h]
+                    if absorbed[h]:
+                        union += pooled[h]
+                        size += ptr[h + 1] - ptr[h]
+                gained = 0.0
+                for j in range(n_rest):
+                    if absorbed_rest[j]:
+                        union += rest_pooled[j]
+                        size += rest_ptr[j + 1] - rest_ptr[j]
+                    else:
+                        gained += rest_weights[j]
+                gain = gained + _pooled_weight(union, size, a, log_kappa) - lost
+                if gain > best_gain[0]:
+                    # the kept rest components (their order), then the union: c, absorbed blocks, absorbed rest
+                    n_added = 0
+                    added_ptr[0] = 0
+                    pos = 0
+                    for j in range(n_rest):
+                        if not absorbed_rest[j]:
+                            size_j = rest_ptr[j + 1] - rest_ptr[j]
+                            added[pos:pos + size_j] = rest[rest_ptr[j]:rest_ptr[j + 1]]
+                            pos += size_j
+                            n_added += 1
+                            added_ptr[n_added] = pos
+                    union_start = pos
+                    added[pos] = c
+                    pos = _copy_blocks(members, ptr, absorbed, n_blocks, added, pos + 1)
+                    pos = _copy_blocks(rest, rest_ptr, absorbed_rest, n_rest, added, pos)
+                    n_added += 1
+                    added_ptr[n_added] = pos
+                    if _allowed_block(added[union_start:], pos - union_start, marks, space):
+                        for h in range(n_blocks):
+                            if absorbed[h]:
+                                removed[h] = True
+                        _consider(gain, removed, added, added_ptr, n_added, current, best, marks, space)
+                        for h in range(n_blocks):
+                            if absorbed[h]:
+                                removed[h] = False
+                absorbed[:] = False
+                absorbed_rest[:n_rest] = False
+            removed[g] = False
+
+
+@njit(cache=True)
+def _splits(members, ptr, state, current, best, scratch, weighing, marks, space):
+    """Cuts of one group along a parent value, both sides split into their components."""
+    slice_ptr, slice_cfg = space[6], space[7]
+    weights = state[2]
+    n_blocks = current[0]
+    removed, added, added_ptr = scratch
+    seen = np.zeros(marks.size, np.int64)
+    inside = np.empty(marks.size, np.int64)
+    outside = np.empty(marks.size, np.int64)
+    in_half = np.zeros(marks.size, np.bool_)
+    removed[:n_blocks] = False
+    for g in range(n_blocks):
+        size = ptr[g + 1] - ptr[g]
+        if size == 1:
+            continue
+        block = members[ptr[g]:ptr[g + 1]]
+        for s in range(slice_ptr.size - 1):
+            for u in range(slice_ptr[s], slice_ptr[s + 1]):
+                in_half[slice_cfg[u]] = True
+            n_in = 0
+            n_out = 0
+            for c in block:
+                if in_half[c]:
+                    inside[n_in] = c
+                    n_in += 1
+                else:
+                    outside[n_out] = c
+                    n_out += 1
+            for u in range(slice_ptr[s], slice_ptr[s + 1]):
+                in_half[slice_cfg[u]] = False
+            if n_in == 0 or n_out == 0:
+                continue
+            added_ptr[0] = 0
+            n_added = _components(inside, n_in, marks, seen, space, added, added_ptr, 0)
+            n_added = _components(outside, n_out, marks, seen, space, added, added_ptr, n_added)
+            removed[g] = True
+            gain = _sum_weights(added, added_ptr, n_added, weighing) - weights[g]
+            _consider(gain, removed, added, added_ptr, n_added, current, best, marks, space)
+            removed[g] = False
+
+
+@njit(cache=True)
+def _apply(members, ptr, n_blocks, best):
+    """The partition after the best move: the blocks it keeps, in order, then the blocks it adds."""
+    best_removed, best_added, best_ptr, best_n = best
+    new_members = np.empty(members.size, np.int64)
+    new_ptr = np.zeros(members.size + 1, np.int64)
+    pos = 0
+    n = 0
+    for g in range(n_blocks):
+        if not best_removed[g]:
+            size = ptr[g + 1] - ptr[g]
+            new_members[pos:pos + size] = members[ptr[g]:ptr[g + 1]]
+            pos += size
+            n += 1
+            new_ptr[n] = pos
+    for j in range(best_n[0]):
+        block = np.sort(best_added[best_ptr[j]:best_ptr[j + 1]])
+        new_members[pos:pos + block.size] = block
+        pos += block.size
+        n += 1
+        new_ptr[n] = pos
+    return new_members, new_ptr, n
+
+
+@njit(cache=True)
+def _search(members, ptr, n_blocks, counts, a, log_kappa, space):
+    """The search from the partition ``(members, ptr)``; ``space`` is :func:`space_arrays`."""
+    q = counts.shape[0]
+    marks = np.zeros(q + 1, np.int64)
+    weighing = (counts, a, log_kappa)
+    scratch = (np.zeros(q, np.bool_), np.empty(q, np.int64), np.zeros(q + 1, np.int64))
+    for with_local_moves in (False, True):
+        while True:
+            state = _partition_state(members, ptr, n_blocks, weighing, marks, space)
+            best = (np.zeros(q, np.bool_), np.empty(q, np.int64), np.zeros(q + 1, np.int64), np.full(1, -1))
+            current = (n_blocks, state[3], np.full(1, _MIN_GAIN))
+            _merges(members, ptr, state, current, best, scratch, weighing, marks, space)
+            if with_local_moves:
+                _detachments(members, ptr, state, current, best, scratch, weighing, marks, space)
+                _splits(members, ptr, state, current, best, scratch, weighing, marks, space)
+            if best[3][0] < 0:
+                break
+            members, ptr, n_blocks = _apply(members, ptr, n_blocks, best)
+    _order_by_highest(members, ptr, 0, n_blocks)
+    return members, ptr, n_blocks
+
+
+def space_arrays(space) -> tuple:
+    """``space`` (a :class:`~pgmpy_sgm.core._label_search.PartitionSpace`) as the kernels read it.
+
+    Returns
+    -------
+    tuple
+        ``line_ptr, line_cfg`` (the configurations of line ``i`` are
+        ``line_cfg[line_ptr[i]:line_ptr[i + 1]]``), ``line_dirs``, ``line_allowed`` (False on
+        forbidden directions), ``config_ptr, config_lines`` (the lines through each
+        configuration), ``slice_ptr, slice_cfg`` (the half-spaces ``{x_d = value}`` of the
+        split moves, in the Python search's order) and ``full_dirs`` (the mask of every
+        direction); built once per space.
+
+    Examples
+    --------
+    >>> from pgmpy_sgm.core._label_search import PartitionSpace
+    >>> arrays = space_arrays(PartitionSpace((2, 2), (False, True)))
+    >>> arrays[1].tolist(), arrays[3].tolist(), arrays[7].tolist(), int(arrays[8])
+    ([0, 2, 1, 3, 0, 1, 2, 3], [True, True, False, False], [0, 1, 2, 3, 0, 2, 1, 3], 3)
+    """
+    return space.kernel_arrays()
+
+
+def _partition_arrays(blocks: list[int], n_configs: int) -> tuple[np.ndarray, np.ndarray]:
+    members = np.empty(n_configs, dtype=np.int64)
+    ptr = np.zeros(len(blocks) + 1, dtype=np.int64)
+    pos = 0
+    for g, block in enumerate(blocks):
+        configs = list(iter_bits(block))
+        members[pos:pos + len(configs)] = configs
+        pos += len(configs)
+        ptr[g + 1] = pos
+    if pos != n_configs:
+        raise ValueError(f"start must partition the {n_configs} configurations; its blocks hold {pos}")
+    return members, np.concatenate([ptr, np.zeros(n_configs - len(blocks), dtype=np.int64)])
 
 
 def compiled_local_search(space, counts, a: float, log_kappa: float = 0.0, start: list[int] | None = None) -> list[int]:
@@ -379,7 +533,7 @@ def compiled_local_search(space, counts, a: float, log_kappa: float = 0.0, start
     Parameters
     ----------
     space : PartitionSpace
-        The configurations' lines and forbidden directions (at most :data:`MAX_CONFIGS` configurations).
+        The configurations' lines and forbidden directions.
     counts : ndarray, shape (n_configs, r)
         Counts of the node's states per configuration.
     a : float
@@ -388,7 +542,8 @@ def compiled_local_search(space, counts, a: float, log_kappa: float = 0.0, start
     log_kappa : float, default=0.0
         Charge per free parameter a class removes (``<= 0``).
     start : list of int, optional
-        Blocks to start from (a valid, regular partition); default: every configuration alone.
+        Blocks (bitmasks) to start from, a valid and regular partition; default: every
+        configuration alone.
 
     Returns
     -------
@@ -403,9 +558,12 @@ def compiled_local_search(space, counts, a: float, log_kappa: float = 0.0, start
     >>> compiled_local_search(space, counts, a=1.0)  # merges configurations 0 and 2
     [2, 5, 8]
     """
-    if space.n_configs > MAX_CONFIGS:
-        raise ValueError(f"the compiled search handles at most {MAX_CONFIGS} configurations, got {space.n_configs}")
-    starting = [1 << c for c in range(space.n_configs)] if start is None else list(start)
-    found = _search(_masks(starting), np.ascontiguousarray(counts, dtype=np.float64), float(a), float(log_kappa),
-                    space.kernel_arrays())
-    return [int(m) for m in found.view(np.uint64)]
+    q = space.n_configs
+    if start is None:
+        members, ptr, n_blocks = np.arange(q, dtype=np.int64), np.arange(q + 1, dtype=np.int64), q
+    else:
+        members, ptr = _partition_arrays(list(start), q)
+        n_blocks = len(start)
+    members, ptr, n_blocks = _search(members, ptr, n_blocks, np.ascontiguousarray(counts, dtype=np.float64), float(a),
+                                     float(log_kappa), space.kernel_arrays())
+    return [sum(1 << int(c) for c in members[ptr[g]:ptr[g + 1]]) for g in range(n_blocks)]

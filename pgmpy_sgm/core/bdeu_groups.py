@@ -14,9 +14,9 @@ to the node's log score; the last term is the structure prior's charge for the
 so the partition search of :mod:`pgmpy_sgm.core.optimize` applies with these weights: its
 valid blocks, regularity masks and dynamic programme (up to :data:`MAX_EXACT_CONFIGS`
 configurations) are reused as they are;
-above that, its greedy line merges and local moves run on these weights (compiled,
-:func:`~pgmpy_sgm.core._local_search_kernels.compiled_local_search`, up to 64 configurations;
-``_label_search.local_search`` beyond). A DAG has no separators, so no direction is forbidden.
+above that, its greedy line merges and local moves run on these weights, compiled
+(:func:`~pgmpy_sgm.core._local_search_kernels.compiled_local_search`, the search of
+``_label_search.local_search``). A DAG has no separators, so no direction is forbidden.
 """
 
 from __future__ import annotations
@@ -26,8 +26,6 @@ import math
 import numpy as np
 from scipy.special import gammaln
 
-from pgmpy_sgm.core._label_search import local_search
-from pgmpy_sgm.core._local_search_kernels import MAX_CONFIGS as MAX_COMPILED_CONFIGS
 from pgmpy_sgm.core._local_search_kernels import compiled_local_search
 from pgmpy_sgm.core.bitsets import iter_bits
 from pgmpy_sgm.core.lines import canonical_groups
@@ -111,7 +109,8 @@ def _weights(pooled: np.ndarray, lam: np.ndarray, a: float, log_kappa: float) ->
 
 
 def _one_class_weight(pooled: list[float], size: int, a: float, log_kappa: float) -> float:
-    """``w(B)`` of the module docstring for one class, in scalar arithmetic.
+    """``w(B)`` of the module docstring for one class, in scalar arithmetic (the Python twin of the
+    compiled search's weight, for checks and baselines).
 
     ``pooled`` holds the class's count of each state, ``size`` its configurations (``lam``) and
     ``a`` the BDeu hyperparameter per configuration and state.
@@ -230,12 +229,7 @@ def optimal_bdeu_groups(
         group_ids, exact, used = np.arange(q, dtype=np.int64), True, "exact"
     elif method == "heuristic" or (method == "auto" and q > MAX_EXACT_CONFIGS):
         space = partition_space(cards, (False,) * len(cards))
-        if q <= MAX_COMPILED_CONFIGS:
-            blocks = compiled_local_search(space, counts, a, float(log_kappa))
-        else:
-            weights = CachedBlockWeights(counts, lambda pooled, lam: _weights(pooled, lam, a, float(log_kappa)),
-                                         lambda pooled, size: _one_class_weight(pooled, size, a, float(log_kappa)))
-            blocks = local_search(space, weights)
+        blocks = compiled_local_search(space, counts, a, float(log_kappa))
         group_ids, exact, used = space.group_ids(blocks), False, "heuristic"
     else:
         group_ids, exact, used = _exact(cards, counts, a, float(log_kappa)), True, "exact"

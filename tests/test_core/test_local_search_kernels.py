@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from pgmpy_sgm.core._label_search import _detach_moves, _merge_moves, _split_moves, local_search
-from pgmpy_sgm.core._local_search_kernels import MAX_CONFIGS, compiled_local_search
+from pgmpy_sgm.core._local_search_kernels import compiled_local_search
 from pgmpy_sgm.core.bdeu_groups import CachedBlockWeights, _one_class_weight, _weights
 from pgmpy_sgm.core.optimize import partition_space
 
@@ -17,7 +17,7 @@ def _python_weights(counts, a, log_kappa):
 def _random_case(rng, with_forbidden: bool):
     n_parents = int(rng.integers(2, 5))
     cards = tuple(int(k) for k in rng.integers(2, 4, n_parents))
-    while np.prod(cards) > MAX_CONFIGS:
+    while np.prod(cards) > 64:
         cards = cards[:-1]
     q, r = int(np.prod(cards)), int(rng.integers(2, 4))
     protos = rng.dirichlet(np.ones(r), size=3)  # few distinct distributions: classes worth finding
@@ -68,14 +68,18 @@ def test_no_move_of_the_neighbourhood_improves_the_result(seed):
     assert value == pytest.approx(sum(weights(b) for b in local_search(space, weights)), abs=1e-9)
 
 
-def test_sixty_four_configurations_use_the_sign_bit_as_python_orders_it():
+def test_more_configurations_than_the_bits_of_a_word_are_searched_as_in_python():
     rng = np.random.default_rng(7)
-    space = partition_space((2,) * 6, (False,) * 6)
-    counts = rng.poisson(4.0, size=(64, 2)).astype(float)
-    counts[32:, 0] *= 5  # the upper half (bit 63 among it) differs from the lower
-    found = compiled_local_search(space, counts, 0.05, -1.0)
-    assert found == sorted(local_search(space, _python_weights(counts, 0.05, -1.0)))
-    assert any(b >> 63 for b in found) and all(b >= 0 for b in found)
+    for cards, r in [((2,) * 6, 2), ((9, 9), 3), ((5, 4, 4), 2)]:
+        q = int(np.prod(cards))
+        protos = rng.dirichlet(np.ones(r), size=4)
+        counts = np.array([rng.multinomial(int(rng.integers(1, 30)), protos[rng.integers(4)]) for _ in range(q)],
+                          dtype=float)
+        space = partition_space(cards, (False,) * len(cards))
+        found = compiled_local_search(space, counts, 0.05, -1.0)
+        assert found == sorted(local_search(space, _python_weights(counts, 0.05, -1.0)))
+        assert _is_regular_partition(space, found)
+        assert max(found).bit_length() == q  # the block of the last configuration is last
 
 
 def test_a_given_start_is_searched_from():
@@ -86,7 +90,7 @@ def test_a_given_start_is_searched_from():
     assert compiled_local_search(space, counts, 1.0, start=start) == sorted(local_search(space, weights, start))
 
 
-def test_more_configurations_than_bits_are_refused():
-    space = partition_space((3, 3, 3, 3), (False,) * 4)
-    with pytest.raises(ValueError, match="at most 64 configurations, got 81"):
-        compiled_local_search(space, np.ones((81, 2)), 1.0)
+def test_a_start_that_is_not_a_partition_is_refused():
+    space = partition_space((2, 2), (False, False))
+    with pytest.raises(ValueError, match="start must partition the 4 configurations; its blocks hold 3"):
+        compiled_local_search(space, np.ones((4, 2)), 1.0, start=[0b0011, 0b0100])
