@@ -18,6 +18,8 @@ Learners, each in its own process (so that peak memory is its own and a time cap
   turns of up to 64 variables, off beyond by default); ``LDAG-pylabels``: the defaults with the labellings of 17-64
   parent configurations found by the Python local search (``_label_search.local_search``, with the scalar class
   weight ``bdeu_groups._one_class_weight``) instead of its compiled twin: the baseline of the compiled search;
+  ``LDAG-labels512``: families of up to 512 parent configurations labelled
+  (``LDAGScoreSettings(max_labelled_configs=512)``; the default labels families of at most 64);
 * ``HC-BDeu`` / ``HC-BIC``: pgmpy's ``HillClimbSearch`` with pgmpy's ``BDeu`` (ESS 10, its default) /
   ``BIC``, parameters by pgmpy's ``DiscreteBayesianEstimator`` (BDeu prior, ESS 5), as in
   ``predictive.py``.
@@ -54,6 +56,7 @@ from predictive import as_categories, bn_free_parameters, bn_log_likelihood, net
 from pgmpy_sgm.causal_discovery import LDAGSearch
 from pgmpy_sgm.core import bdeu_groups
 from pgmpy_sgm.core._label_search import local_search
+from pgmpy_sgm.structure_score import LDAGScoreSettings
 
 warnings.filterwarnings("ignore", category=FutureWarning)
 warnings.filterwarnings("ignore", category=UserWarning)
@@ -89,7 +92,8 @@ def _fit_hc(score_name: str, train: pd.DataFrame, states: dict) -> tuple[Discret
 
 #: ``LDAGSearch`` keywords of each LDAG learner.
 LDAG_VARIANTS = {"LDAG": {}, "LDAG-noswaps": {"parent_swaps": False}, "LDAG-nowiden": {"widen_candidates": False},
-                 "LDAG-noscreen": {"screen_moves": False}, "LDAG-turns": {"turn_budget": 4.0}, "LDAG-pylabels": {}}
+                 "LDAG-noscreen": {"screen_moves": False}, "LDAG-turns": {"turn_budget": 4.0}, "LDAG-pylabels": {},
+                 "LDAG-labels512": {"scoring_method": LDAGScoreSettings(max_labelled_configs=512)}}
 
 
 def _python_local_search(space, counts, a: float, log_kappa: float = 0.0, start=None) -> list[int]:
