@@ -21,6 +21,7 @@ __all__ = [
     "exact_groups",
     "best_regular_partition",
     "best_partition_by_block",
+    "valid_blocks",
 ]
 
 #: Largest number of parent configurations solved exactly (the DP's tables have ``2**P`` entries).
@@ -122,6 +123,17 @@ def _exact_structure(cards: tuple[int, ...], forbidden: tuple[bool, ...]) -> _Ex
     for a in arrays:
         a.setflags(write=False)
     return _ExactStructure(*arrays, n_masks=1 << space.n_dirs)
+
+
+def valid_blocks(cards: tuple[int, ...], forbidden: tuple[bool, ...]) -> np.ndarray:
+    """The valid blocks of a space as bitmasks, in the order whose weights :func:`best_regular_partition` reads.
+
+    Examples
+    --------
+    >>> [bin(b) for b in valid_blocks((2, 2), (False, False))][:7]
+    ['0b1', '0b11', '0b101', '0b111', '0b1011', '0b1101', '0b1111']
+    """
+    return _exact_structure(tuple(int(k) for k in cards), tuple(bool(f) for f in forbidden)).blocks
 
 
 @lru_cache(maxsize=256)

@@ -26,12 +26,12 @@ import math
 import numpy as np
 from scipy.special import gammaln
 
-from pgmpy_sgm.core._local_search_kernels import compiled_local_search
+from pgmpy_sgm.core._exact_partition import best_regular_partition, valid_blocks
+from pgmpy_sgm.core._local_search_kernels import compiled_local_search, mask_weights
 from pgmpy_sgm.core.bitsets import iter_bits
 from pgmpy_sgm.core.lines import canonical_groups
 from pgmpy_sgm.core.optimize import (
     GroupsResult,
-    best_partition_by_block,
     partition_space,
 )
 
@@ -164,9 +164,9 @@ class CachedBlockWeights:
 
 
 def _exact(cards: tuple[int, ...], counts: np.ndarray, a: float, log_kappa: float) -> np.ndarray:
-    return best_partition_by_block(
-        cards, (False,) * len(cards), counts, lambda pooled, lam: _weights(pooled, lam, a, log_kappa)
-    )
+    forbidden = (False,) * len(cards)
+    weights = mask_weights(valid_blocks(cards, forbidden), counts, a, log_kappa)
+    return best_regular_partition(cards, forbidden, weights, counts.shape[0])
 
 
 def optimal_bdeu_groups(

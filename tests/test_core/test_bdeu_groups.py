@@ -9,7 +9,7 @@ from pgmpy_sgm.core import bdeu_groups
 from pgmpy_sgm.core._label_search import local_search
 from pgmpy_sgm.core.bdeu_groups import CachedBlockWeights, _one_class_weight, bdeu_class_weights, optimal_bdeu_groups
 from pgmpy_sgm.core.lines import canonical_groups
-from pgmpy_sgm.core.optimize import partition_space
+from pgmpy_sgm.core.optimize import best_partition_by_block, partition_space
 
 
 def _class_weight_by_formula(pooled, size, a, log_kappa):
@@ -46,3 +46,18 @@ def test_the_heuristic_finds_the_classes_of_the_python_search(seed):
     assert not found.exact and found.method == "heuristic"
     assert found.group_ids.tolist() == expected.tolist()
     assert found.value == pytest.approx(bdeu_class_weights(counts, expected, 2.0, -1.0), abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_exact_classes_are_those_of_the_array_weights(seed):
+    """The exact search weighs its blocks in one compiled pass: the same classes as with the numpy weights."""
+    rng = np.random.default_rng(seed)
+    cards = ((2, 2, 2), (2, 3, 2), (2, 2, 2, 2))[seed % 3]
+    q = int(np.prod(cards))
+    probs = rng.dirichlet(np.ones(3), size=3)[rng.integers(0, 3, q)]
+    counts = np.array([rng.multinomial(int(rng.integers(0, 40)), p) for p in probs], dtype=float)
+    found = optimal_bdeu_groups(counts, cards, ess=5.0, log_kappa=-1.6)
+    a = 5.0 / (q * 3)
+    expected = best_partition_by_block(cards, (False,) * len(cards), counts,
+                                       lambda pooled, lam: bdeu_groups._weights(pooled, lam, a, -1.6))
+    assert found.exact and found.group_ids.tolist() == canonical_groups(expected).tolist()

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from pgmpy_sgm.core._label_search import _detach_moves, _merge_moves, _split_moves, local_search
-from pgmpy_sgm.core._local_search_kernels import compiled_local_search
+from pgmpy_sgm.core._local_search_kernels import compiled_local_search, mask_weights
 from pgmpy_sgm.core.bdeu_groups import CachedBlockWeights, _one_class_weight, _weights
 from pgmpy_sgm.core.optimize import partition_space
 
@@ -94,3 +94,14 @@ def test_a_start_that_is_not_a_partition_is_refused():
     space = partition_space((2, 2), (False, False))
     with pytest.raises(ValueError, match="start must partition the 4 configurations; its blocks hold 3"):
         compiled_local_search(space, np.ones((4, 2)), 1.0, start=[0b0011, 0b0100])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_mask_weights_are_the_class_weight_of_each_block(seed):
+    rng = np.random.default_rng(seed)
+    counts = rng.integers(0, 30, size=(12, 3)) * rng.uniform(0.5, 1.5, size=(12, 3))  # fractional counts too
+    masks = rng.integers(1, 1 << 12, size=40)
+    a, log_kappa = float(rng.uniform(0.05, 2.0)), float(-rng.uniform(0.0, 2.0))
+    expected = [_one_class_weight(counts[[c for c in range(12) if m >> c & 1]].sum(axis=0).tolist(), bin(m).count("1"),
+                                  a, log_kappa) for m in masks]  # fmt: skip
+    assert mask_weights(masks, counts, a, log_kappa) == pytest.approx(expected, abs=1e-9)
