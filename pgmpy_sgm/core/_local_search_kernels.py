@@ -180,19 +180,30 @@ def _order_by_highest(members, ptr, first, last):
 @njit(cache=True)
 def _partition_state(members, ptr, n_blocks, weighing, marks, space):
     """Owner of every configuration; counts, weight and leak of every block of the partition ``(members, ptr)``."""
-    counts, a, log_kappa = weighing
+    counts = weighing[0]
     owner = np.empty(counts.shape[0], np.int64)
     pooled = np.empty((n_blocks, counts.shape[1]))
     weights = np.empty(n_blocks)
     leaks = np.empty(n_blocks, np.int64)
+    _weigh_blocks(members, ptr, n_blocks, weighing, owner, pooled, weights)
+    for g in range(n_blocks):
+        leaks[g] = _leak(members[ptr[g]:], ptr[g + 1] - ptr[g], marks, space)
+    return owner, pooled, weights, leaks
+
+
+@njit(cache=True)
+def _weigh_blocks(members, ptr, n_blocks, weighing, owner, pooled, weights):
+    """Fill ``owner`` (the block of each member), ``pooled`` (each block's counts) and ``weights``; their sum."""
+    counts, a, log_kappa = weighing
+    total = 0.0
     for g in range(n_blocks):
         block = members[ptr[g]:ptr[g + 1]]
         for c in block:
             owner[c] = g
         _pool(block, block.size, counts, pooled[g])
         weights[g] = _pooled_weight(pooled[g], block.size, a, log_kappa)
-        leaks[g] = _leak(block, block.size, marks, space)
-    return owner, pooled, weights, leaks
+        total += weights[g]
+    return total
 
 
 @njit(cache=True)
@@ -294,6 +305,22 @@ def _copy_blocks(source, source_ptr, chosen, n, out, pos):
 
 
 @njit(cache=True)
+def _append_each(source, source_ptr, skipped, n, out, out_ptr):
+    """Write the blocks ``j < n`` of ``(source, source_ptr)`` without ``skipped[j]`` to ``(out, out_ptr)``, each a
+    block of its own, from the start; return their number."""
+    out_ptr[0] = 0
+    count = 0
+    for j in range(n):
+        if not skipped[j]:
+            size = source_ptr[j + 1] - source_ptr[j]
+            start = out_ptr[count]
+            out[start:start + size] = source[source_ptr[j]:source_ptr[j + 1]]
+            count += 1
+            out_ptr[count] = start + size
+    return count
+
+
+@njit(cache=True)
 def _detachments(members, ptr, state, current, best, scratch, weighing, marks, space):
     """One configuration out of its group, alone or into the groups met by one of its allowed lines."""
     line_ptr, line_cfg, line_allowed, config_ptr, config_lines = space[0], space[1], space[3], space[4], space[5]
@@ -324,14 +351,7 @@ def _detachments(members, ptr, state, current, best, scratch, weighing, marks, s
                     others[n_others] = o
                     n_others += 1
             n_rest = _components(others, n_others, marks, seen, space, rest, rest_ptr, 0)
-            kept_weight = 0.0
-            for j in range(n_rest):
-                component = rest[rest_ptr[j]:rest_ptr[j + 1]]
-                for o in component:
-                    rest_of[o] = j
-                _pool(component, component.size, counts, rest_pooled[j])
-                rest_weights[j] = _pooled_weight(rest_pooled[j], component.size, a, log_kappa)
-                kept_weight += rest_weights[j]
+            kept_weight = _weigh_blocks(rest, rest_ptr, n_rest, weighing, rest_of, rest_pooled, rest_weights)
             # alone: the rest's components, then the configuration
             removed[g] = True
             gain = kept_weight + _pooled_weight(counts[c], 1, a, log_kappa) - weights[g]
@@ -372,16 +392,8 @@ def _detachments(members, ptr, state, current, best, scratch, weighing, marks, s
                 gain = gained + _pooled_weight(union, size, a, log_kappa) - lost
                 if gain > best_gain[0]:
                     # the kept rest components (their order), then the union: c, absorbed blocks, absorbed rest
-                    n_added = 0
-                    added_ptr[0] = 0
-                    pos = 0
-                    for j in range(n_rest):
-                        if not absorbed_rest[j]:
-                            size_j = rest_ptr[j + 1] - rest_ptr[j]
-                            added[pos:pos + size_j] = rest[rest_ptr[j]:rest_ptr[j + 1]]
-                            pos += size_j
-                            n_added += 1
-                            added_ptr[n_added] = pos
+                    n_added = _append_each(rest, rest_ptr, absorbed_rest, n_rest, added, added_ptr)
+                    pos = added_ptr[n_added]
                     union_start = pos
                     added[pos] = c
                     pos = _copy_blocks(members, ptr, absorbed, n_blocks, added, pos + 1)
@@ -449,15 +461,8 @@ def _apply(members, ptr, n_blocks, best):
     best_removed, best_added, best_ptr, best_n = best
     new_members = np.empty(members.size, np.int64)
     new_ptr = np.zeros(members.size + 1, np.int64)
-    pos = 0
-    n = 0
-    for g in range(n_blocks):
-        if not best_removed[g]:
-            size = ptr[g + 1] - ptr[g]
-            new_members[pos:pos + size] = members[ptr[g]:ptr[g + 1]]
-            pos += size
-            n += 1
-            new_ptr[n] = pos
+    n = _append_each(members, ptr, best_removed, n_blocks, new_members, new_ptr)
+    pos = new_ptr[n]
     for j in range(best_n[0]):
         block = np.sort(best_added[best_ptr[j]:best_ptr[j + 1]])
         new_members[pos:pos + block.size] = block
