@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["reachable_states", "solve_partition_dp"]
+__all__ = ["reachable_states", "solve_partition_dp", "dominated_blocks"]
 
 
 @njit(cache=True)
@@ -120,7 +120,52 @@ def relax(val, cnt, arg, s, nxt, wb, keep, tag, n_masks, tol):
 
 
 @njit(cache=True)
-def solve_partition_dp(ptr, t_block, t_next, weights, leak, n_masks, tol):
+def dominated_blocks(blocks, weights, position, tol):
+    """Blocks that some partition beats by more than ``tol``: one configuration peeled off.
+
+    A block ``B`` is dominated when, for one of its configurations ``c``, ``{c}`` and ``B - {c}``
+    are both valid blocks and ``w({c}) + w(B - {c}) > w(B) + tol``. Such a block is never in
+    the partition the programme picks: the two blocks leak in every direction ``B`` leaks in,
+    so wherever ``B`` fits, the pair does better. Skipping them changes no choice.
+
+    Parameters
+    ----------
+    blocks : int64 array
+        Valid blocks as bitmasks.
+    weights : float64 array
+        Weight of every block.
+    position : int32 array
+        ``position[mask]`` is the index of the block ``mask`` in ``blocks``, -1 for a set that is
+        not a valid block; empty to skip nothing.
+    tol : float
+        The programme's tie tolerance.
+
+    Returns
+    -------
+    bool array
+        True for the dominated blocks.
+    """
+    n = blocks.size
+    out = np.zeros(n, np.bool_)
+    if position.size == 0:
+        return out
+    for b in range(n):
+        mask = blocks[b]
+        if mask & (mask - 1) == 0:
+            continue
+        left = mask
+        while left:
+            single = left & -left
+            left ^= single
+            rest = position[mask ^ single]
+            if rest >= 0 and weights[position[single]] + weights[rest] > weights[b] + tol:
+                out[b] = True
+                break
+    return out
+
+
+@njit(cache=True)
+def solve_partition_dp(ptr, t_block, t_next, weights, leak, n_masks, tol, skip):
     """Best partition of the full set into blocks, with regularity as a direction mask.
 
     Comparison is lexicographic: a higher value by more than ``tol`` wins; within
@@ -138,6 +183,8 @@ def solve_partition_dp(ptr, t_block, t_next, weights, leak, n_masks, tol):
         ``2 ** n_directions``; pass 1 to ignore regularity.
     tol : float
         Tie tolerance of the lexicographic comparison.
+    skip : bool array
+        Blocks never to choose (:func:`dominated_blocks`).
 
     Returns
     -------
@@ -155,6 +202,8 @@ def solve_partition_dp(ptr, t_block, t_next, weights, leak, n_masks, tol):
     for s in range(1, n_states):
         for t in range(ptr[s], ptr[s + 1]):
             b = t_block[t]
+            if skip[b]:
+                continue
             relax(val, cnt, arg, s, t_next[t], weights[b], full_mask & ~leak[b], t, n_masks, tol)
     s = n_states - 1
     m = full_mask

@@ -9,7 +9,7 @@ from functools import lru_cache
 import numpy as np
 from scipy.special import gammaln
 
-from pgmpy_sgm.core._dp_kernels import reachable_states, solve_partition_dp
+from pgmpy_sgm.core._dp_kernels import dominated_blocks, reachable_states, solve_partition_dp
 from pgmpy_sgm.core._label_search import PartitionSpace
 
 __all__ = [
@@ -33,6 +33,10 @@ MAX_EXACT_BLOCKS = 40_000
 #: Gain below which two partitions' values tie.
 GAIN_TOL = 1e-9
 
+#: Largest number of configurations whose valid blocks get a lookup table by mask (4 MB at 20), so that the
+#: programme can skip the blocks that peeling one configuration beats.
+MAX_POSITION_CONFIGS = 20
+
 
 @lru_cache(maxsize=512)
 def _space(cards: tuple[int, ...], forbidden: tuple[bool, ...]) -> PartitionSpace:
@@ -48,6 +52,7 @@ class _ExactStructure:
     ptr: np.ndarray
     t_block: np.ndarray
     t_next: np.ndarray
+    position: np.ndarray  # int32: each valid block's index by its mask (-1 elsewhere); empty beyond 20 configurations
     n_masks: int
 
 
@@ -119,7 +124,10 @@ def _exact_structure(cards: tuple[int, ...], forbidden: tuple[bool, ...]) -> _Ex
     for d in range(space.n_dirs):
         leak |= np.any(crossing[:, line_dirs == d], axis=1).astype(np.int64) << d
     _, ptr, t_block, t_next = reachable_states(p, blocks, bymin_ptr)
-    arrays = (blocks, member, member.sum(axis=1), leak, ptr, t_block, t_next)
+    position = np.full(1 << p if p <= MAX_POSITION_CONFIGS else 0, -1, dtype=np.int32)
+    if position.size:
+        position[blocks] = np.arange(blocks.size, dtype=np.int32)
+    arrays = (blocks, member, member.sum(axis=1), leak, ptr, t_block, t_next, position)
     for a in arrays:
         a.setflags(write=False)
     return _ExactStructure(*arrays, n_masks=1 << space.n_dirs)
@@ -177,12 +185,14 @@ def best_regular_partition(cards, forbidden, weights: np.ndarray, n_rows: int) -
     # Regularity rarely binds: impose it only on the directions that the relaxed optimum
     # fails to leak in, and widen that set until the optimum is regular (then it is optimal).
     full = st.n_masks - 1
+    skip = dominated_blocks(st.blocks, weights, st.position, tol)
     constrained: list[int] = []
     while True:
         leak = np.zeros_like(st.leak)
         for j, d in enumerate(constrained):
             leak |= ((st.leak >> d) & 1) << j
-        chosen, _ = solve_partition_dp(st.ptr, st.t_block, st.t_next, weights, leak, 1 << len(constrained), tol)
+        chosen, _ = solve_partition_dp(st.ptr, st.t_block, st.t_next, weights, leak, 1 << len(constrained), tol,
+                                       skip)
         acc = 0
         for b in chosen:
             acc |= int(st.leak[b])

@@ -91,3 +91,48 @@ def test_partition_space_is_shared_and_the_exact_bound_is_checked():
     assert partition_space((2, 2), (False, False)) is partition_space([2, 2], [0, 0])
     assert exact_search_fits((2, 2, 2, 2), (False,) * 4)
     assert not exact_search_fits((5, 5), (False, False))  # 25 configurations
+
+
+def _weights_of_valid_blocks(cards, forbidden, counts):
+    from pgmpy_sgm.core._exact_partition import valid_blocks
+    from pgmpy_sgm.core._local_search_kernels import mask_weights
+
+    return mask_weights(valid_blocks(cards, forbidden), counts, 1.0)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_skipping_dominated_blocks_changes_no_choice(seed, monkeypatch):
+    """The programme picks the same partition with and without the blocks that peeling one configuration beats."""
+    from pgmpy_sgm.core import _exact_partition
+
+    rng = np.random.default_rng(seed)
+    cards = ((2, 2, 2), (2, 2, 2, 2), (3, 2, 2), (2, 3, 3))[seed % 4]
+    forbidden = tuple(bool(f) for f in rng.random(len(cards)) < 0.4)
+    q = math.prod(cards)
+    for _ in range(10):
+        protos = rng.dirichlet(np.ones(2), size=3)
+        counts = np.array([rng.multinomial(int(rng.integers(0, 30)), protos[rng.integers(3)]) for _ in range(q)],
+                          dtype=float)
+        weights = _weights_of_valid_blocks(cards, forbidden, counts)
+        pruned = _exact_partition.best_regular_partition(cards, forbidden, weights, int(counts.sum()))
+        with monkeypatch.context() as patch:
+            patch.setattr(_exact_partition, "dominated_blocks", lambda blocks, *_: np.zeros(blocks.size, bool))
+            full = _exact_partition.best_regular_partition(cards, forbidden, weights, int(counts.sum()))
+        assert pruned.tolist() == full.tolist()
+
+
+def test_a_block_is_dominated_when_peeling_one_configuration_gains():
+    from pgmpy_sgm.core._dp_kernels import dominated_blocks
+    from pgmpy_sgm.core._exact_partition import _exact_structure, valid_blocks
+
+    cards, forbidden = (2, 2), (False, False)
+    blocks = valid_blocks(cards, forbidden)
+    counts = np.array([[30.0, 1.0], [29.0, 2.0], [1.0, 30.0], [2.0, 29.0]])
+    weights = _weights_of_valid_blocks(cards, forbidden, counts)
+    found = dominated_blocks(blocks, weights, _exact_structure(cards, forbidden).position, 1e-9)
+    weight = dict(zip(blocks.tolist(), weights.tolist(), strict=True))
+    for block, flag in zip(blocks.tolist(), found.tolist(), strict=True):
+        peeled = [(1 << c, block & ~(1 << c)) for c in range(4) if block >> c & 1 and block & ~(1 << c) in weight]
+        expected = bin(block).count("1") > 1 and any(weight[a] + weight[b] > weight[block] + 1e-9 for a, b in peeled)
+        assert flag == expected, bin(block)
+    assert not found[blocks.tolist().index(0b0011)] and found[blocks.tolist().index(0b0101)]  # 0 and 1 alike, 2 not
