@@ -36,12 +36,18 @@ _MIN_GAIN = 1e-10
 @njit(cache=True)
 def _pooled_weight(pooled, size, a, log_kappa):
     """``w(B)`` of the module docstring for a block of ``size`` configurations whose counts sum to ``pooled``."""
-    r = pooled.size
     alpha = a * size
+    return _weight_from_parts(pooled, alpha, math.lgamma(pooled.size * alpha), math.lgamma(alpha), size, log_kappa)
+
+
+@njit(cache=True)
+def _weight_from_parts(pooled, alpha, lgamma_r_alpha, lgamma_alpha, size, log_kappa):
+    """``w(B)`` given ``lgamma(r alpha)`` and ``lgamma(alpha)``, which depend on the block's size alone."""
+    r = pooled.size
     total_count = 0.0
     for k in range(r):
         total_count += pooled[k]
-    w = math.lgamma(r * alpha) - math.lgamma(total_count + r * alpha) - r * math.lgamma(alpha)
+    w = lgamma_r_alpha - math.lgamma(total_count + r * alpha) - r * lgamma_alpha
     for k in range(r):
         w += math.lgamma(pooled[k] + alpha)
     return w + (size - 1) * (r - 1) * log_kappa
@@ -500,6 +506,11 @@ def _mask_weights(masks, counts, a, log_kappa):
     q, r = counts.shape
     out = np.empty(masks.size)
     pooled = np.empty(r)
+    lgamma_r_alpha = np.empty(q + 1)  # the two terms that depend on a block's size alone, once per size
+    lgamma_alpha = np.empty(q + 1)
+    for size in range(1, q + 1):
+        lgamma_r_alpha[size] = math.lgamma(r * (a * size))
+        lgamma_alpha[size] = math.lgamma(a * size)
     for b in range(masks.size):
         mask = masks[b]
         pooled[:] = 0.0
@@ -509,7 +520,7 @@ def _mask_weights(masks, counts, a, log_kappa):
                 size += 1
                 for k in range(r):
                     pooled[k] += counts[c, k]
-        out[b] = _pooled_weight(pooled, size, a, log_kappa)
+        out[b] = _weight_from_parts(pooled, a * size, lgamma_r_alpha[size], lgamma_alpha[size], size, log_kappa)
     return out
 
 
