@@ -44,6 +44,7 @@ import time
 import warnings
 from pathlib import Path
 
+import bench_local_search
 import pandas as pd
 import pgmpy
 from pgmpy.causal_discovery import HillClimbSearch
@@ -55,7 +56,6 @@ from predictive import as_categories, bn_free_parameters, bn_log_likelihood, net
 
 from pgmpy_sgm.causal_discovery import LDAGSearch
 from pgmpy_sgm.core import bdeu_groups
-from pgmpy_sgm.core._label_search import local_search
 from pgmpy_sgm.structure_score import LDAGScoreSettings
 
 warnings.filterwarnings("ignore", category=FutureWarning)
@@ -96,12 +96,9 @@ LDAG_VARIANTS = {"LDAG": {}, "LDAG-noswaps": {"parent_swaps": False}, "LDAG-nowi
                  "LDAG-labels512": {"scoring_method": LDAGScoreSettings(max_labelled_configs=512)}}
 
 
-def _python_local_search(space, counts, a: float, log_kappa: float = 0.0, start=None) -> list[int]:
+def _python_local_search(space, counts, a: float, log_kappa: float = 0.0) -> list[int]:
     """The Python search that ``compiled_local_search`` compiles, with the same class weight."""
-    weights = bdeu_groups.CachedBlockWeights(
-        counts, lambda pooled, lam: bdeu_groups._weights(pooled, lam, a, log_kappa),
-        lambda pooled, size: bdeu_groups._one_class_weight(pooled, size, a, log_kappa))
-    return sorted(local_search(space, weights, start))
+    return bench_local_search.python_search(space, counts, a, log_kappa)[0]
 
 
 def _fit_ldag(train: pd.DataFrame, states: dict, max_time: float | None, variant: str = "LDAG"):

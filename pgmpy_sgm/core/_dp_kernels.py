@@ -144,6 +144,15 @@ def dominated_blocks(blocks, weights, position, tol):
     -------
     bool array
         True for the dominated blocks.
+
+    Examples
+    --------
+    >>> blocks = np.array([0b01, 0b10, 0b11])  # two configurations, and both together
+    >>> position = np.array([-1, 0, 1, 2], dtype=np.int32)
+    >>> dominated_blocks(blocks, np.array([-1.0, -1.0, -3.0]), position, 1e-9).tolist()  # apart is better
+    [False, False, True]
+    >>> dominated_blocks(blocks, np.array([-1.0, -1.0, -1.5]), position, 1e-9).tolist()
+    [False, False, False]
     """
     n = blocks.size
     out = np.zeros(n, np.bool_)

@@ -125,14 +125,23 @@ class PartitionSpace:
         return self._line_arrays
 
     def kernel_arrays(self) -> tuple:
-        """The space as the compiled local search reads it (built once; see
-        :func:`pgmpy_sgm.core._local_search_kernels.space_arrays`).
+        """The space as the compiled local search reads it (built once).
+
+        Returns
+        -------
+        tuple
+            ``line_ptr, line_cfg`` (the configurations of line ``i`` are
+            ``line_cfg[line_ptr[i]:line_ptr[i + 1]]``), ``line_dirs``, ``line_allowed`` (False on
+            forbidden directions), ``config_ptr, config_lines`` (the lines through each
+            configuration), ``slice_ptr, slice_cfg`` (the half-spaces ``{x_d = value}`` of the
+            split moves, in :func:`local_search`'s order) and ``full_dirs`` (the mask of every
+            direction).
 
         Examples
         --------
         >>> arrays = PartitionSpace((2, 2), (False, True)).kernel_arrays()
-        >>> arrays[0].tolist(), arrays[2].tolist()
-        ([0, 2, 4, 6, 8], [0, 0, 1, 1])
+        >>> arrays[1].tolist(), arrays[3].tolist(), arrays[7].tolist(), int(arrays[8])
+        ([0, 2, 1, 3, 0, 1, 2, 3], [True, True, False, False], [0, 1, 2, 3, 0, 2, 1, 3], 3)
         """
         if self._kernel_arrays is None:
             config_ptr = np.zeros(self.n_configs + 1, dtype=np.int64)

@@ -28,7 +28,7 @@ from numba import njit
 
 from pgmpy_sgm.core.bitsets import iter_bits
 
-__all__ = ["compiled_local_search", "space_arrays", "mask_weights"]
+__all__ = ["compiled_local_search", "mask_weights"]
 
 _MIN_GAIN = 1e-10
 
@@ -329,8 +329,8 @@ def _append_each(source, source_ptr, skipped, n, out, out_ptr):
 @njit(cache=True)
 def _detachments(members, ptr, state, current, best, scratch, weighing, marks, space):
     """One configuration out of its group, alone or into the groups met by one of its allowed lines."""
-    line_ptr, line_cfg, line_allowed, config_ptr, config_lines = space[0], space[1], space[3], space[4], space[5]
-    owner, pooled, weights, _ = state
+    line_allowed, config_ptr, config_lines = space[3], space[4], space[5]
+    weights = state[2]
     counts, a, log_kappa = weighing
     n_blocks, best_gain = current[0], current[2]
     removed, added, added_ptr = scratch
@@ -341,10 +341,8 @@ def _detachments(members, ptr, state, current, best, scratch, weighing, marks, s
     rest_of = np.empty(q, np.int64)  # the rest component holding each other configuration of the block
     rest_pooled = np.empty((q, r))
     rest_weights = np.empty(q)
-    absorbed = np.zeros(n_blocks, np.bool_)
-    absorbed_rest = np.zeros(q, np.bool_)
+    work = (np.zeros(n_blocks, np.bool_), np.zeros(q, np.bool_), np.empty(r))  # absorbed blocks, rests; union
     others = np.empty(q, np.int64)
-    union = np.empty(r)
     removed[:n_blocks] = False
     for g in range(n_blocks):
         if ptr[g + 1] - ptr[g] == 1:
@@ -367,56 +365,64 @@ def _detachments(members, ptr, state, current, best, scratch, weighing, marks, s
                 added[rest_ptr[n_rest]] = c
                 added_ptr[n_rest + 1] = rest_ptr[n_rest] + 1
                 _consider(gain, removed, added, added_ptr, n_rest + 1, current, best, marks, space)
-            # into the groups met by one of its lines: other blocks and rest components absorbed
+            rests = (rest, rest_ptr, rest_of, rest_pooled, rest_weights, n_rest)
             for t in range(config_ptr[c], config_ptr[c + 1]):
-                i = config_lines[t]
-                if not line_allowed[i]:
-                    continue
-                for u in range(line_ptr[i], line_ptr[i + 1]):
-                    o = line_cfg[u]
-                    if o != c:
-                        if owner[o] == g:
-                            absorbed_rest[rest_of[o]] = True
-                        else:
-                            absorbed[owner[o]] = True
-                union[:] = counts[c]
-                size = 1
-                lost = 0.0
-                for h in range(n_blocks):
-                    if absorbed[h] or h == g:
-                        lost += weights[h]
-                    if absorbed[h]:
-                        union += pooled[h]
-                        size += ptr[h + 1] - ptr[h]
-                gained = 0.0
-                for j in range(n_rest):
-                    if absorbed_rest[j]:
-                        union += rest_pooled[j]
-                        size += rest_ptr[j + 1] - rest_ptr[j]
-                    else:
-                        gained += rest_weights[j]
-                gain = gained + _pooled_weight(union, size, a, log_kappa) - lost
-                if gain > best_gain[0]:
-                    # the kept rest components (their order), then the union: c, absorbed blocks, absorbed rest
-                    n_added = _append_each(rest, rest_ptr, absorbed_rest, n_rest, added, added_ptr)
-                    pos = added_ptr[n_added]
-                    union_start = pos
-                    added[pos] = c
-                    pos = _copy_blocks(members, ptr, absorbed, n_blocks, added, pos + 1)
-                    pos = _copy_blocks(rest, rest_ptr, absorbed_rest, n_rest, added, pos)
-                    n_added += 1
-                    added_ptr[n_added] = pos
-                    if _allowed_block(added[union_start:], pos - union_start, marks, space):
-                        for h in range(n_blocks):
-                            if absorbed[h]:
-                                removed[h] = True
-                        _consider(gain, removed, added, added_ptr, n_added, current, best, marks, space)
-                        for h in range(n_blocks):
-                            if absorbed[h]:
-                                removed[h] = False
-                absorbed[:] = False
-                absorbed_rest[:n_rest] = False
+                if line_allowed[config_lines[t]]:
+                    _into_line(c, g, config_lines[t], members, ptr, state, rests, work, current, best, scratch,
+                               weighing, marks, space)
             removed[g] = False
+
+
+@njit(cache=True)
+def _into_line(c, g, i, members, ptr, state, rests, work, current, best, scratch, weighing, marks, space):
+    """Configuration ``c`` of block ``g`` into the groups met by line ``i``: the other blocks it meets and the
+    components of the rest of ``g`` it meets join ``c``; the rest's other components stay apart."""
+    line_ptr, line_cfg = space[0], space[1]
+    owner, pooled, weights, _ = state
+    rest, rest_ptr, rest_of, rest_pooled, rest_weights, n_rest = rests
+    absorbed, absorbed_rest, union = work
+    counts, a, log_kappa = weighing
+    n_blocks, best_gain = current[0], current[2]
+    removed, added, added_ptr = scratch
+    for u in range(line_ptr[i], line_ptr[i + 1]):
+        o = line_cfg[u]
+        if o != c:
+            if owner[o] == g:
+                absorbed_rest[rest_of[o]] = True
+            else:
+                absorbed[owner[o]] = True
+    union[:] = counts[c]
+    size = 1
+    lost = 0.0
+    for h in range(n_blocks):
+        if absorbed[h] or h == g:
+            lost += weights[h]
+        if absorbed[h]:
+            union += pooled[h]
+            size += ptr[h + 1] - ptr[h]
+    gained = 0.0
+    for j in range(n_rest):
+        if absorbed_rest[j]:
+            union += rest_pooled[j]
+            size += rest_ptr[j + 1] - rest_ptr[j]
+        else:
+            gained += rest_weights[j]
+    gain = gained + _pooled_weight(union, size, a, log_kappa) - lost
+    if gain > best_gain[0]:
+        # the kept rest components (their order), then the union: c, absorbed blocks, absorbed rest
+        n_added = _append_each(rest, rest_ptr, absorbed_rest, n_rest, added, added_ptr)
+        union_start = added_ptr[n_added]
+        added[union_start] = c
+        pos = _copy_blocks(members, ptr, absorbed, n_blocks, added, union_start + 1)
+        pos = _copy_blocks(rest, rest_ptr, absorbed_rest, n_rest, added, pos)
+        n_added += 1
+        added_ptr[n_added] = pos
+        if _allowed_block(added[union_start:], pos - union_start, marks, space):
+            removed[:n_blocks] |= absorbed
+            _consider(gain, removed, added, added_ptr, n_added, current, best, marks, space)
+            removed[:n_blocks] &= ~absorbed  # g is never absorbed: it stays removed
+    absorbed[:] = False
+    absorbed_rest[:n_rest] = False
 
 
 @njit(cache=True)
@@ -480,7 +486,7 @@ def _apply(members, ptr, n_blocks, best):
 
 @njit(cache=True)
 def _search(members, ptr, n_blocks, counts, a, log_kappa, space):
-    """The search from the partition ``(members, ptr)``; ``space`` is :func:`space_arrays`."""
+    """The search from the partition ``(members, ptr)``; ``space`` is ``PartitionSpace.kernel_arrays()``."""
     q = counts.shape[0]
     marks = np.zeros(q + 1, np.int64)
     weighing = (counts, a, log_kappa)
@@ -542,6 +548,12 @@ def mask_weights(masks: np.ndarray, counts: np.ndarray, a: float, log_kappa: flo
     -------
     float64 array
 
+    Raises
+    ------
+    ValueError
+        For counts that are not a table of finite non-negative numbers, ``a <= 0``, or a mask
+        with a bit beyond the rows of ``counts``.
+
     Examples
     --------
     >>> from pgmpy_sgm.core.bdeu_groups import bdeu_class_weights
@@ -550,45 +562,44 @@ def mask_weights(masks: np.ndarray, counts: np.ndarray, a: float, log_kappa: flo
     >>> bool(np.isclose(w[0] + w[1], bdeu_class_weights(counts, [0, 1], ess=4.0)))
     True
     """
-    return _mask_weights(np.asarray(masks, dtype=np.int64), np.ascontiguousarray(counts, dtype=np.float64), float(a),
-                         float(log_kappa))
+    counts = _checked_counts(counts, None, a)
+    masks = np.asarray(masks, dtype=np.int64)
+    if masks.ndim != 1 or np.any(masks <= 0) or np.any(masks >> counts.shape[0]):
+        raise ValueError(f"masks must be non-empty blocks over the {counts.shape[0]} rows of counts (bits 0 to "
+                         f"{counts.shape[0] - 1})")
+    return _mask_weights(masks, counts, float(a), float(log_kappa))
 
 
-def space_arrays(space) -> tuple:
-    """``space`` (a :class:`~pgmpy_sgm.core._label_search.PartitionSpace`) as the kernels read it.
-
-    Returns
-    -------
-    tuple
-        ``line_ptr, line_cfg`` (the configurations of line ``i`` are
-        ``line_cfg[line_ptr[i]:line_ptr[i + 1]]``), ``line_dirs``, ``line_allowed`` (False on
-        forbidden directions), ``config_ptr, config_lines`` (the lines through each
-        configuration), ``slice_ptr, slice_cfg`` (the half-spaces ``{x_d = value}`` of the
-        split moves, in the Python search's order) and ``full_dirs`` (the mask of every
-        direction); built once per space.
-
-    Examples
-    --------
-    >>> from pgmpy_sgm.core._label_search import PartitionSpace
-    >>> arrays = space_arrays(PartitionSpace((2, 2), (False, True)))
-    >>> arrays[1].tolist(), arrays[3].tolist(), arrays[7].tolist(), int(arrays[8])
-    ([0, 2, 1, 3, 0, 1, 2, 3], [True, True, False, False], [0, 1, 2, 3, 0, 2, 1, 3], 3)
-    """
-    return space.kernel_arrays()
+def _checked_counts(counts, n_configs: int | None, a: float) -> np.ndarray:
+    """``counts`` as a C-ordered float table, refused by name when it cannot be one family's counts."""
+    counts = np.ascontiguousarray(counts, dtype=np.float64)
+    if counts.ndim != 2 or counts.shape[1] == 0 or (n_configs is not None and counts.shape[0] != n_configs):
+        rows = "rows" if n_configs is None else f"{n_configs} rows (one per configuration)"
+        raise ValueError(f"counts must be a 2-D table with {rows} and a column per state, got shape {counts.shape}")
+    if not np.all(np.isfinite(counts)) or np.any(counts < 0):
+        raise ValueError("counts must hold finite non-negative numbers")
+    if not (math.isfinite(a) and a > 0):
+        raise ValueError(f"a must be a positive number, got {a!r}")
+    return counts
 
 
 def _partition_arrays(blocks: list[int], n_configs: int) -> tuple[np.ndarray, np.ndarray]:
+    union, held = 0, 0
+    for block in blocks:
+        union |= block
+        held += int(block).bit_count()
+    if union != (1 << n_configs) - 1 or held != n_configs or any(block <= 0 for block in blocks):
+        raise ValueError(f"start must partition the {n_configs} configurations into non-empty disjoint blocks; its "
+                         f"blocks hold {held} configurations, {union.bit_count()} distinct")
     members = np.empty(n_configs, dtype=np.int64)
-    ptr = np.zeros(len(blocks) + 1, dtype=np.int64)
+    ptr = np.zeros(n_configs + 1, dtype=np.int64)
     pos = 0
     for g, block in enumerate(blocks):
         configs = list(iter_bits(block))
         members[pos:pos + len(configs)] = configs
         pos += len(configs)
         ptr[g + 1] = pos
-    if pos != n_configs:
-        raise ValueError(f"start must partition the {n_configs} configurations; its blocks hold {pos}")
-    return members, np.concatenate([ptr, np.zeros(n_configs - len(blocks), dtype=np.int64)])
+    return members, ptr
 
 
 def compiled_local_search(space, counts, a: float, log_kappa: float = 0.0, start: list[int] | None = None) -> list[int]:
@@ -614,6 +625,12 @@ def compiled_local_search(space, counts, a: float, log_kappa: float = 0.0, start
     list of int
         The blocks found, as bitmasks, in increasing order.
 
+    Raises
+    ------
+    ValueError
+        For counts that are not one row per configuration of finite non-negative numbers,
+        ``a <= 0``, or a start that does not partition the configurations.
+
     Examples
     --------
     >>> from pgmpy_sgm.core._label_search import PartitionSpace
@@ -628,6 +645,6 @@ def compiled_local_search(space, counts, a: float, log_kappa: float = 0.0, start
     else:
         members, ptr = _partition_arrays(list(start), q)
         n_blocks = len(start)
-    members, ptr, n_blocks = _search(members, ptr, n_blocks, np.ascontiguousarray(counts, dtype=np.float64), float(a),
-                                     float(log_kappa), space.kernel_arrays())
+    counts = _checked_counts(counts, q, a)
+    members, ptr, n_blocks = _search(members, ptr, n_blocks, counts, float(a), float(log_kappa), space.kernel_arrays())
     return [sum(1 << int(c) for c in members[ptr[g]:ptr[g + 1]]) for g in range(n_blocks)]

@@ -90,10 +90,30 @@ def test_a_given_start_is_searched_from():
     assert compiled_local_search(space, counts, 1.0, start=start) == sorted(local_search(space, weights, start))
 
 
-def test_a_start_that_is_not_a_partition_is_refused():
+@pytest.mark.parametrize("start, held", [([0b0011, 0b0100], "3 configurations, 3 distinct"),
+                                         ([0b0011, 0b0110, 0b1000], "5 configurations, 4 distinct"),
+                                         ([0b0011, 0b11100], "5 configurations, 5 distinct")])
+def test_a_start_that_is_not_a_partition_is_refused(start, held):
     space = partition_space((2, 2), (False, False))
-    with pytest.raises(ValueError, match="start must partition the 4 configurations; its blocks hold 3"):
-        compiled_local_search(space, np.ones((4, 2)), 1.0, start=[0b0011, 0b0100])
+    with pytest.raises(ValueError, match=f"start must partition the 4 configurations.*hold {held}"):
+        compiled_local_search(space, np.ones((4, 2)), 1.0, start=start)
+
+
+@pytest.mark.parametrize("counts, a, match", [(np.ones((3, 2)), 1.0, "4 rows"), (np.ones(4), 1.0, "shape"),
+                                              (-np.ones((4, 2)), 1.0, "non-negative"),
+                                              (np.ones((4, 2)), 0.0, "a must")])
+def test_bad_counts_are_refused(counts, a, match):
+    space = partition_space((2, 2), (False, False))
+    with pytest.raises(ValueError, match=match):
+        compiled_local_search(space, counts, a)
+    if counts.ndim == 2 and counts.shape[0] == 4:
+        with pytest.raises(ValueError, match=match):
+            mask_weights(np.array([1, 3]), counts, a)
+
+
+def test_a_mask_beyond_the_rows_of_counts_is_refused():
+    with pytest.raises(ValueError, match="bits 0 to 3"):
+        mask_weights(np.array([0b10001]), np.ones((4, 2)), 1.0)
 
 
 @pytest.mark.parametrize("seed", range(3))
