@@ -54,7 +54,7 @@ from pgmpy.readwrite import BIFReader
 from pgmpy.structure_score import BIC, BDeu
 from predictive import as_categories, bn_free_parameters, bn_log_likelihood, network_states
 
-from pgmpy_sgm.causal_discovery import LDAGSearch
+from pgmpy_sgm.causal_discovery import LDAGSearch, _dag_moves
 from pgmpy_sgm.core import bdeu_groups
 from pgmpy_sgm.structure_score import LDAGScoreSettings
 
@@ -102,9 +102,12 @@ def _python_local_search(space, counts, a: float, log_kappa: float = 0.0) -> lis
 
 
 def _fit_ldag(train: pd.DataFrame, states: dict, max_time: float | None, variant: str = "LDAG"):
-    settings = dict(LDAG_VARIANTS[variant]) if max_time is None else {"max_time": max_time, **LDAG_VARIANTS[variant]}
+    settings = dict(LDAG_VARIANTS.get(variant, {})) if max_time is None else {"max_time": max_time, **LDAG_VARIANTS.get(variant, {})}
     if variant == "LDAG-pylabels":  # each learner runs in its own forked process: the change stays there
         bdeu_groups.compiled_local_search = _python_local_search
+    if variant.startswith("LDAG-table"):  # LDAG-table<K>n: families of at most K n cells
+        multiple = float(variant.removeprefix("LDAG-table").removesuffix("n"))
+        _dag_moves.largest_table = lambda score: int(multiple * score.encoded.n)
     est = LDAGSearch(seed=0, state_names=states, show_progress=False, **settings).fit(train)
     extra = {"n_edges": len(est.causal_graph_.edges()), "n_labels": est.model_.n_labels(),
              "n_climbs": len(est.climb_scores_), "stopped_by": est.restarts_stopped_by_, "score": est.best_score_,

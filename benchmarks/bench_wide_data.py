@@ -1,9 +1,10 @@
 """Wide data: peak RSS of SGMScore on 10^6 rows x 500 binary int8 columns; family-term throughput against BDeu.
 
-Run: ``python benchmarks/bench_wide_data.py STEP ROWS VARIABLES`` with ``STEP`` ``sgm`` (``SGMScore(frame)``,
+Run: ``python benchmarks/bench_wide_data.py STEP ROWS VARIABLES [MAX_TIME]`` with ``STEP`` ``sgm`` (``SGMScore(frame)``,
 then 40 random families of 2-4 parents scored from scratch, the count cache cleared before each) or
 ``bdeu`` (pgmpy's ``BDeu`` on the frame as categories, the first 10 of the same families through
-``_local_score``); prints one JSON line with the times, families per second and the process's peak RSS.
+``_local_score``), ``ldag`` (a whole ``LDAGSearch`` fit, defaults and ``seed=0``, with ``max_time=MAX_TIME``
+when given) or ``sgm-search`` (the same with ``NonReversibleMCMC``); prints one JSON line with the times, families per second and the process's peak RSS.
 Run each step in its own process, so that peaks do not mix. Data: ``bench_scale.chunk(ROWS, VARIABLES, 0)``
 (int8 columns; every variable copies one of the three before it with probability 0.8, every fifth only
 in one context of a neighbour).
@@ -34,6 +35,20 @@ def families(columns: list, n_families: int = 40, seed: int = 1) -> list[tuple[s
         others = [x for x in range(d) if x != c]
         parents = rng.choice(others, size=int(rng.integers(2, 5)), replace=False)
         out.append((columns[c], tuple(columns[p] for p in parents)))
+    return out
+
+
+def learn(step: str, frame, max_time: float | None) -> dict:
+    """A whole search on the frame: ``LDAGSearch`` or ``NonReversibleMCMC`` (defaults, ``seed=0``, ``max_time``)."""
+    from pgmpy_sgm.causal_discovery import LDAGSearch, NonReversibleMCMC
+
+    learner = LDAGSearch if step == "ldag" else NonReversibleMCMC
+    tic, cpu = time.perf_counter(), time.process_time()
+    est = learner(seed=0, show_progress=False, max_time=max_time).fit(frame)
+    out = {"fit_s": time.perf_counter() - tic, "fit_cpu_s": time.process_time() - cpu, "max_time": max_time,
+           "edges": len(est.model_.edges()), "best_score": float(est.best_score_)}
+    if step == "ldag":
+        out.update(labels=est.model_.n_labels(), stopped_by=est.restarts_stopped_by_)
     return out
 
 
@@ -69,8 +84,10 @@ def main() -> None:
         for child, parents in todo[:10]:
             bdeu._local_score(child, parents)
         out["families_per_s"] = 10 / (time.perf_counter() - tic)
+    elif step in ("ldag", "sgm-search"):
+        out.update(learn(step, frame, float(sys.argv[4]) if len(sys.argv) > 4 else None))
     else:
-        raise SystemExit(f"STEP must be 'sgm' or 'bdeu'. Got: {step!r}")
+        raise SystemExit(f"STEP must be 'sgm', 'bdeu', 'ldag' or 'sgm-search'. Got: {step!r}")
     out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps(out))
 
