@@ -102,7 +102,9 @@ def _python_local_search(space, counts, a: float, log_kappa: float = 0.0) -> lis
 
 
 def _fit_ldag(train: pd.DataFrame, states: dict, max_time: float | None, variant: str = "LDAG"):
-    settings = dict(LDAG_VARIANTS.get(variant, {})) if max_time is None else {"max_time": max_time, **LDAG_VARIANTS.get(variant, {})}
+    settings = dict(LDAG_VARIANTS.get(variant, {}))
+    if max_time is not None:
+        settings["max_time"] = max_time
     if variant == "LDAG-pylabels":  # each learner runs in its own forked process: the change stays there
         bdeu_groups.compiled_local_search = _python_local_search
     if variant.startswith("LDAG-table"):  # LDAG-table<K>n: families of at most K n cells

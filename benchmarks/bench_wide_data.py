@@ -4,7 +4,8 @@ Run: ``python benchmarks/bench_wide_data.py STEP ROWS VARIABLES [MAX_TIME]`` wit
 then 40 random families of 2-4 parents scored from scratch, the count cache cleared before each) or
 ``bdeu`` (pgmpy's ``BDeu`` on the frame as categories, the first 10 of the same families through
 ``_local_score``), ``ldag`` (a whole ``LDAGSearch`` fit, defaults and ``seed=0``, with ``max_time=MAX_TIME``
-when given) or ``sgm-search`` (the same with ``NonReversibleMCMC``); prints one JSON line with the times, families per second and the process's peak RSS.
+when given) or ``sgm-search`` (the same with ``NonReversibleMCMC``); prints one JSON line with the times,
+families per second and the process's peak RSS.
 Run each step in its own process, so that peaks do not mix. Data: ``bench_scale.chunk(ROWS, VARIABLES, 0)``
 (int8 columns; every variable copies one of the three before it with probability 0.8, every fifth only
 in one context of a neighbour).

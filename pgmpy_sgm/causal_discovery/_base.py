@@ -36,6 +36,7 @@ from pgmpy_sgm.core.pooling import is_dask_frame, pool_data, pooled_input
 __all__ = [
     "CausalDiscoveryMixin",
     "DecomposableCausalGraphMixin",
+    "check_features",
     "check_return_type",
     "check_score_arguments",
     "cpdag",
@@ -172,6 +173,28 @@ def _ordered_dag(edges, nodes: list) -> DAG:
     dag.add_nodes_from(nodes)
     dag.add_edges_from(sorted(edges, key=lambda e: (position[e[0]], position[e[1]])))
     return dag
+
+
+def check_features(estimator, X, reset: bool) -> None:
+    """Set (``reset=True``) or check scikit-learn's ``n_features_in_`` and ``feature_names_in_`` for ``X``.
+
+    A DataFrame's values are checked by the package's own checks (naming the column at
+    fault), so scikit-learn is not asked to turn it into one array: for columns of
+    categories that array holds a Python object per cell, nine times the frame's memory.
+    Arrays are checked by scikit-learn as well.
+
+    Examples
+    --------
+    >>> from pgmpy_sgm.causal_discovery import LDAGSearch
+    >>> est = LDAGSearch()
+    >>> check_features(est, pd.DataFrame({"a": [0, 1], "b": [1, 0]}), reset=True)
+    >>> est.n_features_in_, est.feature_names_in_.tolist()
+    (2, ['a', 'b'])
+    """
+    if isinstance(X, pd.DataFrame):
+        validate_data(estimator, X=X, skip_check_array=True, reset=reset)
+    else:
+        validate_data(estimator, X=X, dtype=None, accept_sparse=False, ensure_all_finite=True, reset=reset)
 
 
 def check_data_argument(X):
@@ -392,7 +415,7 @@ class CausalDiscoveryMixin:
             n_samples = float(X[weights].sum())
         if n_samples < 2:
             raise ValueError(f"n_samples = {n_samples:g}, at least 2 are required.")
-        validate_data(self, X=variables, dtype=None, accept_sparse=False, ensure_all_finite=True, reset=True)
+        check_features(self, variables, reset=True)
         if not isinstance(variables, pd.DataFrame):
             variables = pd.DataFrame(variables, columns=[f"x{i}" for i in range(n_features)])
             self.feature_names_in_ = np.asarray(variables.columns, dtype=object)

@@ -25,8 +25,8 @@ from scipy.special import gammaln
 
 from pgmpy_sgm.core.bdeu_groups import dirichlet_class_weights
 
-__all__ = ["SCREEN_ABOVE", "candidate_limit", "candidate_parents", "pairwise_gains", "joint_counts", "screened_candidates",
-           "conditional_gains", "widened_candidates"]
+__all__ = ["SCREEN_ABOVE", "candidate_limit", "candidate_parents", "pairwise_gains", "joint_counts",
+           "screened_candidates", "conditional_gains", "widened_candidates"]
 
 #: Cells of the extension tables counted at once by :func:`conditional_gains` (memory).
 EXTENSION_CELLS = 2**22

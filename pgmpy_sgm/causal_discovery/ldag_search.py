@@ -15,10 +15,9 @@ import pandas as pd
 from pgmpy import config
 from pgmpy.base import DAG
 from sklearn.base import BaseEstimator
-from sklearn.utils.validation import validate_data
 from tqdm.auto import tqdm
 
-from pgmpy_sgm.causal_discovery._base import RETURN_TYPE, CausalDiscoveryMixin
+from pgmpy_sgm.causal_discovery._base import RETURN_TYPE, CausalDiscoveryMixin, check_features
 from pgmpy_sgm.causal_discovery._candidates import (
     SCREEN_ABOVE,
     candidate_limit,
@@ -1002,7 +1001,7 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
         if weights is not None and weights not in X.columns:
             weights = None
         variables = X.drop(columns=[weights]) if weights else X
-        validate_data(self, X=variables, dtype=None, accept_sparse=False, ensure_all_finite=True, reset=False)
+        check_features(self, variables, reset=False)
         if not isinstance(variables, pd.DataFrame):  # columns in the fitted order (scikit-learn has warned)
             variables = pd.DataFrame(variables, columns=list(self.feature_names_in_))
         counts = None if weights is None else X[weights].to_numpy()

@@ -10,9 +10,8 @@ import numpy as np
 import pandas as pd
 from pgmpy.base import DAG
 from sklearn.base import BaseEstimator
-from sklearn.utils.validation import validate_data
 
-from pgmpy_sgm.causal_discovery._base import RETURN_TYPE, CausalDiscoveryMixin, equivalence_class
+from pgmpy_sgm.causal_discovery._base import RETURN_TYPE, CausalDiscoveryMixin, check_features, equivalence_class
 from pgmpy_sgm.causal_discovery._mpl_additions import add_edges
 from pgmpy_sgm.causal_discovery._mpl_steps import Deadline, choose_graph, climb_contexts, climb_edges, prescreen_blanket
 from pgmpy_sgm.causal_discovery._parameters import boolean, integer, one_of, seconds, seed, state_names
@@ -315,7 +314,7 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
         if weights is not None and weights not in X.columns:
             weights = None
         variables = X.drop(columns=[weights]) if weights else X
-        validate_data(self, X=variables, dtype=None, accept_sparse=False, ensure_all_finite=True, reset=False)
+        check_features(self, variables, reset=False)
         if not isinstance(variables, pd.DataFrame):
             variables = pd.DataFrame(variables, columns=list(self.feature_names_in_))
         counts = None if weights is None else X[weights].to_numpy()

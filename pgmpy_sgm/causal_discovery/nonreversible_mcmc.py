@@ -14,10 +14,10 @@ import numpy as np
 import pandas as pd
 from pgmpy import config
 from sklearn.base import BaseEstimator
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 from tqdm.auto import tqdm
 
-from pgmpy_sgm.causal_discovery._base import RETURN_TYPE, DecomposableCausalGraphMixin
+from pgmpy_sgm.causal_discovery._base import RETURN_TYPE, DecomposableCausalGraphMixin, check_features
 from pgmpy_sgm.causal_discovery._chain import (
     ChainData,
     ChainState,
@@ -561,7 +561,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             raise ValueError(f"0 feature(s) (shape={X.shape}) while a minimum of 1 is required.")
         if n_samples < 2:
             raise ValueError(f"n_samples = {n_samples}, at least 2 are required.")
-        validate_data(self, X=X, dtype=None, accept_sparse=False, ensure_all_finite=True, reset=True)
+        check_features(self, X, reset=True)
         if not isinstance(X, pd.DataFrame):
             X = pd.DataFrame(X, columns=[f"x{i}" for i in range(X.shape[1])])
             self.feature_names_in_ = np.asarray(X.columns, dtype=object)
@@ -1050,7 +1050,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         >>> round(est.score(data), 2)
         -6715.9
         """
-        validate_data(self, X=X, dtype=None, accept_sparse=False, ensure_all_finite=True, reset=False)
+        check_features(self, X, reset=False)
         if not isinstance(X, pd.DataFrame):
             X = pd.DataFrame(X, columns=[f"x{i}" for i in range(X.shape[1])])
         weights = self.weights if isinstance(self.weights, str) else None

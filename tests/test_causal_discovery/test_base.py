@@ -190,3 +190,19 @@ def test_numpy_input_gets_a_causal_graph_over_x_columns():
         assert est.score(X) == pytest.approx(est.best_score_, abs=1e-8)
     assert isinstance(est.adjacency_matrix_, pd.DataFrame)
     assert paper_synthetic_graph().number_of_nodes() == 7
+
+
+def test_feature_check_does_not_copy_a_frame_of_categories():
+    import tracemalloc
+
+    from pgmpy_sgm.causal_discovery._base import check_features
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({f"x{i}": pd.Categorical(rng.integers(0, 3, 200_000)) for i in range(20)})
+    est = LDAGSearch()
+    tracemalloc.start()
+    check_features(est, frame, reset=True)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < frame.memory_usage(deep=True).sum()  # an object array of the cells: 8 bytes a cell, 8 times more
+    assert est.n_features_in_ == 20 and est.feature_names_in_.tolist() == list(frame.columns)

@@ -1,4 +1,6 @@
-"""Candidate screening of LDAGSearch widened given a DAG: gains against pgmpy's BDeu, and the search with it."""
+"""Candidate screening of LDAGSearch: pairwise gains counted in chunks of rows, and the screen widened given a DAG."""
+
+import itertools
 
 import numpy as np
 import pandas as pd
@@ -6,7 +8,7 @@ import pytest
 from pgmpy.structure_score import BDeu
 
 from pgmpy_sgm.causal_discovery import LDAGSearch
-from pgmpy_sgm.causal_discovery._candidates import conditional_gains, widened_candidates
+from pgmpy_sgm.causal_discovery._candidates import conditional_gains, joint_counts, pairwise_gains, widened_candidates
 from pgmpy_sgm.causal_discovery._dag_moves import mask_fits
 from pgmpy_sgm.core.data import EncodedData
 from pgmpy_sgm.structure_score import LDAGScore
@@ -123,3 +125,47 @@ def test_screened_climbs_label_fewer_families_than_unscreened_ones():
 def test_screen_moves_must_be_a_bool():
     with pytest.raises(TypeError, match="screen_moves must be a bool"):
         LDAGSearch(screen_moves="yes").fit(_mixed())
+
+
+def _weighted_bdeu(codes, weights, cards, child, parent, ess):
+    """BDeu term of ``child`` (with ``parent`` or alone) from a table counted with ``np.add.at``."""
+    from scipy.special import gammaln
+
+    q = 1 if parent is None else cards[parent]
+    r = cards[child]
+    table = np.zeros((q, r))
+    np.add.at(table, (0 if parent is None else codes[:, parent], codes[:, child]), weights)
+    a_j, a_jk = ess / q, ess / (q * r)
+    return float(np.sum(gammaln(a_j) - gammaln(a_j + table.sum(axis=1)))
+                 + np.sum(gammaln(a_jk + table) - gammaln(a_jk)))  # fmt: skip
+
+
+@pytest.mark.parametrize("chunk_cells", [1, 7, 2**22])
+def test_pairwise_gains_with_fractional_weights_in_any_chunks(chunk_cells, monkeypatch):
+    import pgmpy_sgm.causal_discovery._candidates as candidates_module
+
+    rng = np.random.default_rng(4)
+    cards = [2, 3, 4, 2]
+    codes = np.column_stack([rng.integers(0, k, 50) for k in cards])
+    weights = rng.random(50) * 3  # expected counts, as EM's completed tables have
+    monkeypatch.setattr(candidates_module.joint_counts, "__defaults__", (chunk_cells,))
+    gains = pairwise_gains(codes, cards, weights, 2.0, block=3)
+    for x, y in itertools.permutations(range(4), 2):
+        alone = _weighted_bdeu(codes, weights, cards, y, None, 2.0)
+        expected = _weighted_bdeu(codes, weights, cards, y, x, 2.0) - alone
+        assert gains[x, y] == pytest.approx(expected, rel=1e-12, abs=1e-9)
+
+
+@pytest.mark.parametrize("weights", [np.ones(40), np.arange(40) * 0.5, np.full(40, 2.0**20)])
+def test_joint_counts_in_chunks_equal_the_table_counted_directly(weights):
+    rng = np.random.default_rng(5)
+    cards = [3, 2, 4]
+    codes = np.column_stack([rng.integers(0, k, 40) for k in cards])
+    offsets = np.concatenate([[0], np.cumsum(cards)])
+    for chunk_cells in (1, 9, 10_000):
+        joint = joint_counts(codes, weights, offsets, 1, 3, chunk_cells=chunk_cells)
+        for x, y in itertools.product((1, 2), range(3)):
+            table = np.zeros((cards[x], cards[y]))
+            np.add.at(table, (codes[:, x], codes[:, y]), weights)
+            block = joint[offsets[x] - offsets[1]:offsets[x + 1] - offsets[1], offsets[y]:offsets[y + 1]]
+            assert np.array_equal(block, table)
