@@ -234,14 +234,17 @@ def conditional_gains(encoded, variable: str, parents: list, others: list, ess: 
     return np.concatenate(out) if out else np.empty(0)
 
 
-def widened_candidates(score, parents: list[int], candidates: list[int], fits) -> tuple[list[int], int]:
+def widened_candidates(score, parents: list[int], candidates: list[int], fits,
+                       nodes: list[int] | None = None) -> tuple[list[int], int]:  # fmt: skip
     """The candidate masks widened given a DAG: a pair joins when the BDeu term of one end gains from the other.
 
     For every node ``y`` and every ``x`` that is not yet a candidate partner of ``y``, the gain
     of adding ``x`` to ``y``'s current parents (``parents``, masks over the score's variables)
     is computed by :func:`conditional_gains` under the score's equivalent sample size; where
     it is positive, ``x`` and ``y`` become candidates of each other. Families refused by
-    ``fits(y, mask)`` are not counted.
+    ``fits(y, mask)`` are not counted. ``nodes`` limits the ``y`` screened: after a round,
+    a node whose parents did not change gains from none of its non-candidates (else they
+    would have joined), so only the nodes whose parents changed need screening again.
 
     Returns
     -------
@@ -266,7 +269,7 @@ def widened_candidates(score, parents: list[int], candidates: list[int], fits) -
     d = len(variables)
     out = list(candidates)
     added = 0
-    for y in range(d):  # a pair added from one end is not scored again from the other
+    for y in range(d) if nodes is None else nodes:  # a pair added from one end is not scored again from the other
         others = [x for x in range(d) if x != y and not out[y] >> x & 1 and not parents[y] >> x & 1
                   and fits(y, parents[y] | (1 << x))]  # fmt: skip
         if not others:

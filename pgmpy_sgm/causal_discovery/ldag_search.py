@@ -870,17 +870,23 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
 
         Each round adds the pairs whose BDeu term gains given the best DAG's parents
         (:func:`~pgmpy_sgm.causal_discovery._candidates.widened_candidates`) and climbs from
-        the best DAG with them; the widened candidates serve the turns and restarts too.
+        the best DAG with them; the widened candidates serve the turns and restarts too. After
+        the first round only the nodes whose parents the climb changed are screened again (the
+        others would add nothing).
         """
         self.n_candidates_added_ = 0
         if self._candidates is None or not self.widen_candidates:
             return best, best_score
         columns = list(X.columns)
         fits = mask_fits(score, columns)
+        screened = None  # the parents each node was last screened with
         for _ in range(MAX_WIDENINGS):
             if self._out_of_time():
                 break
-            self._candidates, added = widened_candidates(score, parent_masks(best, columns), self._candidates, fits)
+            parents = parent_masks(best, columns)
+            nodes = None if screened is None else [y for y, mask in enumerate(parents) if mask != screened[y]]
+            self._candidates, added = widened_candidates(score, parents, self._candidates, fits, nodes)
+            screened = parents
             self.n_candidates_added_ += added
             if not added:
                 break

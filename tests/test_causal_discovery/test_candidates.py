@@ -64,6 +64,27 @@ def test_widening_adds_exactly_the_pairs_whose_term_gains_given_the_parents():
     assert widened[names.index("e")] >> names.index("b") & 1  # b matters to e beside a
 
 
+def test_widening_again_screens_only_the_nodes_whose_parents_changed():
+    rng = np.random.default_rng(2)
+    cols = {v: rng.integers(0, 2, 2000) for v in ("a", "b", "c", "g")}
+    cols["f"] = cols["a"] ^ cols["b"] ^ cols["c"] ^ (rng.random(2000) < 0.05)  # c matters to f beside a and b
+    score = LDAGScore(pd.DataFrame(cols))
+    names = score.variables
+    fits = mask_fits(score, names)
+    index = {v: i for i, v in enumerate(names)}
+    parents = [0] * len(names)
+    parents[index["f"]] = 1 << index["a"]
+    first, _ = widened_candidates(score, parents, [0] * len(names), fits)
+    assert not first[index["f"]] >> index["c"] & 1  # given a alone, c does not help f
+    moved = list(parents)
+    moved[index["f"]] |= 1 << index["b"]  # a climb gave f the parent b as well
+    everywhere, added_everywhere = widened_candidates(score, moved, first, fits)
+    changed, added_changed = widened_candidates(score, moved, first, fits, nodes=[index["f"]])
+    assert changed == everywhere and added_changed == added_everywhere > 0
+    assert changed[index["f"]] >> index["c"] & 1
+    assert widened_candidates(score, parents, first, fits) == (first, 0)  # unchanged parents: nothing joins
+
+
 def _copies(n=3000, seed=0):
     """y = x0 XOR x1 (x1 biased, so y and x1 are independent in pairs), with 33 noisy copies each of x1 and y.
 
