@@ -31,6 +31,9 @@ __all__ = ["SCREEN_ABOVE", "candidate_limit", "candidate_parents", "pairwise_gai
 #: Cells of the extension tables counted at once by :func:`conditional_gains` (memory).
 EXTENSION_CELLS = 2**22
 
+#: Cells of the joint counts that :func:`pairwise_gains` holds at once (128 MB of float64; three such arrays).
+BLOCK_CELLS = 2**24
+
 #: Cells of the one-hot codes of one chunk of rows in :func:`joint_counts` (32 MB of float64).
 CHUNK_CELLS = 2**22
 
@@ -52,7 +55,7 @@ def candidate_limit(n_variables: int) -> int | None:
 
 
 def pairwise_gains(codes: np.ndarray, cards: list[int], weights: np.ndarray, ess: float,
-                   block: int = 64) -> np.ndarray:  # fmt: skip
+                   block_cells: int = BLOCK_CELLS) -> np.ndarray:  # fmt: skip
     """``G[x, y]``: BDeu term of ``y`` with the one parent ``x`` minus that of ``y`` alone (diagonal -inf).
 
     The joint counts of every pair are blocks of the weighted product of one-hot codes,
@@ -69,8 +72,10 @@ def pairwise_gains(codes: np.ndarray, cards: list[int], weights: np.ndarray, ess
         Count of each row.
     ess : float
         Equivalent sample size of the BDeu prior.
-    block : int, default=64
-        Variables whose joint counts with all others are held at once (memory).
+    block_cells : int, default=BLOCK_CELLS
+        Cells of the joint counts held at once (memory): as many variables ``x`` are taken
+        together as keep their states times all states within it (at least one), so that
+        the rows' one-hot codes are built once per chunk for as many variables as fit.
 
     Returns
     -------
@@ -98,14 +103,18 @@ def pairwise_gains(codes: np.ndarray, cards: list[int], weights: np.ndarray, ess
     alone += gammaln(ess) - gammaln(ess + total)
     configs = np.add.reduceat(gammaln(ess / cards_a[owner]) - gammaln(ess / cards_a[owner] + marginal), offsets[:-1])
     gains = np.empty((d, d))
-    for start in range(0, d, block):
-        stop = min(d, start + block)
+    start = 0
+    while start < d:
+        stop = start + 1
+        while stop < d and (offsets[stop + 1] - offsets[start]) * offsets[-1] <= block_cells:
+            stop += 1
         joint = joint_counts(codes, weights, offsets, start, stop)  # (states of x in the block, states of every y)
         prior = ess / np.outer(cards_a[owner[offsets[start]:offsets[stop]]], cards_a[owner])
         cells = gammaln(prior + joint) - gammaln(prior)
         summed = np.add.reduceat(np.add.reduceat(cells, offsets[start:stop] - offsets[start], axis=0),
                                  offsets[:-1], axis=1)  # fmt: skip
         gains[start:stop] = configs[start:stop, None] + summed - alone[None, :]
+        start = stop
     np.fill_diagonal(gains, -np.inf)
     return gains
 

@@ -161,8 +161,8 @@ def _weighted_bdeu(codes, weights, cards, child, parent, ess):
                  + np.sum(gammaln(a_jk + table) - gammaln(a_jk)))  # fmt: skip
 
 
-@pytest.mark.parametrize("chunk_cells", [1, 7, 2**22])
-def test_pairwise_gains_with_fractional_weights_in_any_chunks(chunk_cells, monkeypatch):
+@pytest.mark.parametrize(("chunk_cells", "block_cells"), [(1, 1), (7, 40), (2**22, 2**24)])
+def test_pairwise_gains_with_fractional_weights_in_any_chunks(chunk_cells, block_cells, monkeypatch):
     import pgmpy_sgm.causal_discovery._candidates as candidates_module
 
     rng = np.random.default_rng(4)
@@ -170,7 +170,7 @@ def test_pairwise_gains_with_fractional_weights_in_any_chunks(chunk_cells, monke
     codes = np.column_stack([rng.integers(0, k, 50) for k in cards])
     weights = rng.random(50) * 3  # expected counts, as EM's completed tables have
     monkeypatch.setattr(candidates_module.joint_counts, "__defaults__", (chunk_cells,))
-    gains = pairwise_gains(codes, cards, weights, 2.0, block=3)
+    gains = pairwise_gains(codes, cards, weights, 2.0, block_cells=block_cells)
     for x, y in itertools.permutations(range(4), 2):
         alone = _weighted_bdeu(codes, weights, cards, y, None, 2.0)
         expected = _weighted_bdeu(codes, weights, cards, y, x, 2.0) - alone
