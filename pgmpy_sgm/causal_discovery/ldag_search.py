@@ -61,6 +61,7 @@ from pgmpy_sgm.causal_discovery._structural_em import (
 from pgmpy_sgm.core.bitsets import iter_bits
 from pgmpy_sgm.core.missing import IncompleteTable, complete_rows, e_step_seed, em_options, missing_cells
 from pgmpy_sgm.models import LabeledBayesianNetwork
+from pgmpy_sgm.models._ldag_fitting import fit_spec
 from pgmpy_sgm.structure_score.ldag_score import LDAGScore
 from pgmpy_sgm.structure_score.ldag_settings import ESS_GRID, KAPPA_GRID, LDAGScoreSettings
 
@@ -980,8 +981,11 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
             if int(ids.max()) + 1 < ids.size:
                 model.set_classes(node, parents, ids)
         model.equivalent_sample_size = self.ess_  # a later fit without an estimator keeps it
-        model.fit(X, weights=counts, state_names=score.state_names)
-        return model
+        encoded = score.encoded
+        total = float(np.sum(counts)) if counts is not None else float(len(X))
+        if encoded.variables == list(X.columns) and encoded.n == total:  # the score's codes are X's: fit from them
+            return model._fit_encoded(encoded, fit_spec(None, self.ess_))
+        return model.fit(X, weights=counts, state_names=score.state_names)
 
     # -- scoring ------------------------------------------------------------------------
     def _score_data(self, X) -> float:

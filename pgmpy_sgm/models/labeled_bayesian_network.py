@@ -438,7 +438,10 @@ class LabeledBayesianNetwork(DiscreteBayesianNetwork):
 
     def _fit_complete(self, data, weights, spec: EstimatorSpec, names: Mapping) -> LabeledBayesianNetwork:
         """TreeCPDs from complete data (see :meth:`fit`)."""
-        enc = EncodedData(data, weights=weights, state_names=dict(names))
+        return self._fit_encoded(EncodedData(data, weights=weights, state_names=dict(names)), spec)
+
+    def _fit_encoded(self, enc: EncodedData, spec: EstimatorSpec) -> LabeledBayesianNetwork:
+        """TreeCPDs from data already encoded (a learner's score holds them: no second copy of wide data)."""
         for v in self.nodes():
             self._state_names[v] = list(enc.state_names[v])
         cpds = [fitted_cpd(self, node, enc, spec) for node in self.nodes()]
