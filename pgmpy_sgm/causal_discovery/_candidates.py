@@ -19,6 +19,7 @@ becomes a candidate, and the climb goes on with the wider candidates.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 from scipy.special import gammaln
@@ -243,8 +244,8 @@ def conditional_gains(encoded, variable: str, parents: list, others: list, ess: 
     return np.concatenate(out) if out else np.empty(0)
 
 
-def widened_candidates(score, parents: list[int], candidates: list[int], fits,
-                       nodes: list[int] | None = None) -> tuple[list[int], int]:  # fmt: skip
+def widened_candidates(score, parents: list[int], candidates: list[int], fits, nodes: list[int] | None = None,
+                       out_of_time: Callable[[], bool] | None = None) -> tuple[list[int], int]:  # fmt: skip
     """The candidate masks widened given a DAG: a pair joins when the BDeu term of one end gains from the other.
 
     For every node ``y`` and every ``x`` that is not yet a candidate partner of ``y``, the gain
@@ -254,6 +255,9 @@ def widened_candidates(score, parents: list[int], candidates: list[int], fits,
     ``fits(y, mask)`` are not counted. ``nodes`` limits the ``y`` screened: after a round,
     a node whose parents did not change gains from none of its non-candidates (else they
     would have joined), so only the nodes whose parents changed need screening again.
+    ``out_of_time()``, asked before each node, ends the screening early (a search's
+    ``max_time``: on wide data with many rows one round takes minutes); the pairs added so
+    far are kept.
 
     Returns
     -------
@@ -279,6 +283,8 @@ def widened_candidates(score, parents: list[int], candidates: list[int], fits,
     out = list(candidates)
     added = 0
     for y in range(d) if nodes is None else nodes:  # a pair added from one end is not scored again from the other
+        if out_of_time is not None and out_of_time():
+            break
         others = [x for x in range(d) if x != y and not out[y] >> x & 1 and not parents[y] >> x & 1
                   and fits(y, parents[y] | (1 << x))]  # fmt: skip
         if not others:

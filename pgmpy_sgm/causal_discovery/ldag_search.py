@@ -886,7 +886,8 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
                 break
             parents = parent_masks(best, columns)
             nodes = None if screened is None else [y for y, mask in enumerate(parents) if mask != screened[y]]
-            self._candidates, added = widened_candidates(score, parents, self._candidates, fits, nodes)
+            self._candidates, added = widened_candidates(score, parents, self._candidates, fits, nodes,
+                                                         self._out_of_time)  # fmt: skip
             screened = parents
             self.n_candidates_added_ += added
             if not added:

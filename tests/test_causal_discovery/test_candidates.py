@@ -85,6 +85,24 @@ def test_widening_again_screens_only_the_nodes_whose_parents_changed():
     assert widened_candidates(score, parents, first, fits) == (first, 0)  # unchanged parents: nothing joins
 
 
+def test_widening_stops_screening_when_out_of_time():
+    df = _mixed(600, 1)
+    score = LDAGScore(df)
+    names = score.variables
+    fits = mask_fits(score, names)
+    parents = [0] * len(names)
+    parents[names.index("e")] = 1 << names.index("a")
+    asked = []
+
+    def out_of_time():
+        asked.append(1)
+        return len(asked) > 2  # two nodes screened, then the budget is spent
+
+    partial = widened_candidates(score, parents, [0] * len(names), fits, out_of_time=out_of_time)
+    assert len(asked) == 3
+    assert partial == widened_candidates(score, parents, [0] * len(names), fits, nodes=[0, 1])  # the first two
+
+
 def _copies(n=3000, seed=0):
     """y = x0 XOR x1 (x1 biased, so y and x1 are independent in pairs), with 33 noisy copies each of x1 and y.
 
