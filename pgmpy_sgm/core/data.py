@@ -130,6 +130,16 @@ def _integer_codes(column: pd.Series, states: list) -> np.ndarray | None:
     return codes
 
 
+def _code_dtype(n_states: int) -> type:
+    """The narrowest unsigned integer type holding the codes ``0 .. n_states - 1``."""
+    return np.uint8 if n_states <= 256 else np.uint16 if n_states <= 65536 else np.uint32
+
+
+def _narrowest(codes: np.ndarray, n_states: int) -> np.ndarray:
+    """``codes`` (non-negative) in :func:`_code_dtype` of ``n_states``."""
+    return np.asarray(codes).astype(_code_dtype(n_states), copy=False)
+
+
 class EncodedData:
     """Discrete data encoded once, with fast cached contingency counts.
 
@@ -194,13 +204,13 @@ class EncodedData:
             raise ValueError(f"state_names names variables that are not columns of the data: {unknown}")
         n_observations = len(frame) if weight_values is None else float(weight_values.sum())
         check_frame_complete(frame)
-        columns = [
-            self._encode_column(frame[name], name, state_names.get(name), n_observations, weight_values is None)
+        columns = [  # each column's codes in the narrowest type at once: int64 codes of wide data would be 8x
+            _narrowest(self._encode_column(frame[name], name, state_names.get(name), n_observations,
+                                           weight_values is None), len(self.state_names[name]))  # fmt: skip
             for name in self.variables
         ]
         self.cardinality = {v: len(self.state_names[v]) for v in self.variables}
-        max_card = max(self.cardinality.values())
-        dtype = np.uint8 if max_card <= 256 else np.uint16 if max_card <= 65536 else np.uint32
+        dtype = _code_dtype(max(self.cardinality.values()))
         codes = np.empty((len(frame), len(columns)), dtype=dtype)
         for j in range(len(columns)):  # one matrix filled column by column, each column freed once copied
             codes[:, j] = columns[j]

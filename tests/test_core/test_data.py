@@ -200,3 +200,16 @@ def test_pooled_codes_are_numpys_distinct_rows_in_order_with_summed_weights(n_co
     np.testing.assert_array_equal(pooled, expected)
     np.testing.assert_array_equal(inverse, expected_inverse.ravel())
     np.testing.assert_allclose(pooled_weights, np.bincount(expected_inverse.ravel(), weights=weights))
+
+
+def test_encoding_keeps_each_columns_codes_in_the_narrowest_type():
+    import tracemalloc
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({f"x{i}": rng.integers(0, 2, 200_000) for i in range(20)})  # int64 columns, 30.5 MB
+    tracemalloc.start()
+    enc = EncodedData(frame)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert enc.codes.dtype == np.uint8
+    assert peak < frame.memory_usage().sum() * 0.75  # int64 codes of every column at once: more than the frame
