@@ -193,7 +193,9 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     reached (``widen_candidates``, the sparse candidate algorithm [4]_): every variable whose
     BDeu term rises when it joins a variable's current parents becomes that variable's
     partner, and a climb from the best DAG follows; this repeats (at most
-    :data:`MAX_WIDENINGS` times) while partners join and the climb improves. With
+    :data:`MAX_WIDENINGS` times) while partners join and the climb improves; a round after
+    the first screens only the variables whose parents changed, and ``max_time`` is asked
+    before each variable (a round is a pass over the rows per variable). With
     64 variables or fewer, or a limit of at least ``d - 1``, nothing is screened and the
     search is the one described above. Where the partners are screened, ``start="auto"``
     climbs from the equivalence search's DAG alone (the climb from the empty graph costs
