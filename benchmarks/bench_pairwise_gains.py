@@ -4,8 +4,8 @@ Run: ``python benchmarks/bench_pairwise_gains.py [--rows 10000 100000] [--variab
 
 Data: ``bench_scale.chunk(ROWS, VARIABLES, 0)`` (binary int8 columns with strong dependences). For each
 size, in one process: the baseline (the counting of the code before: the one-hot codes of all rows at once,
-in float32, ``DenseJointCounts`` below, in place of the package's ``joint_counts``) and
-``pgmpy_sgm.causal_discovery._candidates.pairwise_gains`` (row chunks of at most ``CHUNK_CELLS`` one-hot
+in float32, ``DenseJointCounts`` below, in place of the package's ``weighted_cross_product``) and
+``pgmpy_sgm.causal_discovery._candidates.pairwise_gains`` (row chunks of at most ``_pair_terms.CHUNK_CELLS`` one-hot
 cells). Printed per size: seconds (best of ``--repeats``), peak memory of the call (``tracemalloc``), and
 whether the two gain matrices are identical.
 """
@@ -32,32 +32,32 @@ from pgmpy_sgm.causal_discovery._candidates import pairwise_gains  # noqa: E402
 class DenseJointCounts:
     """The baseline's joint counts: the one-hot codes of all rows held at once (float32), built once per call.
 
-    Used in place of ``_candidates.joint_counts``, so that the gains are computed from the counts as the
-    package computes them and only the counting differs.
+    Used in place of ``weighted_cross_product`` in ``_candidates``, so that the gains are computed from the
+    counts as the package computes them and only the counting differs.
     """
 
     def __init__(self) -> None:
         self.key, self.onehot, self.weighted = None, None, None
 
-    def __call__(self, codes, weights, offsets, start, stop, chunk_cells=None):
+    def __call__(self, codes, weights, starts, total, first=0, last=None, chunk_cells=None):
         if self.key is not codes:  # a new call of pairwise_gains: build the dense one-hot codes once
             n_rows, d = codes.shape
-            self.onehot = np.zeros((n_rows, int(offsets[-1])), dtype=np.float32)
+            self.onehot = np.zeros((n_rows, int(total)), dtype=np.float32)
             for j in range(d):
-                self.onehot[np.arange(n_rows), offsets[j] + codes[:, j].astype(np.int64)] = 1.0
+                self.onehot[np.arange(n_rows), starts[j] + codes[:, j].astype(np.int64)] = 1.0
             self.weighted = self.onehot * np.asarray(weights, dtype=np.float32)[:, None]
             self.key = codes
-        rows = slice(int(offsets[start]), int(offsets[stop]))
+        rows = slice(int(first), int(total if last is None else last))
         return (self.weighted[:, rows].T @ self.onehot).astype(float)
 
 
 def pairwise_gains_dense(codes: np.ndarray, cards: list[int], weights: np.ndarray, ess: float) -> np.ndarray:
     """``pairwise_gains`` with the baseline's dense counting."""
-    original, _candidates.joint_counts = _candidates.joint_counts, DenseJointCounts()
+    original, _candidates.weighted_cross_product = _candidates.weighted_cross_product, DenseJointCounts()
     try:
         return pairwise_gains(codes.copy(), cards, weights, ess)  # a new array: a fresh one-hot each call
     finally:
-        _candidates.joint_counts = original
+        _candidates.weighted_cross_product = original
 
 
 def measure(function, codes, cards, weights, repeats: int) -> tuple[float, float, np.ndarray]:

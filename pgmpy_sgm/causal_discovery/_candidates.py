@@ -24,19 +24,17 @@ from collections.abc import Callable
 import numpy as np
 from scipy.special import gammaln
 
+from pgmpy_sgm.core._pair_terms import weighted_cross_product
 from pgmpy_sgm.core.bdeu_groups import dirichlet_class_weights
 
-__all__ = ["SCREEN_ABOVE", "candidate_limit", "candidate_parents", "pairwise_gains", "joint_counts",
-           "screened_candidates", "conditional_gains", "widened_candidates"]
+__all__ = ["SCREEN_ABOVE", "candidate_limit", "candidate_parents", "pairwise_gains", "screened_candidates",
+           "conditional_gains", "widened_candidates"]
 
 #: Cells of the extension tables counted at once by :func:`conditional_gains` (memory).
 EXTENSION_CELLS = 2**22
 
 #: Cells of the joint counts that :func:`pairwise_gains` holds at once (128 MB of float64; three such arrays).
 BLOCK_CELLS = 2**24
-
-#: Cells of the one-hot codes of one chunk of rows in :func:`joint_counts` (32 MB of float64).
-CHUNK_CELLS = 2**22
 
 #: Up to this many variables every pair is a candidate (no screening).
 SCREEN_ABOVE = 64
@@ -60,7 +58,8 @@ def pairwise_gains(codes: np.ndarray, cards: list[int], weights: np.ndarray, ess
     """``G[x, y]``: BDeu term of ``y`` with the one parent ``x`` minus that of ``y`` alone (diagonal -inf).
 
     The joint counts of every pair are blocks of the weighted product of one-hot codes,
-    counted in chunks of rows (:func:`joint_counts`), so memory does not grow with the
+    counted in chunks of rows
+    (:func:`~pgmpy_sgm.core._pair_terms.weighted_cross_product`), so memory does not grow with the
     rows: the one-hot codes of all rows at once would take ``8 n`` bytes per state (8 GB at
     10^6 rows of 500 binary variables).
 
@@ -109,7 +108,8 @@ def pairwise_gains(codes: np.ndarray, cards: list[int], weights: np.ndarray, ess
         stop = start + 1
         while stop < d and (offsets[stop + 1] - offsets[start]) * offsets[-1] <= block_cells:
             stop += 1
-        joint = joint_counts(codes, weights, offsets, start, stop)  # (states of x in the block, states of every y)
+        # (states of x in the block, states of every y)
+        joint = weighted_cross_product(codes, weights, offsets[:-1], int(offsets[-1]), offsets[start], offsets[stop])
         prior = ess / np.outer(cards_a[owner[offsets[start]:offsets[stop]]], cards_a[owner])
         cells = gammaln(prior + joint) - gammaln(prior)
         summed = np.add.reduceat(np.add.reduceat(cells, offsets[start:stop] - offsets[start], axis=0),
@@ -118,37 +118,6 @@ def pairwise_gains(codes: np.ndarray, cards: list[int], weights: np.ndarray, ess
         start = stop
     np.fill_diagonal(gains, -np.inf)
     return gains
-
-
-def joint_counts(codes: np.ndarray, weights: np.ndarray, offsets: np.ndarray, start: int, stop: int,
-                 chunk_cells: int = CHUNK_CELLS) -> np.ndarray:  # fmt: skip
-    """Weighted joint counts of variables ``start .. stop - 1`` with every variable, in chunks of rows.
-
-    Row ``offsets[x] - offsets[start] + a``, column ``offsets[y] + b`` holds the weight of the
-    rows where ``x`` is in state ``a`` and ``y`` in state ``b``. Each chunk's one-hot codes
-    hold at most about ``chunk_cells`` cells. A chunk of whole-number weights summing to less
-    than ``2**24`` is multiplied in float32 (its counts are then exact, and BLAS is faster),
-    any other in float64; the chunks are summed in float64.
-
-    Examples
-    --------
-    >>> codes = np.array([[0, 1], [1, 1], [0, 0]])
-    >>> joint_counts(codes, np.array([2.0, 1.0, 5.0]), np.array([0, 2, 4]), 0, 1, chunk_cells=4).tolist()
-    [[7.0, 0.0, 5.0, 2.0], [0.0, 1.0, 0.0, 1.0]]
-    """
-    n_rows, d = codes.shape
-    n_states = int(offsets[-1])
-    rows = slice(int(offsets[start]), int(offsets[stop]))
-    chunk = max(1, chunk_cells // max(n_states, 1))
-    joint = np.zeros((rows.stop - rows.start, n_states))
-    whole = bool(np.all(weights == np.round(weights)))
-    for begin in range(0, n_rows, chunk):
-        part, part_weights = codes[begin : begin + chunk].astype(np.int64), weights[begin : begin + chunk]
-        exact32 = whole and float(part_weights.sum()) < 2**24
-        onehot = np.zeros((part.shape[0], n_states), dtype=np.float32 if exact32 else np.float64)
-        onehot[np.arange(part.shape[0])[:, None], offsets[None, :d] + part] = 1.0
-        joint += (onehot[:, rows] * part_weights.astype(onehot.dtype)[:, None]).T @ onehot
-    return joint
 
 
 def candidate_parents(gains: np.ndarray, limit: int | None) -> list[int] | None:

@@ -20,14 +20,14 @@ from collections.abc import Sequence
 import numpy as np
 from scipy.special import gammaln
 
-__all__ = ["pair_set_terms", "pair_count_matrix", "checked_code_table", "MAX_TOTAL_STATES"]
+__all__ = ["pair_set_terms", "pair_count_matrix", "weighted_cross_product", "checked_code_table", "MAX_TOTAL_STATES"]
 
 #: The cross-product is a square matrix over all states of all variables (float64): beyond
 #: this many states in total (512 MB) the pairs are counted one by one instead.
 MAX_TOTAL_STATES = 8192
 
-#: Rows of one-hot codes multiplied at a time.
-ROW_BLOCK = 8192
+#: Cells of the one-hot codes of one chunk of rows in :func:`weighted_cross_product` (32 MB of float64).
+CHUNK_CELLS = 2**22
 
 
 def pair_set_terms(codes: np.ndarray, weights: np.ndarray, cards: Sequence[int]) -> dict | None:
@@ -122,25 +122,41 @@ def pair_count_matrix(codes, weights, cards: Sequence[int]) -> tuple[np.ndarray,
     starts = np.concatenate(([0], np.cumsum(np.asarray(cards, dtype=np.int64))))
     if starts[-1] > MAX_TOTAL_STATES:
         return None
-    return _weighted_cross_product(codes, weights, starts[:-1], int(starts[-1])), starts[:-1]
+    return weighted_cross_product(codes, weights, starts[:-1], int(starts[-1])), starts[:-1]
 
 
-def _weighted_cross_product(codes: np.ndarray, weights: np.ndarray, starts: np.ndarray, total: int) -> np.ndarray:
-    """``O' W O`` over all states (``starts[v]``: the first column of variable ``v``), in row blocks.
+def weighted_cross_product(codes: np.ndarray, weights: np.ndarray, starts: np.ndarray, total: int, first: int = 0,
+                           last: int | None = None, chunk_cells: int = CHUNK_CELLS) -> np.ndarray:  # fmt: skip
+    """Rows ``first .. last - 1`` of ``O' W O`` over all states (``starts[v]``: the first column of variable ``v``).
 
-    A negative code (a missing cell) has no one in its row of ``O``.
+    ``O`` holds the rows' states one-hot; a negative code (a missing cell) has no one in its
+    row of ``O``. The product is summed over chunks of rows whose one-hot codes hold at most
+    about ``chunk_cells`` cells, so memory does not grow with the rows. A chunk of
+    whole-number weights summing to less than ``2**24`` is multiplied in float32 (its counts
+    are then exact integers, and BLAS is faster), any other in float64; the chunks are summed
+    in float64.
+
+    Examples
+    --------
+    >>> codes = np.array([[0, 1], [1, 1], [0, 0]])
+    >>> weighted_cross_product(codes, np.array([2.0, 1.0, 5.0]), np.array([0, 2]), 4, 0, 2, chunk_cells=4).tolist()
+    [[7.0, 0.0, 5.0, 2.0], [0.0, 1.0, 0.0, 1.0]]
     """
-    gram = np.zeros((total, total))
-    for begin in range(0, codes.shape[0], ROW_BLOCK):
-        block = codes[begin : begin + ROW_BLOCK].astype(np.int64)
-        onehot = np.zeros((block.shape[0], total))
+    last = total if last is None else last
+    chunk = max(1, chunk_cells // max(total, 1))
+    gram = np.zeros((last - first, total))
+    whole = bool(np.all(weights == np.round(weights)))
+    for begin in range(0, codes.shape[0], chunk):
+        block, block_weights = codes[begin : begin + chunk].astype(np.int64), weights[begin : begin + chunk]
+        exact32 = whole and float(block_weights.sum()) < 2**24
+        onehot = np.zeros((block.shape[0], total), dtype=np.float32 if exact32 else np.float64)
         seen = block >= 0
         if seen.all():
             onehot[np.arange(block.shape[0])[:, None], starts[None, :] + block] = 1.0
         else:
             rows, columns = np.nonzero(seen)
             onehot[rows, starts[columns] + block[rows, columns]] = 1.0
-        gram += onehot.T @ (onehot * weights[begin : begin + ROW_BLOCK, None])
+        gram += (onehot[:, first:last] * block_weights.astype(onehot.dtype)[:, None]).T @ onehot
     return gram
 
 

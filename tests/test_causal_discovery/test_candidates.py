@@ -8,7 +8,7 @@ import pytest
 from pgmpy.structure_score import BDeu
 
 from pgmpy_sgm.causal_discovery import LDAGSearch
-from pgmpy_sgm.causal_discovery._candidates import conditional_gains, joint_counts, pairwise_gains, widened_candidates
+from pgmpy_sgm.causal_discovery._candidates import conditional_gains, pairwise_gains, widened_candidates
 from pgmpy_sgm.causal_discovery._dag_moves import mask_fits
 from pgmpy_sgm.core.data import EncodedData
 from pgmpy_sgm.structure_score import LDAGScore
@@ -181,30 +181,15 @@ def _weighted_bdeu(codes, weights, cards, child, parent, ess):
 
 @pytest.mark.parametrize(("chunk_cells", "block_cells"), [(1, 1), (7, 40), (2**22, 2**24)])
 def test_pairwise_gains_with_fractional_weights_in_any_chunks(chunk_cells, block_cells, monkeypatch):
-    import pgmpy_sgm.causal_discovery._candidates as candidates_module
+    from pgmpy_sgm.core._pair_terms import weighted_cross_product
 
     rng = np.random.default_rng(4)
     cards = [2, 3, 4, 2]
     codes = np.column_stack([rng.integers(0, k, 50) for k in cards])
     weights = rng.random(50) * 3  # expected counts, as EM's completed tables have
-    monkeypatch.setattr(candidates_module.joint_counts, "__defaults__", (chunk_cells,))
+    monkeypatch.setattr(weighted_cross_product, "__defaults__", (0, None, chunk_cells))
     gains = pairwise_gains(codes, cards, weights, 2.0, block_cells=block_cells)
     for x, y in itertools.permutations(range(4), 2):
         alone = _weighted_bdeu(codes, weights, cards, y, None, 2.0)
         expected = _weighted_bdeu(codes, weights, cards, y, x, 2.0) - alone
         assert gains[x, y] == pytest.approx(expected, rel=1e-12, abs=1e-9)
-
-
-@pytest.mark.parametrize("weights", [np.ones(40), np.arange(40) * 0.5, np.full(40, 2.0**20)])
-def test_joint_counts_in_chunks_equal_the_table_counted_directly(weights):
-    rng = np.random.default_rng(5)
-    cards = [3, 2, 4]
-    codes = np.column_stack([rng.integers(0, k, 40) for k in cards])
-    offsets = np.concatenate([[0], np.cumsum(cards)])
-    for chunk_cells in (1, 9, 10_000):
-        joint = joint_counts(codes, weights, offsets, 1, 3, chunk_cells=chunk_cells)
-        for x, y in itertools.product((1, 2), range(3)):
-            table = np.zeros((cards[x], cards[y]))
-            np.add.at(table, (codes[:, x], codes[:, y]), weights)
-            block = joint[offsets[x] - offsets[1]:offsets[x + 1] - offsets[1], offsets[y]:offsets[y + 1]]
-            assert np.array_equal(block, table)

@@ -1,10 +1,12 @@
-"""Every pair's term at once equals the pair's own table scored one by one, bit for bit."""
+"""Every pair's term at once equals the pair's own table scored one by one, bit for bit; the cross-product in chunks."""
+
+import itertools
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from pgmpy_sgm.core._pair_terms import MAX_TOTAL_STATES, pair_set_terms
+from pgmpy_sgm.core._pair_terms import MAX_TOTAL_STATES, pair_set_terms, weighted_cross_product
 from pgmpy_sgm.core.data import EncodedData
 from pgmpy_sgm.core.engine import ScoreEngine
 from pgmpy_sgm.core.lines import dirichlet_log_ml
@@ -63,3 +65,21 @@ def test_the_engine_primes_the_same_terms_it_would_compute():
 def test_codes_of_another_shape_are_refused_with_the_shapes():
     with pytest.raises(ValueError, match=r"one row per weight \(2\) and one column per variable \(3\)"):
         pair_set_terms(np.zeros((2, 2), dtype=int), np.ones(2), [2, 2, 2])
+
+
+@pytest.mark.parametrize("weights", [np.ones(40), np.arange(40) * 0.5, np.full(40, 2.0**20)])
+def test_cross_product_rows_in_chunks_equal_the_tables_counted_directly(weights):
+    rng = np.random.default_rng(5)
+    cards = [3, 2, 4]
+    codes = np.column_stack([rng.integers(0, k, 40) for k in cards])
+    codes[3, 0] = codes[7, 2] = -1  # missing cells count nowhere
+    offsets = np.concatenate([[0], np.cumsum(cards)])
+    for chunk_cells in (1, 9, 10_000):
+        joint = weighted_cross_product(codes, weights, offsets[:-1], int(offsets[-1]), offsets[1], offsets[3],
+                                       chunk_cells=chunk_cells)  # fmt: skip
+        for x, y in itertools.product((1, 2), range(3)):
+            table = np.zeros((cards[x], cards[y]))
+            seen = (codes[:, x] >= 0) & (codes[:, y] >= 0)
+            np.add.at(table, (codes[seen, x], codes[seen, y]), weights[seen])
+            block = joint[offsets[x] - offsets[1]:offsets[x + 1] - offsets[1], offsets[y]:offsets[y + 1]]
+            assert np.array_equal(block, table)
