@@ -293,6 +293,10 @@ class EncodedData:
     ) -> np.ndarray:
         self.check_discrete(column, name, n_observations)
         is_categorical = isinstance(column.dtype, pd.CategoricalDtype)
+        if is_categorical:
+            fast = self._encode_categorical(column.array, name, given_states, unweighted)
+            if fast is not None:
+                return fast
         try:
             uniques = column.unique() if is_categorical else pd.unique(column.to_numpy())
             uniques = [python_scalar(u) for u in uniques]
@@ -336,6 +340,34 @@ class EncodedData:
             lookup = {s: i for i, s in enumerate(states)}
             codes = np.array([lookup[python_scalar(x)] for x in values.to_numpy(dtype=object)], dtype=np.int64)
         return codes
+
+    def _encode_categorical(self, values: pd.Categorical, name: str, given_states, unweighted: bool):
+        """Codes of a complete categorical column from its own codes, its categories remapped to the states.
+
+        None when a category is not a plain hashable state (the general path then encodes the
+        column and gives its error). The states are ``given_states`` when given, else the
+        categories in their order; the values present must be among ``given_states``.
+        """
+        categories = [python_scalar(c) for c in values.categories.tolist()]
+        if not all(isinstance(c, Hashable) for c in categories) or len(set(categories)) != len(categories):
+            return None
+        codes = values.codes
+        present = np.flatnonzero(np.bincount(codes, minlength=len(categories)))  # complete: every code >= 0
+        self.check_row_id(len(present), len(codes), name, unweighted)
+        if given_states is None:
+            self.state_names[name] = categories
+            return codes
+        if isinstance(given_states, str | bytes) or not isinstance(given_states, Sequence | np.ndarray):
+            return None  # the general path names the error
+        states = [python_scalar(s) for s in given_states]
+        position = {s: i for i, s in enumerate(states)}
+        if len(position) != len(states) or any(categories[i] not in position for i in present):
+            return None
+        self.state_names[name] = states
+        if categories == states:
+            return codes
+        remap = np.array([position.get(c, -1) for c in categories], dtype=np.int64)
+        return remap[codes]
 
     def _pool_rows(self, codes: np.ndarray, weights: np.ndarray | None):
         w = np.ones(codes.shape[0]) if weights is None else weights

@@ -140,7 +140,7 @@ def check_frame_complete(frame: pd.DataFrame) -> None:
 def _plainly_complete(column: pd.Series) -> bool:
     """Whether a column cannot hold missing or infinite values: integers, booleans, categories all set."""
     if isinstance(column.dtype, pd.CategoricalDtype):
-        return bool((column.cat.codes.to_numpy() >= 0).all())
+        return bool((column.array.codes >= 0).all())
     return isinstance(column.dtype, np.dtype) and column.dtype.kind in "iub"
 
 
@@ -231,9 +231,11 @@ def check_frame(data, weights=None) -> None:
     """
     frame, values = split_weights(data, weights)
     n_observations = len(frame) if values is None else float(values.sum())
-    check_frame_complete(frame)
-    for name in frame.columns:
-        check_discrete(frame[name], name, n_observations)
+    columns = list(frame.items())  # each column taken out of the frame once
+    if not (frame.columns.is_unique and all(_plainly_complete(column) for _, column in columns)):
+        check_frame_complete(frame)
+    for name, column in columns:
+        check_discrete(column, name, n_observations)
 
 
 def _columns_with_counts(counts: dict, what: str) -> str:
@@ -303,8 +305,13 @@ def check_column_names(columns) -> None:
         ...
     ValueError: Column names must be unique; duplicated: ['a']
     """
-    columns = pd.Index(columns)
-    duplicated = columns[columns.duplicated()].unique().tolist()
+    columns = columns.tolist() if isinstance(columns, pd.Index) else list(columns)  # plain names, read once
+    seen: set = set()
+    duplicated = []
+    for name in columns:
+        if name in seen and name not in duplicated:
+            duplicated.append(name)
+        seen.add(name)
     if duplicated:
         raise ValueError(f"Column names must be unique; duplicated: {duplicated}")
     bad_names = [c for c in columns if not isinstance(c, str)]

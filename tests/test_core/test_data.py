@@ -213,3 +213,30 @@ def test_encoding_keeps_each_columns_codes_in_the_narrowest_type():
     tracemalloc.stop()
     assert enc.codes.dtype == np.uint8
     assert peak < frame.memory_usage().sum() * 0.75  # int64 codes of every column at once: more than the frame
+
+
+@pytest.mark.parametrize("given", [None, ["z", "y", "x"], ["x", "y", "z"], ["w", "x", "z", "y"], ["z", "y", "x", "v"]])
+def test_categorical_columns_encode_as_their_values_do(given):
+    rng = np.random.default_rng(3)
+    values = rng.choice(["z", "x"], 300)  # "y" is a category that never occurs
+    other = rng.integers(0, 2, 300)
+    states = ["z", "y", "x"] if given is None else given
+    from_categories = EncodedData(pd.DataFrame({"c": pd.Categorical(values, categories=["z", "y", "x"]), "b": other}),
+                                  state_names=None if given is None else {"c": given})
+    as_objects = EncodedData(pd.DataFrame({"c": values.astype(object), "b": other}), state_names={"c": states})
+    assert from_categories.state_names["c"] == states
+    assert from_categories.counts(("c", "b")).tolist() == as_objects.counts(("c", "b")).tolist()
+    assert from_categories.counts(("c",))[states.index("y")] == 0
+
+
+def test_categorical_column_with_a_value_outside_the_state_names_is_refused():
+    frame = pd.DataFrame({"c": pd.Categorical(["a", "b", "a"], categories=["a", "b", "c"])})
+    with pytest.raises(ValueError, match=re.escape("Column 'c' has values ['b'] that are not in state_names['c']")):
+        EncodedData(frame, state_names={"c": ["a", "c"]})
+    EncodedData(frame, state_names={"c": ["a", "b"]})  # an unused category may be left out
+
+
+def test_categorical_row_identifier_is_refused_like_any_other_column():
+    frame = pd.DataFrame({"c": pd.Categorical([f"r{i}" for i in range(25)]), "b": [0, 1] * 12 + [0]})
+    with pytest.raises(ValueError, match="a row identifier"):
+        EncodedData(frame)
