@@ -203,7 +203,9 @@ class LDAGSearch(CausalDiscoveryMixin, BaseEstimator):
     The limit is the class attribute
     ``_candidate_limit`` (a function of ``d``); a subclass widens it, or turns the
     screening off with ``staticmethod(lambda d: None)``. Families whose contingency table
-    would exceed ``max(2**22, 16 n)`` cells (``n`` observations) are never made.
+    would exceed ``16 n`` cells (``n`` observations) are never made: no more than one
+    observation per 16 cells cannot estimate them, BDeu does not charge for the empty cells,
+    and the fitted model stores every cell (``_dag_moves.largest_table``).
 
     **Column order.** The search runs on the columns sorted by name (``str`` of the name,
     then its type name), so the same data with permuted columns give the same DAG, labels

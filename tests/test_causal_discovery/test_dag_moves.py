@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 from pgmpy.base import DAG
 
+from pgmpy_sgm.causal_discovery import LDAGSearch
 from pgmpy_sgm.causal_discovery._dag_moves import (
     climb_dag,
     mask_family,
@@ -91,3 +92,18 @@ def test_turn_candidates_need_two_edges_and_come_largest_first():
     # a has 3 children; c has 3 parents; b and d have one edge each way
     assert turn_candidates(dag, list("abcd")) == [("a", True), ("c", False)]
     assert turn_candidates(DAG([("a", "b")]), ["a", "b"]) == []
+
+
+def test_no_learned_family_has_more_than_16_cells_per_observation():
+    """Sparse data of 20-state variables: BDeu alone grew a family of 8,000 cells from 100 rows."""
+    rng = np.random.default_rng(1)
+    n, states = 100, 20
+    columns = [rng.integers(0, states, n)]
+    for i in range(1, 6):  # each variable copies an earlier one half of the time
+        copied = columns[rng.integers(0, i)]
+        columns.append(np.where(rng.random(n) < 0.5, copied, rng.integers(0, states, n)))
+    data = pd.DataFrame({f"x{i}": c for i, c in enumerate(columns)})
+    model = LDAGSearch(seed=0, n_restarts=0, show_progress=False).fit(data).model_
+    largest = max(cpd.get_values().size for cpd in model.get_cpds())
+    assert largest <= 16 * n
+    assert any(cpd.get_evidence() for cpd in model.get_cpds())  # the copies are still found
