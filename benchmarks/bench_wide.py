@@ -20,6 +20,8 @@ Learners, each in its own process (so that peak memory is its own and a time cap
   weight ``bdeu_groups._one_class_weight``) instead of its compiled twin: the baseline of the compiled search;
   ``LDAG-labels512``: families of up to 512 parent configurations labelled
   (``LDAGScoreSettings(max_labelled_configs=512)``; the default labels families of at most 64);
+  ``LDAG-table<K>n``: families of at most ``K n`` cells (the default is ``16 n``); ``LDAG-oldtable``: families of
+  at most ``max(2**22, 16 n)`` cells, the limit before 2026-11-28;
 * ``HC-BDeu`` / ``HC-BIC``: pgmpy's ``HillClimbSearch`` with pgmpy's ``BDeu`` (ESS 10, its default) /
   ``BIC``, parameters by pgmpy's ``DiscreteBayesianEstimator`` (BDeu prior, ESS 5), as in
   ``predictive.py``.
@@ -36,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import math
 import multiprocessing as mp
 import os
 import platform
@@ -107,7 +110,9 @@ def _fit_ldag(train: pd.DataFrame, states: dict, max_time: float | None, variant
         settings["max_time"] = max_time
     if variant == "LDAG-pylabels":  # each learner runs in its own forked process: the change stays there
         bdeu_groups.compiled_local_search = _python_local_search
-    if variant.startswith("LDAG-table"):  # LDAG-table<K>n: families of at most K n cells
+    if variant == "LDAG-oldtable":  # the family limit before 2026-11-28: max(2**22, 16 n) cells
+        _dag_moves.largest_table = lambda score: max(2**22, 16 * int(math.ceil(score.encoded.n)))
+    elif variant.startswith("LDAG-table"):  # LDAG-table<K>n: families of at most K n cells
         multiple = float(variant.removeprefix("LDAG-table").removesuffix("n"))
         _dag_moves.largest_table = lambda score: int(multiple * score.encoded.n)
     est = LDAGSearch(seed=0, state_names=states, show_progress=False, **settings).fit(train)
