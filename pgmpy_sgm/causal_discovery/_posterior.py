@@ -118,6 +118,7 @@ def posterior_frame(
     scores: dict,
     strata: bool = True,
     n_strata_rows: int | None = None,
+    margin: float | None = None,
 ) -> tuple[pd.DataFrame, np.ndarray]:
     """The posterior table of scored graphs and the pair-probability vector.
 
@@ -132,12 +133,26 @@ def posterior_frame(
         Fill ``strata`` and ``n_labels`` only for this many top rows; a triple
         ``(at_least, mass, at_most)`` fills the top rows holding ``mass`` of the
         probability, but at least ``at_least`` and at most ``at_most`` rows (None: all rows).
+    margin : float, optional
+        Leave out the rows of graphs more than ``margin`` log-units below the best (None: keep
+        every row). They still count in the normalisation and in the pair probabilities, so
+        the rows kept have the probabilities they would have in the whole table.
 
     Returns
     -------
     (pandas.DataFrame, numpy.ndarray)
         Rows sorted by ``log_posterior`` (then fewer edges, then key); and the posterior
         probability of each pair index being an edge.
+
+    Examples
+    --------
+    >>> import math
+    >>> from pgmpy_sgm import SGMScore, load_heart_disease
+    >>> engine = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
+    >>> scores = {0b1: 0.0, 0b11: math.log(3.0), 0b111: -100.0}  # the last is e^-100 times less likely
+    >>> frame, pair_prob = posterior_frame(engine, scores, strata=False, margin=50.0)
+    >>> frame["probability"].round(3).tolist(), pair_prob[:3].round(3).tolist()
+    ([0.75, 0.25], [1.0, 0.75, 0.0])
     """
     store = scores if isinstance(scores, GraphStore) else GraphStore(scores)
     n_pairs = len(engine.pairs)
@@ -153,6 +168,10 @@ def posterior_frame(
     else:
         prob = np.zeros(0)
     pair_prob = _weighted_pair_sums(positions, prob, n_pairs)
+    if margin is not None and len(order):
+        kept = int(np.searchsorted(-log_post, margin - log_post[0], side="right"))  # log_post falls row by row
+        order, positions = order[:kept], positions[:kept]
+        log_post, n_edges, prob = log_post[:kept], n_edges[:kept], prob[:kept]
     names = engine.variables
     named_pairs = [(names[i], names[j]) for i, j in engine.pairs]
     edges = [tuple(named_pairs[p] for p in graph.tolist()) for graph in positions]

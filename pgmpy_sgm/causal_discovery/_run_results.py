@@ -22,12 +22,20 @@ from pgmpy_sgm.core.moves import DecomposableState
 from pgmpy_sgm.core.search import recombine
 from pgmpy_sgm.models import StratifiedGraph
 
-__all__ = ["recombine_chains", "rescore_visited", "visit_starts", "run_results", "POSTERIOR_STRATA_ROWS"]
+__all__ = ["recombine_chains", "rescore_visited", "visit_starts", "run_results", "POSTERIOR_STRATA_ROWS",
+           "POSTERIOR_MARGIN"]
 
 #: Rows of ``posterior_`` whose strata (and number of labels) are filled in: the top rows
 #: holding 99.9% of the estimated posterior mass, but at least 100 and at most 1000 rows
 #: (at least 1 when the time budget has run out).
 POSTERIOR_STRATA_ROWS = (100, 0.999, 1000)
+
+#: Rows of ``posterior_`` are the visited graphs within this many log-units of the best: a graph
+#: further below has less than ``e**-50`` (2e-22) of the best's probability, so ten million of
+#: them hold less than 1e-14 of the mass. They still count in the normalisation and in the edge
+#: probabilities.
+POSTERIOR_MARGIN = 50.0
+
 
 def recombine_chains(tables: ScoreEngine, run: RunState, strata: bool, deadline: float | None = None) -> None:
     """Recombine the chains' best graphs (:func:`~pgmpy_sgm.core.search.recombine`) into the visited graphs.
@@ -94,7 +102,7 @@ def run_results(data: ChainData, scorer, run: RunState, strata: bool, deadline: 
     rows = POSTERIOR_STRATA_ROWS
     if deadline is not None and time.time() >= deadline:
         rows = (1, *rows[1:])
-    frame, pair_prob = posterior_frame(tables, run.visited, strata=strata, n_strata_rows=rows)
+    frame, pair_prob = posterior_frame(tables, run.visited, strata=strata, n_strata_rows=rows, margin=POSTERIOR_MARGIN)
     edges = list(frame["edges"].iloc[0])
     if strata:
         model = scorer.optimal_strata(edges)

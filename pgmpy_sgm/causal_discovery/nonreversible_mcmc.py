@@ -432,10 +432,15 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
     best_score_ : float
         Its log unnormalized posterior.
     posterior_ : pandas.DataFrame
-        One row per distinct visited graph (pooled over chains), sorted by
-        ``log_posterior`` (descending): ``edges`` (tuple of ``(u, v)``), ``strata`` (as
+        One row per distinct visited graph (pooled over chains) within
+        ``POSTERIOR_MARGIN`` = 50 log-units of the best, sorted by ``log_posterior``
+        (descending): ``edges`` (tuple of ``(u, v)``), ``strata`` (as
         :attr:`StratifiedGraph.strata`), ``log_posterior``, ``probability`` (normalized
-        over the visited graphs), ``n_edges``, ``n_labels``. ``strata`` and ``n_labels``
+        over all the visited graphs), ``n_edges``, ``n_labels``. A graph left out has less
+        than ``e**-50`` (2e-22) of the best graph's probability; such graphs still count in
+        ``probability``'s normalisation and in ``edge_probabilities_`` (``n_visited_``
+        counts them too). At a hundred variables and more, most visited graphs lie that
+        far below the best, and their rows were most of the fit's memory. ``strata`` and ``n_labels``
         are filled for the top rows holding 99.9% of the mass (at least 100, at most
         1000 rows; without the 100-row minimum when ``max_time`` has run out) and are
         None/<NA> below. Scores (here, in ``best_score_`` and
@@ -457,7 +462,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
     chain_best_iterations_ : numpy.ndarray of shape (n_chains,)
         Iteration at which each chain first reached its best graph.
     n_visited_ : int
-        Distinct graphs visited (pooled).
+        Distinct graphs visited (pooled), those left out of ``posterior_`` included.
     acceptance_rate_ : float
         Accepted proposals over iterations, pooled over chains.
     n_iter_ : int
