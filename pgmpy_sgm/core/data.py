@@ -344,13 +344,11 @@ class EncodedData:
     def _encode_categorical(self, values: pd.Categorical, name: str, given_states, unweighted: bool):
         """Codes of a complete categorical column from its own codes, its categories remapped to the states.
 
-        None when a category is not a plain hashable state (the general path then encodes the
-        column and gives its error). The states are ``given_states`` when given, else the
-        categories in their order; the values present must be among ``given_states``.
+        The states are ``given_states`` when given, else the categories in their order. None
+        when ``given_states`` is not a list of distinct states holding every value present: the
+        general path then gives its error.
         """
-        categories = [python_scalar(c) for c in values.categories.tolist()]
-        if not all(isinstance(c, Hashable) for c in categories) or len(set(categories)) != len(categories):
-            return None
+        categories = [python_scalar(c) for c in values.categories.tolist()]  # distinct and hashable (pandas)
         codes = values.codes
         present = np.flatnonzero(np.bincount(codes, minlength=len(categories)))  # complete: every code >= 0
         self.check_row_id(len(present), len(codes), name, unweighted)

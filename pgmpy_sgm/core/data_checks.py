@@ -17,6 +17,7 @@ __all__ = [
     "check_frame_complete",
     "check_one_type",
     "check_row_id",
+    "known_gaps",
     "split_weights",
 ]
 
@@ -115,8 +116,11 @@ def _align_weights(weights: pd.Series, data: pd.DataFrame) -> pd.Series:
     return weights.reindex(data.index)
 
 
-def check_frame_complete(frame: pd.DataFrame) -> None:
+def check_frame_complete(frame: pd.DataFrame, columns: list | None = None) -> None:
     """Refuse missing (NaN) and infinite values, listing every column that has them.
+
+    ``columns``: the frame's ``(name, column)`` pairs, when the caller has taken them out
+    already (``list(frame.items())``).
 
     Examples
     --------
@@ -125,7 +129,8 @@ def check_frame_complete(frame: pd.DataFrame) -> None:
         ...
     ValueError: Column 'a' has 1 infinite value(s); 1 of 2 rows is incomplete. States must be finite.
     """
-    if frame.columns.is_unique and all(_plainly_complete(column) for _, column in frame.items()):
+    columns = list(frame.items()) if columns is None else columns
+    if frame.columns.is_unique and all(_plainly_complete(column) for _, column in columns):
         return
     na = frame.isna()
     infinite = pd.DataFrame(
@@ -137,11 +142,28 @@ def check_frame_complete(frame: pd.DataFrame) -> None:
     check_complete(na.sum().to_dict(), infinite.sum().to_dict(), int(bad.any(axis=1).sum()), len(frame))
 
 
-def _plainly_complete(column: pd.Series) -> bool:
-    """Whether a column cannot hold missing or infinite values: integers, booleans, categories all set."""
+def known_gaps(column: pd.Series) -> np.ndarray | None:
+    """The missing cells of a column whose type says where they are, without reading its values; else None.
+
+    Integers and booleans have none; a categorical's are its codes -1 (a category is a state,
+    even a blank string). Other types (floats, objects, strings) must be read, so None.
+
+    Examples
+    --------
+    >>> known_gaps(pd.Series(pd.Categorical(["a", None, "a"]))).tolist(), known_gaps(pd.Series([0.5]))
+    ([False, True, False], None)
+    """
     if isinstance(column.dtype, pd.CategoricalDtype):
-        return bool((column.array.codes >= 0).all())
-    return isinstance(column.dtype, np.dtype) and column.dtype.kind in "iub"
+        return column.array.codes < 0
+    if isinstance(column.dtype, np.dtype) and column.dtype.kind in "iub":
+        return np.zeros(len(column), dtype=bool)
+    return None
+
+
+def _plainly_complete(column: pd.Series) -> bool:
+    """Whether a column's type shows it has no missing or infinite value (integers, booleans, categories all set)."""
+    gaps = known_gaps(column)
+    return gaps is not None and not gaps.any()
 
 
 def check_discrete(column: pd.Series, name: str, n_observations: float) -> None:
@@ -232,8 +254,7 @@ def check_frame(data, weights=None) -> None:
     frame, values = split_weights(data, weights)
     n_observations = len(frame) if values is None else float(values.sum())
     columns = list(frame.items())  # each column taken out of the frame once
-    if not (frame.columns.is_unique and all(_plainly_complete(column) for _, column in columns)):
-        check_frame_complete(frame)
+    check_frame_complete(frame, columns)
     for name, column in columns:
         check_discrete(column, name, n_observations)
 

@@ -53,6 +53,7 @@ from pgmpy_sgm.core.completions import (
     marginal_log_probability,
 )
 from pgmpy_sgm.core.data import ExpectedCounts, encode_frame, pool_codes, python_scalar, sorted_states
+from pgmpy_sgm.core.data_checks import known_gaps
 from pgmpy_sgm.core.posterior_parts import (
     coupled_rows,
     head_and_tail_rows,
@@ -336,10 +337,9 @@ def em_options(missing) -> EMOptions:
 
 def _is_missing(column: pd.Series) -> np.ndarray:
     """Missing cells of a column: NaN, None, ``pd.NA`` and empty (or blank) strings."""
-    if isinstance(column.dtype, np.dtype) and column.dtype.kind in "iub":  # cannot hold a gap
-        return np.zeros(len(column), dtype=bool)
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        return column.array.codes < 0  # a category is a state, even a blank string: a gap is a missing code
+    gaps = known_gaps(column)
+    if gaps is not None:
+        return gaps
     gaps = column.isna().to_numpy().copy()
     if column.dtype == object or isinstance(column.dtype, pd.StringDtype):
         codes, uniques = pd.factorize(column.astype(object).to_numpy())  # blank strings checked once per value

@@ -14,6 +14,7 @@ from pgmpy_sgm.core.data_checks import (
     check_frame_complete,
     check_one_type,
     check_row_id,
+    known_gaps,
     split_weights,
 )
 
@@ -51,3 +52,19 @@ def test_each_check_names_the_column_at_fault():
 def test_check_frame_accepts_discrete_data_and_counts():
     check_frame(pd.DataFrame({"a": [0, 1, 1], "b": ["x", "y", "x"]}))
     check_frame(pd.DataFrame({"a": [0, 1], "n": [4, 6]}), "n")
+
+
+@pytest.mark.parametrize("column", [
+    pd.Series([1, 0, 1]),
+    pd.Series([True, False, True]),
+    pd.Series(pd.Categorical(["a", None, "b"])),
+    pd.Series(pd.Categorical([1, 2, None], categories=[1, 2, 3])),
+])
+def test_known_gaps_are_the_cells_pandas_calls_missing(column):
+    np.testing.assert_array_equal(known_gaps(column), column.isna().to_numpy())
+
+
+@pytest.mark.parametrize("column", [pd.Series([0.5, None]), pd.Series(["a", ""]),
+                                    pd.Series(["a", None], dtype="string")])
+def test_types_whose_values_must_be_read_have_no_known_gaps(column):
+    assert known_gaps(column) is None
