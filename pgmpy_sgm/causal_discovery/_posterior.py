@@ -154,6 +154,8 @@ def posterior_frame(
     >>> frame["probability"].round(3).tolist(), pair_prob[:3].round(3).tolist()
     ([0.75, 0.25], [1.0, 0.75, 0.0])
     """
+    if margin is not None and not margin >= 0:  # NaN too
+        raise ValueError(f"margin must be a non-negative number of log-units or None. Got: {margin!r}")
     store = scores if isinstance(scores, GraphStore) else GraphStore(scores)
     n_pairs = len(engine.pairs)
     all_positions = store.edge_positions()

@@ -153,6 +153,8 @@ def known_gaps(column: pd.Series) -> np.ndarray | None:
     >>> known_gaps(pd.Series(pd.Categorical(["a", None, "a"]))).tolist(), known_gaps(pd.Series([0.5]))
     ([False, True, False], None)
     """
+    if not isinstance(column, pd.Series):
+        raise TypeError(f"known_gaps takes a pandas Series (one column). Got: {type(column).__name__}")
     if isinstance(column.dtype, pd.CategoricalDtype):
         return column.array.codes < 0
     if isinstance(column.dtype, np.dtype) and column.dtype.kind in "iub":

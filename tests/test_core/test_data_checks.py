@@ -68,3 +68,8 @@ def test_known_gaps_are_the_cells_pandas_calls_missing(column):
                                     pd.Series(["a", None], dtype="string")])
 def test_types_whose_values_must_be_read_have_no_known_gaps(column):
     assert known_gaps(column) is None
+
+
+def test_known_gaps_refuses_what_is_not_a_column():
+    with pytest.raises(TypeError, match="known_gaps takes a pandas Series"):
+        known_gaps(pd.DataFrame({"a": [0, 1]}))
