@@ -34,6 +34,7 @@ import math
 import networkx as nx
 import numpy as np
 
+from pgmpy_sgm.models._cmn_dense import DenseJoint, held_whole
 from pgmpy_sgm.models._cmn_inference import Propagation, sum_out
 from pgmpy_sgm.models._cmn_parameters import cyclical_projection, fit_plan
 
@@ -105,6 +106,8 @@ def joint_marginals(fit, cards: dict, requests: list) -> dict:
     [[0.34, 0.16], [0.16, 0.34]]
     """
     engine = fit.engine
+    if held_whole(engine):
+        return _dense_joint_marginals(fit, requests)
     base = Propagation(engine, list(fit.log_potentials.items()))
     for i in range(len(engine.cliques)):  # every message once; each evidence then renews only those it changes
         base.belief(i)
@@ -130,6 +133,12 @@ def joint_marginals(fit, cards: dict, requests: list) -> dict:
                         sum_out(belief, engine.cliques[i], scope))
         out.update({(u, v, extra): table for (v, extra), table in tables.items()})
     return out
+
+
+def _dense_joint_marginals(fit, requests: list) -> dict:
+    """:func:`joint_marginals` summed from the fit's whole joint table (a small network)."""
+    joint = DenseJoint(fit.engine, list(fit.log_potentials.items()))
+    return {(u, v, tuple(extra)): joint.marginal([u, v, *extra]) for u, v, extra in requests}
 
 
 def _orient(pairs: list) -> list:

@@ -32,7 +32,8 @@ import networkx as nx
 import numpy as np
 
 from pgmpy_sgm.core.unionfind import DisjointSets
-from pgmpy_sgm.models._cmn_inference import JunctionTreeEngine, Propagation, align
+from pgmpy_sgm.models._cmn_dense import DenseJoint, propagation_for
+from pgmpy_sgm.models._cmn_inference import JunctionTreeEngine, align
 
 __all__ = ["Block", "plan_blocks", "cyclical_projection", "fit_plan", "FitResult"]
 
@@ -254,7 +255,7 @@ def cyclical_projection(graph: nx.Graph, cards: dict, contexts: dict, counts, ps
     blocks, engine, order = fit_plan(graph, cards, contexts)
     log_potentials = {c: np.zeros([cards[v] for v in c]) if start is None else np.array(start[c], dtype=float)
                       for b in blocks for c in b.cliques}  # fmt: skip
-    propagation = Propagation(engine, [] if start is None else list(log_potentials.items()))
+    propagation = propagation_for(engine, [] if start is None else list(log_potentials.items()))
     targets = []
     for b in blocks:
         table = np.asarray(counts(b.variables), dtype=float)
@@ -284,7 +285,10 @@ def cyclical_projection(graph: nx.Graph, cards: dict, contexts: dict, counts, ps
                     propagation.add(clique, step)
             if gap < tol:
                 break
-    log_z = engine.log_partition(list(log_potentials.items()))
+    if isinstance(propagation, DenseJoint):  # the whole table's log Z, kept step by step
+        log_z = propagation.log_z
+    else:
+        log_z = engine.log_partition(list(log_potentials.items()))
     return FitResult(log_potentials, engine, log_z, n_iter, bool(gap < tol), gap)
 
 

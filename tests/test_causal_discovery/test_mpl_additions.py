@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import pgmpy_sgm.models._cmn_dense as cmn_dense
 from pgmpy_sgm.causal_discovery import MPLSearch
 from pgmpy_sgm.causal_discovery._mpl_additions import add_edges, added_dimension, edge_margins, joint_marginals
 from pgmpy_sgm.causal_discovery._mpl_steps import Deadline, choose_graph
@@ -81,7 +82,10 @@ def test_added_dimension_equals_the_difference_of_brute_force_dimensions(edge):
     assert added_dimension(before, _CARDS, *edge) == _brute_dimension(after, _CARDS) - _brute_dimension(before, _CARDS)
 
 
-def test_joint_marginals_equal_the_brute_force_joint():
+@pytest.mark.parametrize("whole", [True, False], ids=["whole joint", "junction tree"])
+def test_joint_marginals_equal_the_brute_force_joint(whole, monkeypatch):
+    if not whole:
+        monkeypatch.setattr(cmn_dense, "DENSE_JOINT_CELLS", 0)
     data = _random_data(800, seed=0)
     score = MPLScore(data, state_names={v: list(range(_CARDS[v])) for v in _NODES})
     graph = _graph(_GRAPH)
