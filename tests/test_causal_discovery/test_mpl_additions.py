@@ -15,9 +15,16 @@ import pytest
 
 import pgmpy_sgm.models._cmn_dense as cmn_dense
 from pgmpy_sgm.causal_discovery import MPLSearch
-from pgmpy_sgm.causal_discovery._mpl_additions import add_edges, added_dimension, edge_margins, joint_marginals
+from pgmpy_sgm.causal_discovery._mpl_additions import (
+    add_edges,
+    added_dimension,
+    carried_potentials,
+    edge_margins,
+    joint_marginals,
+    network_fit,
+)
 from pgmpy_sgm.causal_discovery._mpl_steps import Deadline, choose_graph
-from pgmpy_sgm.models._cmn_parameters import cyclical_projection
+from pgmpy_sgm.models._cmn_parameters import cyclical_projection, fit_plan
 from pgmpy_sgm.structure_score import MPLScore
 
 _NODES = ["a", "b", "c", "d", "e"]
@@ -235,3 +242,27 @@ def test_graph_choice_cv_falls_back_to_bic_with_fractional_counts_aic_does_not_a
         choose_graph(score, climbed, [("a", "b")], Deadline(None), "aicc")
     with pytest.raises(ValueError, match="graph_choice must be one of"):
         MPLSearch(graph_choice="aicc").fit(data)
+
+
+def test_carried_potentials_start_a_supergraph_at_the_subgraph_fits_distribution():
+    data = _random_data(800, seed=1)
+    score = MPLScore(data, state_names={v: list(range(_CARDS[v])) for v in _NODES})
+    fit = cyclical_projection(_graph(_GRAPH), _CARDS, {}, score.encoded.counts, 1.0, 1e-10, 500)
+    larger = _graph(_GRAPH + [("a", "c"), ("d", "e")])
+    start = carried_potentials(fit, fit_plan(larger, _CARDS, {})[0])
+    assert set(start) == {c for b in fit_plan(larger, _CARDS, {})[0] for c in b.cliques}
+    carried = cyclical_projection(larger, _CARDS, {}, score.encoded.counts, 1.0, 1e-10, 0, start)  # no sweep
+    np.testing.assert_allclose(_joint(carried), _joint(fit), atol=1e-12)
+    smaller = _graph(_GRAPH[:3])  # not a supergraph: its cliques hold no potential of the cycle's fit
+    assert carried_potentials(fit, fit_plan(smaller, _CARDS, {})[0]) is None
+
+
+def test_a_warm_fit_reaches_the_same_network_in_no_more_sweeps():
+    data = _random_data(2000, seed=2)
+    score = MPLScore(data, state_names={v: list(range(_CARDS[v])) for v in _NODES})
+    fit = network_fit(score, _graph(_GRAPH), tol=1e-10, max_iter=500)
+    larger = _graph(_GRAPH + [("d", "e")])  # still not chordal: cyclical projection needs several sweeps
+    cold = network_fit(score, larger, tol=1e-10, max_iter=500)
+    warm = network_fit(score, larger, tol=1e-10, max_iter=500, warm=fit)
+    assert cold.converged and warm.converged and warm.n_iter <= cold.n_iter  # fewer on wide graphs: bench_mpl_warm
+    np.testing.assert_allclose(_joint(warm), _joint(cold), atol=1e-9)
