@@ -22,6 +22,8 @@ from functools import lru_cache
 import networkx as nx
 import numpy as np
 
+from pgmpy_sgm.structure_score._mpl_group_kernels import merged_classes, uniform_line_states
+
 __all__ = ["blanket_groups", "close_contexts", "common_neighbours"]
 
 
@@ -36,24 +38,6 @@ def common_neighbours(graph: nx.Graph, u, v, order: dict) -> tuple:
     """
     shared = set(graph.adj[u]) & set(graph.adj[v])
     return tuple(sorted(shared, key=order.__getitem__))
-
-
-@lru_cache(maxsize=256)
-def _coordinates(shape: tuple[int, ...]) -> np.ndarray:
-    """Every configuration of ``shape`` (C order), one row each; cached, read-only."""
-    n = math.prod(shape)
-    out = np.zeros((1, 0), dtype=np.int64) if not shape else np.stack(
-        np.unravel_index(np.arange(n, dtype=np.int64), shape), axis=1)
-    out.setflags(write=False)
-    return out
-
-
-def _canonical(labels: np.ndarray) -> np.ndarray:
-    """Relabel groups by first appearance: 0, 1, ..."""
-    _, first, inverse = np.unique(labels, return_index=True, return_inverse=True)
-    rank = np.empty(first.size, dtype=np.int64)
-    rank[np.argsort(first, kind="stable")] = np.arange(first.size)
-    return rank[inverse]
 
 
 def blanket_groups(node, blanket: tuple, cards: dict, contexts: dict) -> np.ndarray:
@@ -99,45 +83,29 @@ _CACHED_CONFIGURATIONS = 4096
 
 
 def _groups(blanket: tuple, shape: tuple, stated: tuple) -> np.ndarray:
-    """Classes of the configurations under ``stated`` (``(axis, contexts of the edge to blanket[axis])``)."""
-    coords = _coordinates(shape)
-    n = coords.shape[0]
-    strides = np.array([math.prod(shape[i + 1:]) for i in range(len(shape))], dtype=np.int64)
-    position = {w: i for i, w in enumerate(blanket)}
-    rows, cols = [], []
-    for axis, found in stated:
-        for context in found:
-            mask = np.ones(n, dtype=bool)
-            for w, s in context:
-                mask &= coords[:, position[w]] == s
-            members = np.flatnonzero(mask)
-            rows.append(members)
-            cols.append(members - coords[members, axis] * strides[axis])  # the line's configuration with X_other = 0
-    if not rows:
-        return np.arange(n, dtype=np.int64)
-    return _canonical(_components(n, np.concatenate(rows), np.concatenate(cols)))
+    """Classes of the configurations under ``stated`` (``(axis, contexts of the edge to blanket[axis])``).
 
-
-def _components(n: int, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
-    """A label per node of the graph on ``range(n)`` with the edges ``(rows[k], cols[k])``, equal within its
-    connected component and different between components (the smallest label of its component, by repeated
-    minima over the edges and pointer jumping; only the partition matters: callers relabel it canonically).
+    Each context merges the lines along its edge's axis through the configurations agreeing
+    with it (:func:`~pgmpy_sgm.structure_score._mpl_group_kernels.merged_classes`).
 
     Examples
     --------
-    >>> _components(5, np.array([0, 3]), np.array([2, 4])).tolist()
-    [0, 1, 0, 3, 3]
+    >>> _groups(("a", "b"), (2, 2), ((1, frozenset({frozenset({("a", 1)})})),)).tolist()
+    [0, 1, 2, 2]
     """
-    labels = np.arange(n, dtype=np.int64)
-    while True:
-        low = np.minimum(labels[rows], labels[cols])
-        new = labels.copy()
-        np.minimum.at(new, rows, low)
-        np.minimum.at(new, cols, low)
-        new = new[new]  # a label is a node of the same component: jump to its label
-        if np.array_equal(new, labels):
-            return labels
-        labels = new
+    position = {w: i for i, w in enumerate(blanket)}
+    rules, axes = [], []
+    for axis, found in stated:
+        for context in found:
+            rule = [-1] * len(shape)
+            for w, s in context:
+                rule[position[w]] = s
+            rules.append(rule)
+            axes.append(axis)
+    if not rules:
+        return np.arange(math.prod(shape), dtype=np.int64)
+    return merged_classes(np.array(shape, dtype=np.int64), np.array(rules, dtype=np.int64),
+                          np.array(axes, dtype=np.int64))  # fmt: skip
 
 
 @lru_cache(maxsize=256)
@@ -148,39 +116,31 @@ def _cached_groups(blanket: tuple, shape: tuple, stated: tuple) -> np.ndarray:
 
 
 def _implied(node, blanket: tuple, cards: dict, groups: np.ndarray, graph: nx.Graph, order: dict) -> list:
-    """``(edge, context)`` pairs stated by lines of ``node``'s blanket lying inside one class."""
-    shape = tuple(int(cards[w]) for w in blanket)
-    groups = np.asarray(groups).reshape(-1)
+    """``(edge, context)`` pairs stated by lines of ``node``'s blanket lying inside one class.
+
+    Examples
+    --------
+    Node ``c`` with blanket ``(a, b)``, both adjacent; the configurations with ``a = 1`` form one
+    class, so the line along ``b`` at ``a = 1`` states the context ``a = 1`` on the edge ``{c, b}``:
+
+    >>> g = nx.complete_graph("abc")
+    >>> found = _implied("c", ("a", "b"), dict.fromkeys("abc", 2), np.array([0, 1, 2, 2]), g, {"a": 0, "b": 1, "c": 2})
+    >>> [(sorted(edge), sorted(context)) for edge, context in found]
+    [(['b', 'c'], [('a', 1)])]
+    """
+    shape = np.array([int(cards[w]) for w in blanket], dtype=np.int64)
+    groups = np.ascontiguousarray(groups, dtype=np.int64).reshape(-1)
+    position = {w: i for i, w in enumerate(blanket)}
     found = []
     for axis, other in enumerate(blanket):
         shared = common_neighbours(graph, node, other, order)
         if not shared:
             continue
-        rest = tuple(w for w in blanket if w != other)
-        lines = groups[_lines(shape, axis)]
-        inside = np.flatnonzero((lines == lines[:, :1]).all(axis=1))
-        if inside.size == 0:
-            continue
-        rest_coords = _coordinates(tuple(int(cards[w]) for w in rest))[inside]
-        keep = [rest.index(w) for w in shared]
-        for row in sorted(set(map(tuple, rest_coords[:, keep].tolist()))):  # the distinct rows, in lexicographic order
-            found.append((frozenset((node, other)), frozenset(zip(shared, row, strict=True))))
+        kept = np.array([position[w] for w in shared], dtype=np.int64)
+        edge = frozenset((node, other))
+        for row in uniform_line_states(groups, shape, axis, kept).tolist():
+            found.append((edge, frozenset(zip(shared, row, strict=True))))
     return found
-
-
-@lru_cache(maxsize=1024)
-def _lines(shape: tuple[int, ...], axis: int) -> np.ndarray:
-    """Positions (C order over ``shape``) of every line along ``axis``, one row per line, lines in C order of the
-    other axes; cached, read-only.
-
-    Examples
-    --------
-    >>> _lines((2, 3), 0).tolist()
-    [[0, 3], [1, 4], [2, 5]]
-    """
-    out = np.moveaxis(np.arange(math.prod(shape), dtype=np.int64).reshape(shape), axis, -1).reshape(-1, shape[axis])
-    out.setflags(write=False)
-    return out
 
 
 def close_contexts(graph: nx.Graph, cards: dict, contexts: dict, order: dict, memo: dict | None = None) -> dict:

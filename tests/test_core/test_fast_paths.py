@@ -12,7 +12,7 @@ import pytest
 from pgmpy_sgm.core._count_kernels import count_cells, count_extensions
 from pgmpy_sgm.core.data import EncodedData, _integer_codes
 from pgmpy_sgm.core.data_checks import check_frame_complete
-from pgmpy_sgm.structure_score._mpl_groups import _lines, close_contexts
+from pgmpy_sgm.structure_score._mpl_groups import close_contexts
 
 
 @pytest.mark.parametrize("states", [[0, 1, 2], [2, 0, 1], [-5, 7, 100], [3]])
@@ -63,11 +63,31 @@ def test_count_extensions_equal_count_cells_table_by_table():
         np.testing.assert_array_equal(got[offset:offset + size], expected)  # the same sums, bit for bit
 
 
-@pytest.mark.parametrize("shape", [(2,), (2, 3), (3, 2, 2)])
-def test_lines_are_the_moved_axes(shape):
-    grid = np.arange(int(np.prod(shape))).reshape(shape)
-    for axis in range(len(shape)):
-        np.testing.assert_array_equal(_lines(shape, axis), np.moveaxis(grid, axis, -1).reshape(-1, shape[axis]))
+@pytest.mark.parametrize("seed", range(6))
+def test_implied_contexts_are_the_uniform_lines_found_by_brute_force(seed):
+    from pgmpy_sgm.structure_score._mpl_groups import _implied
+
+    rng = np.random.default_rng(seed)
+    blanket = ("a", "b", "c", "d")[: int(rng.integers(2, 5))]
+    cards = {w: int(rng.integers(2, 4)) for w in blanket} | {"t": 2}
+    graph = nx.Graph([("t", w) for w in blanket])
+    graph.add_edges_from(e for e in itertools.combinations(blanket, 2) if rng.random() < 0.7)
+    order = {w: i for i, w in enumerate(("t", *blanket))}
+    shape = tuple(cards[w] for w in blanket)
+    classes = rng.integers(0, 3, int(np.prod(shape)))  # coarse random classes: many lines lie inside one
+    cells = list(itertools.product(*(range(r) for r in shape)))
+    expected = []
+    for axis, other in enumerate(blanket):
+        shared = sorted(set(graph.adj["t"]) & set(graph.adj[other]), key=order.__getitem__)
+        if not shared:
+            continue
+        rows = set()
+        for cell in cells:
+            line = [cell[:axis] + (s,) + cell[axis + 1 :] for s in range(shape[axis])]
+            if len({int(classes[cells.index(x)]) for x in line}) == 1:
+                rows.add(tuple(cell[blanket.index(w)] for w in shared))
+        expected += [(frozenset(("t", other)), frozenset(zip(shared, row, strict=True))) for row in sorted(rows)]
+    assert _implied("t", blanket, cards, classes, graph, order) == expected
 
 
 def test_close_contexts_with_a_memo_equals_without():
@@ -85,20 +105,32 @@ def test_close_contexts_with_a_memo_equals_without():
     assert memo
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_components_give_networkx_connected_components(seed):
-    from pgmpy_sgm.structure_score._mpl_groups import _components
+@pytest.mark.parametrize("seed", range(8))
+def test_blanket_classes_are_the_components_of_the_lines_their_contexts_merge(seed):
+    from pgmpy_sgm.structure_score._mpl_groups import _groups
 
     rng = np.random.default_rng(seed)
-    n = int(rng.integers(1, 40))
-    k = int(rng.integers(0, 2 * n))
-    rows, cols = rng.integers(0, n, k), rng.integers(0, n, k)
-    labels = _components(n, rows, cols)
+    blanket = tuple("abcd"[: int(rng.integers(2, 5))])
+    shape = tuple(int(x) for x in rng.integers(2, 4, len(blanket)))
+    stated = []
+    for axis in range(len(blanket)):  # each edge's contexts: random states of some of the other blanket variables
+        contexts = set()
+        for _ in range(int(rng.integers(0, 3))):
+            others = [i for i in range(len(blanket)) if i != axis and rng.random() < 0.6]
+            contexts.add(frozenset((blanket[i], int(rng.integers(0, shape[i]))) for i in others))
+        if contexts:
+            stated.append((axis, frozenset(contexts)))
+    cells = list(itertools.product(*(range(r) for r in shape)))
     graph = nx.Graph()
-    graph.add_nodes_from(range(n))
-    graph.add_edges_from(zip(rows.tolist(), cols.tolist(), strict=True))
-    expected = {frozenset(part) for part in nx.connected_components(graph)}
-    got: dict = {}
-    for node, label in enumerate(labels.tolist()):
-        got.setdefault(label, set()).add(node)
-    assert {frozenset(part) for part in got.values()} == expected
+    graph.add_nodes_from(cells)
+    for axis, contexts in stated:  # brute force: join every line through a configuration agreeing with a context
+        for context in contexts:
+            for cell in cells:
+                if all(cell[blanket.index(w)] == s for w, s in context):
+                    graph.add_edges_from((cell, cell[:axis] + (s,) + cell[axis + 1 :]) for s in range(shape[axis]))
+    labels = _groups(blanket, shape, tuple(stated)).tolist()
+    first_seen: dict = {}
+    for cell in cells:  # classes numbered by first appearance in C order
+        part = frozenset(nx.node_connected_component(graph, cell))
+        first_seen.setdefault(part, len(first_seen))
+    assert labels == [first_seen[frozenset(nx.node_connected_component(graph, cell))] for cell in cells]
