@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from pgmpy_sgm.models._cmn_inference import JunctionTreeEngine, Propagation
-from pgmpy_sgm.models._dense_kernels import scale_cells, sum_cells
+from pgmpy_sgm.models._dense_kernels import marginal_cells, scale_cells, sum_cells
 
 __all__ = ["DENSE_JOINT_CELLS", "DenseJoint", "held_whole", "propagation_for"]
 
@@ -44,10 +44,8 @@ def _variables(engine: JunctionTreeEngine) -> list:
 
 @functools.lru_cache(maxsize=4096)
 def _cell_index(shape: tuple, axes: tuple) -> np.ndarray:
-    """Each cell of a C-ordered table of ``shape``: its flat index in the table over the axes ``axes``."""
-    grid = np.indices(shape, sparse=True)
-    index = np.ravel_multi_index([grid[a] for a in axes], [shape[a] for a in axes]) if axes else np.zeros((), int)
-    flat = np.broadcast_to(index, shape).ravel()
+    """Each cell of a C-ordered table of ``shape``: its flat index in the table over the axes ``axes`` (cached)."""
+    flat = marginal_cells(np.array(shape, dtype=np.int64), np.array(axes, dtype=np.int64))
     flat.flags.writeable = False
     return flat
 

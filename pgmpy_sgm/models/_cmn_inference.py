@@ -98,7 +98,7 @@ def _eliminate(graph: nx.Graph, cards: dict) -> list[tuple]:
     while adj:
         def cost(v):
             fill = sum(1 for a, b in combinations(adj[v], 2) if b not in adj[a])
-            return fill, float(np.prod([cards[w] for w in adj[v]], dtype=float)) * cards[v], order[v]
+            return fill, float(math.prod(float(cards[w]) for w in adj[v])) * cards[v], order[v]
 
         v = min(adj, key=cost)
         clique = frozenset(adj[v] | {v})

@@ -101,3 +101,16 @@ def test_cyclical_projection_fits_alike_either_way(contexts, monkeypatch):
     fitted = [_brute_log_joint(nodes, cards, list(fit.log_potentials.items())) - fit.log_z for fit in (whole, tree)]
     np.testing.assert_allclose(fitted[0], fitted[1], atol=1e-9)
     np.testing.assert_allclose(np.exp(fitted[0]).sum(), 1.0, atol=1e-12)
+
+
+@pytest.mark.parametrize("shape", [(2, 3, 4), (3,), (2, 2, 2, 2), (3, 1, 2)])
+def test_each_cells_marginal_cell_is_numpys_multi_index(shape):
+    from pgmpy_sgm.models._dense_kernels import marginal_cells
+
+    grid = np.indices(shape, sparse=True)
+    for size in range(len(shape) + 1):
+        for axes in itertools.permutations(range(len(shape)), size):
+            dims = [shape[a] for a in axes]
+            flat = np.ravel_multi_index([grid[a] for a in axes], dims) if axes else np.zeros((), int)
+            expected = np.broadcast_to(flat, shape).ravel()
+            np.testing.assert_array_equal(marginal_cells(np.array(shape), np.array(axes, dtype=np.int64)), expected)
