@@ -28,7 +28,6 @@ then the graph is fitted again; the stage ends when no edge pays.
 
 from __future__ import annotations
 
-import copy
 import math
 
 import networkx as nx
@@ -121,8 +120,7 @@ def joint_marginals(fit, cards: dict, requests: list) -> dict:
         for state in range(cards[u]):
             evidence = np.full(cards[u], -np.inf)
             evidence[state] = 0.0
-            propagation = copy.copy(base)
-            propagation.tables, propagation.messages = list(base.tables), dict(base.messages)
+            propagation = base.fork()
             propagation.add((u,), evidence)
             for v, extra in wanted:
                 scope = [v, *extra]

@@ -10,6 +10,7 @@ the tree from the root.
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Sequence
 from itertools import combinations
@@ -59,19 +60,6 @@ def _total(tables) -> np.ndarray:
     for table in tables:
         total = total + table
     return total
-
-
-def _log_total(log_table: np.ndarray) -> float:
-    """``float(_logsumexp(log_table, every axis))``, its checks on the one maximum and total as Python floats."""
-    axes = tuple(range(log_table.ndim))
-    top = _MAX(log_table, axis=axes, keepdims=True)
-    if not math.isfinite(top.item()):
-        top = np.where(np.isfinite(top), top, 0.0)
-    total = _SUM(np.exp(log_table - top), axis=axes, keepdims=True)
-    if total.item() != 0.0:
-        return (np.log(total) + top).item()
-    with np.errstate(divide="ignore"):
-        return (np.log(total) + top).item()
 
 
 def sum_out(log_table: np.ndarray, variables: Sequence, keep: Sequence) -> np.ndarray:
@@ -354,6 +342,10 @@ class Propagation:
     recomputed, and only when a belief needs them: fitting one block after another then costs
     the messages along the path between their cliques, not a whole calibration.
 
+    Potentials and messages are held as tables of probabilities scaled to a largest cell of 1,
+    each with the log of its scale beside it: a message is then a product and a sum, without the
+    exponentials and logarithms of log space.
+
     Parameters
     ----------
     engine : JunctionTreeEngine
@@ -371,11 +363,28 @@ class Propagation:
 
     def __init__(self, engine: JunctionTreeEngine, factors: Sequence[tuple]):
         self.engine = engine
-        self.tables = [np.zeros([engine.cards[v] for v in c]) for c in engine.cliques]
+        self.tables = [np.ones([engine.cards[v] for v in c]) for c in engine.cliques]
+        self.log_scales = [0.0] * len(engine.cliques)
         self.neighbours: dict = engine.neighbours
-        self.messages: dict = {}
+        self.messages: dict = {}  # (source, target) -> (scaled table laid out for target, log of its scale)
         for scope, log_table in factors:
             self.add(scope, log_table)
+
+    def fork(self) -> Propagation:
+        """A copy that shares nothing this one changes: its own tables, scales and messages.
+
+        Examples
+        --------
+        >>> engine = JunctionTreeEngine(nx.path_graph(2), {0: 2, 1: 2})
+        >>> base = Propagation(engine, [])
+        >>> other = base.fork()
+        >>> other.add((0,), np.log(np.array([1.0, 3.0])))
+        >>> base.marginal([0]).tolist(), other.marginal([0]).tolist()
+        ([0.5, 0.5], [0.25, 0.75])
+        """
+        other = copy.copy(self)
+        other.tables, other.log_scales, other.messages = list(self.tables), list(self.log_scales), dict(self.messages)
+        return other
 
     def add(self, scope: Sequence, log_table: np.ndarray) -> None:
         """Add a log-potential over ``scope`` (it goes to the first clique holding it).
@@ -392,17 +401,20 @@ class Propagation:
         i = engine.home(scope)
         clique = engine.cliques[i]
         log_table = np.asarray(log_table, dtype=float)
-        if tuple(scope) == clique:  # align's identity layout, without its bookkeeping
-            self.tables[i] = self.tables[i] + log_table
-        else:
-            self.tables[i] = self.tables[i] + align(log_table, scope, clique)
+        top = _MAX(log_table, axis=None) if log_table.size else 0.0
+        top = float(top) if math.isfinite(top) else 0.0
+        factor = np.exp(log_table - top)
+        if tuple(scope) != clique:  # align's identity layout, without its bookkeeping
+            factor = align(factor, scope, clique)
+        self.tables[i], scale = _rescaled(self.tables[i] * factor)
+        self.log_scales[i] += top + scale
         messages = self.messages
         if messages:
             for key in engine.away(i):
                 messages.pop(key, None)
 
-    def _message(self, source: int, target: int) -> np.ndarray:
-        """The log message from clique ``source`` to its neighbour ``target`` (laid out for ``target``)."""
+    def _message(self, source: int, target: int) -> tuple[np.ndarray, float]:
+        """The message from clique ``source`` to its neighbour ``target`` (laid out for it), and its log scale."""
         found = self.messages.get((source, target))
         if found is not None:
             return found
@@ -414,12 +426,27 @@ class Propagation:
                 pending.extend(missing)
                 continue
             pending.pop()
-            table = self.tables[a] + _total(self.messages[(c, a)] for c in self.neighbours[a] if c != b)
+            table, log_scale = self.tables[a], self.log_scales[a]
+            for c in self.neighbours[a]:
+                if c != b:
+                    incoming, incoming_scale = self.messages[(c, a)]
+                    table = table * incoming
+                    log_scale += incoming_scale
             cliques = self.engine.cliques
             axes, permutation, shape = self.engine.layout(cliques[a], cliques[b])
-            summed = _logsumexp(table, axes) if axes else table
-            self.messages[(a, b)] = np.transpose(summed, permutation).reshape(shape)
+            summed = _SUM(table, axis=axes) if axes else table
+            summed, scale = _rescaled(np.transpose(summed, permutation).reshape(shape))
+            self.messages[(a, b)] = (summed, log_scale + scale)
         return self.messages[(source, target)]
+
+    def _scaled_belief(self, i: int) -> tuple[np.ndarray, float]:
+        """Clique ``i``'s table times its messages, and the log of the scale of that product."""
+        table, log_scale = self.tables[i], self.log_scales[i]
+        for c in self.neighbours[i]:
+            incoming, incoming_scale = self._message(c, i)
+            table = table * incoming
+            log_scale += incoming_scale
+        return table, log_scale
 
     def belief(self, i: int) -> tuple[float, np.ndarray]:
         """``(log Z, log P(X_{cliques[i]}))`` under the current potentials.
@@ -431,9 +458,12 @@ class Propagation:
         >>> round(float(np.exp(log_z)), 6), np.exp(belief).tolist()
         (4.0, [[0.25, 0.25], [0.25, 0.25]])
         """
-        table = self.tables[i] + _total(self._message(c, i) for c in self.neighbours[i])
-        log_z = _log_total(table)
-        return log_z, table - log_z
+        table, log_scale = self._scaled_belief(i)
+        total = float(_SUM(table, axis=None))
+        with np.errstate(divide="ignore"):
+            if total <= 0.0 or not math.isfinite(log_scale):
+                return -math.inf, np.log(np.zeros_like(table))
+            return log_scale + math.log(total), np.log(table / total)
 
     def marginal(self, variables: Sequence) -> np.ndarray:
         """``P(X_variables)`` (axes in the given order) under the current potentials.
@@ -446,8 +476,17 @@ class Propagation:
         """
         engine = self.engine
         i = engine.home(variables)
-        _, belief = self.belief(i)
+        table, _ = self._scaled_belief(i)
         clique = engine.cliques[i]
         axes, permutation, _ = engine.layout(clique, variables)
-        summed = _logsumexp(belief, axes) if axes else belief
-        return np.exp(np.transpose(summed, permutation))
+        summed = _SUM(table, axis=axes) if axes else table
+        total = float(_SUM(summed, axis=None))
+        return np.transpose(summed, permutation) / total
+
+
+def _rescaled(table: np.ndarray) -> tuple[np.ndarray, float]:
+    """``table`` divided by its largest cell, and the log of that cell (``-inf`` for a table of zeros)."""
+    top = float(_MAX(table, axis=None)) if table.size else 1.0
+    if top > 0.0:
+        return (table / top if top != 1.0 else table), math.log(top)
+    return table, -math.inf

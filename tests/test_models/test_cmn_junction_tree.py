@@ -98,3 +98,36 @@ def test_fits_from_a_cached_plan_equal_fresh_ones():
     assert again.log_z == first.log_z
     for clique, potential in first.log_potentials.items():
         np.testing.assert_array_equal(again.log_potentials[clique], potential)
+
+
+@pytest.mark.parametrize("spread", [1.0, 700.0], ids=["moderate", "beyond exp's range"])
+def test_propagated_marginals_with_ruled_out_cells_and_extreme_potentials(spread):
+    graph, cards = GRAPHS["cycle"]
+    nodes = list(graph.nodes())
+    factors = [(scope, table * spread) for scope, table in _random_factors(graph, cards, seed=11)]
+    factors[0][1].flat[0] = -np.inf  # a ruled-out cell, as a zero target of cyclical projection gives
+    log_joint = _brute_joint(nodes, cards, factors)
+    finite = log_joint[np.isfinite(log_joint)]
+    top = finite.max()
+    log_z = float(top + np.log(np.exp(finite - top).sum()))
+    propagation = Propagation(JunctionTreeEngine(graph, cards), factors)
+    joint = np.exp(log_joint - log_z)
+    for a, b in graph.edges():
+        expected = joint.sum(axis=tuple(i for i, v in enumerate(nodes) if v not in (a, b)))
+        if nodes.index(a) > nodes.index(b):
+            expected = expected.T
+        np.testing.assert_allclose(propagation.marginal([a, b]), expected, atol=1e-12)
+    belief_z, _ = propagation.belief(0)
+    assert belief_z == pytest.approx(log_z, rel=1e-12, abs=1e-9)
+
+
+def test_a_forked_propagation_leaves_its_origin_unchanged():
+    graph, cards = GRAPHS["two parts"]
+    factors = _random_factors(graph, cards, seed=3)
+    base = Propagation(JunctionTreeEngine(graph, cards), factors)
+    before = [base.marginal([v]) for v in graph.nodes()]
+    forked = base.fork()
+    forked.add(("a",), np.log(np.array([0.1, 10.0])))
+    assert not np.allclose(forked.marginal(["a"]), before[0])
+    for v, expected in zip(graph.nodes(), before, strict=True):
+        np.testing.assert_array_equal(base.marginal([v]), expected)
