@@ -475,8 +475,9 @@ class EncodedData:
         >>> np.array_equal(enc.extension_counts("a", [], ["b", "c"]), tables)
         True
         """
-        for w in candidates:
-            self._resolve((*blanket, w, variable))
+        if not self._extensions_allowed(variable, blanket, candidates):
+            for w in candidates:  # the first table refused raises, naming what is wrong
+                self._resolve((*blanket, w, variable))
         cards = self.cardinality
         r = cards[variable]
         n_base = math.prod(cards[w] for w in blanket)
@@ -490,6 +491,19 @@ class EncodedData:
         counts = count_extensions(self._codes_t, self.weights, columns, table_cards, index[variable], extra,
                                   extra_cards, offsets, sum(configs) * r)  # fmt: skip
         return counts.reshape(-1, r)
+
+    def _extensions_allowed(self, variable: str, blanket: Sequence[str], candidates: Sequence[str]) -> bool:
+        """Whether :meth:`_resolve` accepts every ``(*blanket, w, variable)`` of ``candidates``, checked at once."""
+        index = self._index
+        try:
+            base = [index[v] for v in (*blanket, variable)]
+            extra = [index[w] for w in candidates]
+        except (KeyError, TypeError):
+            return False
+        if len(set(base)) != len(base) or not set(base).isdisjoint(extra):
+            return False
+        widest = max((self._cards[c] for c in extra), default=1)
+        return math.prod(self._cards[c] for c in base) * widest <= self.max_cells
 
     def to_frame(self) -> tuple[pd.DataFrame, np.ndarray]:
         """The pooled data as distinct rows (original state names) and their counts.

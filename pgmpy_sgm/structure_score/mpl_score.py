@@ -229,8 +229,7 @@ class MPLScore(LocalScoreCache, BaseStructureScore):
         True
         """
         blanket, candidates = tuple(blanket), list(candidates)
-        for w in candidates:
-            self._check_family(variable, (*blanket, w))
+        self._check_family(variable, (*blanket, *candidates))  # each candidate's family, checked at once
         if not candidates:
             return []
         encoded = self.encoded

@@ -240,3 +240,18 @@ def test_categorical_row_identifier_is_refused_like_any_other_column():
     frame = pd.DataFrame({"c": pd.Categorical([f"r{i}" for i in range(25)]), "b": [0, 1] * 12 + [0]})
     with pytest.raises(ValueError, match="a row identifier"):
         EncodedData(frame)
+
+
+def test_extension_counts_refuse_a_bad_candidate_naming_it():
+    frame = pd.DataFrame({"a": [0, 1, 1, 0], "b": [0, 0, 1, 1], "c": [1, 0, 1, 2], "d": [0, 1, 2, 3]})
+    enc = EncodedData(frame, max_cells=20)
+    tables = np.vstack([enc.counts(["b", "c", "a"]).reshape(-1, 2), enc.counts(["b", "d", "a"]).reshape(-1, 2)])
+    np.testing.assert_array_equal(enc.extension_counts("a", ["b"], ["c", "d"]), tables)
+    with pytest.raises(ValueError, match="Unknown variable"):
+        enc.extension_counts("a", ["b"], ["c", "zz"])
+    with pytest.raises(ValueError, match="repeated"):
+        enc.extension_counts("a", ["b"], ["c", "b"])
+    with pytest.raises(ValueError, match="repeated"):
+        enc.extension_counts("a", ["b"], ["a"])
+    with pytest.raises(ValueError, match="max_cells"):  # (b, d, c, a): 2 x 4 x 3 x 2 = 48 cells
+        enc.extension_counts("a", ["b", "d"], ["c"])
