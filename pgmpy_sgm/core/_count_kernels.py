@@ -7,7 +7,19 @@ import math
 import numpy as np
 from numba import njit
 
-__all__ = ["cell_index", "count_cells", "count_extensions", "family_log_ml", "family_bdeu"]
+__all__ = ["cell_index", "count_cells", "count_extensions", "family_log_ml", "family_bdeu", "c_order_strides"]
+
+
+@njit(cache=True, nogil=True)
+def c_order_strides(shape):  # pragma: no cover - compiled
+    """``(cells, strides)`` of a C-ordered table of ``shape``: its number of cells and each axis's step."""
+    k = shape.shape[0]
+    strides = np.empty(k, dtype=np.int64)
+    step = 1
+    for a in range(k - 1, -1, -1):
+        strides[a] = step
+        step *= shape[a]
+    return step, strides
 
 
 @njit(cache=True, nogil=True)

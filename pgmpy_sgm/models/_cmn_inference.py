@@ -62,6 +62,19 @@ def _total(tables) -> np.ndarray:
     return total
 
 
+def _log_total(log_table: np.ndarray) -> float:
+    """``float(_logsumexp(log_table, every axis))``, its checks on the one maximum and total as Python floats."""
+    axes = tuple(range(log_table.ndim))
+    top = _MAX(log_table, axis=axes, keepdims=True)
+    if not math.isfinite(top.item()):
+        top = np.where(np.isfinite(top), top, 0.0)
+    total = _SUM(np.exp(log_table - top), axis=axes, keepdims=True)
+    if total.item() != 0.0:
+        return (np.log(total) + top).item()
+    with np.errstate(divide="ignore"):
+        return (np.log(total) + top).item()
+
+
 def sum_out(log_table: np.ndarray, variables: Sequence, keep: Sequence) -> np.ndarray:
     """Log of the sums of ``exp(log_table)`` over the variables not in ``keep`` (axes in ``keep``'s order).
 
@@ -342,10 +355,6 @@ class Propagation:
     recomputed, and only when a belief needs them: fitting one block after another then costs
     the messages along the path between their cliques, not a whole calibration.
 
-    Potentials and messages are held as tables of probabilities scaled to a largest cell of 1,
-    each with the log of its scale beside it: a message is then a product and a sum, without the
-    exponentials and logarithms of log space.
-
     Parameters
     ----------
     engine : JunctionTreeEngine
@@ -363,15 +372,14 @@ class Propagation:
 
     def __init__(self, engine: JunctionTreeEngine, factors: Sequence[tuple]):
         self.engine = engine
-        self.tables = [np.ones([engine.cards[v] for v in c]) for c in engine.cliques]
-        self.log_scales = [0.0] * len(engine.cliques)
+        self.tables = [np.zeros([engine.cards[v] for v in c]) for c in engine.cliques]
         self.neighbours: dict = engine.neighbours
-        self.messages: dict = {}  # (source, target) -> (scaled table laid out for target, log of its scale)
+        self.messages: dict = {}
         for scope, log_table in factors:
             self.add(scope, log_table)
 
     def fork(self) -> Propagation:
-        """A copy that shares nothing this one changes: its own tables, scales and messages.
+        """A copy that shares nothing this one changes: its own tables and messages.
 
         Examples
         --------
@@ -379,11 +387,11 @@ class Propagation:
         >>> base = Propagation(engine, [])
         >>> other = base.fork()
         >>> other.add((0,), np.log(np.array([1.0, 3.0])))
-        >>> base.marginal([0]).tolist(), other.marginal([0]).tolist()
+        >>> base.marginal([0]).round(6).tolist(), other.marginal([0]).round(6).tolist()
         ([0.5, 0.5], [0.25, 0.75])
         """
         other = copy.copy(self)
-        other.tables, other.log_scales, other.messages = list(self.tables), list(self.log_scales), dict(self.messages)
+        other.tables, other.messages = list(self.tables), dict(self.messages)
         return other
 
     def add(self, scope: Sequence, log_table: np.ndarray) -> None:
@@ -401,20 +409,17 @@ class Propagation:
         i = engine.home(scope)
         clique = engine.cliques[i]
         log_table = np.asarray(log_table, dtype=float)
-        top = _MAX(log_table, axis=None) if log_table.size else 0.0
-        top = float(top) if math.isfinite(top) else 0.0
-        factor = np.exp(log_table - top)
-        if tuple(scope) != clique:  # align's identity layout, without its bookkeeping
-            factor = align(factor, scope, clique)
-        self.tables[i], scale = _rescaled(self.tables[i] * factor)
-        self.log_scales[i] += top + scale
+        if tuple(scope) == clique:  # align's identity layout, without its bookkeeping
+            self.tables[i] = self.tables[i] + log_table
+        else:
+            self.tables[i] = self.tables[i] + align(log_table, scope, clique)
         messages = self.messages
         if messages:
             for key in engine.away(i):
                 messages.pop(key, None)
 
-    def _message(self, source: int, target: int) -> tuple[np.ndarray, float]:
-        """The message from clique ``source`` to its neighbour ``target`` (laid out for it), and its log scale."""
+    def _message(self, source: int, target: int) -> np.ndarray:
+        """The log message from clique ``source`` to its neighbour ``target`` (laid out for ``target``)."""
         found = self.messages.get((source, target))
         if found is not None:
             return found
@@ -426,27 +431,12 @@ class Propagation:
                 pending.extend(missing)
                 continue
             pending.pop()
-            table, log_scale = self.tables[a], self.log_scales[a]
-            for c in self.neighbours[a]:
-                if c != b:
-                    incoming, incoming_scale = self.messages[(c, a)]
-                    table = table * incoming
-                    log_scale += incoming_scale
+            table = self.tables[a] + _total(self.messages[(c, a)] for c in self.neighbours[a] if c != b)
             cliques = self.engine.cliques
             axes, permutation, shape = self.engine.layout(cliques[a], cliques[b])
-            summed = _SUM(table, axis=axes) if axes else table
-            summed, scale = _rescaled(np.transpose(summed, permutation).reshape(shape))
-            self.messages[(a, b)] = (summed, log_scale + scale)
+            summed = _logsumexp(table, axes) if axes else table
+            self.messages[(a, b)] = np.transpose(summed, permutation).reshape(shape)
         return self.messages[(source, target)]
-
-    def _scaled_belief(self, i: int) -> tuple[np.ndarray, float]:
-        """Clique ``i``'s table times its messages, and the log of the scale of that product."""
-        table, log_scale = self.tables[i], self.log_scales[i]
-        for c in self.neighbours[i]:
-            incoming, incoming_scale = self._message(c, i)
-            table = table * incoming
-            log_scale += incoming_scale
-        return table, log_scale
 
     def belief(self, i: int) -> tuple[float, np.ndarray]:
         """``(log Z, log P(X_{cliques[i]}))`` under the current potentials.
@@ -458,12 +448,9 @@ class Propagation:
         >>> round(float(np.exp(log_z)), 6), np.exp(belief).tolist()
         (4.0, [[0.25, 0.25], [0.25, 0.25]])
         """
-        table, log_scale = self._scaled_belief(i)
-        total = float(_SUM(table, axis=None))
-        with np.errstate(divide="ignore"):
-            if total <= 0.0 or not math.isfinite(log_scale):
-                return -math.inf, np.log(np.zeros_like(table))
-            return log_scale + math.log(total), np.log(table / total)
+        table = self.tables[i] + _total(self._message(c, i) for c in self.neighbours[i])
+        log_z = _log_total(table)
+        return log_z, table - log_z
 
     def marginal(self, variables: Sequence) -> np.ndarray:
         """``P(X_variables)`` (axes in the given order) under the current potentials.
@@ -476,17 +463,8 @@ class Propagation:
         """
         engine = self.engine
         i = engine.home(variables)
-        table, _ = self._scaled_belief(i)
+        _, belief = self.belief(i)
         clique = engine.cliques[i]
         axes, permutation, _ = engine.layout(clique, variables)
-        summed = _SUM(table, axis=axes) if axes else table
-        total = float(_SUM(summed, axis=None))
-        return np.transpose(summed, permutation) / total
-
-
-def _rescaled(table: np.ndarray) -> tuple[np.ndarray, float]:
-    """``table`` divided by its largest cell, and the log of that cell (``-inf`` for a table of zeros)."""
-    top = float(_MAX(table, axis=None)) if table.size else 1.0
-    if top > 0.0:
-        return (table / top if top != 1.0 else table), math.log(top)
-    return table, -math.inf
+        summed = _logsumexp(belief, axes) if axes else belief
+        return np.exp(np.transpose(summed, permutation))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from pgmpy_sgm.core._count_kernels import c_order_strides
+
 __all__ = ["marginal_cells", "scale_cells", "sum_cells"]
 
 
@@ -36,9 +38,7 @@ def marginal_cells(shape, axes):  # pragma: no cover - compiled
     the marginal table (0 for the axes summed out), so no division is needed.
     """
     k = shape.shape[0]
-    n = 1
-    for a in range(k):
-        n *= shape[a]
+    n = c_order_strides(shape)[0]
     weight = np.zeros(k, dtype=np.int64)
     step = 1
     for j in range(axes.shape[0] - 1, -1, -1):

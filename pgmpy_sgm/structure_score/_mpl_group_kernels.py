@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from pgmpy_sgm.core._count_kernels import c_order_strides
+
 __all__ = ["merged_classes", "uniform_line_states"]
 
 
@@ -26,14 +28,7 @@ def merged_classes(shape, rules, axes):  # pragma: no cover - compiled
     classes are the connected components of these merges (a union-find forest).
     """
     k = shape.shape[0]
-    n = 1
-    for a in range(k):
-        n *= shape[a]
-    strides = np.empty(k, dtype=np.int64)
-    step = 1
-    for a in range(k - 1, -1, -1):
-        strides[a] = step
-        step *= shape[a]
+    n, strides = c_order_strides(shape)
     parent = np.arange(n)
     for j in range(rules.shape[0]):
         axis = axes[j]
@@ -72,13 +67,8 @@ def uniform_line_states(classes, shape, axis, kept):  # pragma: no cover - compi
     tuple of states of ``kept`` (in that order) at which some line along ``axis`` has all its
     configurations in one class.
     """
-    k = shape.shape[0]
     n = classes.shape[0]
-    strides = np.empty(k, dtype=np.int64)
-    step = 1
-    for a in range(k - 1, -1, -1):
-        strides[a] = step
-        step *= shape[a]
+    strides = c_order_strides(shape)[1]
     m = kept.shape[0]
     radix = np.empty(m, dtype=np.int64)
     n_codes = 1

@@ -25,6 +25,16 @@ def _brute_joint(nodes: list, cards: dict, factors: list) -> np.ndarray:
     return log_joint
 
 
+def _assert_edge_marginals(propagation: Propagation, graph: nx.Graph, joint: np.ndarray) -> None:
+    """Every edge's propagated marginal equals the one summed from ``joint`` (axes in ``graph``'s node order)."""
+    nodes = list(graph.nodes())
+    for a, b in graph.edges():
+        expected = joint.sum(axis=tuple(i for i, v in enumerate(nodes) if v not in (a, b)))
+        if nodes.index(a) > nodes.index(b):
+            expected = expected.T
+        np.testing.assert_allclose(propagation.marginal([a, b]), expected, atol=1e-12)
+
+
 GRAPHS = {
     "cycle": (nx.cycle_graph(["a", "b", "c", "d", "e"]), {"a": 2, "b": 3, "c": 2, "d": 2, "e": 3}),
     "two parts": (nx.Graph([("a", "b"), ("b", "c"), ("a", "c"), ("d", "e")]), {"a": 2, "b": 2, "c": 3, "d": 2, "e": 2}),
@@ -47,11 +57,7 @@ def test_log_partition_and_propagated_marginals_equal_brute_force(name):
     for scope, table in factors[1:]:  # added one by one: stale messages must be renewed
         propagation.add(scope, table)
     joint = np.exp(log_joint - log_z)
-    for a, b in graph.edges():
-        expected = joint.sum(axis=tuple(i for i, v in enumerate(nodes) if v not in (a, b)))
-        if nodes.index(a) > nodes.index(b):
-            expected = expected.T
-        np.testing.assert_allclose(propagation.marginal([a, b]), expected, atol=1e-12)
+    _assert_edge_marginals(propagation, graph, joint)
 
 
 def test_layout_and_away_agree_with_their_definitions():
@@ -112,11 +118,7 @@ def test_propagated_marginals_with_ruled_out_cells_and_extreme_potentials(spread
     log_z = float(top + np.log(np.exp(finite - top).sum()))
     propagation = Propagation(JunctionTreeEngine(graph, cards), factors)
     joint = np.exp(log_joint - log_z)
-    for a, b in graph.edges():
-        expected = joint.sum(axis=tuple(i for i, v in enumerate(nodes) if v not in (a, b)))
-        if nodes.index(a) > nodes.index(b):
-            expected = expected.T
-        np.testing.assert_allclose(propagation.marginal([a, b]), expected, atol=1e-12)
+    _assert_edge_marginals(propagation, graph, joint)
     belief_z, _ = propagation.belief(0)
     assert belief_z == pytest.approx(log_z, rel=1e-12, abs=1e-9)
 
