@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pgmpy_sgm.models._cmn_inference import JunctionTreeEngine, Propagation
+from pgmpy_sgm.models._cmn_inference import JunctionTreeEngine, Propagation, align
 from pgmpy_sgm.models._dense_kernels import marginal_cells, scale_cells, sum_cells
 
 __all__ = ["DENSE_JOINT_CELLS", "DenseJoint", "held_whole", "propagation_for"]
@@ -55,6 +55,8 @@ class DenseJoint:
 
     The table is kept normalised, with ``log Z`` beside it: adding a log-potential multiplies
     the table by its exponential and renormalises, so a marginal is a sum, without logarithms.
+    The starting potentials are summed in log space first, so that cells one of them puts far
+    below its largest and another brings back are not lost to underflow.
 
     Parameters
     ----------
@@ -76,11 +78,16 @@ class DenseJoint:
         self.engine = engine
         self.variables = _variables(engine)
         self.shape = tuple(engine.cards[v] for v in self.variables)
-        cells = math.prod(self.shape)
-        self.table = np.full(cells, 1.0 / cells)  # flat, in C order of the axes
-        self.log_z = math.log(cells)
+        log_joint = np.zeros(self.shape)
         for scope, log_table in factors:
-            self.add(scope, log_table)
+            log_joint = log_joint + align(np.asarray(log_table, dtype=float), scope, self.variables)
+        top = float(log_joint.max())
+        if not math.isfinite(top):  # no cell possible
+            self.table, self.log_z = np.zeros(log_joint.size), -math.inf
+            return
+        table = np.exp(log_joint - top).ravel()  # flat, in C order of the axes
+        total = float(table.sum())
+        self.table, self.log_z = table / total, top + math.log(total)
 
     def _cells_of(self, scope: tuple) -> np.ndarray:
         """Each joint cell's cell of the table over ``scope`` (flat indices)."""

@@ -114,3 +114,16 @@ def test_each_cells_marginal_cell_is_numpys_multi_index(shape):
             flat = np.ravel_multi_index([grid[a] for a in axes], dims) if axes else np.zeros((), int)
             expected = np.broadcast_to(flat, shape).ravel()
             np.testing.assert_array_equal(marginal_cells(np.array(shape), np.array(axes, dtype=np.int64)), expected)
+
+
+@pytest.mark.parametrize("name", sorted(GRAPHS))
+def test_starting_potentials_far_apart_lose_no_cell(name):
+    graph, cards = GRAPHS[name]
+    nodes = list(graph.nodes())
+    factors = [(scope, 700.0 * table) for scope, table in _factors(graph, cards, seed=21)]
+    log_joint = _brute_log_joint(nodes, cards, factors)
+    joint = DenseJoint(JunctionTreeEngine(graph, cards), factors)
+    top = log_joint.max()
+    assert joint.log_z == pytest.approx(float(top + np.log(np.exp(log_joint - top).sum())), rel=1e-12)
+    for keep in [list(e) for e in graph.edges()]:
+        np.testing.assert_allclose(joint.marginal(keep), _brute_marginal(log_joint, nodes, keep), atol=1e-13)
