@@ -94,6 +94,22 @@ def _brute_sgm_joint(model) -> np.ndarray:
     return out
 
 
+def _brute_log_joint(nodes: list, cards: dict, factors: list) -> np.ndarray:
+    """The log of a Markov network's unnormalised joint (axes in ``nodes`` order), cell by cell from its
+    log-potentials ``[(variables, log table), ...]``."""
+    log_joint = np.zeros([cards[v] for v in nodes])
+    for cell in itertools.product(*(range(cards[v]) for v in nodes)):
+        state = dict(zip(nodes, cell, strict=True))
+        log_joint[cell] = sum(table[tuple(state[v] for v in scope)] for scope, table in factors)
+    return log_joint
+
+
+@pytest.fixture(scope="session")
+def brute_log_joint():
+    """The function computing a Markov network's log joint by brute force, independently of the package."""
+    return _brute_log_joint
+
+
 @pytest.fixture(scope="session")
 def brute_sgm_joint():
     """The function computing a fitted SGM's joint by brute force, independently of the package."""

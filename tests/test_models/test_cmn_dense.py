@@ -28,14 +28,6 @@ def _factors(graph: nx.Graph, cards: dict, seed: int, impossible: bool = False) 
     return factors
 
 
-def _brute_log_joint(nodes: list, cards: dict, factors: list) -> np.ndarray:
-    log_joint = np.zeros([cards[v] for v in nodes])
-    for cell in itertools.product(*(range(cards[v]) for v in nodes)):
-        state = dict(zip(nodes, cell, strict=True))
-        log_joint[cell] = sum(table[tuple(state[v] for v in scope)] for scope, table in factors)
-    return log_joint
-
-
 def _brute_marginal(log_joint: np.ndarray, nodes: list, keep: list) -> np.ndarray:
     joint = np.exp(log_joint - log_joint.max())
     joint = joint / joint.sum()
@@ -46,11 +38,11 @@ def _brute_marginal(log_joint: np.ndarray, nodes: list, keep: list) -> np.ndarra
 
 @pytest.mark.parametrize("impossible", [False, True], ids=["positive", "a ruled-out cell"])
 @pytest.mark.parametrize("name", sorted(GRAPHS))
-def test_marginals_and_log_partition_equal_brute_force(name, impossible):
+def test_marginals_and_log_partition_equal_brute_force(name, impossible, brute_log_joint):
     graph, cards = GRAPHS[name]
     nodes = list(graph.nodes())
     factors = _factors(graph, cards, seed=len(name), impossible=impossible)
-    log_joint = _brute_log_joint(nodes, cards, factors)
+    log_joint = brute_log_joint(nodes, cards, factors)
     joint = DenseJoint(JunctionTreeEngine(graph, cards), factors[:1])
     for scope, table in factors[1:]:  # added one by one, as cyclical projection adds its steps
         joint.add(scope, table)
@@ -81,7 +73,7 @@ def test_the_joint_is_held_whole_up_to_the_bound_only():
 
 
 @pytest.mark.parametrize("contexts", [{}, {frozenset(("a", "b")): {frozenset({("c", 0)})}}], ids=["plain", "a context"])
-def test_cyclical_projection_fits_alike_either_way(contexts, monkeypatch):
+def test_cyclical_projection_fits_alike_either_way(contexts, monkeypatch, brute_log_joint):
     graph = nx.Graph([("a", "b"), ("b", "c"), ("a", "c"), ("c", "d"), ("d", "e"), ("e", "a")])
     cards = {"a": 2, "b": 2, "c": 2, "d": 3, "e": 2}
     nodes = list(graph.nodes())
@@ -98,7 +90,7 @@ def test_cyclical_projection_fits_alike_either_way(contexts, monkeypatch):
     assert whole.converged and tree.converged
     # the potentials are fixed up to constants only (a line search near the optimum may take
     # another path within rounding), so the fitted distributions are compared, cell by cell
-    fitted = [_brute_log_joint(nodes, cards, list(fit.log_potentials.items())) - fit.log_z for fit in (whole, tree)]
+    fitted = [brute_log_joint(nodes, cards, list(fit.log_potentials.items())) - fit.log_z for fit in (whole, tree)]
     np.testing.assert_allclose(fitted[0], fitted[1], atol=1e-9)
     np.testing.assert_allclose(np.exp(fitted[0]).sum(), 1.0, atol=1e-12)
 
@@ -117,11 +109,11 @@ def test_each_cells_marginal_cell_is_numpys_multi_index(shape):
 
 
 @pytest.mark.parametrize("name", sorted(GRAPHS))
-def test_starting_potentials_far_apart_lose_no_cell(name):
+def test_starting_potentials_far_apart_lose_no_cell(name, brute_log_joint):
     graph, cards = GRAPHS[name]
     nodes = list(graph.nodes())
     factors = [(scope, 700.0 * table) for scope, table in _factors(graph, cards, seed=21)]
-    log_joint = _brute_log_joint(nodes, cards, factors)
+    log_joint = brute_log_joint(nodes, cards, factors)
     joint = DenseJoint(JunctionTreeEngine(graph, cards), factors)
     top = log_joint.max()
     assert joint.log_z == pytest.approx(float(top + np.log(np.exp(log_joint - top).sum())), rel=1e-12)

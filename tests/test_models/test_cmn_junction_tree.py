@@ -17,14 +17,6 @@ def _random_factors(graph: nx.Graph, cards: dict, seed: int) -> list:
     return [(tuple(c), rng.normal(size=[cards[v] for v in c])) for c in nx.find_cliques(graph)]
 
 
-def _brute_joint(nodes: list, cards: dict, factors: list) -> np.ndarray:
-    log_joint = np.zeros([cards[v] for v in nodes])
-    for cell in itertools.product(*(range(cards[v]) for v in nodes)):
-        state = dict(zip(nodes, cell, strict=True))
-        log_joint[cell] = sum(table[tuple(state[v] for v in scope)] for scope, table in factors)
-    return log_joint
-
-
 def _assert_edge_marginals(propagation: Propagation, graph: nx.Graph, joint: np.ndarray) -> None:
     """Every edge's propagated marginal equals the one summed from ``joint`` (axes in ``graph``'s node order)."""
     nodes = list(graph.nodes())
@@ -43,12 +35,12 @@ GRAPHS = {
 
 
 @pytest.mark.parametrize("name", sorted(GRAPHS))
-def test_log_partition_and_propagated_marginals_equal_brute_force(name):
+def test_log_partition_and_propagated_marginals_equal_brute_force(name, brute_log_joint):
     graph, cards = GRAPHS[name]
     cards = cards or dict.fromkeys(graph, 2)
     nodes = list(graph.nodes())
     factors = _random_factors(graph, cards, seed=len(name))
-    log_joint = _brute_joint(nodes, cards, factors)
+    log_joint = brute_log_joint(nodes, cards, factors)
     log_z = float(np.log(np.exp(log_joint).sum()))
     engine = JunctionTreeEngine(graph, cards)
     assert engine.log_partition(factors) == pytest.approx(log_z, abs=1e-10)
@@ -107,12 +99,12 @@ def test_fits_from_a_cached_plan_equal_fresh_ones():
 
 
 @pytest.mark.parametrize("spread", [1.0, 700.0], ids=["moderate", "beyond exp's range"])
-def test_propagated_marginals_with_ruled_out_cells_and_extreme_potentials(spread):
+def test_propagated_marginals_with_ruled_out_cells_and_extreme_potentials(spread, brute_log_joint):
     graph, cards = GRAPHS["cycle"]
     nodes = list(graph.nodes())
     factors = [(scope, table * spread) for scope, table in _random_factors(graph, cards, seed=11)]
     factors[0][1].flat[0] = -np.inf  # a ruled-out cell, as a zero target of cyclical projection gives
-    log_joint = _brute_joint(nodes, cards, factors)
+    log_joint = brute_log_joint(nodes, cards, factors)
     finite = log_joint[np.isfinite(log_joint)]
     top = finite.max()
     log_z = float(top + np.log(np.exp(finite - top).sum()))
