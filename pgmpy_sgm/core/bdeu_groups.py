@@ -82,20 +82,34 @@ def bdeu_class_weights(counts2d, group_ids, ess: float = 1.0, log_kappa: float =
     return float(_weights(pooled, lam, a, log_kappa).sum())
 
 
-def dirichlet_class_weights(pooled: np.ndarray, alphas: np.ndarray, sizes: np.ndarray, log_kappa: float) -> np.ndarray:
+def dirichlet_class_weights(pooled: np.ndarray, alphas: np.ndarray | float, sizes: np.ndarray,
+                            log_kappa: float) -> np.ndarray:  # fmt: skip
     """Log marginal likelihood of every class plus its label charge, one value per class.
 
     ``pooled`` holds the counts of each class (classes x states), ``alphas`` the Dirichlet
-    hyperparameter of each state in each class, ``sizes`` the configurations each class holds;
-    a class of ``s`` configurations is charged ``(s - 1)(r - 1) log_kappa``.
+    hyperparameter of each state in each class (or one number for every class: the same values,
+    with the hyperparameter's own terms computed once), ``sizes`` the configurations each class
+    holds; a class of ``s`` configurations is charged ``(s - 1)(r - 1) log_kappa``.
 
     Examples
     --------
     >>> w = dirichlet_class_weights(np.array([[1.0, 1.0]]), np.array([0.5]), np.array([1.0]), 0.0)
     >>> round(float(w[0]), 6) == round(math.log(0.5 * 0.5 / (1.0 * 2.0)), 6)  # Beta(1/2, 1/2)
     True
+    >>> pooled = np.array([[3.0, 1.0], [0.0, 2.0]])
+    >>> np.array_equal(dirichlet_class_weights(pooled, 0.5, np.ones(2), 0.1),
+    ...                dirichlet_class_weights(pooled, np.full(2, 0.5), np.ones(2), 0.1))
+    True
     """
     r = pooled.shape[1]
+    if np.ndim(alphas) == 0:  # one hyperparameter: its gamma terms once, each cell's arithmetic as below
+        alpha = float(alphas)
+        return (
+            float(gammaln(r * alpha))
+            - gammaln(pooled.sum(axis=1) + r * alpha)
+            + (gammaln(pooled + alpha) - float(gammaln(alpha))).sum(axis=1)
+            + (sizes - 1.0) * (r - 1) * log_kappa
+        )
     return (
         gammaln(r * alphas)
         - gammaln(pooled.sum(axis=1) + r * alphas)

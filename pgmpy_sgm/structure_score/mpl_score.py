@@ -164,7 +164,7 @@ class MPLScore(LocalScoreCache, BaseStructureScore):
         True
         """
         r = pooled.shape[1]
-        alphas = (sizes / (n_configs * r)) if self.alpha == "bdeu" else np.full(sizes.shape, float(self.alpha))
+        alphas = (sizes / (n_configs * r)) if self.alpha == "bdeu" else float(self.alpha)
         return dirichlet_class_weights(pooled, alphas, sizes, math.log(self.kappa))
 
     def _blanket_counts(self, variable, blanket: tuple) -> np.ndarray:
@@ -245,7 +245,7 @@ class MPLScore(LocalScoreCache, BaseStructureScore):
         if self.alpha == "bdeu":
             alphas = np.ones(rows.size) / (rows * r).astype(np.float64)
         else:
-            alphas = np.full(rows.size, float(self.alpha))
+            alphas = float(self.alpha)
         weights = dirichlet_class_weights(counts, alphas, np.ones(rows.size), math.log(self.kappa))
         ends = np.cumsum(configs)
         terms = [float(math.fsum(weights[end - q:end])) for q, end in zip(configs, ends.tolist(), strict=True)]

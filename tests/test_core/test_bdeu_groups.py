@@ -7,7 +7,13 @@ import pytest
 
 from pgmpy_sgm.core import bdeu_groups
 from pgmpy_sgm.core._label_search import local_search
-from pgmpy_sgm.core.bdeu_groups import CachedBlockWeights, _one_class_weight, bdeu_class_weights, optimal_bdeu_groups
+from pgmpy_sgm.core.bdeu_groups import (
+    CachedBlockWeights,
+    _one_class_weight,
+    bdeu_class_weights,
+    dirichlet_class_weights,
+    optimal_bdeu_groups,
+)
 from pgmpy_sgm.core.lines import canonical_groups
 from pgmpy_sgm.core.optimize import best_partition_by_block, partition_space
 
@@ -61,3 +67,15 @@ def test_the_exact_classes_are_those_of_the_array_weights(seed):
     expected = best_partition_by_block(cards, (False,) * len(cards), counts,
                                        lambda pooled, lam: bdeu_groups._weights(pooled, lam, a, -1.6))
     assert found.exact and found.group_ids.tolist() == canonical_groups(expected).tolist()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_one_hyperparameter_gives_the_weights_of_its_full_array_bit_for_bit(seed):
+    rng = np.random.default_rng(seed)
+    pooled = rng.integers(0, 40, size=(int(rng.integers(1, 30)), int(rng.integers(2, 5)))).astype(float)
+    pooled[0] += rng.random(pooled.shape[1])  # fractional counts too, as EM's completed tables carry
+    sizes = rng.integers(1, 6, pooled.shape[0]).astype(float)
+    alpha = float(rng.uniform(0.05, 2.0))
+    scalar = dirichlet_class_weights(pooled, alpha, sizes, -0.7)
+    array = dirichlet_class_weights(pooled, np.full(pooled.shape[0], alpha), sizes, -0.7)
+    assert np.array_equal(scalar, array)
