@@ -17,14 +17,13 @@ import argparse
 import os
 import platform
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from bench_blanket_classes import datasets  # noqa: E402
+from bench_blanket_classes import datasets, replay  # noqa: E402
 
 import pgmpy_sgm.structure_score.mpl_score as mpl_score  # noqa: E402
 from pgmpy_sgm.causal_discovery import MPLSearch  # noqa: E402
@@ -47,12 +46,10 @@ def recorded_calls(train, states) -> list:
     return calls
 
 
-def replay(calls: list, as_array: bool) -> tuple[float, list]:
-    if as_array:  # the baseline's arguments, made before the clock starts as the caller made them before
-        calls = [(p, np.full(p.shape[0], a) if np.ndim(a) == 0 else a, s, k) for p, a, s, k in calls]
-    start = time.perf_counter()
-    out = [WEIGHTS(*call) for call in calls]
-    return time.perf_counter() - start, out
+def as_arrays(calls: list) -> list:
+    """The baseline's arguments: the hyperparameter repeated per class, made before the clock starts as the caller
+    made them before."""
+    return [(p, np.full(p.shape[0], a) if np.ndim(a) == 0 else a, s, k) for p, a, s, k in calls]
 
 
 def main() -> None:
@@ -67,7 +64,7 @@ def main() -> None:
         times: dict = {True: [], False: []}
         for _ in range(args.repeats):
             for as_array in (True, False):
-                seconds, found = replay(calls, as_array)
+                seconds, found = replay(WEIGHTS, as_arrays(calls) if as_array else calls)
                 times[as_array].append(seconds)
                 if as_array:
                     old = found

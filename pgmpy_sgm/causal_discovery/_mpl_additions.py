@@ -209,13 +209,14 @@ def edge_margins(score, graph: nx.Graph, fit, pairs: list) -> dict:
 
 
 def network_fit(score, graph: nx.Graph, pseudo_count: float = ADDITION_PSEUDO_COUNT, tol: float = 1e-4,
-                max_iter: int = 100, memo: dict | None = None, warm=None):  # fmt: skip
+                max_iter: int = 100, memo: dict | None = None):  # fmt: skip
     """``graph`` fitted as a Markov network (no contexts) on the score's data by :func:`cyclical_projection`.
 
     ``memo`` keeps each fit by the graph's nodes, its edges and the fit's settings, so that the
-    stages of one search fit each graph once. ``warm``, a fit of a subgraph of ``graph`` on the
-    same data, is where cyclical projection starts (:func:`carried_potentials`): a graph a few
-    edges larger is then fitted in a few sweeps, to the same tolerance.
+    stages of one search fit each graph once. A graph not in it starts from the fit in it of its
+    largest subgraph with the same nodes and settings (:func:`carried_potentials`), when there is
+    one: the stages fit ever larger graphs (the climb's, the union of the blankets, each round of
+    additions), which then take a few sweeps each, to the same tolerance.
 
     Examples
     --------
@@ -230,10 +231,13 @@ def network_fit(score, graph: nx.Graph, pseudo_count: float = ADDITION_PSEUDO_CO
     >>> sorted(network_fit(score, nx.empty_graph(["a"]), memo=memo).log_potentials), len(memo)  # fewer nodes
     ([('a',)], 3)
     """
-    key = (frozenset(graph.nodes()), frozenset(frozenset(e) for e in graph.edges()), pseudo_count, tol, max_iter)
+    nodes, edges = frozenset(graph.nodes()), frozenset(frozenset(e) for e in graph.edges())
+    key = (nodes, edges, pseudo_count, tol, max_iter)
     if memo is not None and key in memo:
         return memo[key]
     cards = score.encoded.cardinality
+    subgraphs = [k for k in (memo or ()) if k[0] == nodes and k[2:] == key[2:] and k[1] <= edges]
+    warm = memo[max(subgraphs, key=lambda k: len(k[1]))] if subgraphs else None  # ties: the first fitted
     start = None if warm is None else carried_potentials(warm, fit_plan(graph, cards, {})[0])
     fit = cyclical_projection(graph, cards, {}, score.encoded.counts, pseudo_count, tol, max_iter, start)
     if memo is not None:
@@ -297,13 +301,12 @@ def add_edges(score, graph: nx.Graph, proposed: list, deadline, memo: dict | Non
     added: list = []
     if fit_work(graph, cards) is None:
         return graph, added
-    fit = None
+    memo = {} if memo is None else memo  # each round's fit starts from the last one's (network_fit)
     while not deadline.passed():
         pairs = _candidates(graph, proposed, order)
         if not pairs:
             break
-        fit = network_fit(score, graph, memo=memo, warm=fit)  # from the last round's fit: a few edges more
-        margins = edge_margins(score, graph, fit, pairs)
+        margins = edge_margins(score, graph, network_fit(score, graph, memo=memo), pairs)
         touched: set = set()
         batch = []
         for (u, v), margin in sorted(margins.items(), key=lambda kv: (-kv[1], order[kv[0][0]], order[kv[0][1]])):

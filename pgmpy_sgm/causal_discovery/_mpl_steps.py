@@ -296,10 +296,7 @@ def choose_graph(score, climbed: nx.Graph, candidates: list, deadline: Deadline,
         return climbed, "global", {}, criterion
     judge = GRAPH_CRITERIA[criterion]
     values = {}
-    fitted = None
-    for rule, graph in (("global", climbed), ("or", union)):
-        if judge is not graph_cv and memo is not None:  # the union (a supergraph) fitted from the climb's fit,
-            fitted = network_fit(score, graph, BIC_PSEUDO_COUNT, memo=memo, warm=fitted)  # kept for the judge
+    for rule, graph in (("global", climbed), ("or", union)):  # with a memo, the union starts from the climb's fit
         value = judge(score, graph) if judge is graph_cv else judge(score, graph, memo=memo)
         if value is None and judge is graph_cv:
             return choose_graph(score, climbed, candidates, deadline, "bic", memo)

@@ -102,18 +102,11 @@ def dirichlet_class_weights(pooled: np.ndarray, alphas: np.ndarray | float, size
     True
     """
     r = pooled.shape[1]
-    if np.ndim(alphas) == 0:  # one hyperparameter: its gamma terms once, each cell's arithmetic as below
-        alpha = float(alphas)
-        return (
-            float(gammaln(r * alpha))
-            - gammaln(pooled.sum(axis=1) + r * alpha)
-            + (gammaln(pooled + alpha) - float(gammaln(alpha))).sum(axis=1)
-            + (sizes - 1.0) * (r - 1) * log_kappa
-        )
+    per_state = alphas if np.ndim(alphas) == 0 else alphas[:, None]  # one number: its gamma terms once
     return (
         gammaln(r * alphas)
         - gammaln(pooled.sum(axis=1) + r * alphas)
-        + (gammaln(pooled + alphas[:, None]) - gammaln(alphas)[:, None]).sum(axis=1)
+        + (gammaln(pooled + per_state) - gammaln(per_state)).sum(axis=1)
         + (sizes - 1.0) * (r - 1) * log_kappa
     )
 

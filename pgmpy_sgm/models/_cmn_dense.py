@@ -1,9 +1,9 @@
 """Exact computations on a small Markov network from its whole joint table.
 
 When the network's variables have few joint states (:data:`DENSE_JOINT_CELLS` at most), the
-log joint table is small enough to hold whole: adding a potential is one broadcast addition and
-every marginal one sum, where a junction tree passes a message per clique of tables of a few
-cells each. :class:`DenseJoint` offers the methods of
+joint table is small enough to hold whole: adding a potential is one pass multiplying the cells
+and every marginal one pass summing them, where a junction tree passes a message per clique of
+tables of a few cells each. :class:`DenseJoint` offers the methods of
 :class:`~pgmpy_sgm.models._cmn_inference.Propagation` that cyclical projection and the edge
 additions of ``MPLSearch`` use, so either serves them; the results agree to rounding.
 """
@@ -42,7 +42,7 @@ def _variables(engine: JunctionTreeEngine) -> list:
     return list(dict.fromkeys(v for clique in engine.cliques for v in clique))
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=256)  # at most 256 x 8 bytes x DENSE_JOINT_CELLS = 16 MB
 def _cell_index(shape: tuple, axes: tuple) -> np.ndarray:
     """Each cell of a C-ordered table of ``shape``: its flat index in the table over the axes ``axes`` (cached)."""
     flat = marginal_cells(np.array(shape, dtype=np.int64), np.array(axes, dtype=np.int64))

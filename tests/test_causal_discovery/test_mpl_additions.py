@@ -260,9 +260,11 @@ def test_carried_potentials_start_a_supergraph_at_the_subgraph_fits_distribution
 def test_a_warm_fit_reaches_the_same_network_in_no_more_sweeps():
     data = _random_data(2000, seed=2)
     score = MPLScore(data, state_names={v: list(range(_CARDS[v])) for v in _NODES})
-    fit = network_fit(score, _graph(_GRAPH), tol=1e-10, max_iter=500)
+    memo: dict = {}
+    network_fit(score, _graph(_GRAPH), tol=1e-10, max_iter=500, memo=memo)
+    network_fit(score, _graph(_GRAPH[:3]), tol=1e-10, max_iter=500, memo=memo)  # a smaller subgraph, not chosen
     larger = _graph(_GRAPH + [("d", "e")])  # still not chordal: cyclical projection needs several sweeps
     cold = network_fit(score, larger, tol=1e-10, max_iter=500)
-    warm = network_fit(score, larger, tol=1e-10, max_iter=500, warm=fit)
+    warm = network_fit(score, larger, tol=1e-10, max_iter=500, memo=memo)  # from the cycle's fit in the memo
     assert cold.converged and warm.converged and warm.n_iter <= cold.n_iter  # fewer on wide graphs: bench_mpl_warm
     np.testing.assert_allclose(_joint(warm), _joint(cold), atol=1e-9)
