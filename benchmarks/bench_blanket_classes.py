@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
-import platform
 import sys
 import time
 from pathlib import Path
@@ -29,6 +27,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import _cmn_data  # noqa: E402
+from _machine import machine_line  # noqa: E402
 from predictive import as_categories, load_network, network_states  # noqa: E402
 
 import pgmpy_sgm.structure_score._mpl_groups as groups  # noqa: E402
@@ -138,8 +137,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
-    print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}, "
-          f"Python {platform.python_version()}, numpy {np.__version__}")
+    print(machine_line())
     COMPILED(("a", "b"), (2, 2), ((1, frozenset({frozenset({("a", 1)})})),))  # the kernels loaded
     COMPILED_IMPLIED("c", ("a", "b"), dict.fromkeys("abc", 2), np.array([0, 1, 2, 2]),
                      __import__("networkx").complete_graph("abc"), {"a": 0, "b": 1, "c": 2})  # fmt: skip

@@ -14,8 +14,6 @@ with each (median of ``--repeats``), the ratio and whether every call's weights 
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import sys
 from pathlib import Path
 
@@ -23,6 +21,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+from _machine import machine_line  # noqa: E402
 from bench_blanket_classes import datasets, replay  # noqa: E402
 
 import pgmpy_sgm.structure_score.mpl_score as mpl_score  # noqa: E402
@@ -56,8 +55,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
-    print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}, "
-          f"Python {platform.python_version()}, numpy {np.__version__}")
+    print(machine_line())
     print("| data | calls | array ms | number ms | ratio | identical |\n|---|---|---|---|---|---|")
     for label, train, states in datasets():
         calls = recorded_calls(train, states)

@@ -14,8 +14,6 @@ learned graph, contexts and added edges are identical, and the largest differenc
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import sys
 import time
 from pathlib import Path
@@ -26,6 +24,7 @@ import pandas as pd
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import _cmn_data  # noqa: E402
+from _machine import machine_line  # noqa: E402
 from predictive import as_categories, load_network, network_states  # noqa: E402
 
 import pgmpy_sgm.models._cmn_dense as cmn_dense  # noqa: E402
@@ -68,8 +67,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=15)
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
-    print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}, "
-          f"Python {platform.python_version()}, DENSE_JOINT_CELLS = {WHOLE}")
+    print(machine_line(f"DENSE_JOINT_CELLS = {WHOLE}"))
     MPLSearch(seed=0).fit(pd.DataFrame({"a": [0, 1, 0, 1, 1, 0] * 5, "b": [0, 1, 1, 1, 1, 0] * 5}))  # compile once
     rows = []
     for label, train, test, states in datasets():

@@ -15,8 +15,6 @@ most 50 variables, the held-out nats/row of each (``ContextualMarkovNetwork.fit`
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import sys
 import time
 from pathlib import Path
@@ -27,6 +25,7 @@ import pandas as pd
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import _cmn_data  # noqa: E402
+from _machine import machine_line  # noqa: E402
 from predictive import as_categories, load_network, network_states  # noqa: E402
 
 import pgmpy_sgm.causal_discovery._mpl_additions as additions  # noqa: E402
@@ -71,8 +70,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
-    print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}, "
-          f"Python {platform.python_version()}")
+    print(machine_line())
     MPLSearch(seed=0).fit(_cmn_data.sample(_cmn_data.blocks(2, seed=99), 500, seed=99)[0])  # kernels loaded
     rows = []
     for label, train, test, states in datasets():

@@ -16,8 +16,6 @@ whether the blankets are identical.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import sys
 import time
 from pathlib import Path
@@ -27,6 +25,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import _cmn_data  # noqa: E402
+from _machine import machine_line  # noqa: E402
 from predictive import as_categories, load_network, network_states  # noqa: E402
 
 from pgmpy_sgm.causal_discovery._mpl_steps import Deadline, prescreen_blanket  # noqa: E402
@@ -71,8 +70,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
-    print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}, "
-          f"Python {platform.python_version()}")
+    print(machine_line())
     print("| data | one by one s | at once s | ratio | blankets identical |\n|---|---|---|---|---|")
     for label, train, states in datasets():
         times: dict = {True: [], False: []}
