@@ -12,6 +12,7 @@ import os
 import threading
 import time
 import uuid
+from array import array
 from collections import OrderedDict
 from dataclasses import dataclass, field, fields
 
@@ -224,7 +225,7 @@ class SegmentResult:
     visited : GraphStore
         ``{key: log posterior}`` of the states entered in this segment (a relocation's
         intermediate states included: their scores are exact).
-    trace : list of float
+    trace : array.array of float ("d")
         Log posterior after each iteration (preceded by the start state's for a fresh chain).
     interrupted : bool
         Stopped by KeyboardInterrupt.
@@ -234,7 +235,7 @@ class SegmentResult:
 
     state: ChainState
     visited: GraphStore
-    trace: list
+    trace: array
     interrupted: bool
     learned: dict
 
@@ -393,7 +394,7 @@ class Chain:
         self.n_relocations, self.n_relocations_accepted = state.n_relocations, state.n_relocations_accepted
         self.best = (state.best_key, state.best_score, state.best_iteration)
         self.visited = GraphStore()  # {key: score} of the graphs this segment visited
-        self.trace: list[float] = []
+        self.trace = array("d")  # 8 bytes per iteration (a list of floats takes 32)
         if state.score is None:  # a fresh chain: its start state is the first visited and traced
             self.trace.append(self.graph.score)
             self.visited[self.graph.key] = self.graph.score

@@ -44,39 +44,33 @@ def graph_strata(engine: ScoreEngine, key: int) -> tuple[dict, int]:
     return dict(sorted(strata.items(), key=lambda item: tuple(engine.index[v] for v in item[0]))), n_labels
 
 
-def _weighted_pair_sums(positions: list[np.ndarray], weights: np.ndarray, n_pairs: int) -> np.ndarray:
-    """Sum of ``weights`` over the graphs holding each pair, from the graphs' edge positions.
+def edge_probabilities_of(store: GraphStore, log_posts: np.ndarray, n_pairs: int, rows=None) -> np.ndarray:
+    """Posterior probability of each pair index being an edge, normalizing the graphs of a store.
 
-    Memory follows the edges of the graphs, not graphs times pairs (no dense edge matrix).
-    """
-    if not positions:
-        return np.zeros(n_pairs)
-    counts = np.fromiter((len(p) for p in positions), dtype=np.int64, count=len(positions))
-    flat = np.concatenate(positions) if counts.sum() else np.zeros(0, dtype=np.int64)
-    return np.bincount(flat, weights=np.repeat(weights, counts), minlength=n_pairs)[:n_pairs]
-
-
-def edge_probabilities_of(positions: list[np.ndarray], log_posts: np.ndarray, n_pairs: int) -> np.ndarray:
-    """Posterior probability of each pair index being an edge, normalizing graphs given by their edges.
+    Memory follows a chunk of the graphs' edges, not all of them at once
+    (:meth:`GraphStore.weighted_pair_sums <pgmpy_sgm.core.graph_store.GraphStore.weighted_pair_sums>`).
 
     Parameters
     ----------
-    positions : list of numpy.ndarray
-        Each graph's edges as pair indices.
+    store : GraphStore
     log_posts : numpy.ndarray
-        Each graph's log unnormalized posterior.
+        The log unnormalized posterior of each graph of ``rows`` (or of every graph, in
+        insertion order).
     n_pairs : int
+    rows : sequence of int, optional
+        Insertion positions of the graphs normalized over (default: all).
 
     Examples
     --------
     >>> import math
-    >>> edge_probabilities_of([np.array([0]), np.array([0, 1])], np.array([0.0, math.log(3.0)]), 2).round(3).tolist()
+    >>> store = GraphStore({0b01: 0.0, 0b11: math.log(3.0)})
+    >>> edge_probabilities_of(store, np.array([0.0, math.log(3.0)]), 2).round(3).tolist()
     [1.0, 0.75]
     """
-    if not len(positions):
+    if not len(log_posts):
         return np.zeros(n_pairs)
     weights = np.exp(log_posts - log_posts.max())
-    return _weighted_pair_sums(positions, weights / weights.sum(), n_pairs)
+    return store.weighted_pair_sums(weights / weights.sum(), n_pairs, rows)
 
 
 def pair_probabilities(scores: Mapping, n_pairs: int) -> np.ndarray:
@@ -90,7 +84,7 @@ def pair_probabilities(scores: Mapping, n_pairs: int) -> np.ndarray:
     """
     store = scores if isinstance(scores, GraphStore) else GraphStore(scores)
     log_posts = np.fromiter(store.values(), dtype=np.float64, count=len(store))
-    return edge_probabilities_of(store.edge_positions(), log_posts, n_pairs)
+    return edge_probabilities_of(store, log_posts, n_pairs)
 
 
 def _posterior_order(store: GraphStore, log_posts: np.ndarray, n_edges: np.ndarray) -> list[int]:
@@ -158,25 +152,23 @@ def posterior_frame(
         raise ValueError(f"margin must be a non-negative number of log-units or None. Got: {margin!r}")
     store = scores if isinstance(scores, GraphStore) else GraphStore(scores)
     n_pairs = len(engine.pairs)
-    all_positions = store.edge_positions()
     all_log_posts = np.fromiter(store.values(), dtype=np.float64, count=len(store))
-    all_n_edges = np.array([len(graph) for graph in all_positions], dtype=np.int64)
+    all_n_edges = store.edge_counts()
     order = _posterior_order(store, all_log_posts, all_n_edges)
-    positions = [all_positions[r] for r in order]
     log_post, n_edges = all_log_posts[order], all_n_edges[order]
     if len(order):
         weights = np.exp(log_post - log_post[0])
         prob = weights / weights.sum()
     else:
         prob = np.zeros(0)
-    pair_prob = _weighted_pair_sums(positions, prob, n_pairs)
+    pair_prob = store.weighted_pair_sums(prob, n_pairs, rows=order)
     if margin is not None and len(order):
         kept = int(np.searchsorted(-log_post, margin - log_post[0], side="right"))  # log_post falls row by row
-        order, positions = order[:kept], positions[:kept]
+        order = order[:kept]
         log_post, n_edges, prob = log_post[:kept], n_edges[:kept], prob[:kept]
     names = engine.variables
     named_pairs = [(names[i], names[j]) for i, j in engine.pairs]
-    edges = [tuple(named_pairs[p] for p in graph.tolist()) for graph in positions]
+    edges = [tuple(named_pairs[p] for p in graph.tolist()) for graph in store.edge_positions(order)]
     if n_strata_rows is None:
         limit = len(order)
     elif isinstance(n_strata_rows, tuple):

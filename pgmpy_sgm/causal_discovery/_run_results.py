@@ -14,7 +14,7 @@ import numpy as np
 
 from pgmpy_sgm.causal_discovery._chain import ChainData, run_segment
 from pgmpy_sgm.causal_discovery._convergence import convergence_summary
-from pgmpy_sgm.causal_discovery._posterior import edge_probabilities_of, edge_probability_frame, posterior_frame
+from pgmpy_sgm.causal_discovery._posterior import edge_probability_frame, posterior_frame
 from pgmpy_sgm.causal_discovery._run_state import RunState
 from pgmpy_sgm.causal_discovery._search_plan import SearchPlan
 from pgmpy_sgm.core.engine import ScoreEngine
@@ -140,11 +140,12 @@ def _traces(run: RunState) -> np.ndarray:
 
 def _chain_pair_probabilities(run: RunState, n_pairs: int) -> np.ndarray:
     """Each chain's edge probabilities over the graphs it visited itself (chains by rows)."""
-    positions = run.visited.edge_positions()
     scores = np.fromiter(run.visited.values(), dtype=np.float64, count=len(run.visited))
     masks = np.array(run.seen_by.values_for(run.visited, 0), dtype=np.int64)
-    rows = []
+    weights = np.zeros((len(run.chains), len(scores)))
     for c in range(len(run.chains)):
         own = np.flatnonzero(masks & (1 << c))
-        rows.append(edge_probabilities_of([positions[r] for r in own], scores[own], n_pairs))
-    return np.array(rows)
+        if len(own):
+            own_weights = np.exp(scores[own] - scores[own].max())
+            weights[c, own] = own_weights / own_weights.sum()
+    return run.visited.weighted_pair_sums(weights, n_pairs)  # one pass over the graphs for every chain

@@ -6,6 +6,7 @@ import base64
 import itertools
 import math
 import os
+from array import array
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -77,7 +78,7 @@ class RunState:
 
     def __post_init__(self):
         if not self.traces:
-            self.traces = [[] for _ in self.chains]
+            self.traces = [array("d") for _ in self.chains]  # 8 bytes per iteration
         if not self._saved_trace:
             self._saved_trace = [len(t) for t in self.traces]
 

@@ -16,7 +16,10 @@ import numpy as np
 
 from pgmpy_sgm.core.bitsets import WIDE_MASK_BITS, bit_positions
 
-__all__ = ["GraphStore"]
+__all__ = ["GraphStore", "PAIR_SUM_CHUNK_EDGES"]
+
+#: Edges read at a time by :meth:`GraphStore.weighted_pair_sums` (8 MB of positions as int64).
+PAIR_SUM_CHUNK_EDGES = 1 << 20
 
 
 class GraphStore(MutableMapping):
@@ -193,12 +196,94 @@ class GraphStore(MutableMapping):
         """
         return [self._data.get(stored, default) for stored in other._data]
 
-    def edge_positions(self) -> list[np.ndarray]:
-        """Each graph's edges as sorted pair indices (int64 arrays), in insertion order, without unpacking keys.
+    def edge_positions(self, rows=None) -> list[np.ndarray]:
+        """Each graph's edges as sorted pair indices (int64 arrays), without unpacking keys.
+
+        Parameters
+        ----------
+        rows : sequence of int, optional
+            Insertion positions of the graphs wanted, in the order wanted (default: every
+            graph, in insertion order).
 
         Examples
         --------
-        >>> [p.tolist() for p in GraphStore({0b110: 0.0, 0: 1.0}).edge_positions()]
-        [[1, 2], []]
+        >>> store = GraphStore({0b110: 0.0, 0: 1.0})
+        >>> [p.tolist() for p in store.edge_positions()], [p.tolist() for p in store.edge_positions([1, 0])]
+        ([[1, 2], []], [[], [1, 2]])
         """
-        return [self._positions(stored) for stored in self._data]
+        if rows is None:
+            return [self._positions(stored) for stored in self._data]
+        stored = list(self._data)
+        return [self._positions(stored[r]) for r in rows]
+
+    def edge_counts(self) -> np.ndarray:
+        """Each graph's number of edges, in insertion order, read from the stored form (no arrays built).
+
+        Examples
+        --------
+        >>> GraphStore({0b110: 0.0, 0: 1.0, 1 << 5000 | 1: 2.0}).edge_counts().tolist()
+        [2, 0, 2]
+        """
+        return np.fromiter((s.bit_count() if isinstance(s, int) else len(s) // 4 for s in self._data),
+                           dtype=np.int64, count=len(self._data))  # fmt: skip
+
+    def weighted_pair_sums(self, weights, n_pairs: int, rows=None) -> np.ndarray:
+        """For each pair index, the sum of the weights of the graphs holding it as an edge.
+
+        The graphs are read in chunks of at most :data:`PAIR_SUM_CHUNK_EDGES` edges, so the
+        memory used follows one chunk, not every visited graph's edges at once (a wide
+        graph's edges are read in place from its stored form). Within a chunk the weights
+        are added in the order of ``rows``; a store that fits one chunk gives the sums of a
+        single ``numpy.bincount`` over all its graphs' edges.
+
+        Parameters
+        ----------
+        weights : array-like of float
+            One weight per graph of ``rows`` (or per graph, in insertion order); or a 2-D
+            array, one such row of weights per sum wanted (the graphs are then read once for
+            all of them).
+        n_pairs : int
+            Length of the result (pair indices must be below it).
+        rows : sequence of int, optional
+            Insertion positions of the graphs to sum over, in order (default: every graph).
+
+        Examples
+        --------
+        >>> store = GraphStore({0b011: 0.0, 0b110: 0.0, 1 << 3000 | 0b1: 0.0})
+        >>> store.weighted_pair_sums([0.5, 0.25, 0.25], 3).tolist()
+        [0.75, 0.75, 0.25]
+        >>> store.weighted_pair_sums([1.0], 3, rows=[1]).tolist()
+        [0.0, 1.0, 1.0]
+        >>> store.weighted_pair_sums([[1.0, 0.0, 0.0], [0.0, 1.0, 1.0]], 3).tolist()
+        [[1.0, 1.0, 0.0], [1.0, 1.0, 1.0]]
+        """
+        weights = np.asarray(weights, dtype=np.float64)
+        stored = list(self._data) if rows is not None else None
+        graphs = (stored[r] for r in rows) if rows is not None else iter(self._data)
+        total, chunk, counts, size, start = None, [], [], 0, 0
+        for i, item in enumerate(graphs):
+            edges = bit_positions(item) if isinstance(item, int) else np.frombuffer(item, dtype="<u4")
+            chunk.append(edges)
+            counts.append(len(edges))
+            size += len(edges)
+            if size >= PAIR_SUM_CHUNK_EDGES:
+                total = _add_pair_sums(total, chunk, weights[..., start : i + 1], counts, n_pairs)
+                chunk, counts, size, start = [], [], 0, i + 1
+        if chunk or total is None:
+            total = _add_pair_sums(total, chunk, weights[..., start:], counts, n_pairs)
+        return total
+
+
+def _add_pair_sums(total, chunk: list, weights: np.ndarray, counts: list, n_pairs: int) -> np.ndarray:
+    """``total`` (None: nothing yet) plus the weighted pair counts of one chunk of graphs' edges (rows of weights)."""
+    flat = np.concatenate(chunk) if chunk and sum(counts) else np.zeros(0, dtype=np.int64)
+    def summed(row: np.ndarray) -> np.ndarray:
+        return np.bincount(flat, weights=np.repeat(row, counts), minlength=n_pairs)[:n_pairs]
+
+    if weights.ndim == 1:
+        sums = summed(weights)
+    else:
+        sums = np.zeros((len(weights), n_pairs))
+        for r, row in enumerate(weights):
+            sums[r] = summed(row)
+    return sums if total is None else total + sums

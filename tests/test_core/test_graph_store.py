@@ -69,3 +69,39 @@ def test_keys_that_are_not_graph_keys_are_refused_with_the_key(key):
 def test_values_are_read_without_unpacking():
     store = GraphStore({1 << 3000 | 1: 1.0, 2: 2.0})
     assert list(store.values()) == [1.0, 2.0] and len(store.values()) == 2
+
+
+@pytest.mark.parametrize("n_pairs", [10, WIDE_MASK_BITS, 124_750])
+@pytest.mark.parametrize("chunk_edges", [1, 37, 1 << 20])
+def test_weighted_pair_sums_equal_a_dense_sum_whatever_the_chunks(n_pairs, chunk_edges, monkeypatch):
+    import numpy as np
+
+    from pgmpy_sgm.core import graph_store
+
+    monkeypatch.setattr(graph_store, "PAIR_SUM_CHUNK_EDGES", chunk_edges)
+    graphs = random_graphs(n_pairs, 150, seed=n_pairs + chunk_edges)
+    store = GraphStore((key, 0.0) for key in graphs)
+    rng = np.random.default_rng(0)
+    weights = rng.random(len(graphs))
+    rows = rng.permutation(len(graphs))[:90]
+    dense = np.zeros((len(graphs), n_pairs))
+    for r, edges in enumerate(graphs.values()):
+        dense[r, edges] = 1.0
+    assert np.allclose(store.weighted_pair_sums(weights, n_pairs), weights @ dense, rtol=1e-12, atol=0)
+    assert np.allclose(store.weighted_pair_sums(weights[:90], n_pairs, rows=rows), weights[:90] @ dense[rows],
+                       rtol=1e-12, atol=0)  # fmt: skip
+    two = rng.random((2, len(graphs)))
+    assert np.allclose(store.weighted_pair_sums(two, n_pairs), two @ dense, rtol=1e-12, atol=0)
+    assert store.edge_counts().tolist() == [len(edges) for edges in graphs.values()]
+    assert [p.tolist() for p in store.edge_positions(rows)] == [list(graphs.values())[r] for r in rows]
+
+
+def test_weighted_pair_sums_of_an_empty_store_or_no_rows_are_zero():
+    assert GraphStore().weighted_pair_sums([], 4).tolist() == [0.0] * 4
+    assert GraphStore({0b11: 0.0}).weighted_pair_sums([], 3, rows=[]).tolist() == [0.0] * 3
+
+
+def test_weighted_pair_sums_over_no_pairs_have_the_weights_shape():
+    store = GraphStore({0: 0.0})
+    assert store.weighted_pair_sums([1.0], 0).shape == (0,)
+    assert store.weighted_pair_sums([[1.0], [0.5]], 0).shape == (2, 0)
