@@ -4,8 +4,9 @@ Run: ``python benchmarks/bench_labelling_keys.py [--data d100 d200] [--n-iter 20
 
 ``ScoreEngine.labelling`` and ``clique_strata`` cache per clique and forbidden (separator) pairs. Before, the key
 held the pair-index mask of the forbidden pairs, an int as wide as the highest pair index (about 2.5 kB at 200
-variables); now it holds :meth:`ScoreEngine.local_forbidden`, one bit per pair of the clique. The code before is
-reproduced below and swapped in for the baseline, in the same process, the two variants alternated over rounds.
+variables); now it holds :meth:`ScoreEngine.local_forbidden`, one bit per pair of the clique. The code before of
+``labelling`` is reproduced below and swapped in for the baseline, in the same process, the two variants alternated
+over rounds (``clique_strata``'s cache, a few dozen entries in a fit, is keyed the new way in both).
 Each fit: ``NonReversibleMCMC(n_iter=N, seed=0, method=...)`` on ``bench_search.load_data(NAME)``; printed: median
 seconds, the memory of the two caches' keys (``sys.getsizeof`` of each key's ints) after the fit, and whether the
 fits' best score and posterior table are the same.
@@ -25,11 +26,9 @@ from _machine import machine_line  # noqa: E402
 from bench_search import load_data  # noqa: E402
 
 from pgmpy_sgm import NonReversibleMCMC  # noqa: E402
-from pgmpy_sgm.core.bitsets import iter_bits  # noqa: E402
 from pgmpy_sgm.core.engine import ScoreEngine  # noqa: E402
-from pgmpy_sgm.core.labelling import contexts_from_groups  # noqa: E402
 
-NEW = {"labelling": ScoreEngine.labelling, "clique_strata": ScoreEngine.clique_strata}
+NEW = {"labelling": ScoreEngine.labelling}
 
 
 def old_labelling(self, clique: int, forbidden: int, method: str = "auto"):
@@ -41,27 +40,7 @@ def old_labelling(self, clique: int, forbidden: int, method: str = "auto"):
     return value
 
 
-def old_clique_strata(self, clique: int, forbidden: int):
-    key = (clique, forbidden, self.label_method)
-    hit = self._strata.get(key)
-    if hit is None:
-        labelling = self.labelling(clique, forbidden, self.label_method)
-        strata: dict = {}
-        if labelling.center is not None:
-            nodes = list(iter_bits(clique))
-            center = nodes[labelling.center]
-            parents = [w for w in nodes if w != center]
-            names = [self.variables[w] for w in parents]
-            contexts = contexts_from_groups(names, labelling.group_ids, self.state_names)
-            for u, name in zip(parents, names, strict=True):
-                if name in contexts:
-                    a, b = min(u, center), max(u, center)
-                    strata[(self.variables[a], self.variables[b])] = contexts[name]
-        hit = self._strata[key] = (strata, sum(len(c) for c in strata.values()))
-    return hit
-
-
-OLD = {"labelling": old_labelling, "clique_strata": old_clique_strata}
+OLD = {"labelling": old_labelling}
 
 
 def key_mb(engine: ScoreEngine) -> float:
