@@ -258,6 +258,10 @@ class GraphStore(MutableMapping):
         [[1.0, 1.0, 0.0], [1.0, 1.0, 1.0]]
         """
         weights = np.asarray(weights, dtype=np.float64)
+        n_graphs = len(self) if rows is None else len(rows)
+        if weights.ndim not in (1, 2) or weights.shape[-1] != n_graphs:
+            raise ValueError(f"weights must hold one weight per graph summed over ({n_graphs}), in one row or a 2-D "
+                             f"array of rows. Got shape {weights.shape}.")  # fmt: skip
         stored = list(self._data) if rows is not None else None
         graphs = (stored[r] for r in rows) if rows is not None else iter(self._data)
         total, chunk, counts, size, start = None, [], [], 0, 0
@@ -277,6 +281,7 @@ class GraphStore(MutableMapping):
 def _add_pair_sums(total, chunk: list, weights: np.ndarray, counts: list, n_pairs: int) -> np.ndarray:
     """``total`` (None: nothing yet) plus the weighted pair counts of one chunk of graphs' edges (rows of weights)."""
     flat = np.concatenate(chunk) if chunk and sum(counts) else np.zeros(0, dtype=np.int64)
+
     def summed(row: np.ndarray) -> np.ndarray:
         return np.bincount(flat, weights=np.repeat(row, counts), minlength=n_pairs)[:n_pairs]
 

@@ -105,3 +105,10 @@ def test_weighted_pair_sums_over_no_pairs_have_the_weights_shape():
     store = GraphStore({0: 0.0})
     assert store.weighted_pair_sums([1.0], 0).shape == (0,)
     assert store.weighted_pair_sums([[1.0], [0.5]], 0).shape == (2, 0)
+
+
+@pytest.mark.parametrize("weights, rows", [([1.0], None), ([[1.0, 2.0, 3.0]], None), ([1.0, 2.0], [0]),
+                                           ([[[1.0, 2.0]]], None)])  # fmt: skip
+def test_weighted_pair_sums_refuse_weights_that_do_not_match_the_graphs(weights, rows):
+    with pytest.raises(ValueError, match="one weight per graph summed over"):
+        GraphStore({0b1: 0.0, 0b11: 0.0}).weighted_pair_sums(weights, 2, rows=rows)
