@@ -250,18 +250,23 @@ class GraphStore(MutableMapping):
         Examples
         --------
         >>> store = GraphStore({0b011: 0.0, 0b110: 0.0, 1 << 3000 | 0b1: 0.0})
-        >>> store.weighted_pair_sums([0.5, 0.25, 0.25], 3).tolist()
-        [0.75, 0.75, 0.25]
-        >>> store.weighted_pair_sums([1.0], 3, rows=[1]).tolist()
+        >>> sums = store.weighted_pair_sums([0.5, 0.25, 0.25], 3001)
+        >>> sums[[0, 1, 2, 3000]].tolist()
+        [0.75, 0.75, 0.25, 0.25]
+        >>> store.weighted_pair_sums([1.0], 3001, rows=[1])[:3].tolist()
         [0.0, 1.0, 1.0]
-        >>> store.weighted_pair_sums([[1.0, 0.0, 0.0], [0.0, 1.0, 1.0]], 3).tolist()
-        [[1.0, 1.0, 0.0], [1.0, 1.0, 1.0]]
+        >>> store.weighted_pair_sums([[1.0, 0.0, 0.0], [0.0, 1.0, 1.0]], 3001)[:, [0, 1, 2, 3000]].tolist()
+        [[1.0, 1.0, 0.0, 0.0], [1.0, 1.0, 1.0, 1.0]]
         """
         weights = np.asarray(weights, dtype=np.float64)
         n_graphs = len(self) if rows is None else len(rows)
         if weights.ndim not in (1, 2) or weights.shape[-1] != n_graphs:
             raise ValueError(f"weights must hold one weight per graph summed over ({n_graphs}), in one row or a 2-D "
                              f"array of rows. Got shape {weights.shape}.")  # fmt: skip
+        if rows is not None:
+            outside = [r for r in rows if not 0 <= r < len(self)]
+            if outside:
+                raise ValueError(f"rows must be insertion positions below {len(self)}. Got: {outside[0]!r}")
         stored = list(self._data) if rows is not None else None
         graphs = (stored[r] for r in rows) if rows is not None else iter(self._data)
         total, chunk, counts, size, start = None, [], [], 0, 0
@@ -281,6 +286,8 @@ class GraphStore(MutableMapping):
 def _add_pair_sums(total, chunk: list, weights: np.ndarray, counts: list, n_pairs: int) -> np.ndarray:
     """``total`` (None: nothing yet) plus the weighted pair counts of one chunk of graphs' edges (rows of weights)."""
     flat = np.concatenate(chunk) if chunk and sum(counts) else np.zeros(0, dtype=np.int64)
+    if len(flat) and flat.max() >= n_pairs:
+        raise ValueError(f"A graph holds pair index {int(flat.max())}, but n_pairs is {n_pairs}.")
 
     def summed(row: np.ndarray) -> np.ndarray:
         return np.bincount(flat, weights=np.repeat(row, counts), minlength=n_pairs)[:n_pairs]

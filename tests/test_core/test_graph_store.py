@@ -112,3 +112,11 @@ def test_weighted_pair_sums_over_no_pairs_have_the_weights_shape():
 def test_weighted_pair_sums_refuse_weights_that_do_not_match_the_graphs(weights, rows):
     with pytest.raises(ValueError, match="one weight per graph summed over"):
         GraphStore({0b1: 0.0, 0b11: 0.0}).weighted_pair_sums(weights, 2, rows=rows)
+
+
+def test_weighted_pair_sums_refuse_rows_outside_the_store_and_pairs_beyond_n_pairs():
+    store = GraphStore({0b1: 0.0, 0b100: 0.0})
+    with pytest.raises(ValueError, match="insertion positions below 2. Got: 2"):
+        store.weighted_pair_sums([1.0], 3, rows=[2])
+    with pytest.raises(ValueError, match="pair index 2, but n_pairs is 2"):
+        store.weighted_pair_sums([1.0, 1.0], 2)
