@@ -14,6 +14,7 @@ with each (median of ``--repeats``), the ratio and whether every call's weights 
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from pathlib import Path
 
@@ -21,7 +22,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from _machine import machine_line  # noqa: E402
+from _machine import alternated, machine_line  # noqa: E402
 from bench_blanket_classes import datasets, replay  # noqa: E402
 
 import pgmpy_sgm.structure_score.mpl_score as mpl_score  # noqa: E402
@@ -51,6 +52,11 @@ def as_arrays(calls: list) -> list:
     return [(p, np.full(p.shape[0], a) if np.ndim(a) == 0 else a, s, k) for p, a, s, k in calls]
 
 
+def replay_as(calls: list, as_array: bool) -> tuple[float, list]:
+    """The calls replayed with the hyperparameter as an array per class (the code before) or as the number."""
+    return replay(WEIGHTS, as_arrays(calls) if as_array else calls)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeats", type=int, default=5)
@@ -59,15 +65,9 @@ def main() -> None:
     print("| data | calls | array ms | number ms | ratio | identical |\n|---|---|---|---|---|---|")
     for label, train, states in datasets():
         calls = recorded_calls(train, states)
-        times: dict = {True: [], False: []}
-        for _ in range(args.repeats):
-            for as_array in (True, False):
-                seconds, found = replay(WEIGHTS, as_arrays(calls) if as_array else calls)
-                times[as_array].append(seconds)
-                if as_array:
-                    old = found
-        same = all(np.array_equal(a, b) for a, b in zip(old, found, strict=True))
-        slow, fast = 1000 * np.median(times[True]), 1000 * np.median(times[False])
+        medians, found = alternated(functools.partial(replay_as, calls), (True, False), args.repeats)
+        same = all(np.array_equal(a, b) for a, b in zip(found[True], found[False], strict=True))
+        slow, fast = 1000 * medians[True], 1000 * medians[False]
         print(f"| {label} | {len(calls)} | {slow:.1f} | {fast:.1f} | {slow / fast:.2f}x | {same} |", flush=True)
 
 

@@ -15,6 +15,7 @@ most 50 variables, the held-out nats/row of each (``ContextualMarkovNetwork.fit`
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import time
 from pathlib import Path
@@ -25,7 +26,7 @@ import pandas as pd
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import _cmn_data  # noqa: E402
-from _machine import machine_line  # noqa: E402
+from _machine import alternated, machine_line  # noqa: E402
 from predictive import as_categories, load_network, network_states  # noqa: E402
 
 import pgmpy_sgm.causal_discovery._mpl_additions as additions  # noqa: E402
@@ -74,14 +75,9 @@ def main() -> None:
     MPLSearch(seed=0).fit(_cmn_data.sample(_cmn_data.blocks(2, seed=99), 500, seed=99)[0])  # kernels loaded
     rows = []
     for label, train, test, states in datasets():
-        times: dict = {True: [], False: []}
-        ests: dict = {}
-        for _ in range(args.repeats):
-            for warm in (False, True):
-                seconds, ests[warm] = fit_once(train, states, warm)
-                times[warm].append(seconds)
+        medians, ests = alternated(functools.partial(fit_once, train, states), (False, True), args.repeats)
         same = found(ests[True]) == found(ests[False])
-        row = {"data": label, "cold_s": float(np.median(times[False])), "warm_s": float(np.median(times[True])),
+        row = {"data": label, "cold_s": medians[False], "warm_s": medians[True],
                "same_graph": same, "held_out_cold": np.nan, "held_out_warm": np.nan}
         row["ratio"] = row["cold_s"] / row["warm_s"]
         if not same and train.shape[1] <= 50:

@@ -16,16 +16,15 @@ whether the blankets are identical.
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import _cmn_data  # noqa: E402
-from _machine import machine_line  # noqa: E402
+from _machine import alternated, machine_line  # noqa: E402
 from predictive import as_categories, load_network, network_states  # noqa: E402
 
 from pgmpy_sgm.causal_discovery._mpl_steps import Deadline, prescreen_blanket  # noqa: E402
@@ -73,13 +72,8 @@ def main() -> None:
     print(machine_line())
     print("| data | one by one s | at once s | ratio | blankets identical |\n|---|---|---|---|---|")
     for label, train, states in datasets():
-        times: dict = {True: [], False: []}
-        found: dict = {}
-        for _ in range(args.repeats):
-            for at_once in (False, True):
-                seconds, found[at_once] = screen(train, states, at_once)
-                times[at_once].append(seconds)
-        slow, fast = np.median(times[False]), np.median(times[True])
+        medians, found = alternated(functools.partial(screen, train, states), (False, True), args.repeats)
+        slow, fast = medians[False], medians[True]
         print(f"| {label} | {slow:.3f} | {fast:.3f} | {slow / fast:.2f}x | {found[True] == found[False]} |", flush=True)
 
 
