@@ -146,6 +146,18 @@ def fit_learner(kind: str, train: pd.DataFrame, missing: str, states: dict, seed
     return model, n_params, time.perf_counter() - tic, 0 if history is None else len(history), steps
 
 
+#: The measured fields of a complete-case fit that could not run (every row has a missing cell).
+NOT_FITTED = dict(loglik=float("nan"), params=0, seconds=0.0, em_iter=0, structure_steps=0)
+
+
+def no_complete_case(masked: pd.DataFrame, cell: dict) -> bool:
+    """Whether no row of ``masked`` is complete (then complete cases cannot be fitted; said on stdout)."""
+    if len(masked.dropna()):
+        return False
+    print(f"{cell}: no complete case among {len(masked)} rows; recorded as not fitted (NaN)", flush=True)
+    return True
+
+
 def hill_climb(train: pd.DataFrame, states: dict):
     from pgmpy.causal_discovery import HillClimbSearch
     from pgmpy.parameter_estimator import DiscreteBayesianEstimator
@@ -243,11 +255,16 @@ def run_grid(args, out: Rows) -> None:
                                 cell = dict(**base, learner=kind, masking=label, rate=rate, method=method)
                                 if out.has(**cell):
                                     continue
+                                if method == "complete_cases" and no_complete_case(masked, cell):
+                                    out.add(dict(**cell, **NOT_FITTED))
+                                    continue
                                 model, k, secs, iters, steps = fit_learner(kind, masked, method, states, seed)
                                 out.add(dict(**cell, loglik=held_out(model, test, states), params=k, seconds=secs,
                                              em_iter=iters, structure_steps=steps))  # fmt: skip
                         cell = dict(**base, learner="hc-bdeu", masking=label, rate=rate, method="complete_cases")
-                        if not out.has(**cell):
+                        if not out.has(**cell) and no_complete_case(masked, cell):
+                            out.add(dict(**cell, **NOT_FITTED))
+                        elif not out.has(**cell):
                             model, k, secs = hill_climb(masked, states)
                             out.add(dict(**cell, loglik=held_out(model, test, states), params=k, seconds=secs,
                                          em_iter=0, structure_steps=0))  # fmt: skip

@@ -171,6 +171,7 @@ class ScoreEngine:
         1
         """
         self._d = {0: 0.0}
+        self._pair_terms = None  # D of every pair in pair-index order, once primed
         self._size = {0: 0}
         self._clique_pairs = {}
         self._labellings = {}
@@ -321,31 +322,43 @@ class ScoreEngine:
         """
         value = self._d.get(mask)
         if value is None:
-            value = dirichlet_log_ml(self.encoded.counts(self.names(mask)))
+            value = self._primed_pair_term(mask)
+            if value is None:
+                value = dirichlet_log_ml(self.encoded.counts(self.names(mask)))
             self._d[mask] = value
         return value
 
-    def prime_pair_terms(self) -> bool:
-        """Compute ``D`` of every pair of variables at once (one matrix product) into the term cache.
+    def _primed_pair_term(self, mask: int) -> float | None:
+        """``D`` of a pair from :meth:`prime_pair_terms`, or None (not a pair, or not primed)."""
+        if self._pair_terms is None or mask.bit_count() != 2:
+            return None
+        return float(self._pair_terms[self.pair_index[(mask & -mask).bit_length() - 1][mask.bit_length() - 1]])
 
-        The values are those :meth:`set_term` computes pair by pair, bit for bit; it returns
-        False (and computes nothing) for fractional weights or too many states
-        (:func:`~pgmpy_sgm.core._pair_terms.pair_set_terms`), where the pairs are then
-        counted one by one on demand.
+    def prime_pair_terms(self) -> np.ndarray | None:
+        """Compute ``D`` of every pair of variables at once (one matrix product), for :meth:`set_term`.
+
+        The values are those :meth:`set_term` computes pair by pair, bit for bit; it looks a
+        pair up here before counting it. Returns them in the order of :attr:`pairs`
+        (read-only), or None (computing nothing) for fractional weights or too many states
+        (:func:`~pgmpy_sgm.core._pair_terms.pair_set_terms`), where the pairs are then counted
+        one by one on demand. Kept as one array rather than in the term cache: at 1,000
+        variables half a million cache entries keyed by wide masks cost seconds to insert and
+        about 100 MB, for pairs most searches never score.
 
         Examples
         --------
         >>> import pandas as pd
         >>> engine = ScoreEngine(EncodedData(pd.DataFrame({"a": [0, 1, 1], "b": [0, 0, 1], "c": [1, 1, 0]})))
-        >>> engine.prime_pair_terms(), engine._d[0b011] == ScoreEngine(engine.encoded).set_term(0b011)
-        (True, True)
+        >>> terms = engine.prime_pair_terms()
+        >>> len(terms), bool(engine.set_term(0b011) == terms[0] == ScoreEngine(engine.encoded).set_term(0b011))
+        (3, True)
         """
         terms = pair_set_terms(self.encoded.codes, self.encoded.weights, self.cards)
         if terms is None:
-            return False
-        for (i, j), value in terms.items():
-            self._d.setdefault(1 << i | 1 << j, value)
-        return True
+            return None
+        self._pair_terms = np.array([terms[pair] for pair in self.pairs], dtype=np.float64)
+        self._pair_terms.flags.writeable = False
+        return self._pair_terms
 
     def size_term(self, mask: int) -> int:
         """``|X_A| - 1``, the free parameters of a saturated table over ``A``.

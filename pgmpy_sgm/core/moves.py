@@ -49,13 +49,14 @@ from pgmpy_sgm.core.graph_masks import adjacent_to_all, chordal_families, compon
 
 __all__ = [
     "DecomposableState", "Move", "iter_bits", "chordal_families", "component_masks", "exact_value", "key_from_edges",
-    "LOG2", "EXACT_BITS",
+    "LOG2", "EXACT_BITS", "EXACT_ONE",
 ]  # fmt: skip
 
 
 #: Every finite float is an integer multiple of ``2 ** -EXACT_BITS``.
 EXACT_BITS = 1074
-_EXACT_ONE = 1 << EXACT_BITS
+#: The number 1 as :func:`exact_value` gives it: ``exact_total / EXACT_ONE`` is the correctly rounded sum.
+EXACT_ONE = 1 << EXACT_BITS
 
 
 def exact_value(x: float) -> int:
@@ -233,6 +234,20 @@ class DecomposableState:
         return self.engine
 
     @property
+    def exact_total(self) -> int:
+        """The exact sum of the score's values without the prior, as :func:`exact_value` gives it.
+
+        Examples
+        --------
+        >>> from pgmpy_sgm import SGMScore, load_heart_disease
+        >>> engine = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
+        >>> state = DecomposableState(engine, key_from_edges(engine, [(0, 1)]))
+        >>> state.exact_total / EXACT_ONE == state.log_marginal_likelihood
+        True
+        """
+        return self._total
+
+    @property
     def log_marginal_likelihood(self) -> float:
         """The score without the structure prior, ``log p(X | G_L)``.
 
@@ -339,7 +354,7 @@ class DecomposableState:
                 new_gains[a] = 0.0
         # the exact sum of the values plus the changed ones, correctly rounded: fsum(values + extra + [prior])
         total = sum(map(exact_value, extra), self._total)
-        score = (total + exact_value(self._prior(f))) / _EXACT_ONE
+        score = (total + exact_value(self._prior(f))) / EXACT_ONE
         return Move(i, j, add, removed, added, dterms, counts, new_gains, f, score, total)
 
     def _cliques_after_removal(self, cn: int, ku: int, kv: int, bi: int, bj: int) -> list | None:

@@ -57,7 +57,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from pgmpy_sgm.core.candidates import CandidatePairs
-from pgmpy_sgm.core.moves import DecomposableState, chordal_families, iter_bits
+from pgmpy_sgm.core.moves import EXACT_ONE, DecomposableState, chordal_families, exact_value, iter_bits
 from pgmpy_sgm.core.unionfind import DisjointSets
 
 __all__ = [
@@ -155,12 +155,29 @@ PRIME_PAIRS_FROM = 150
 
 
 def _single_edge_gains(tables) -> np.ndarray:
-    if tables.n >= PRIME_PAIRS_FROM:
-        tables.prime_pair_terms()  # every pair's table in one product instead of one pass each
+    """Every pair's gain, as ``DecomposableState.propose`` on the empty graph gives it, bit for bit.
+
+    A single edge on the empty graph replaces the terms of its two nodes by that of the pair,
+    and changes the free parameters by ``|X_ij| - |X_i| - |X_j| + 1``; the new score is the
+    correctly rounded exact sum (:func:`~pgmpy_sgm.core.moves.exact_value`), as a proposal
+    computes it, without building a proposal per pair.
+    """
+    primed = tables.prime_pair_terms() if tables.n >= PRIME_PAIRS_FROM else None
+    primed = None if primed is None else primed.tolist()
     empty = DecomposableState(tables, 0, strata=False)
+    set_term, cards = tables.set_term, tables.cards
+    without_node = [exact_value(-set_term(1 << v)) for v in range(tables.n)]
+    node_size = [tables.size_term(1 << v) for v in range(tables.n)]
+    exact_prior: dict[int, int] = {}
     out = np.empty(len(tables.pairs))
     for p, (i, j) in enumerate(tables.pairs):
-        out[p] = empty.propose(i, j).score - empty.score
+        f = empty.f - node_size[i] - node_size[j] + (cards[i] * cards[j] - 1)
+        prior = exact_prior.get(f)
+        if prior is None:
+            prior = exact_prior[f] = exact_value(tables.log_prior(f))
+        term = primed[p] if primed is not None else set_term(1 << i | 1 << j)
+        total = empty.exact_total + without_node[i] + without_node[j] + exact_value(term)
+        out[p] = (total + prior) / EXACT_ONE - empty.score
     out.flags.writeable = False
     return out
 

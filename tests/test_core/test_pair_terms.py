@@ -56,10 +56,21 @@ def test_fractional_weights_and_too_many_states_are_left_to_the_one_by_one_path(
 def test_the_engine_primes_the_same_terms_it_would_compute():
     frame = random_frame(3, 500, [2, 3, 2, 4])
     primed, plain = ScoreEngine(EncodedData(frame)), ScoreEngine(EncodedData(frame))
-    assert primed.prime_pair_terms()
-    for i in range(4):
-        for j in range(i + 1, 4):
-            assert primed._d[1 << i | 1 << j] == plain.set_term(1 << i | 1 << j)
+    terms = primed.prime_pair_terms()
+    assert terms.shape == (6,) and not terms.flags.writeable
+    for p, (i, j) in enumerate(primed.pairs):
+        assert terms[p] == primed.set_term(1 << i | 1 << j) == plain.set_term(1 << i | 1 << j)
+
+
+def test_a_primed_engine_counts_only_what_is_not_a_pair(monkeypatch):
+    frame = random_frame(4, 300, [2, 3, 2])
+    primed, plain = ScoreEngine(EncodedData(frame)), ScoreEngine(EncodedData(frame))
+    primed.prime_pair_terms()
+    counted = []
+    original = primed.encoded.counts
+    monkeypatch.setattr(primed.encoded, "counts", lambda names: counted.append(names) or original(names))
+    assert primed.set_term(0b011) == plain.set_term(0b011) and counted == []
+    assert primed.set_term(0b111) == plain.set_term(0b111) and len(counted) == 1
 
 
 def test_codes_of_another_shape_are_refused_with_the_shapes():
