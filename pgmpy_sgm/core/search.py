@@ -248,8 +248,8 @@ def climbed_start_key(
         Wall-clock time (:func:`time.time`) after which the climb and the sweep stop early
         (the best graph found so far is returned).
     candidates : CandidatePairs, optional
-        The polish after the climb follows them (:func:`polish`); the greedy climb itself
-        runs over all pairs.
+        The greedy climb (:func:`screened_climb`) and the polish after it (:func:`polish`)
+        follow them; without them the climb runs over all pairs.
 
     Returns
     -------
@@ -266,7 +266,10 @@ def climbed_start_key(
     """
     gains = pair_gains(tables) if gains is None else gains
     state = DecomposableState(tables, best_forest_key(tables, gains), strata)
-    greedy_climb(state, deadline=deadline)
+    if candidates is None:
+        greedy_climb(state, deadline=deadline)
+    else:
+        screened_climb(state, candidates, deadline)
     return polish(state, clique_partners(tables, gains), deadline, candidates=candidates).key
 
 
@@ -385,6 +388,71 @@ def greedy_climb(
                 continue
             state.commit(move)
             n_moves += 1
+
+
+def screened_climb(state: DecomposableState, candidates: CandidatePairs, deadline: float | None = None) -> int:
+    """:func:`greedy_climb` over the candidate pairs of the current graph, which grow as edges are committed.
+
+    The candidates of a node are its partners by pair gain and its neighbours' neighbours
+    (:meth:`~pgmpy_sgm.core.candidates.CandidatePairs.touching`); an edge ``i - j`` makes
+    new neighbours' neighbours, so the pairs touching ``i`` and ``j`` join the queue after
+    each commit. When no queued pair improves, the candidates of every node are scored once
+    more; the climb ends when that finds nothing: a local optimum for single toggles among
+    the candidate pairs, at ``O(d k)`` proposals per pass instead of ``O(d^2)``. Without
+    screening (``candidates.screened`` False) it is :func:`greedy_climb` over all pairs.
+    Deterministic: ties go to the lower pair index.
+
+    Returns
+    -------
+    int
+        The number of committed toggles.
+
+    Examples
+    --------
+    >>> from pgmpy_sgm import SGMScore, load_heart_disease
+    >>> tables = SGMScore(load_heart_disease(as_counts=True), weights="count").engine
+    >>> state = DecomposableState(tables)
+    >>> candidates = CandidatePairs(tables.pairs, tables.n, pair_gains(tables), k=2)
+    >>> screened_climb(state, candidates), round(state.score, 2)  # the paper's best stratified graph
+    (8, -6715.9)
+    """
+    if not candidates.screened:
+        return greedy_climb(state, deadline=deadline)
+    index = state.tables.pair_index
+    n_moves = 0
+    while True:
+        queued = {index[i][j] for v in range(state.tables.n) for i, j in candidates.touching(state.adj, [v])}
+        heap = [(state.score - move.score, p) for p, move in _improving(state, queued)]
+        if not heap:
+            return n_moves
+        heapq.heapify(heap)
+        while heap:
+            if _past(deadline):
+                return n_moves
+            _, p = heapq.heappop(heap)
+            move = state.propose(*state.tables.pairs[p])
+            if move is None or move.score <= state.score + 1e-9:
+                continue
+            loss = state.score - move.score
+            if heap and (loss, p) > heap[0]:
+                heapq.heappush(heap, (loss, p))
+                continue
+            state.commit(move)
+            n_moves += 1
+            fresh = {index[i][j] for i, j in candidates.touching(state.adj, [move.i, move.j])} - queued
+            queued |= fresh
+            for q, new in _improving(state, fresh):
+                heapq.heappush(heap, (state.score - new.score, q))
+
+
+def _improving(state: DecomposableState, positions) -> list:
+    """``(pair index, move)`` of the toggles among ``positions`` that raise the score, by pair index."""
+    out = []
+    for p in sorted(positions):
+        move = state.propose(*state.tables.pairs[p])
+        if move is not None and move.score > state.score + 1e-9:
+            out.append((p, move))
+    return out
 
 
 def relocate(state: DecomposableState, node: int, candidates: CandidatePairs | None = None) -> DecomposableState | None:
