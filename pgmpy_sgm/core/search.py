@@ -367,27 +367,15 @@ def greedy_climb(
     candidates = list(state.tables.pairs if pairs is None else pairs)
     n_moves = 0
     while True:
-        heap = []
-        for position, (i, j) in enumerate(candidates):
-            move = state.propose(i, j)
-            if move is not None and move.score > state.score + 1e-9:
-                heap.append((state.score - move.score, position))
+        heap = [(state.score - move.score, q) for q, move in _improving(state, candidates.__getitem__,
+                                                                          range(len(candidates)))]  # fmt: skip
         if not heap:
             return n_moves
         heapq.heapify(heap)
-        while heap:
-            if _past(deadline):
-                return n_moves
-            _, position = heapq.heappop(heap)
-            move = state.propose(*candidates[position])
-            if move is None or move.score <= state.score + 1e-9:
-                continue
-            loss = state.score - move.score
-            if heap and (loss, position) > heap[0]:
-                heapq.heappush(heap, (loss, position))
-                continue
-            state.commit(move)
-            n_moves += 1
+        committed, stopped = _ascend(state, heap, candidates.__getitem__, deadline)
+        n_moves += committed
+        if stopped:
+            return n_moves
 
 
 def screened_climb(state: DecomposableState, candidates: CandidatePairs, deadline: float | None = None) -> int:
@@ -418,41 +406,62 @@ def screened_climb(state: DecomposableState, candidates: CandidatePairs, deadlin
     """
     if not candidates.screened:
         return greedy_climb(state, deadline=deadline)
-    index = state.tables.pair_index
+    pairs, index = state.tables.pairs, state.tables.pair_index
+    queued: set[int] = set()
+
+    def queue_new_neighbours(move, heap) -> None:  # the pairs touching a new edge's ends
+        fresh = {index[i][j] for i, j in candidates.touching(state.adj, [move.i, move.j])} - queued
+        queued.update(fresh)
+        for q, new in _improving(state, pairs.__getitem__, sorted(fresh)):
+            heapq.heappush(heap, (state.score - new.score, q))
+
     n_moves = 0
     while True:
         queued = {index[i][j] for v in range(state.tables.n) for i, j in candidates.touching(state.adj, [v])}
-        heap = [(state.score - move.score, p) for p, move in _improving(state, queued)]
+        heap = [(state.score - move.score, q) for q, move in _improving(state, pairs.__getitem__, sorted(queued))]
         if not heap:
             return n_moves
         heapq.heapify(heap)
-        while heap:
-            if _past(deadline):
-                return n_moves
-            _, p = heapq.heappop(heap)
-            move = state.propose(*state.tables.pairs[p])
-            if move is None or move.score <= state.score + 1e-9:
-                continue
-            loss = state.score - move.score
-            if heap and (loss, p) > heap[0]:
-                heapq.heappush(heap, (loss, p))
-                continue
-            state.commit(move)
-            n_moves += 1
-            fresh = {index[i][j] for i, j in candidates.touching(state.adj, [move.i, move.j])} - queued
-            queued |= fresh
-            for q, new in _improving(state, fresh):
-                heapq.heappush(heap, (state.score - new.score, q))
+        committed, stopped = _ascend(state, heap, pairs.__getitem__, deadline, queue_new_neighbours)
+        n_moves += committed
+        if stopped:
+            return n_moves
 
 
-def _improving(state: DecomposableState, positions) -> list:
-    """``(pair index, move)`` of the toggles among ``positions`` that raise the score, by pair index."""
+def _improving(state: DecomposableState, pair_at: Callable[[int], tuple[int, int]], positions) -> list:
+    """``(position, move)`` of the toggles at ``positions`` (in their order) that raise the score."""
     out = []
-    for p in sorted(positions):
-        move = state.propose(*state.tables.pairs[p])
+    for q in positions:
+        move = state.propose(*pair_at(q))
         if move is not None and move.score > state.score + 1e-9:
-            out.append((p, move))
+            out.append((q, move))
     return out
+
+
+def _ascend(state: DecomposableState, heap: list, pair_at: Callable[[int], tuple[int, int]], deadline: float | None,
+            after_commit: Callable | None = None) -> tuple[int, bool]:  # fmt: skip
+    """Pop ``(loss, position)`` best first, committing each toggle that still improves and beats the rest's known gains.
+
+    A popped toggle whose gain has fallen goes back with its new gain. Returns the commits
+    and whether the deadline stopped it; ``after_commit(move, heap)`` may queue more.
+    """
+    n_moves = 0
+    while heap:
+        if _past(deadline):
+            return n_moves, True
+        _, position = heapq.heappop(heap)
+        move = state.propose(*pair_at(position))
+        if move is None or move.score <= state.score + 1e-9:
+            continue
+        loss = state.score - move.score
+        if heap and (loss, position) > heap[0]:
+            heapq.heappush(heap, (loss, position))
+            continue
+        state.commit(move)
+        n_moves += 1
+        if after_commit is not None:
+            after_commit(move, heap)
+    return n_moves, False
 
 
 def relocate(state: DecomposableState, node: int, candidates: CandidatePairs | None = None) -> DecomposableState | None:
