@@ -50,6 +50,22 @@ class RunLog:
         self.path = checkpoint.path
         self.resume = checkpoint.resume
         self._log: CheckpointLog | None = None
+        self._read: tuple | None = None  # the file being resumed, read once
+
+    def stored_identity(self) -> dict | None:
+        """The identity of the run in the file being resumed (None when no file is resumed).
+
+        Examples
+        --------
+        >>> from pgmpy_sgm.causal_discovery import Checkpoint
+        >>> RunLog(Checkpoint()).stored_identity() is None
+        True
+        """
+        if not (self.resume and self.path is not None and os.path.exists(self.path)):
+            return None
+        if self._read is None:
+            self._read = read_checkpoint(self.path)
+        return self._read[0]["identity"]
 
     def load_or_start(self, identity: dict, seed, tables, n_iter, strata: bool, start_key: int) -> RunState:
         """The run stored in the file (checked against ``identity`` and ``seed``), or a new one from ``start_key``.
@@ -62,8 +78,8 @@ class RunLog:
                 f"The checkpoint file {os.fspath(path)!r} already exists: pass Checkpoint(path, resume=True) to "
                 "continue the run it holds, or choose another path (or delete the file) to start a new run."
             )
-        if self.resume and os.path.exists(path):
-            header, records, log = read_checkpoint(path)
+        if self.stored_identity() is not None:
+            header, records, log = self._read
             stored = header["identity"]
             _check_same_run(path, stored, identity, seed)
             run = RunState.from_records(path, stored, records, tables, n_iter, strata)
@@ -104,11 +120,18 @@ class RunLog:
             return None
 
 
+#: Identity fields that files of earlier versions do not have: not checked against such files.
+ADDED_IDENTITY_FIELDS = ("start_setting",)
+
+
 def _check_same_run(path, stored: dict, identity: dict, seed) -> None:
     """Refuse a checkpoint of another run (data, settings or seed), naming what differs."""
     for name, value in identity.items():
+        if name in ADDED_IDENTITY_FIELDS and name not in stored:
+            continue  # a file written before the field existed
         if stored.get(name) != value:
-            what = "the data or max_labelled_clique/prior/state_names" if name == "fingerprint" else name
+            what = {"fingerprint": "the data or max_labelled_clique/prior/state_names", "start_setting": "start"}.get(
+                name, name)  # fmt: skip
             raise ValueError(
                 f"The checkpoint {os.fspath(path)!r} belongs to another run: {what} differs. "
                 f"Got: {stored.get(name)!r}, expected {value!r}"

@@ -121,6 +121,14 @@ SETTLE_SPREAD = 1.0
 #: With ``n_iter="auto"`` and no ``max_time``, the fit stops after this many seconds at the latest.
 DEFAULT_MAX_TIME = 600.0
 
+#: ``start="auto"`` with ``method="informed"`` is ``"climbed"`` from this many variables on
+#: (``"best_forest"`` below): from a forest the chains would spend the budget adding edges one
+#: proposal at a time (``benchmarks/RESULTS.md``, "Wide starts").
+CLIMBED_START_FROM = 200
+
+#: A climbed start stops at this share of the fit's time budget (if it has one).
+CLIMB_SHARE = 0.5
+
 #: A final polish of the best graph (when no chain polished it) runs for at most this many
 #: seconds or the fit's own duration so far, whichever is longer (within ``max_time``).
 FINAL_POLISH_SECONDS = 10.0
@@ -183,6 +191,15 @@ class FitInterruptedWarning(RuntimeWarning):
     """
 
 
+def _stored_start_key(identity: dict, path) -> int:
+    """The start graph's key recorded in a checkpoint's identity (``hex``), refused naming the file if unreadable."""
+    try:
+        return int(identity["start"], 16)
+    except (KeyError, TypeError, ValueError):
+        raise ValueError(f"Checkpoint {os.fspath(path)!r}, line 1: the identity has no valid 'start'. "
+                         f"Got: {identity.get('start')!r}") from None  # fmt: skip
+
+
 class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
     r"""Bayesian structure learning of decomposable stratified graphs by non-reversible MCMC.
 
@@ -215,7 +232,8 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
     variables:
 
     * every chain starts from the best forest under the score (exact: Kruskal's
-      algorithm on the single-edge gains, as no clique of a forest carries labels);
+      algorithm on the single-edge gains, as no clique of a forest carries labels); from
+      200 variables on, from that forest climbed greedily and polished (``start``);
     * 80% of the pair draws go to the pairs whose single edge raises the score, 20% are
       uniform over all pairs (every graph stays reachable);
     * every 500th iteration proposes a *relocation* of one node: its edges are removed
@@ -308,14 +326,16 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         Results depend on the machine's speed when it is reached.
     start : str, networkx.Graph, StratifiedGraph or list of edges, default="auto"
         Start of every chain (``"auto"``, ``"climbed"``, ``"best_forest"``, ``"empty"``,
-        ``"best_gm"`` or a graph): ``"auto"`` is ``"best_forest"`` for ``method="informed"`` and
+        ``"best_gm"`` or a graph): ``"auto"`` is, for ``method="informed"``, ``"climbed"``
+        from :data:`CLIMBED_START_FROM` (200) variables on and ``"best_forest"`` below, and
         ``"empty"`` for ``method="paper"``; the best forest climbed greedily with strata on
-        and swept (:func:`~pgmpy_sgm.core.search.climbed_start_key`: every chain then starts
-        at one local optimum, fast but without the diversity of the chains' own paths; with
-        ``max_time`` and no checkpoint it stops after half the budget); the best forest; the
-        empty graph; the result of a deterministic greedy hill climb over decomposable
-        graphs without strata; or a decomposable graph over the data's columns (its strata
-        are ignored).
+        over candidate pairs and swept (:func:`~pgmpy_sgm.core.search.climbed_start_key`:
+        every chain then starts at one local optimum, fast but without the diversity of the
+        chains' own paths; it stops at half the time budget when there is one, and a
+        checkpointed run resumes from the start it recorded); the best forest; the empty
+        graph; the result of a deterministic greedy hill climb over decomposable graphs
+        without strata; or a decomposable graph over the data's columns (its strata are
+        ignored).
     weights : str or array-like, optional
         Name of a count column of ``X`` (it is then not a variable), or one count per row.
     state_names : dict, optional
@@ -620,13 +640,22 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         """The checkpoint settings (a path stands for one with default settings; None for no file)."""
         return self._checkpoint_settings
 
-    def _start_key(self, tables: ScoreEngine, gains: np.ndarray | None, deadline: float | None = None) -> int:
+    def _named_start(self, n_variables: int) -> str | None:
+        """The named start the chains use (``"auto"`` resolved), or None for a graph given by the user."""
         start = self.start
+        if not isinstance(start, str):
+            return None
+        if start not in _STARTS:
+            raise ValueError(f"start must be one of {_STARTS}, a graph or a list of edges. Got: {start!r}")
+        if start != "auto":
+            return start
+        if self.method != "informed":
+            return "empty"
+        return "climbed" if n_variables >= CLIMBED_START_FROM else "best_forest"
+
+    def _start_key(self, tables: ScoreEngine, gains: np.ndarray | None, deadline: float | None = None) -> int:
+        start = self._named_start(tables.n) if isinstance(self.start, str) else self.start
         if isinstance(start, str):
-            if start not in _STARTS:
-                raise ValueError(f"start must be one of {_STARTS}, a graph or a list of edges. Got: {start!r}")
-            if start == "auto":
-                start = "best_forest" if self.method == "informed" else "empty"
             if start == "climbed":
                 candidates = CandidatePairs(tables.pairs, tables.n, gains)
                 return climbed_start_key(tables, gains, bool(self.strata), deadline, candidates)
@@ -698,15 +727,17 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         tables.label_method = SEARCH_LABEL_METHOD  # the chains move on the cheaper labellings
         data = ChainData.from_scorer(scorer)
         informed = self.method == "informed"
-        named_start = self.start if isinstance(self.start, str) else None
-        if named_start == "auto":
-            named_start = "best_forest" if informed else "empty"
+        named_start = self._named_start(tables.n)
         gains = pair_gains(tables) if informed or named_start in ("best_forest", "climbed") else None
-        # a climbed start cut short by the budget would differ between a run and its resumption
-        climb_deadline = None if self.max_time is None or self._checkpoint().path else t_start + self.max_time / 2
-        start_key = self._start_key(tables, gains, climb_deadline)
+        self._run_log = RunLog(self._checkpoint())
+        resumed = self._run_log.stored_identity()
+        climb_deadline = self._budget_point(t_start, CLIMB_SHARE)
+        if resumed is not None and named_start is not None:  # a climbed start cut short by the budget would differ
+            start_key = _stored_start_key(resumed, self._checkpoint().path)
+        else:
+            start_key = self._start_key(tables, gains, climb_deadline)
         plan = self._plan(tables, gains, strata, t_start)
-        run = self._load_or_start(data, tables, n_chains, n_iter, strata, start_key, plan)
+        run = self._load_or_start(data, tables, n_chains, n_iter, strata, start_key, plan, named_start)
         if named_start == "climbed" and (climb_deadline is None or time.time() < climb_deadline):
             for state in run.chains:  # a completed climbed start is already swept
                 if state.iteration == 0:
@@ -941,22 +972,22 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             return
         warnings.warn(message, ConvergenceWarning, stacklevel=5)
 
-    def _identity(self, data, n_chains, strata, start_key, plan: SearchPlan) -> dict:
+    def _identity(self, data, n_chains, strata, start_key, plan: SearchPlan, named_start: str | None) -> dict:
         return {
             "fingerprint": data.fingerprint,
             "n_chains": n_chains,
             "strata": strata,
             "method": self.method,
             "start": hex(start_key),
+            "start_setting": "graph" if named_start is None else named_start,
             "relocate_every": plan.relocate_every,
             "graft_every": plan.graft_every,
             "relocating_insertions": plan.relocating_insertions,
         }
 
-    def _load_or_start(self, data, tables, n_chains, n_iter, strata, start_key, plan) -> RunState:
+    def _load_or_start(self, data, tables, n_chains, n_iter, strata, start_key, plan, named_start) -> RunState:
         """The run to continue from the checkpoint, or a new one (see :class:`RunLog`)."""
-        self._run_log = RunLog(self._checkpoint())
-        identity = self._identity(data, n_chains, strata, start_key, plan)
+        identity = self._identity(data, n_chains, strata, start_key, plan, named_start)
         return self._run_log.load_or_start(identity, self.seed, tables, n_iter, strata, start_key)
 
     def _save(self, run: RunState) -> None:

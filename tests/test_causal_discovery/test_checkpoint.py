@@ -122,6 +122,31 @@ def test_other_settings_are_refused_with_the_reason(heart, saved, tmp_path):
         _resume(heart, path, scoring_method=SGMScoreSettings(max_labelled_clique=3))
 
 
+def test_a_resumed_run_keeps_its_recorded_start_without_computing_it_again(heart, tmp_path, monkeypatch):
+    path = tmp_path / "climbed.ckpt"
+    first = NonReversibleMCMC(**RUN, start="climbed", checkpoint=Checkpoint(str(path), every=50)).fit(heart)
+    header = _lines(path.read_bytes())[0]
+    assert header["identity"]["start_setting"] == "climbed"
+    from pgmpy_sgm.causal_discovery import nonreversible_mcmc
+
+    def no_second_climb(*args, **kwargs):
+        raise AssertionError("the climbed start was computed again on resume")
+
+    monkeypatch.setattr(nonreversible_mcmc, "climbed_start_key", no_second_climb)
+    resumed = _resume(heart, path, start="climbed", n_iter=300)
+    assert resumed.n_iter_ == 300 and resumed.best_score_ >= first.best_score_
+    with pytest.raises(ValueError, match=r"another run: start differs. Got: 'climbed', expected 'best_forest'"):
+        _resume(heart, path, start="best_forest", n_iter=400)
+
+
+def test_a_file_written_before_the_start_setting_was_recorded_resumes(heart, saved, tmp_path):
+    entries = _lines(saved)
+    del entries[0]["identity"]["start_setting"]
+    path = tmp_path / "earlier.ckpt"
+    path.write_bytes(_forge(entries))
+    assert _resume(heart, path, n_iter=300).n_iter_ == 300
+
+
 def test_earlier_keywords_warn_and_give_the_same_run(heart, tmp_path):
     grouped = NonReversibleMCMC(**RUN, checkpoint=Checkpoint(tmp_path / "a.ckpt", every=50)).fit(heart)
     with pytest.warns(FutureWarning, match=r"checkpoint=Checkpoint\(path, every=50\)"):
