@@ -121,11 +121,6 @@ SETTLE_SPREAD = 1.0
 #: With ``n_iter="auto"`` and no ``max_time``, the fit stops after this many seconds at the latest.
 DEFAULT_MAX_TIME = 600.0
 
-#: ``start="auto"`` with ``method="informed"`` is ``"climbed"`` from this many variables on
-#: (``"best_forest"`` below): from a forest the chains would spend the budget adding edges one
-#: proposal at a time (``benchmarks/RESULTS.md``, "Wide starts").
-CLIMBED_START_FROM = 200
-
 #: A climbed start stops at this share of the fit's time budget (if it has one).
 CLIMB_SHARE = 0.5
 
@@ -232,8 +227,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
     variables:
 
     * every chain starts from the best forest under the score (exact: Kruskal's
-      algorithm on the single-edge gains, as no clique of a forest carries labels); from
-      200 variables on, from that forest climbed greedily and polished (``start``);
+      algorithm on the single-edge gains, as no clique of a forest carries labels);
     * 80% of the pair draws go to the pairs whose single edge raises the score, 20% are
       uniform over all pairs (every graph stays reachable);
     * every 500th iteration proposes a *relocation* of one node: its edges are removed
@@ -326,8 +320,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         Results depend on the machine's speed when it is reached.
     start : str, networkx.Graph, StratifiedGraph or list of edges, default="auto"
         Start of every chain (``"auto"``, ``"climbed"``, ``"best_forest"``, ``"empty"``,
-        ``"best_gm"`` or a graph): ``"auto"`` is, for ``method="informed"``, ``"climbed"``
-        from :data:`CLIMBED_START_FROM` (200) variables on and ``"best_forest"`` below, and
+        ``"best_gm"`` or a graph): ``"auto"`` is ``"best_forest"`` for ``method="informed"`` and
         ``"empty"`` for ``method="paper"``; the best forest climbed greedily with strata on
         over candidate pairs and swept (:func:`~pgmpy_sgm.core.search.climbed_start_key`:
         every chain then starts at one local optimum, fast but without the diversity of the
@@ -640,7 +633,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         """The checkpoint settings (a path stands for one with default settings; None for no file)."""
         return self._checkpoint_settings
 
-    def _named_start(self, n_variables: int) -> str | None:
+    def _named_start(self) -> str | None:
         """The named start the chains use (``"auto"`` resolved), or None for a graph given by the user."""
         start = self.start
         if not isinstance(start, str):
@@ -649,12 +642,10 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
             raise ValueError(f"start must be one of {_STARTS}, a graph or a list of edges. Got: {start!r}")
         if start != "auto":
             return start
-        if self.method != "informed":
-            return "empty"
-        return "climbed" if n_variables >= CLIMBED_START_FROM else "best_forest"
+        return "best_forest" if self.method == "informed" else "empty"
 
     def _start_key(self, tables: ScoreEngine, gains: np.ndarray | None, deadline: float | None = None) -> int:
-        start = self._named_start(tables.n) if isinstance(self.start, str) else self.start
+        start = self._named_start() if isinstance(self.start, str) else self.start
         if isinstance(start, str):
             if start == "climbed":
                 candidates = CandidatePairs(tables.pairs, tables.n, gains)
@@ -727,7 +718,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         tables.label_method = SEARCH_LABEL_METHOD  # the chains move on the cheaper labellings
         data = ChainData.from_scorer(scorer)
         informed = self.method == "informed"
-        named_start = self._named_start(tables.n)
+        named_start = self._named_start()
         gains = pair_gains(tables) if informed or named_start in ("best_forest", "climbed") else None
         self._run_log = RunLog(self._checkpoint())
         resumed = self._run_log.stored_identity()

@@ -165,18 +165,6 @@ def test_climbed_start_begins_at_the_paper_optimum(heart):
     assert plain.trace_[0, 0] <= -6720.18 + 0.005  # the best decomposable GM (DESIGN.md) bounds it
 
 
-def test_the_default_start_is_climbed_from_the_stated_width(heart, monkeypatch):
-    from pgmpy_sgm.causal_discovery import nonreversible_mcmc
-
-    informed, paper = NonReversibleMCMC(), NonReversibleMCMC(method="paper")
-    width = nonreversible_mcmc.CLIMBED_START_FROM
-    assert informed._named_start(width - 1) == "best_forest" and informed._named_start(width) == "climbed"
-    assert paper._named_start(width) == "empty"
-    assert NonReversibleMCMC(start="best_forest")._named_start(width) == "best_forest"
-    monkeypatch.setattr(nonreversible_mcmc, "CLIMBED_START_FROM", 6)  # the heart data's 6 variables
-    assert round(_fit(heart, seed=0, n_iter=20).trace_[0, 0], 2) == -6715.90  # the climbed start (above)
-
-
 # -- synthetic model (Appendix B) ------------------------------------------------------------
 @pytest.mark.parametrize("n, seeds, what, needed", [(2000, range(10), "graph", 8), (20000, range(10), "sg", 9)])
 def test_synthetic_recovery(n, seeds, what, needed):
