@@ -10,7 +10,6 @@ import pandas as pd
 import pytest
 
 from pgmpy_sgm import SGMScore
-from pgmpy_sgm.core.candidates import CandidatePairs
 from pgmpy_sgm.core.moves import DecomposableState, key_from_edges
 from pgmpy_sgm.core.search import (
     best_forest_key,
@@ -27,7 +26,6 @@ from pgmpy_sgm.core.search import (
     relocate,
     relocate_into,
     relocation_sweep,
-    screened_climb,
     steepest_ascent,
     triple_partners,
     triple_sweep,
@@ -191,41 +189,6 @@ def test_greedy_climb_only_toggles_its_candidate_pairs(mixed_tables):
     for i, j in candidates:
         move = state.propose(i, j)
         assert move is None or move.score <= state.score + 1e-9
-
-
-@pytest.fixture(scope="module")
-def chain_tables():
-    """16 binary variables, each depending on the two before it (a sparse graph of triangles for screening)."""
-    rng = np.random.default_rng(11)
-    n = 600
-    columns = [rng.integers(0, 2, n), rng.integers(0, 2, n)]
-    for v in range(2, 16):
-        a, b = columns[v - 1], columns[v - 2]
-        columns.append(np.where(rng.random(n) < 0.85, a & b | (rng.random(n) < 0.3), rng.integers(0, 2, n)))
-    return SGMScore(pd.DataFrame({f"x{v:02d}": c for v, c in enumerate(columns)})).engine
-
-
-def test_screened_climb_ends_at_a_local_optimum_among_the_candidates_of_its_graph(chain_tables):
-    candidates = CandidatePairs(chain_tables.pairs, chain_tables.n, pair_gains(chain_tables), k=2)
-    assert candidates.screened
-    state = DecomposableState(chain_tables, best_forest_key(chain_tables))
-    before = state.score
-    n_moves = screened_climb(state, candidates)
-    assert n_moves > 0 and state.score > before and _is_chordal(state)
-    assert state.score == DecomposableState(chain_tables, state.key).score
-    pool = {pair for v in range(chain_tables.n) for pair in candidates.touching(state.adj, [v])}
-    assert len(pool) < len(chain_tables.pairs)
-    for i, j in pool:
-        move = state.propose(i, j)
-        assert move is None or move.score <= state.score + 1e-9
-
-
-def test_screened_climb_without_screening_is_the_greedy_climb(chain_tables):
-    unscreened = CandidatePairs(chain_tables.pairs, chain_tables.n, pair_gains(chain_tables), k=chain_tables.n)
-    start = best_forest_key(chain_tables)
-    screened, plain = DecomposableState(chain_tables, start), DecomposableState(chain_tables, start)
-    assert screened_climb(screened, unscreened) == greedy_climb(plain)
-    assert screened.key == plain.key
 
 
 def test_climbed_start_reaches_the_paper_optimum(heart_tables):
