@@ -351,6 +351,28 @@ def _random_chordal_key(tables, rnd, n_tries):
     return state.key
 
 
+def test_a_part_imported_toggle_by_toggle_is_the_state_changed_state_gives(mixed_tables):
+    from pgmpy_sgm.core.search import _imported, changed_state
+
+    rnd = random.Random(17)
+    compared = decomposable = 0
+    for _ in range(40):
+        state, donor = _random_state(mixed_tables, rnd, 10), _random_state(mixed_tables, rnd, 10)
+        differing = [p for p in range(len(mixed_tables.pairs)) if (state.key ^ donor.key) >> p & 1]
+        for _ in range(4):  # random sets of the differing pairs: some decomposable, some not
+            part = rnd.sample(differing, rnd.randint(1, len(differing))) if differing else []
+            mask = sum(1 << p for p in part)
+            expected = changed_state(state, (state.key & ~mask) | (donor.key & mask))
+            got = _imported(state, donor.key, part)
+            compared += 1
+            if expected is None:
+                assert got is None
+            else:
+                decomposable += 1
+                assert (got.key, got.score, got.f) == (expected.key, expected.score, expected.f)
+    assert decomposable > 20 and compared - decomposable > 5  # both outcomes were met
+
+
 def test_difference_parts_are_the_components_of_the_differing_pairs(mixed_tables):
     rnd = random.Random(3)
     for _ in range(30):
