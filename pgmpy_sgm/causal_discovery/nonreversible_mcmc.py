@@ -322,7 +322,7 @@ class NonReversibleMCMC(DecomposableCausalGraphMixin, BaseEstimator):
         Start of every chain (``"auto"``, ``"climbed"``, ``"best_forest"``, ``"empty"``,
         ``"best_gm"`` or a graph): ``"auto"`` is ``"best_forest"`` for ``method="informed"`` and
         ``"empty"`` for ``method="paper"``; the best forest climbed greedily with strata on
-        over candidate pairs and swept (:func:`~pgmpy_sgm.core.search.climbed_start_key`:
+        over every pair and swept (:func:`~pgmpy_sgm.core.search.climbed_start_key`:
         every chain then starts at one local optimum, fast but without the diversity of the
         chains' own paths; it stops at half the time budget when there is one, and a
         checkpointed run resumes from the start it recorded); the best forest; the empty

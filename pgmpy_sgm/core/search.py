@@ -169,15 +169,16 @@ def _single_edge_gains(tables) -> np.ndarray:
     without_node = [exact_value(-set_term(1 << v)) for v in range(tables.n)]
     node_size = [tables.size_term(1 << v) for v in range(tables.n)]
     exact_prior: dict[int, int] = {}
+    empty_total, empty_f, empty_score = empty.exact_total, empty.f, empty.score
     out = np.empty(len(tables.pairs))
     for p, (i, j) in enumerate(tables.pairs):
-        f = empty.f - node_size[i] - node_size[j] + (cards[i] * cards[j] - 1)
+        f = empty_f - node_size[i] - node_size[j] + (cards[i] * cards[j] - 1)
         prior = exact_prior.get(f)
         if prior is None:
             prior = exact_prior[f] = exact_value(tables.log_prior(f))
         term = primed[p] if primed is not None else set_term(1 << i | 1 << j)
-        total = empty.exact_total + without_node[i] + without_node[j] + exact_value(term)
-        out[p] = (total + prior) / EXACT_ONE - empty.score
+        total = empty_total + without_node[i] + without_node[j] + exact_value(term)
+        out[p] = (total + prior) / EXACT_ONE - empty_score
     out.flags.writeable = False
     return out
 
