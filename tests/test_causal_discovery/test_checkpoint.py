@@ -147,6 +147,15 @@ def test_a_file_written_before_the_start_setting_was_recorded_resumes(heart, sav
     assert _resume(heart, path, n_iter=300).n_iter_ == 300
 
 
+def test_a_recorded_start_that_is_not_a_graph_key_is_refused_naming_the_file(heart, saved, tmp_path):
+    entries = _lines(saved)
+    entries[0]["identity"]["start"] = "not hex"
+    path = tmp_path / "forged.ckpt"
+    path.write_bytes(_forge(entries))
+    with pytest.raises(ValueError, match=r"forged\.ckpt', line 1: the identity has no valid 'start'. Got: 'not hex'"):
+        _resume(heart, path, n_iter=300)
+
+
 def test_earlier_keywords_warn_and_give_the_same_run(heart, tmp_path):
     grouped = NonReversibleMCMC(**RUN, checkpoint=Checkpoint(tmp_path / "a.ckpt", every=50)).fit(heart)
     with pytest.warns(FutureWarning, match=r"checkpoint=Checkpoint\(path, every=50\)"):
