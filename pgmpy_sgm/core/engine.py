@@ -24,6 +24,7 @@ processes may share (:meth:`ScoreEngine.take_fresh`, :meth:`ScoreEngine.absorb`)
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 from collections.abc import Iterable, Mapping
@@ -37,12 +38,33 @@ from pgmpy_sgm.core.labelling import CliqueLabelling, contexts_from_groups, grou
 from pgmpy_sgm.core.lines import dirichlet_log_ml, group_weights, labelled_clique_term
 from pgmpy_sgm.core.optimize import combine_centers, optimal_groups
 
-__all__ = ["ScoreEngine", "PRIORS", "LOG2", "iter_bits", "check_settings"]
+__all__ = ["ScoreEngine", "PRIORS", "LOG2", "iter_bits", "check_settings", "center_pair_bits"]
 
 LOG2 = math.log(2.0)
 
 #: Structure priors: ``"paper"`` is ``P(G) ∝ 2^(d - f(G))``, ``"uniform"`` is flat.
 PRIORS = ("paper", "uniform")
+
+
+@functools.cache
+def center_pair_bits(size: int) -> tuple[tuple[int, ...], ...]:
+    """For each center of a clique of ``size`` nodes, the local bits of its pairs with the others, in node order.
+
+    A clique's own pairs are numbered as :meth:`ScoreEngine.clique_pairs` lists them (the
+    nodes in increasing order, each with the later ones); the pair of the ``a``-th and the
+    ``b``-th node (``a < b``) is bit ``a (size - 1) - a (a - 1) / 2 + b - a - 1``.
+
+    Examples
+    --------
+    >>> center_pair_bits(3)  # pairs (0, 1), (0, 2), (1, 2) are bits 0, 1, 2
+    ((0, 1), (0, 2), (1, 2))
+    """
+
+    def bit(a: int, b: int) -> int:
+        a, b = min(a, b), max(a, b)
+        return a * (size - 1) - a * (a - 1) // 2 + b - a - 1
+
+    return tuple(tuple(bit(center, u) for u in range(size) if u != center) for center in range(size))
 
 
 def check_settings(prior, max_labelled_clique) -> None:
@@ -440,10 +462,28 @@ class ScoreEngine:
         >>> best.center, best.group_ids.tolist()
         (1, [0, 0, 1, 0])
         """
-        key = (clique, self.local_forbidden(clique, forbidden), method)
+        return self.local_labelling(clique, self.local_forbidden(clique, forbidden), method)
+
+    def local_labelling(self, clique: int, local: int, method: str = "auto") -> CliqueLabelling:
+        """Best labelling of a clique given its forbidden pairs as bits over its own pairs.
+
+        As :meth:`labelling`, with the forbidden pairs given as :meth:`local_forbidden`
+        gives them: the same cache, without reading a mask as wide as every pair of
+        variables (searches that track their separators per pair build these bits directly).
+
+        Examples
+        --------
+        >>> from pgmpy_sgm.datasets import load_heart_disease
+        >>> engine = ScoreEngine(EncodedData(load_heart_disease(as_counts=True), weights="count"))
+        >>> clique, forbidden = 0b11001, 1 << engine.pair_index[0][4]
+        >>> local = engine.local_forbidden(clique, forbidden)
+        >>> engine.local_labelling(clique, local) is engine.labelling(clique, forbidden)
+        True
+        """
+        key = (clique, local, method)
         value = self._labellings.get(key)
         if value is None:
-            value = self._best_labelling(clique, forbidden, method)
+            value = self._best_labelling(clique, local, method)
             self._labellings[key] = value
         return value
 
@@ -469,14 +509,13 @@ class ScoreEngine:
                 local |= 1 << k
         return local
 
-    def _best_labelling(self, clique: int, forbidden: int, method: str) -> CliqueLabelling:
+    def _best_labelling(self, clique: int, local: int, method: str) -> CliqueLabelling:
 
         if not self.labelable(clique):
             return CliqueLabelling(None, None, 0.0, True, "unlabelled")
-        nodes = list(iter_bits(clique))
         candidates = []
-        for center, c in enumerate(nodes):
-            flags = tuple(bool(forbidden >> self.pair_index[c][u] & 1) for u in nodes if u != c)
+        for center, bits in enumerate(center_pair_bits(clique.bit_count())):
+            flags = tuple(bool(local >> k & 1) for k in bits)
             res, base = self._center_groups(clique, center, flags, method)
             candidates.append((center, res, res.value - base))
         return combine_centers(candidates)
@@ -513,6 +552,21 @@ class ScoreEngine:
         if not self.labelable(clique):
             return 0.0
         return self.labelling(clique, forbidden, self.label_method).gain
+
+    def local_gain(self, clique: int, local: int) -> float:
+        """:meth:`gain` with the forbidden pairs as bits over the clique's own pairs (:meth:`local_labelling`).
+
+        Examples
+        --------
+        >>> from pgmpy_sgm.datasets import load_heart_disease
+        >>> engine = ScoreEngine(EncodedData(load_heart_disease(as_counts=True), weights="count"))
+        >>> clique, forbidden = 0b11001, 1 << engine.pair_index[0][4]
+        >>> engine.local_gain(clique, engine.local_forbidden(clique, forbidden)) == engine.gain(clique, forbidden)
+        True
+        """
+        if not self.labelable(clique):
+            return 0.0
+        return self.local_labelling(clique, local, self.label_method).gain
 
     def take_fresh(self) -> dict:
         """Per-center optima computed since the last call (to share with other processes).

@@ -164,7 +164,7 @@ class DecomposableState:
             for c in cliques:
                 for p in engine.clique_pairs(c):
                     count[p] = count.get(p, 0) + 1
-        self.gains = {c: (engine.gain(c, self._forbidden(c, {})) if self.strata else 0.0) for c in cliques}
+        self.gains = {c: (engine.local_gain(c, self._local_forbidden(c, {})) if self.strata else 0.0) for c in cliques}
         # the maximal cliques holding each node: a toggle looks only at cliques near it
         self._node_cliques: list[set[int]] = [set() for _ in range(n)]
         for c in cliques:
@@ -210,6 +210,15 @@ class DecomposableState:
             if count.get(p, 0) + delta.get(p, 0) > 1:
                 forb |= 1 << p
         return forb
+
+    def _local_forbidden(self, clique: int, delta: dict) -> int:
+        """:meth:`_forbidden` as bits over the clique's own pairs (:meth:`ScoreEngine.local_forbidden`)."""
+        count = self.count
+        local = 0
+        for k, p in enumerate(self.engine.clique_pairs(clique)):
+            if count.get(p, 0) + delta.get(p, 0) > 1:
+                local |= 1 << k
+        return local
 
     def _rebuild_values(self) -> None:
         values = []
@@ -411,7 +420,7 @@ class DecomposableState:
         for c in near:  # the order does not matter: the score is an exact sum
             g = gains[c]
             if (c & k).bit_count() >= 2 and c not in removed and low_size <= c.bit_count() <= high_size:
-                g_new = engine.gain(c, self._forbidden(c, counts))
+                g_new = engine.local_gain(c, self._local_forbidden(c, counts))
                 if g_new != g:
                     new_gains[c] = g_new
                     if g:
@@ -419,7 +428,7 @@ class DecomposableState:
                     if g_new:
                         extra.append(g_new)
         for a in added:
-            g_new = engine.gain(a, self._forbidden(a, counts))
+            g_new = engine.local_gain(a, self._local_forbidden(a, counts))
             new_gains[a] = g_new
             if g_new:
                 extra.append(g_new)

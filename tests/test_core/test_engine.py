@@ -12,8 +12,9 @@ import pytest
 
 from pgmpy_sgm import SGMScore
 from pgmpy_sgm.core.data import EncodedData
-from pgmpy_sgm.core.engine import LOG2, ScoreEngine, iter_bits
+from pgmpy_sgm.core.engine import LOG2, ScoreEngine, center_pair_bits, iter_bits
 from pgmpy_sgm.core.moves import DecomposableState, key_from_edges
+from pgmpy_sgm.core.optimize import combine_centers
 
 
 def _mixed_frame(n_rows=300, seed=0):
@@ -215,3 +216,36 @@ def test_fast_label_method_gives_lower_bounds_kept_apart_and_pickled():
     assert engine.labelling(clique, 0, "auto").gain == auto  # cached apart
     copy = pickle.loads(pickle.dumps(engine))
     assert copy.label_method == "fast" and copy.gain(clique, 0) == fast
+
+
+def test_center_pair_bits_number_each_centers_pairs_as_clique_pairs_does(engine):
+    for size in range(2, engine.n + 1):
+        bits = center_pair_bits(size)
+        for nodes in combinations(range(engine.n), size):
+            pairs = engine.clique_pairs(sum(1 << v for v in nodes))
+            for c, center in enumerate(nodes):
+                others = [u for u in nodes if u != center]
+                assert [pairs[k] for k in bits[c]] == [engine.pair_index[center][u] for u in others]
+
+
+def test_local_labelling_equals_the_labelling_read_from_the_wide_mask(frame):
+    """Flags read pair by pair from a mask over every pair (pairs outside the clique set too) give the same optimum."""
+    engine, fresh = ScoreEngine(EncodedData(frame)), ScoreEngine(EncodedData(frame))
+    rng = random.Random(3)
+    n_pairs = len(engine.pairs)
+    for _ in range(120):
+        nodes = sorted(rng.sample(range(engine.n), rng.choice([3, 4, 5])))
+        clique = sum(1 << v for v in nodes)
+        forbidden = rng.getrandbits(n_pairs)
+        local = engine.local_forbidden(clique, forbidden)
+        got = engine.local_labelling(clique, local)
+        candidates = []
+        for c, center in enumerate(nodes):
+            flags = tuple(bool(forbidden >> engine.pair_index[center][u] & 1) for u in nodes if u != center)
+            res, base = fresh._center_groups(clique, c, flags, "auto")
+            candidates.append((c, res, res.value - base))
+        expected = combine_centers(candidates)
+        assert (got.center, got.gain) == (expected.center, expected.gain)
+        assert np.array_equal(got.group_ids, expected.group_ids)
+        assert engine.labelling(clique, forbidden) is got
+        assert engine.local_gain(clique, local) == engine.gain(clique, forbidden)
