@@ -1,11 +1,14 @@
-"""The cost of one toggle proposal at width, two source trees in subprocesses of one run.
+"""The cost of a toggle proposal, a state copy and a relocation at width, two source trees in one run.
 
 For each data set of bench_search (``d100``, ``d200``, ``d500``) the generating decomposable graph,
 its components joined into one by an edge between each component and the first (so that every
 pair lies in one component, as in the chain's graphs), is the state; ``DecomposableState.propose``
 runs on every pair of variables twice to fill the score caches, then three times more, timed (the
 fastest pass reported), separately over the pairs whose toggle is illegal (the added edge would
-close a chordless cycle) and the legal ones. Both trees must find the same legal pairs and the same scores (checked).
+close a chordless cycle) and the legal ones. Then ``DecomposableState.copy`` of that state (the
+fastest of three passes of 200 copies) and ``core.search.relocate`` of the first 40 nodes (the
+fastest of two passes; caches filled by a first pass). Each tree runs in its own subprocess. Both
+trees must find the same legal pairs, the same scores and the same relocated scores (checked).
 
 Usage::
 
@@ -58,9 +61,25 @@ def per_call(selection):
             state.propose(i, j)
         best = min(best, time.perf_counter() - tic)
     return 1e6 * best / max(len(selection), 1)
+def fastest(call, passes):
+    best = float("inf")
+    for _ in range(passes):
+        tic = time.perf_counter()
+        out = call()
+        best = min(best, time.perf_counter() - tic)
+    return best, out
+from pgmpy_sgm.core.search import relocate
+nodes = range(min(40, engine.n))
+relocate_all = lambda: [r.score if r is not None else None for r in (relocate(state, v) for v in nodes)]
+relocated = relocate_all()
+copy_s, _ = fastest(lambda: [state.copy() for _ in range(200)], 3)
+relocate_s, again = fastest(relocate_all, 2)
+assert again == relocated
 scores = repr([m.score for m in moves if m is not None]).encode()
 print(json.dumps({"components": len(roots), "pairs": len(pairs), "legal": len(legal), "illegal_us": per_call(illegal),
-                  "legal_us": per_call(legal), "all_us": per_call(pairs), "scores": zlib.crc32(scores)}))
+                  "legal_us": per_call(legal), "all_us": per_call(pairs), "scores": zlib.crc32(scores),
+                  "copy_us": 1e6 * copy_s / 200, "relocate_ms": 1e3 * relocate_s / len(nodes),
+                  "relocated": zlib.crc32(repr(relocated).encode())}))
 """
 
 
@@ -76,15 +95,18 @@ def run(tree: str, name: str) -> dict:
 def main() -> None:
     old, new = sys.argv[1], sys.argv[2]
     names = sys.argv[3].split(",") if len(sys.argv) > 3 else ["d100", "d200", "d500"]
-    print("| data | pairs | legal | code | illegal (us/call) | legal (us/call) | all pairs (us/call) |")
-    print("|---|---|---|---|---|---|---|")
+    print(
+        "| data | pairs | legal | code | illegal (us/call) | legal (us/call) | all pairs (us/call) | copy (us) "
+        "| relocation (ms) |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
     for name in names:
         results = {label: run(tree, name) for label, tree in (("old", old), ("new", new))}
-        if results["old"]["scores"] != results["new"]["scores"] or results["old"]["legal"] != results["new"]["legal"]:
-            raise AssertionError(f"{name}: the trees disagree on the legal pairs or their scores")
+        if any(results["old"][k] != results["new"][k] for k in ("scores", "legal", "relocated")):
+            raise AssertionError(f"{name}: the trees disagree on the legal pairs, their scores or the relocations")
         for label, r in results.items():
             print(f"| {name} | {r['pairs']} | {r['legal']} | {label} | {r['illegal_us']:.1f} | {r['legal_us']:.1f} "
-                  f"| {r['all_us']:.1f} |", flush=True)  # fmt: skip
+                  f"| {r['all_us']:.1f} | {r['copy_us']:.0f} | {r['relocate_ms']:.1f} |", flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -170,6 +170,7 @@ class DecomposableState:
         for c in cliques:
             for v in iter_bits(c):
                 self._node_cliques[v].add(c)
+        self._own_cliques = set(range(n))  # nodes whose set above no copy shares (copy-on-write)
         self._rebuild_values()
         self._total = sum(map(exact_value, self._values))
         self.score = math.fsum(self._values + [self._prior(self.f)])
@@ -194,7 +195,9 @@ class DecomposableState:
         new.terms = dict(self.terms)
         new.count = dict(self.count)
         new.gains = dict(self.gains)
-        new._node_cliques = [set(c) for c in self._node_cliques]
+        new._node_cliques = list(self._node_cliques)  # the sets are shared until either state changes one
+        new._own_cliques = set()
+        self._own_cliques = set()
         new._values = list(self._values)
         new._total = self._total
         return new
@@ -474,16 +477,16 @@ class DecomposableState:
                 count[p] = value
             else:
                 del count[p]
-        node_cliques, gains = self._node_cliques, self.gains
+        gains = self.gains
         for r in move.removed:
             g = gains.pop(r)
             if g:
                 values.remove(g)
             for v in iter_bits(r):
-                node_cliques[v].discard(r)
+                self._cliques_of(v).discard(r)
         for a in move.added:
             for v in iter_bits(a):
-                node_cliques[v].add(a)
+                self._cliques_of(v).add(a)
         for c, g in move.gains.items():
             old = gains.get(c)
             if old:
@@ -494,6 +497,13 @@ class DecomposableState:
         self.f = move.f
         self.score = move.score
         self._total = sum(map(exact_value, values)) if move.total is None else move.total
+
+    def _cliques_of(self, v: int) -> set[int]:
+        """The maximal cliques holding node ``v``, as a set this state alone holds (copied first if shared)."""
+        if v not in self._own_cliques:
+            self._node_cliques[v] = set(self._node_cliques[v])
+            self._own_cliques.add(v)
+        return self._node_cliques[v]
 
     def _update_components(self, i: int, j: int, joined: bool) -> None:
         """Component masks after the bridge ``{i, j}`` was added (``joined``) or removed."""

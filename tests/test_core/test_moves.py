@@ -118,6 +118,27 @@ def test_clique_index_follows_the_moves():
             assert state.score == pytest.approx(_reference_score(state, scorer), abs=1e-9, rel=0)
 
 
+def test_copies_share_clique_sets_until_one_changes():
+    """A copy and its original, each moved on, keep their own cliques per node (the sets are shared until written)."""
+    scorer = SGMScore(simulate_paper_synthetic(1000, seed=6))
+    rng = random.Random(11)
+    states = [DecomposableState(scorer.engine)]
+    for _ in range(400):
+        state = rng.choice(states)
+        if rng.random() < 0.1:
+            states.append(state.copy())
+            continue
+        move = state.propose(*rng.sample(range(scorer.engine.n), 2))
+        if move is not None:
+            state.commit(move)
+    assert len(states) > 10
+    for state in states:
+        cliques = {sum(1 << v for v in c) for c in nx.find_cliques(_nx_graph(state))}
+        for v in range(scorer.engine.n):
+            assert state._node_cliques[v] == {c for c in cliques if c >> v & 1}
+        assert state.score == DecomposableState(scorer.engine, state.key).score
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7)), min_size=1, max_size=60))
 def test_local_decisions_match_is_chordal(toggles):
