@@ -3,8 +3,10 @@
 A graph key is an int whose bits are the pairs of variables joined by an edge
 (:mod:`pgmpy_sgm.core.moves`). Over d variables it is d(d-1)/2 bits wide whatever the
 graph: 15.6 kB at 500 variables, 62 kB at 1,000. A search at that width visits thousands of
-sparse graphs, so :class:`GraphStore` keeps a wide key as the positions of its edges (four
-bytes per edge) and gives the int back when asked. Narrow keys are kept as they are.
+sparse graphs, so :class:`GraphStore` keeps a wide key as the gaps between the positions of
+its edges, each a variable-length unsigned integer (LEB128: seven bits per byte, the high bit
+set on every byte but a number's last), and gives the int back when asked: one or two bytes
+per edge where the edges are hundreds of pairs apart. Narrow keys are kept as they are.
 """
 
 from __future__ import annotations
@@ -14,12 +16,50 @@ from collections.abc import Iterable, Iterator, MutableMapping
 
 import numpy as np
 
+from pgmpy_sgm.core._gap_kernels import mask_bytes, pack_mask_words, pack_sorted_positions, unpack_gaps
 from pgmpy_sgm.core.bitsets import WIDE_MASK_BITS, bit_positions
 
-__all__ = ["GraphStore", "PAIR_SUM_CHUNK_EDGES"]
+__all__ = ["GraphStore", "PAIR_SUM_CHUNK_EDGES", "pack_positions", "unpack_positions"]
 
 #: Edges read at a time by :meth:`GraphStore.weighted_pair_sums` (8 MB of positions as int64).
 PAIR_SUM_CHUNK_EDGES = 1 << 20
+
+#: Bytes a gap can take: 5 x 7 bits hold any gap below 2**35, which any pair index of 2**32 variables' pairs is.
+_MAX_GAP_BYTES = 5
+
+
+def pack_positions(positions: np.ndarray) -> bytes:
+    """Increasing non-negative positions as the LEB128 bytes of their gaps (the first gap counted from -1).
+
+    Examples
+    --------
+    >>> pack_positions(np.array([0, 5, 300])).hex()  # gaps 1, 5 and 295 = 0b10_0100111
+    '0105a702'
+    """
+    positions = np.ascontiguousarray(positions, dtype=np.int64)
+    gaps = np.diff(positions, prepend=-1)
+    if len(gaps) and (gaps.min() < 1 or positions[-1] >= 1 << 7 * _MAX_GAP_BYTES):
+        raise ValueError("positions must increase strictly from 0 and stay below 2**35")
+    return pack_sorted_positions(positions).tobytes()
+
+
+def unpack_positions(packed: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
+    """The positions held by :func:`pack_positions` strings: all in one int64 array, and how many each holds.
+
+    Examples
+    --------
+    >>> flat, counts = unpack_positions([pack_positions(np.array([0, 5, 300])), b"", pack_positions(np.array([7]))])
+    >>> flat.tolist(), counts.tolist()
+    ([0, 5, 300, 7], [3, 0, 1])
+    """
+    lengths = np.fromiter(map(len, packed), dtype=np.int64, count=len(packed))
+    return unpack_gaps(np.frombuffer(b"".join(packed), dtype=np.uint8), lengths)
+
+
+def _pack_key(key: int) -> bytes:
+    """:func:`pack_positions` of a key's set bits, read from its 64-bit words."""
+    n_words = (key.bit_length() + 63) // 64
+    return pack_mask_words(np.frombuffer(key.to_bytes(8 * n_words, "little"), dtype="<u8")).tobytes()
 
 
 class GraphStore(MutableMapping):
@@ -27,8 +67,8 @@ class GraphStore(MutableMapping):
 
     It behaves as a dict with int keys (insertion order, lookups, iteration yielding the
     int keys). A key wider than :data:`~pgmpy_sgm.core.bitsets.WIDE_MASK_BITS` bits is
-    stored as the little-endian uint32 positions of its set bits, so memory grows with the
-    edges of the graphs held rather than with every pair of variables.
+    stored as the gaps between the positions of its set bits (:func:`pack_positions`), so
+    memory grows with the edges of the graphs held rather than with every pair of variables.
 
     Parameters
     ----------
@@ -65,7 +105,7 @@ class GraphStore(MutableMapping):
         last_key, last_packed = cls._last_packed
         if key is last_key:
             return last_packed
-        packed = bit_positions(key).astype("<u4").tobytes()
+        packed = _pack_key(key)
         cls._last_packed = (key, packed)
         return packed
 
@@ -73,16 +113,14 @@ class GraphStore(MutableMapping):
     def _unpacked(stored) -> int:
         if isinstance(stored, int):
             return stored
-        positions = np.frombuffer(stored, dtype="<u4")  # never empty: a wide key has its highest bit set
-        bits = np.zeros(int(positions[-1]) + 1, dtype=bool)
-        bits[positions] = True
-        return int.from_bytes(np.packbits(bits, bitorder="little").tobytes(), "little")
+        positions = unpack_positions([stored])[0]  # never empty: a wide key has its highest bit set
+        return int.from_bytes(mask_bytes(positions).tobytes(), "little")
 
     @staticmethod
     def _positions(stored) -> np.ndarray:
         if isinstance(stored, int):
             return bit_positions(stored)
-        return np.frombuffer(stored, dtype="<u4").astype(np.int64)
+        return unpack_positions([stored])[0]
 
     def __getitem__(self, key: int):
         return self._data[self._packed(key)]
@@ -224,15 +262,14 @@ class GraphStore(MutableMapping):
         >>> GraphStore({0b110: 0.0, 0: 1.0, 1 << 5000 | 1: 2.0}).edge_counts().tolist()
         [2, 0, 2]
         """
-        return np.fromiter((s.bit_count() if isinstance(s, int) else len(s) // 4 for s in self._data),
-                           dtype=np.int64, count=len(self._data))  # fmt: skip
+        return np.fromiter(map(_edge_count, self._data), dtype=np.int64, count=len(self._data))
 
     def weighted_pair_sums(self, weights, n_pairs: int, rows=None) -> np.ndarray:
         """For each pair index, the sum of the weights of the graphs holding it as an edge.
 
         The graphs are read in chunks of at most :data:`PAIR_SUM_CHUNK_EDGES` edges, so the
-        memory used follows one chunk, not every visited graph's edges at once (a wide
-        graph's edges are read in place from its stored form). Within a chunk the weights
+        memory used follows one chunk, not every visited graph's edges at once (the wide
+        graphs' edges of a chunk are unpacked together). Within a chunk the weights
         are added in the order of ``rows``; a store that fits one chunk gives the sums of a
         single ``numpy.bincount`` over all its graphs' edges.
 
@@ -271,10 +308,9 @@ class GraphStore(MutableMapping):
         graphs = (stored[r] for r in rows) if rows is not None else iter(self._data)
         total, chunk, counts, size, start = None, [], [], 0, 0
         for i, item in enumerate(graphs):
-            edges = bit_positions(item) if isinstance(item, int) else np.frombuffer(item, dtype="<u4")
-            chunk.append(edges)
-            counts.append(len(edges))
-            size += len(edges)
+            chunk.append(item)
+            counts.append(_edge_count(item))
+            size += counts[-1]
             if size >= PAIR_SUM_CHUNK_EDGES:
                 total = _add_pair_sums(total, chunk, weights[..., start : i + 1], counts, n_pairs)
                 chunk, counts, size, start = [], [], 0, i + 1
@@ -283,9 +319,24 @@ class GraphStore(MutableMapping):
         return total
 
 
+def _edge_count(stored) -> int:
+    """The edges of a stored key: its bits, or its packed gaps (bytes without the high bit)."""
+    if isinstance(stored, int):
+        return stored.bit_count()
+    return int(np.count_nonzero(np.frombuffer(stored, dtype=np.uint8) < 0x80))
+
+
+def _stored_positions(chunk: list) -> np.ndarray:
+    """The edges of stored keys, concatenated in order (packed ones unpacked together)."""
+    if all(isinstance(stored, bytes) for stored in chunk):
+        return unpack_positions(chunk)[0]
+    arrays = [GraphStore._positions(stored) for stored in chunk]
+    return np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.int64)
+
+
 def _add_pair_sums(total, chunk: list, weights: np.ndarray, counts: list, n_pairs: int) -> np.ndarray:
-    """``total`` (None: nothing yet) plus the weighted pair counts of one chunk of graphs' edges (rows of weights)."""
-    flat = np.concatenate(chunk) if chunk and sum(counts) else np.zeros(0, dtype=np.int64)
+    """``total`` (None: nothing yet) plus the weighted pair counts of one chunk of stored keys (rows of weights)."""
+    flat = _stored_positions(chunk) if chunk and sum(counts) else np.zeros(0, dtype=np.int64)
     if len(flat) and flat.max() >= n_pairs:
         raise ValueError(f"A graph holds pair index {int(flat.max())}, but n_pairs is {n_pairs}.")
 

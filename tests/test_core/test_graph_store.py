@@ -3,10 +3,11 @@
 import pickle
 import random
 
+import numpy as np
 import pytest
 
 from pgmpy_sgm.core.bitsets import WIDE_MASK_BITS
-from pgmpy_sgm.core.graph_store import GraphStore
+from pgmpy_sgm.core.graph_store import GraphStore, pack_positions, unpack_positions
 
 
 def random_graphs(n_pairs: int, n_keys: int, seed: int) -> dict[int, list[int]]:
@@ -120,3 +121,44 @@ def test_weighted_pair_sums_refuse_rows_outside_the_store_and_pairs_beyond_n_pai
         store.weighted_pair_sums([1.0], 3, rows=[2])
     with pytest.raises(ValueError, match="pair index 2, but n_pairs is 2"):
         store.weighted_pair_sums([1.0, 1.0], 2)
+
+
+def test_packed_positions_round_trip_at_every_byte_boundary():
+    rng = random.Random(5)
+    boundaries = [1 << 7 * t for t in range(1, 5)]
+    strings, expected = [], []
+    for _ in range(300):
+        gaps = [rng.choice([1, 2, 126, 127, 128, 129]) for _ in range(rng.randint(0, 6))]
+        gaps += [b + rng.choice([-1, 0, 1]) for b in rng.sample(boundaries, rng.randint(0, 4))]
+        rng.shuffle(gaps)
+        positions = [sum(gaps[: k + 1]) - 1 for k in range(len(gaps))]
+        packed = pack_positions(np.array(positions, dtype=np.int64))
+        # LEB128 by hand: seven bits per byte, low bits first, the high bit on every byte but the last
+        by_hand = bytearray()
+        for gap in gaps:
+            while gap >= 0x80:
+                by_hand.append(gap & 0x7F | 0x80)
+                gap >>= 7
+            by_hand.append(gap)
+        assert packed == bytes(by_hand)
+        assert unpack_positions([packed])[0].tolist() == positions
+        strings.append(packed)
+        expected.append(positions)
+    flat, counts = unpack_positions(strings)
+    assert counts.tolist() == [len(p) for p in expected]
+    assert flat.tolist() == [p for positions in expected for p in positions]
+
+
+def test_packed_positions_refuse_what_they_cannot_hold():
+    for positions in ([3, 3], [5, 2], [-1], [1 << 35]):
+        with pytest.raises(ValueError, match="increase strictly"):
+            pack_positions(np.array(positions))
+
+
+def test_a_sparse_wide_graph_takes_about_a_byte_per_edge():
+    graphs = random_graphs(19_900, 50, 7)  # 200 variables; up to 40 edges, about 500 pairs apart
+    store = GraphStore(dict.fromkeys(graphs, 0.0))
+    for stored, edges in zip(store._data, graphs.values(), strict=True):
+        if not isinstance(stored, int):
+            assert len(stored) <= 2 * len(edges)
+    assert store.edge_counts().tolist() == [len(edges) for edges in graphs.values()]
