@@ -12,6 +12,7 @@ from numba import njit
 __all__ = ["pack_mask_words", "pack_sorted_positions", "unpack_gaps", "mask_bytes"]
 
 _ONE = np.uint64(1)
+_MOST_BYTES = 10  # a gap below 2**63 takes at most ten bytes of seven bits
 
 
 @njit(cache=True, nogil=True)
@@ -46,7 +47,7 @@ def pack_mask_words(words):  # pragma: no cover - compiled
         while word:
             word &= word - _ONE
             n_bits += 1
-    out = np.empty(5 * n_bits, dtype=np.uint8)
+    out = np.empty(_MOST_BYTES * n_bits, dtype=np.uint8)
     k, previous = 0, -1
     for w in range(words.shape[0]):
         word = words[w]
@@ -61,7 +62,7 @@ def pack_mask_words(words):  # pragma: no cover - compiled
 @njit(cache=True, nogil=True)
 def pack_sorted_positions(positions):  # pragma: no cover - compiled
     """The gaps of strictly increasing non-negative positions (int64)."""
-    out = np.empty(5 * positions.shape[0], dtype=np.uint8)
+    out = np.empty(_MOST_BYTES * positions.shape[0], dtype=np.uint8)
     k, previous = 0, -1
     for i in range(positions.shape[0]):
         k = _emit(out, k, positions[i] - previous)
@@ -83,7 +84,7 @@ def unpack_gaps(raw, lengths):  # pragma: no cover - compiled
         end, previous = i + lengths[g], -1
         while i < end:
             gap, shift = 0, 0
-            while True:
+            while i < end:  # a string's last byte ends a gap: the bound only guards against foreign bytes
                 byte = raw[i]
                 i += 1
                 gap |= np.int64(byte & 127) << shift

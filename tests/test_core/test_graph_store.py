@@ -125,11 +125,11 @@ def test_weighted_pair_sums_refuse_rows_outside_the_store_and_pairs_beyond_n_pai
 
 def test_packed_positions_round_trip_at_every_byte_boundary():
     rng = random.Random(5)
-    boundaries = [1 << 7 * t for t in range(1, 5)]
+    boundaries = [1 << 7 * t for t in range(1, 9)]
     strings, expected = [], []
     for _ in range(300):
         gaps = [rng.choice([1, 2, 126, 127, 128, 129]) for _ in range(rng.randint(0, 6))]
-        gaps += [b + rng.choice([-1, 0, 1]) for b in rng.sample(boundaries, rng.randint(0, 4))]
+        gaps += [b + rng.choice([-1, 0, 1]) for b in rng.sample(boundaries, rng.randint(0, 3))]
         rng.shuffle(gaps)
         positions = [sum(gaps[: k + 1]) - 1 for k in range(len(gaps))]
         packed = pack_positions(np.array(positions, dtype=np.int64))
@@ -150,7 +150,7 @@ def test_packed_positions_round_trip_at_every_byte_boundary():
 
 
 def test_packed_positions_refuse_what_they_cannot_hold():
-    for positions in ([3, 3], [5, 2], [-1], [1 << 35]):
+    for positions in ([3, 3], [5, 2], [-1]):
         with pytest.raises(ValueError, match="increase strictly"):
             pack_positions(np.array(positions))
 
