@@ -83,14 +83,15 @@ def unpack_gaps(raw, lengths):  # pragma: no cover - compiled
     for g in range(lengths.shape[0]):
         end, previous = i + lengths[g], -1
         while i < end:
-            gap, shift = 0, 0
-            while i < end:  # a string's last byte ends a gap: the bound only guards against foreign bytes
+            gap, shift, ended = 0, 0, False
+            while i < end and not ended:  # the bound guards against a string cut inside a gap
                 byte = raw[i]
                 i += 1
                 gap |= np.int64(byte & 127) << shift
                 shift += 7
-                if byte < 128:
-                    break
+                ended = byte < 128
+            if not ended:
+                break
             previous += gap
             positions[k] = previous
             k += 1

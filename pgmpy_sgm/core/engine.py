@@ -60,11 +60,23 @@ def center_pair_bits(size: int) -> tuple[tuple[int, ...], ...]:
     ((0, 1), (0, 2), (1, 2))
     """
 
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        raise ValueError(f"size must be a positive int (the number of nodes of a clique). Got: {size!r}")
+
     def bit(a: int, b: int) -> int:
         a, b = min(a, b), max(a, b)
         return a * (size - 1) - a * (a - 1) // 2 + b - a - 1
 
     return tuple(tuple(bit(center, u) for u in range(size) if u != center) for center in range(size))
+
+
+def _check_local(clique: int, local: int) -> None:
+    """Refuse local forbidden bits that are not an int over the clique's own pairs."""
+    n_pairs = math.comb(clique.bit_count(), 2) if isinstance(clique, int) and clique >= 0 else -1
+    if n_pairs < 0 or isinstance(local, bool) or not isinstance(local, int) or not 0 <= local < 1 << n_pairs:
+        raise ValueError(f"local must be an int of bits over the clique's {max(n_pairs, 0)} own pairs "
+                         f"(ScoreEngine.local_forbidden) and clique a set mask. Got clique={clique!r}, "
+                         f"local={local!r}")  # fmt: skip
 
 
 def check_settings(prior, max_labelled_clique) -> None:
@@ -482,7 +494,8 @@ class ScoreEngine:
         """
         key = (clique, local, method)
         value = self._labellings.get(key)
-        if value is None:
+        if value is None:  # only checked keys are cached, so a bad one is refused here
+            _check_local(clique, local)
             value = self._best_labelling(clique, local, method)
             self._labellings[key] = value
         return value
@@ -619,7 +632,7 @@ class ScoreEngine:
         key = (clique, self.local_forbidden(clique, forbidden), self.label_method)
         hit = self._strata.get(key)
         if hit is None:
-            labelling = self.labelling(clique, forbidden, self.label_method)
+            labelling = self.local_labelling(*key)
             strata: dict = {}
             if labelling.center is not None:
                 nodes = list(iter_bits(clique))

@@ -24,6 +24,10 @@ __all__ = ["GraphStore", "PAIR_SUM_CHUNK_EDGES", "pack_positions", "unpack_posit
 #: Edges read at a time by :meth:`GraphStore.weighted_pair_sums` (8 MB of positions as int64).
 PAIR_SUM_CHUNK_EDGES = 1 << 20
 
+#: The bytes with the high bit set: every byte of a packed gap but its last.
+_CONTINUATION_BYTES = bytes(range(0x80, 0x100))
+
+
 def pack_positions(positions: np.ndarray) -> bytes:
     """Increasing non-negative positions as the LEB128 bytes of their gaps (the first gap counted from -1).
 
@@ -32,6 +36,10 @@ def pack_positions(positions: np.ndarray) -> bytes:
     >>> pack_positions(np.array([0, 5, 300])).hex()  # gaps 1, 5 and 295 = 0b10_0100111
     '0105a702'
     """
+    positions = np.asarray(positions)
+    if positions.ndim != 1 or (len(positions) and not np.issubdtype(positions.dtype, np.integer)):
+        raise TypeError(f"positions must be a 1-D array of integers. Got shape {positions.shape}, "
+                        f"dtype {positions.dtype}")  # fmt: skip
     positions = np.ascontiguousarray(positions, dtype=np.int64)
     if len(positions) and np.diff(positions, prepend=-1).min() < 1:
         raise ValueError("positions must be non-negative and increase strictly")
@@ -47,6 +55,11 @@ def unpack_positions(packed: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
     >>> flat.tolist(), counts.tolist()
     ([0, 5, 300, 7], [3, 0, 1])
     """
+    packed = list(packed)
+    for k, string in enumerate(packed):
+        if not isinstance(string, bytes) or (string and string[-1] & 0x80):
+            raise ValueError(f"packed[{k}] is not a string of pack_positions (bytes whose last byte ends a gap): "
+                             f"{string!r:.60}")  # fmt: skip
     lengths = np.fromiter(map(len, packed), dtype=np.int64, count=len(packed))
     return unpack_gaps(np.frombuffer(b"".join(packed), dtype=np.uint8), lengths)
 
@@ -318,7 +331,7 @@ def _edge_count(stored) -> int:
     """The edges of a stored key: its bits, or its packed gaps (bytes without the high bit)."""
     if isinstance(stored, int):
         return stored.bit_count()
-    return int(np.count_nonzero(np.frombuffer(stored, dtype=np.uint8) < 0x80))
+    return len(stored.translate(None, _CONTINUATION_BYTES))
 
 
 def _stored_positions(chunk: list) -> np.ndarray:

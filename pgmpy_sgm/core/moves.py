@@ -197,7 +197,7 @@ class DecomposableState:
         new.gains = dict(self.gains)
         new._node_cliques = list(self._node_cliques)  # the sets are shared until either state changes one
         new._own_cliques = set()
-        self._own_cliques = set()
+        self._own_cliques = set()  # the original now shares its sets too, so it copies them before writing
         new._values = list(self._values)
         new._total = self._total
         return new
@@ -206,16 +206,11 @@ class DecomposableState:
     def _prior(self, f: int) -> float:
         return self.engine.log_prior(f)
 
-    def _forbidden(self, clique: int, delta: dict) -> int:
-        count = self.count
-        forb = 0
-        for p in self.engine.clique_pairs(clique):
-            if count.get(p, 0) + delta.get(p, 0) > 1:
-                forb |= 1 << p
-        return forb
-
     def _local_forbidden(self, clique: int, delta: dict) -> int:
-        """:meth:`_forbidden` as bits over the clique's own pairs (:meth:`ScoreEngine.local_forbidden`)."""
+        """A clique's pairs held by more than one maximal clique once ``delta`` is added to the counts.
+
+        As bits over the clique's own pairs (:meth:`ScoreEngine.local_forbidden`).
+        """
         count = self.count
         local = 0
         for k, p in enumerate(self.engine.clique_pairs(clique)):
@@ -285,7 +280,8 @@ class DecomposableState:
         True
         """
         if self.strata:
-            return self._forbidden(clique, {})
+            local = self._local_forbidden(clique, {})
+            return sum(1 << p for k, p in enumerate(self.engine.clique_pairs(clique)) if local >> k & 1)
         shared = 0
         for other in self.gains:
             if other != clique and (other & clique).bit_count() >= 2:

@@ -249,3 +249,23 @@ def test_local_labelling_equals_the_labelling_read_from_the_wide_mask(frame):
         assert np.array_equal(got.group_ids, expected.group_ids)
         assert engine.labelling(clique, forbidden) is got
         assert engine.local_gain(clique, local) == engine.gain(clique, forbidden)
+
+
+def test_local_bits_and_sizes_that_are_not_a_cliques_are_refused(engine):
+    clique = 0b111  # three pairs: local bits below 8
+    for local in (-1, 8, 1.0, True):
+        with pytest.raises(ValueError, match="own pairs"):
+            engine.local_labelling(clique, local)
+    for size in (0, -2, 2.0, True):
+        with pytest.raises(ValueError, match="positive int"):
+            center_pair_bits(size)
+
+
+def test_forbidden_mask_of_a_state_is_its_separator_pairs(heart_counts):
+    engine = SGMScore(heart_counts, weights="count").engine
+    edges = [(0, 1), (0, 2), (1, 2), (1, 3), (2, 3), (2, 4), (3, 4)]
+    state = DecomposableState(engine, key_from_edges(engine, edges))
+    for clique in state.cliques:
+        shared = {p for other in state.cliques if other != clique for p in engine.clique_pairs(other & clique)
+                  if (other & clique).bit_count() >= 2}  # fmt: skip
+        assert state.forbidden(clique) == sum(1 << p for p in shared)

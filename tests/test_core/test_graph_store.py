@@ -162,3 +162,24 @@ def test_a_sparse_wide_graph_takes_about_a_byte_per_edge():
         if not isinstance(stored, int):
             assert len(stored) <= 2 * len(edges)
     assert store.edge_counts().tolist() == [len(edges) for edges in graphs.values()]
+
+
+def test_packed_positions_refuse_arrays_that_are_not_integer_positions():
+    for positions in (np.array([0.5, 2.0]), np.array([[0, 1]])):
+        with pytest.raises(TypeError, match="1-D array of integers"):
+            pack_positions(positions)
+
+
+def test_unpacking_refuses_strings_that_end_inside_a_gap_naming_the_string():
+    good = pack_positions(np.array([3, 400]))
+    for bad in (b"\x80", good + b"\x81", "0105"):
+        with pytest.raises(ValueError, match=r"packed\[1\]"):
+            unpack_positions([good, bad])
+
+
+def test_the_kernel_stops_a_string_cut_inside_a_gap_without_reading_past_it():
+    from pgmpy_sgm.core._gap_kernels import unpack_gaps
+
+    raw = np.frombuffer(b"\x05\x80" + b"\x02", dtype=np.uint8)  # a gap of 5, a cut gap; then a string holding 2
+    positions, counts = unpack_gaps(raw, np.array([2, 1]))
+    assert positions.tolist() == [4, 1] and counts.tolist() == [1, 1]
