@@ -31,7 +31,8 @@ Printed per learner: wall and CPU seconds of the fit (structure and parameters),
 log-likelihood per test row (nats), free parameters, peak resident memory of its process (MB, from
 ``getrusage``), and the ratios of LDAG's wall and CPU time to the faster hill climb's.
 ``--parallel`` runs the three learners at once (the CPU times stay comparable; wall times then
-share the cores).
+share the cores). ``--hc-progress`` shows the hill climbs' progress bars (iterations, one per edge change) on
+stderr, to follow a climb that runs for hours.
 """
 
 from __future__ import annotations
@@ -83,9 +84,14 @@ def simulate(name: str, n_train: int, n_test: int) -> tuple[pd.DataFrame, pd.Dat
     return as_categories(train[columns], states), as_categories(test[columns], states), states
 
 
+#: Whether the hill climbs show pgmpy's progress bar (``--hc-progress``; set before the learners' processes fork).
+HC_PROGRESS = {"show": False}
+
+
 def _fit_hc(score_name: str, train: pd.DataFrame, states: dict) -> tuple[DiscreteBayesianNetwork, dict]:
     score = BDeu(train, state_names=states) if score_name == "bdeu" else BIC(train, state_names=states)
-    dag = HillClimbSearch(scoring_method=score, return_type="dag", show_progress=False).fit(train).causal_graph_
+    climb = HillClimbSearch(scoring_method=score, return_type="dag", show_progress=HC_PROGRESS["show"])
+    dag = climb.fit(train).causal_graph_
     bn = DiscreteBayesianNetwork(dag.edges())
     bn.add_nodes_from(train.columns)
     estimator = DiscreteBayesianEstimator(prior_type="BDeu", equivalent_sample_size=5, state_names=states)
@@ -172,8 +178,10 @@ def main() -> None:
     parser.add_argument("--ldag-max-time", type=float, default=None)
     parser.add_argument("--learners", nargs="*", default=["LDAG", "HC-BDeu", "HC-BIC"])
     parser.add_argument("--parallel", action="store_true")
+    parser.add_argument("--hc-progress", action="store_true", help="show the hill climbs' progress bars on stderr")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
+    HC_PROGRESS["show"] = args.hc_progress
     print(f"{platform.node()} {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
           f"pgmpy {pgmpy.__version__}, load average {os.getloadavg()}", flush=True)  # fmt: skip
     out = []
