@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["reachable_states", "solve_partition_dp", "dominated_blocks"]
+__all__ = ["reachable_states", "solve_partition_dp", "dominated_blocks", "regular_partition", "groups_of_blocks"]
 
 
 @njit(cache=True)
@@ -227,3 +227,60 @@ def solve_partition_dp(ptr, t_block, t_next, weights, leak, n_masks, tol, skip):
         m = m & ~leak[b]
         s = t_next[t]
     return chosen, value
+
+
+@njit(cache=True)
+def regular_partition(ptr, t_block, t_next, weights, leak, n_dirs, tol, skip):
+    """Best regular partition by the programme, regularity imposed only where the relaxed optimum needs it.
+
+    Regularity rarely binds: the programme first runs with no direction constrained, then
+    constrains every direction its optimum does not leak in, and widens that set until the
+    optimum leaks in every direction (then it is optimal). Returns the chosen blocks (each
+    holding the lowest configuration the earlier ones leave) and their summed weight.
+
+    Examples
+    --------
+    >>> blocks = np.array([0b01, 0b11, 0b10])  # sorted by lowest configuration
+    >>> _, ptr, t_block, t_next = reachable_states(2, blocks, np.array([0, 2, 3]))
+    >>> chosen, value = regular_partition(ptr, t_block, t_next, np.array([-1.0, -1.5, -1.0]),
+    ...                                   np.zeros(3, np.int64), 0, 1e-9, np.zeros(3, np.bool_))
+    >>> chosen.tolist(), value  # both configurations together beat them apart
+    ([1], -1.5)
+    """
+    full = (1 << n_dirs) - 1
+    constrained = 0  # directions whose leak is imposed, as a mask
+    remapped = np.zeros(leak.size, np.int64)
+    while True:
+        n_constrained = 0
+        remapped[:] = 0
+        for d in range(n_dirs):
+            if (constrained >> d) & 1:
+                for b in range(leak.size):
+                    remapped[b] |= ((leak[b] >> d) & 1) << n_constrained
+                n_constrained += 1
+        chosen, value = solve_partition_dp(ptr, t_block, t_next, weights, remapped, 1 << n_constrained, tol, skip)
+        reached = 0
+        for b in chosen:
+            reached |= leak[b]
+        missing = full & ~reached
+        if missing == 0 or chosen.size == 0:
+            return chosen, value
+        constrained |= missing
+
+
+@njit(cache=True)
+def groups_of_blocks(blocks, chosen, n_configs):
+    """The group of every configuration: ``g`` for the configurations of block ``chosen[g]`` (compiled).
+
+    Examples
+    --------
+    >>> groups_of_blocks(np.array([0b0001, 0b1010, 0b0100]), np.array([0, 1, 2]), 4).tolist()
+    [0, 1, 2, 1]
+    """
+    group_ids = np.empty(n_configs, np.int64)
+    for g in range(chosen.size):
+        left = blocks[chosen[g]]
+        while left:
+            group_ids[lowest_bit(left)] = g
+            left &= left - 1
+    return group_ids

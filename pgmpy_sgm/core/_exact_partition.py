@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from scipy.special import gammaln
 
-from pgmpy_sgm.core._dp_kernels import dominated_blocks, reachable_states, solve_partition_dp
+from pgmpy_sgm.core._dp_kernels import dominated_blocks, groups_of_blocks, reachable_states, regular_partition
 from pgmpy_sgm.core._label_search import PartitionSpace
+from pgmpy_sgm.core._local_search_kernels import _mask_weights
 
 __all__ = [
     "MAX_EXACT_CONFIGS",
@@ -19,6 +19,7 @@ __all__ = [
     "partition_space",
     "exact_search_fits",
     "exact_groups",
+    "exact_center",
     "best_regular_partition",
     "best_partition_by_block",
     "valid_blocks",
@@ -53,7 +54,9 @@ class _ExactStructure:
     t_block: np.ndarray
     t_next: np.ndarray
     position: np.ndarray  # int32: each valid block's index by its mask (-1 elsewhere); empty beyond 20 configurations
+    singletons: np.ndarray  # int64: the index of each configuration's own block, in configuration order
     n_masks: int
+    n_dirs: int
 
 
 def _valid_blocks(space: PartitionSpace, limit: int | None = None) -> list[int] | None:
@@ -127,10 +130,11 @@ def _exact_structure(cards: tuple[int, ...], forbidden: tuple[bool, ...]) -> _Ex
     position = np.full(1 << p if p <= MAX_POSITION_CONFIGS else 0, -1, dtype=np.int32)
     if position.size:
         position[blocks] = np.arange(blocks.size, dtype=np.int32)
-    arrays = (blocks, member, member.sum(axis=1), leak, ptr, t_block, t_next, position)
+    singletons = np.flatnonzero(member.sum(axis=1) == 1)  # 1 << c sorts first among the blocks starting at c
+    arrays = (blocks, member, member.sum(axis=1), leak, ptr, t_block, t_next, position, singletons)
     for a in arrays:
         a.setflags(write=False)
-    return _ExactStructure(*arrays, n_masks=1 << space.n_dirs)
+    return _ExactStructure(*arrays, n_masks=1 << space.n_dirs, n_dirs=space.n_dirs)
 
 
 def valid_blocks(cards: tuple[int, ...], forbidden: tuple[bool, ...]) -> np.ndarray:
@@ -144,66 +148,82 @@ def valid_blocks(cards: tuple[int, ...], forbidden: tuple[bool, ...]) -> np.ndar
     return _exact_structure(tuple(int(k) for k in cards), tuple(bool(f) for f in forbidden)).blocks
 
 
-@lru_cache(maxsize=256)
-def _weight_constant(cards: tuple[int, ...], forbidden: tuple[bool, ...], k: int) -> np.ndarray:
-    lam = _exact_structure(cards, forbidden).lam
-    out = gammaln(k * lam) - k * gammaln(lam)
-    out.setflags(write=False)
-    return out
-
-
-def _block_weights(cards, forbidden, counts: np.ndarray) -> np.ndarray:
-    st = _exact_structure(cards, forbidden)
-    k = counts.shape[1]
-    pooled = np.einsum("bc,ck->bk", st.member, counts)  # no BLAS threads for this small product
-    lam = st.lam
-    return (
-        _weight_constant(cards, forbidden, k)
-        - gammaln(pooled.sum(axis=1) + k * lam)
-        + gammaln(pooled + lam[:, None]).sum(axis=1)
-    )
-
-
 def best_regular_partition(cards, forbidden, weights: np.ndarray, n_rows: int) -> np.ndarray:
     """Exact best regular partition for given block weights (the valid blocks of ``(cards, forbidden)``).
 
     The weights are per valid block (:func:`_exact_structure`); any objective that is a sum
     over groups of a block weight can use it (the SGM clique score, the BDeu node score of
-    labelled DAGs). Returns the group of every configuration.
+    labelled DAGs). Returns the group of every configuration, numbered in order of first
+    appearance.
 
     Examples
     --------
     >>> counts = np.array([[30.0, 1.0], [29.0, 2.0], [1.0, 30.0], [2.0, 29.0]])
     >>> cards, forbidden = (2, 2), (False, False)
     >>> # merging both lines of the last parent would delete its edge: regularity keeps one apart
-    >>> best_regular_partition(cards, forbidden, _block_weights(cards, forbidden, counts), 4).tolist()
+    >>> weights = _mask_weights(valid_blocks(cards, forbidden), counts, 1.0, 0.0)  # the SGM clique score's
+    >>> best_regular_partition(cards, forbidden, weights, 4).tolist()
     [0, 1, 2, 2]
     """
     st = _exact_structure(cards, forbidden)
-    scale = float(np.abs(weights[st.lam == 1]).sum())
+    return groups_of_blocks(st.blocks, _best_blocks(st, weights, n_rows)[0], st.member.shape[1])
+
+
+def _best_blocks(st: _ExactStructure, weights: np.ndarray, n_rows: int) -> tuple[np.ndarray, float]:
+    """The blocks of the best regular partition (each holding the lowest configuration the earlier ones
+    leave) and their summed weight.
+
+    Blocks that peeling one configuration beats are skipped (:func:`dominated_blocks`); the
+    programme imposes regularity only on the directions its relaxed optimum fails to leak in
+    (:func:`~pgmpy_sgm.core._dp_kernels.regular_partition`).
+    """
+    scale = float(np.abs(weights[st.singletons]).sum())
     tol = max(GAIN_TOL / (n_rows + 1), 1e-14 * scale)
-    # Regularity rarely binds: impose it only on the directions that the relaxed optimum
-    # fails to leak in, and widen that set until the optimum is regular (then it is optimal).
-    full = st.n_masks - 1
     skip = dominated_blocks(st.blocks, weights, st.position, tol)
-    constrained: list[int] = []
-    while True:
-        leak = np.zeros_like(st.leak)
-        for j, d in enumerate(constrained):
-            leak |= ((st.leak >> d) & 1) << j
-        chosen, _ = solve_partition_dp(st.ptr, st.t_block, st.t_next, weights, leak, 1 << len(constrained), tol,
-                                       skip)
-        acc = 0
-        for b in chosen:
-            acc |= int(st.leak[b])
-        missing = [d for d in range(full.bit_length()) if not (acc >> d) & 1]
-        if not missing:
-            break
-        constrained = sorted(set(constrained) | set(missing))
-    group_ids = np.empty(st.member.shape[1], dtype=np.int64)
-    for g, b in enumerate(chosen):
-        group_ids[st.member[b] > 0] = g
-    return group_ids
+    return regular_partition(st.ptr, st.t_block, st.t_next, weights, st.leak, st.n_dirs, tol, skip)
+
+
+def exact_center(cards: tuple[int, ...], forbidden: tuple[bool, ...], counts: np.ndarray
+                 ) -> tuple[np.ndarray, float, float]:  # fmt: skip
+    """The exact best groups of one center, their value and the value of every configuration apart.
+
+    The search of :func:`exact_groups` in compiled steps, without input checks (for callers
+    that built ``counts`` themselves, such as the score engine). Both values are sums of
+    block weights in the programme's order, so the gain of a labelling that keeps every
+    configuration apart is exactly 0.
+
+    Parameters
+    ----------
+    cards : tuple of int
+        Parent cardinalities (each >= 2; a space for which :func:`exact_search_fits` holds).
+    forbidden : tuple of bool
+        One flag per direction.
+    counts : numpy.ndarray, shape (prod(cards), k)
+        Counts of the center's states per configuration (float64, C-contiguous).
+
+    Returns
+    -------
+    group_ids : numpy.ndarray
+        The group of every configuration, numbered in order of first appearance.
+    value : float
+        ``group_weights(counts, group_ids)`` (up to rounding).
+    unlabelled : float
+        ``group_weights(counts, arange(len(counts)))`` (up to rounding).
+
+    Examples
+    --------
+    >>> counts = np.array([[40.0, 10.0], [39.0, 11.0], [5.0, 45.0], [41.0, 9.0]])
+    >>> group_ids, value, unlabelled = exact_center((2, 2), (False, False), counts)
+    >>> group_ids.tolist(), bool(value > unlabelled)
+    ([0, 0, 1, 0], True)
+    """
+    st = _exact_structure(cards, forbidden)
+    weights = _mask_weights(st.blocks, counts, 1.0, 0.0)
+    chosen, value = _best_blocks(st, weights, counts.shape[0])
+    unlabelled = 0.0
+    for b in st.singletons[::-1]:  # summed as the programme sums a partition: the last block first
+        unlabelled = float(weights[b]) + unlabelled
+    return groups_of_blocks(st.blocks, chosen, counts.shape[0]), float(value), unlabelled
 
 
 def exact_groups(cards, forbidden, counts: np.ndarray) -> np.ndarray:
@@ -228,7 +248,9 @@ def exact_groups(cards, forbidden, counts: np.ndarray) -> np.ndarray:
     >>> exact_groups((2, 2), (False, False), counts).tolist()
     [0, 0, 1, 0]
     """
-    return best_regular_partition(cards, forbidden, _block_weights(cards, forbidden, counts), counts.shape[0])
+    st = _exact_structure(cards, forbidden)
+    weights = _mask_weights(st.blocks, counts, 1.0, 0.0)
+    return groups_of_blocks(st.blocks, _best_blocks(st, weights, counts.shape[0])[0], counts.shape[0])
 
 
 def partition_space(cards, forbidden) -> PartitionSpace:
@@ -284,6 +306,7 @@ def best_partition_by_block(cards, forbidden, counts, block_weight) -> np.ndarra
     Examples
     --------
     >>> counts = np.array([[30.0, 1.0], [29.0, 2.0], [1.0, 30.0], [2.0, 29.0]])
+    >>> from scipy.special import gammaln
     >>> def weight(pooled, sizes):  # the SGM clique score's block weight, for comparison
     ...     k = pooled.shape[1]
     ...     return (gammaln(k * sizes) - k * gammaln(sizes) - gammaln(pooled.sum(axis=1) + k * sizes)

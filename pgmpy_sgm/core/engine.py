@@ -31,12 +31,13 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
+from pgmpy_sgm.core._exact_partition import exact_center
 from pgmpy_sgm.core._pair_terms import pair_set_terms
 from pgmpy_sgm.core.bitsets import iter_bits
 from pgmpy_sgm.core.data import EncodedData
 from pgmpy_sgm.core.labelling import CliqueLabelling, contexts_from_groups, groups_from_contexts
 from pgmpy_sgm.core.lines import dirichlet_log_ml, group_weights, labelled_clique_term
-from pgmpy_sgm.core.optimize import combine_centers, optimal_groups
+from pgmpy_sgm.core.optimize import GroupsResult, combine_centers, optimal_groups, solved_exactly
 
 __all__ = ["ScoreEngine", "PRIORS", "LOG2", "iter_bits", "check_settings", "center_pair_bits"]
 
@@ -541,11 +542,16 @@ class ScoreEngine:
             arr = self.encoded.counts(self.names(clique))
             counts2d = np.moveaxis(np.asarray(arr, dtype=np.float64), center, -1).reshape(-1, arr.shape[center])
             cards = tuple(arr.shape[u] for u in range(arr.ndim) if u != center)
-            res = optimal_groups(counts2d, cards, list(flags), method=method, seed=0)
-            base = self._center_base.get((clique, center))
-            if base is None:
-                base = group_weights(counts2d, np.arange(counts2d.shape[0]))
-                self._center_base[(clique, center)] = base
+            if solved_exactly(cards, flags, method, counts2d.shape[1]):  # compiled, without the input checks
+                group_ids, value, base = exact_center(cards, flags, np.ascontiguousarray(counts2d))
+                group_ids.setflags(write=False)
+                res = GroupsResult(group_ids, value, True, "exact")
+            else:
+                res = optimal_groups(counts2d, cards, list(flags), method=method, seed=0)
+                base = self._center_base.get((clique, center))
+                if base is None:
+                    base = group_weights(counts2d, np.arange(counts2d.shape[0]))
+                    self._center_base[(clique, center)] = base
             hit = self._center_cache[key] = (res, base)
             self._fresh.append(key)
         return hit

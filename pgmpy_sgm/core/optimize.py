@@ -47,6 +47,8 @@ win; then a fixed enumeration order decides.
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -71,6 +73,7 @@ __all__ = [
     "GroupsResult",
     "CliqueLabelling",
     "optimal_groups",
+    "solved_exactly",
     "optimal_clique_labelling",
     "combine_centers",
     "MAX_EXACT_CONFIGS",
@@ -312,6 +315,26 @@ def optimal_groups(
     group_ids = canonical_groups(group_ids)
     group_ids.setflags(write=False)
     return GroupsResult(group_ids, group_weights(counts, group_ids), method == "exact", method, capped)
+
+
+@functools.lru_cache(maxsize=4096)
+def solved_exactly(cards: tuple[int, ...], flags: tuple[bool, ...], method: str, n_states: int) -> bool:
+    """Whether :func:`optimal_groups` solves a center's space by the exact search (with default settings).
+
+    True for a space that is not trivial (at least two configurations, a center of at least
+    two states, every parent of at least two states) when ``method`` resolves to
+    ``"exact"`` there; :func:`~pgmpy_sgm.core._exact_partition.exact_center` then finds the
+    same groups without the input checks.
+
+    Examples
+    --------
+    >>> solved_exactly((2, 2), (False, False), "fast", 2), solved_exactly((2, 1), (False, False), "fast", 2)
+    (True, False)
+    """
+    if n_states < 2 or any(k < 2 for k in cards):
+        return False
+    n_configs = math.prod(cards)
+    return n_configs > 1 and _schedule(method, cards, flags, n_configs, False, None, None)[0] == "exact"
 
 
 def _schedule(method: str, cards: tuple, flags: tuple, n_configs: int, trivial: bool, n_iter, max_work):

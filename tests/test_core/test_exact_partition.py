@@ -136,3 +136,25 @@ def test_a_block_is_dominated_when_peeling_one_configuration_gains():
         expected = bin(block).count("1") > 1 and any(weight[a] + weight[b] > weight[block] + 1e-9 for a, b in peeled)
         assert flag == expected, bin(block)
     assert not found[blocks.tolist().index(0b0011)] and found[blocks.tolist().index(0b0101)]  # 0 and 1 alike, 2 not
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_exact_center_reaches_the_brute_force_optimum_and_values_both_partitions(seed):
+    from pgmpy_sgm.core._exact_partition import exact_center
+
+    counts = np.random.default_rng(seed).integers(0, 40, size=(4, 2)).astype(float)
+    group_ids, value, unlabelled = exact_center((2, 2), (False, False), counts)
+    assert value == pytest.approx(_brute_force_value(counts), rel=1e-12)
+    assert value == pytest.approx(_value(counts, group_ids), rel=1e-12)
+    assert unlabelled == pytest.approx(sum(_weight(counts, {c}) for c in range(4)), rel=1e-12)
+    first_seen = list(dict.fromkeys(group_ids.tolist()))
+    assert first_seen == list(range(len(first_seen)))  # numbered in order of first appearance
+
+
+def test_exact_center_gains_exactly_nothing_when_every_configuration_stays_apart():
+    from pgmpy_sgm.core._exact_partition import exact_center
+
+    counts = np.array([[60.0, 0.0], [0.0, 60.0], [60.0, 60.0], [5.0, 90.0]])  # four different distributions
+    group_ids, value, unlabelled = exact_center((2, 2), (False, False), counts)
+    assert group_ids.tolist() == [0, 1, 2, 3]
+    assert value == unlabelled

@@ -201,7 +201,7 @@ def test_labelling_cache_matches_whole_clique_optimum(heart_scorer, heart_tables
         ours = heart_tables.labelling(clique, forbidden)
         ref = optimal_clique_labelling(scorer.encoded.counts(tuple(scorer.variables[v] for v in nodes)), local_pairs)
         assert ours.center == ref.center
-        assert ours.gain == ref.gain
+        assert ours.gain == pytest.approx(ref.gain, abs=1e-9)  # the engine sums compiled block weights
         if ref.group_ids is not None:
             assert list(ours.group_ids) == list(ref.group_ids)
 

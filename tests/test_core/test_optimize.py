@@ -941,3 +941,14 @@ def test_fast_schedule_is_exact_on_small_spaces_and_never_above_the_optimum(card
             assert fast.method == "exact" and fast.value == pytest.approx(best.value, abs=1e-9)
         else:  # 18 configurations with 21,480 valid blocks: the heuristic
             assert fast.method == "heuristic" and fast.value <= best.value + 1e-9
+
+
+def test_solved_exactly_follows_the_schedule_of_optimal_groups():
+    from pgmpy_sgm.core.optimize import solved_exactly
+
+    assert solved_exactly((2, 2, 2), (False,) * 3, "fast", 2)
+    assert solved_exactly((2, 2, 2), (False,) * 3, "auto", 3)
+    assert not solved_exactly((2, 2, 2), (False,) * 3, "heuristic", 2)
+    assert not solved_exactly((2, 2), (False, False), "fast", 1)  # a one-state center: nothing to label
+    assert not solved_exactly((2, 1), (False, False), "fast", 2)  # a one-state parent
+    assert not solved_exactly((3, 3, 3), (False,) * 3, "auto", 2)  # 27 configurations: beyond the exact search
