@@ -194,12 +194,8 @@ def exact_center(cards: tuple[int, ...], forbidden: tuple[bool, ...], counts: np
 
     Parameters
     ----------
-    cards : tuple of int
-        Parent cardinalities (each >= 2; a space for which :func:`exact_search_fits` holds).
-    forbidden : tuple of bool
-        One flag per direction.
-    counts : numpy.ndarray, shape (prod(cards), k)
-        Counts of the center's states per configuration (float64, C-contiguous).
+    cards, forbidden, counts
+        As in :func:`exact_groups`; ``counts`` float64 and C-contiguous.
 
     Returns
     -------
@@ -248,9 +244,7 @@ def exact_groups(cards, forbidden, counts: np.ndarray) -> np.ndarray:
     >>> exact_groups((2, 2), (False, False), counts).tolist()
     [0, 0, 1, 0]
     """
-    st = _exact_structure(cards, forbidden)
-    weights = _mask_weights(st.blocks, counts, 1.0, 0.0)
-    return groups_of_blocks(st.blocks, _best_blocks(st, weights, counts.shape[0])[0], counts.shape[0])
+    return exact_center(cards, forbidden, np.ascontiguousarray(counts, dtype=np.float64))[0]
 
 
 def partition_space(cards, forbidden) -> PartitionSpace:
