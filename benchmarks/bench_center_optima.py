@@ -20,13 +20,9 @@ Usage::
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 import sys
-from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+from _two_trees import run_in_tree
 
 TIMING = r"""
 import itertools, json, random, sys, time
@@ -81,15 +77,6 @@ print(json.dumps({"cliques": min(len(subsets), 600), "optima": len(tasks), "us":
 """
 
 
-def run(tree: str, name: str) -> dict:
-    env = dict(os.environ, PYTHONPATH=os.path.abspath(tree), PYTHONHASHSEED="0")
-    args = [sys.executable, "-c", TIMING, name, str(HERE), os.path.abspath(tree)]
-    out = subprocess.run(args, env=env, capture_output=True, text=True, cwd=HERE)  # not the cwd's package
-    if out.returncode != 0:
-        raise RuntimeError(out.stderr[-3000:])
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
 def main() -> None:
     old, new = sys.argv[1], sys.argv[2]
     names = sys.argv[3].split(",") if len(sys.argv) > 3 else ["d200", "d500", "d1000", "child"]
@@ -97,7 +84,7 @@ def main() -> None:
           "| largest gain difference |")
     print("|---|---|---|---|---|---|---|---|")
     for name in names:
-        before, after = run(old, name), run(new, name)
+        before, after = run_in_tree(old, TIMING, name), run_in_tree(new, TIMING, name)
         if before["groups"] != after["groups"]:
             raise AssertionError(f"{name}: the trees find different groups")
         gap = max((abs(a - b) for a, b in zip(before["gains"], after["gains"], strict=True)), default=0.0)

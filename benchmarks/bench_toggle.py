@@ -17,13 +17,9 @@ Usage::
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 import sys
-from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+from _two_trees import run_in_tree
 
 TIMING = r"""
 import json, sys, time, zlib
@@ -83,15 +79,6 @@ print(json.dumps({"components": len(roots), "pairs": len(pairs), "legal": len(le
 """
 
 
-def run(tree: str, name: str) -> dict:
-    env = dict(os.environ, PYTHONPATH=os.path.abspath(tree), PYTHONHASHSEED="0")
-    args = [sys.executable, "-c", TIMING, name, str(HERE), os.path.abspath(tree)]
-    out = subprocess.run(args, env=env, capture_output=True, text=True, cwd=HERE)  # not the cwd's package
-    if out.returncode != 0:
-        raise RuntimeError(out.stderr[-3000:])
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
 def main() -> None:
     old, new = sys.argv[1], sys.argv[2]
     names = sys.argv[3].split(",") if len(sys.argv) > 3 else ["d100", "d200", "d500"]
@@ -101,7 +88,7 @@ def main() -> None:
     )
     print("|---|---|---|---|---|---|---|---|---|")
     for name in names:
-        results = {label: run(tree, name) for label, tree in (("old", old), ("new", new))}
+        results = {label: run_in_tree(tree, TIMING, name) for label, tree in (("old", old), ("new", new))}
         if any(results["old"][k] != results["new"][k] for k in ("scores", "legal", "relocated")):
             raise AssertionError(f"{name}: the trees disagree on the legal pairs, their scores or the relocations")
         for label, r in results.items():
