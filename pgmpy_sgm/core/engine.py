@@ -37,7 +37,7 @@ from pgmpy_sgm.core.bitsets import iter_bits
 from pgmpy_sgm.core.data import EncodedData
 from pgmpy_sgm.core.labelling import CliqueLabelling, contexts_from_groups, groups_from_contexts
 from pgmpy_sgm.core.lines import dirichlet_log_ml, group_weights, labelled_clique_term
-from pgmpy_sgm.core.optimize import GroupsResult, combine_centers, optimal_groups, solved_exactly
+from pgmpy_sgm.core.optimize import GroupsResult, cached_solved_exactly, combine_centers, optimal_groups
 
 __all__ = ["ScoreEngine", "PRIORS", "LOG2", "iter_bits", "check_settings", "center_pair_bits"]
 
@@ -542,7 +542,7 @@ class ScoreEngine:
             arr = self.encoded.counts(self.names(clique))
             counts2d = np.moveaxis(np.asarray(arr, dtype=np.float64), center, -1).reshape(-1, arr.shape[center])
             cards = tuple(arr.shape[u] for u in range(arr.ndim) if u != center)
-            if solved_exactly(cards, flags, method, counts2d.shape[1]):  # compiled, without the input checks
+            if cached_solved_exactly(cards, flags, method, counts2d.shape[1]):  # compiled, without input checks
                 group_ids, value, base = exact_center(cards, flags, np.ascontiguousarray(counts2d))
                 group_ids.setflags(write=False)
                 res = GroupsResult(group_ids, value, True, "exact")

@@ -74,6 +74,7 @@ __all__ = [
     "CliqueLabelling",
     "optimal_groups",
     "solved_exactly",
+    "cached_solved_exactly",
     "optimal_clique_labelling",
     "combine_centers",
     "MAX_EXACT_CONFIGS",
@@ -317,8 +318,7 @@ def optimal_groups(
     return GroupsResult(group_ids, group_weights(counts, group_ids), method == "exact", method, capped)
 
 
-@functools.lru_cache(maxsize=4096)
-def solved_exactly(cards: tuple[int, ...], flags: tuple[bool, ...], method: str, n_states: int) -> bool:
+def solved_exactly(cards, flags, method: str, n_states: int) -> bool:
     """Whether :func:`optimal_groups` solves a center's space by the exact search (with default settings).
 
     True for a space that is not trivial (at least two configurations, a center of at least
@@ -326,10 +326,43 @@ def solved_exactly(cards: tuple[int, ...], flags: tuple[bool, ...], method: str,
     ``"exact"`` there; :func:`~pgmpy_sgm.core._exact_partition.exact_center` then finds the
     same groups without the input checks.
 
+    Parameters
+    ----------
+    cards : sequence of int
+        Parent cardinalities.
+    flags : sequence of bool, or iterable of int
+        As ``forbidden`` of :func:`optimal_groups`.
+    method : str
+        As in :func:`optimal_groups`.
+    n_states : int
+        The center's number of states.
+
+    Raises
+    ------
+    ValueError
+        For an unknown method, a cardinality or ``n_states`` below 1, or flags that do not
+        match the parents.
+
     Examples
     --------
     >>> solved_exactly((2, 2), (False, False), "fast", 2), solved_exactly((2, 1), (False, False), "fast", 2)
     (True, False)
+    """
+    _check_method(method)
+    cards = _check_cards(cards)
+    if isinstance(n_states, bool) or not isinstance(n_states, int | np.integer) or n_states < 1:
+        raise ValueError(f"n_states must be a positive int (the center's states), got {n_states!r}")
+    return cached_solved_exactly(cards, _check_forbidden(flags, len(cards)), method, int(n_states))
+
+
+@functools.lru_cache(maxsize=4096)
+def cached_solved_exactly(cards: tuple[int, ...], flags: tuple[bool, ...], method: str, n_states: int) -> bool:
+    """:func:`solved_exactly` on checked arguments (tuples), cached: for callers that built them themselves.
+
+    Examples
+    --------
+    >>> cached_solved_exactly((2, 2, 2), (False, True, False), "fast", 3)
+    True
     """
     if n_states < 2 or any(k < 2 for k in cards):
         return False

@@ -952,3 +952,17 @@ def test_solved_exactly_follows_the_schedule_of_optimal_groups():
     assert not solved_exactly((2, 2), (False, False), "fast", 1)  # a one-state center: nothing to label
     assert not solved_exactly((2, 1), (False, False), "fast", 2)  # a one-state parent
     assert not solved_exactly((3, 3, 3), (False,) * 3, "auto", 2)  # 27 configurations: beyond the exact search
+
+
+def test_solved_exactly_refuses_bad_input_by_name():
+    from pgmpy_sgm.core.optimize import solved_exactly
+
+    with pytest.raises(ValueError, match="method must be one of"):
+        solved_exactly((2, 2), (False, False), "quick", 2)
+    with pytest.raises(ValueError, match="cardinality in cards"):
+        solved_exactly((2, 0), (False, False), "fast", 2)
+    with pytest.raises(ValueError, match="one entry per direction"):
+        solved_exactly((2, 2), (False,), "fast", 2)
+    with pytest.raises(ValueError, match="n_states must be a positive int"):
+        solved_exactly((2, 2), (False, False), "fast", 0)
+    assert solved_exactly([2, 2], [1], "fast", 2)  # lists and direction indices as optimal_groups takes them
