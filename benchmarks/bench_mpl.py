@@ -20,7 +20,7 @@ Learners, each timed on its own:
   ``ContextualMarkovNetwork.fit`` (cyclical projection, its default pseudo-count; ``MPL-pc1``: pseudo-count 1)
   for the held-out log-likelihood (exact, by a junction tree); ``MPL-plain``: the same with ``contexts=False``;
   ``MPL-cv``: ``MPL``'s graph fitted with ``pseudo_count="cv"`` (the pseudo-count chosen by 5-fold
-  cross-validation on the training rows);
+  cross-validation on the training rows); ``MPL-bic``: ``MPLSearch(graph_choice="bic")`` (stage 2 by BIC);
 * ``SGM``: ``NonReversibleMCMC`` (decomposable stratified graphs) under a 30 s budget (``max_time``),
   Bayesian parameters;
 * ``LDAG``: ``LDAGSearch(n_restarts=0)`` (the GES and empty-graph climbs, no restarts);
@@ -43,6 +43,9 @@ blankets and of the moral graph, and the generating DAG as a Bayesian network (B
 setting where the climb's graph and the union of the blankets differ: held-out nats/row of each, and which one BIC,
 AIC and 5-fold cross-validation on the training rows pick (``MPLSearch(graph_choice=...)``), then per criterion
 how often it picks the graph that is better held out and the nats/row it loses against that graph in all.
+
+``--f1-seeds``: edge F1 of ``MPLSearch`` with ``graph_choice="aic"`` (the default) and ``"bic"`` against BDgraph's
+on the binary data of ``--graph-choice`` (blocks, grids and asia; seeds 10-13, n = 500 and 2000), all in one run.
 
 ``--heart``: the heart data instead (5 folds as in ``predictive.py``; the edge scores are against the
 graph of ``NonReversibleMCMC`` on all rows), then the graphs and statements of MPL and of the SG on all
@@ -129,9 +132,10 @@ def edge_scores(learned: nx.Graph, true: nx.Graph) -> dict:
 MAX_LIKELIHOOD_VARIABLES = 50
 
 
-def fit_mpl(train, test, states, contexts: bool, pseudo_count: float | str | None = None) -> tuple[dict, nx.Graph]:
+def fit_mpl(train, test, states, contexts: bool, pseudo_count: float | str | None = None,
+            graph_choice: str = "aic") -> tuple[dict, nx.Graph]:  # fmt: skip
     start = time.perf_counter()
-    est = MPLSearch(seed=0, contexts=contexts, state_names=states).fit(train)
+    est = MPLSearch(seed=0, contexts=contexts, graph_choice=graph_choice, state_names=states).fit(train)
     fit_s = time.perf_counter() - start
     row = {"fit_s": fit_s, "n_contexts": sum(len(c) for c in est.contexts_.values()),
            "note": f"graph={getattr(est, 'graph_rule_', 'global')} added={len(getattr(est, 'added_edges_', []))}"}
@@ -250,6 +254,7 @@ def learners(with_bdgraph: bool, d: int, only: list | None = None) -> list:
            ("MPL-plain", lambda tr, te, st: fit_mpl(tr, te, st, False)),
            ("MPL-pc1", lambda tr, te, st: fit_mpl(tr, te, st, True, pseudo_count=1.0)),
            ("MPL-cv", lambda tr, te, st: fit_mpl(tr, te, st, True, pseudo_count="cv")),
+           ("MPL-bic", lambda tr, te, st: fit_mpl(tr, te, st, True, graph_choice="bic")),
            ("SGM", fit_sgm), ("LDAG", fit_ldag), ("HC", fit_hc)]
     if with_bdgraph:
         out.append(("BDgraph", lambda tr, te, st: fit_bdgraph(tr, st)))
@@ -401,6 +406,48 @@ def run_graph_choice() -> None:
         print(f"{criterion}: the graph better held out on {right} of {compared}; {lost:.4f} nats/row lost in all")
 
 
+def run_f1_seeds() -> None:
+    """Edge F1 of MPLSearch by AIC and by BIC in stage 2 against BDgraph's, on binary data the main run does not use.
+
+    The data of ``--graph-choice`` that BDgraph runs on without crashing (the non-chordal blocks and grids and
+    asia; generating seeds :data:`CHOICE_SEEDS`, n = 500 and 2000): per criterion, the settings where its F1 is
+    at least BDgraph's, the mean F1 of each learner and the settings it loses.
+    """
+    if not bdgraph_available():
+        print("BDgraph: skipped (Rscript or the R package BDgraph is not installed; Debian: r-cran-bdgraph)")
+        return
+    rows = []
+    for seed in CHOICE_SEEDS:
+        sets = []
+        for kind, size in (("blocks", 2), ("grid", (3, 4)), ("grid", (4, 5)), ("blocks", 10)):
+            model = make_cmn(kind, size, seed)
+            nodes = sorted(model[0].nodes())
+            sets += [(f"{kind}-{len(nodes)}", n, _cmn_data.sample(model, n, seed)[0], {v: [0, 1] for v in nodes},
+                      model[0]) for n in (500, 2000)]  # fmt: skip
+        bn = load_network("asia")
+        states, moral = network_states(bn), moral_graph(list(bn.edges()), list(bn.nodes()))
+        for n in (500, 2000):
+            train = as_categories(bn.simulate(n, seed=seed, show_progress=False), states)
+            sets.append(("asia", n, train[sorted(train.columns)], states, moral))
+        for name, n, train, states, truth in sets:
+            row = {"data": name, "seed": seed, "n": n}
+            for criterion in ("aic", "bic"):
+                est = MPLSearch(seed=0, graph_choice=criterion, state_names=states).fit(train)
+                row[criterion] = edge_scores(est.graph_, truth)["f1"]
+            row["BDgraph"] = edge_scores(fit_bdgraph(train, states)[1], truth)["f1"]
+            rows.append(row)
+            print(f"{name} seed {seed} n={n}: F1 AIC {row['aic']:.3f}, BIC {row['bic']:.3f}, "
+                  f"BDgraph {row['BDgraph']:.3f}", flush=True)
+    frame = pd.DataFrame(rows)
+    print(f"\nmean F1: AIC {frame['aic'].mean():.4f}, BIC {frame['bic'].mean():.4f}, "
+          f"BDgraph {frame['BDgraph'].mean():.4f} ({len(frame)} settings)")
+    for criterion in ("aic", "bic"):
+        lost = frame[frame[criterion] < frame["BDgraph"]]
+        print(f"graph_choice={criterion!r}: F1 >= BDgraph's on {len(frame) - len(lost)} of {len(frame)}; below on "
+              + (", ".join(f"{r.data} seed {r.seed} n={r.n} ({r[criterion]:.3f} / {r.BDgraph:.3f})"
+                           for _, r in lost.iterrows()) or "none"))
+
+
 def done(out: Path) -> set:
     if not out.exists():
         return set()
@@ -427,6 +474,8 @@ def main() -> None:
     parser.add_argument("--heart", action="store_true", help="only the heart-data comparison")
     parser.add_argument("--smoothing", action="store_true", help="only the choice of the fit's pseudo-count")
     parser.add_argument("--diagnose", action="store_true", help="only the graphs behind the bnlearn held-out gap")
+    parser.add_argument("--f1-seeds", action="store_true",
+                        help="only F1 of stage 2 by AIC and by BIC against BDgraph's on binary data of other seeds")
     parser.add_argument("--graph-choice", action="store_true",
                         help="only the choice between the climb's graph and the union of the blankets: BIC, AIC, CV")
     args = parser.parse_args()
@@ -451,6 +500,9 @@ def main() -> None:
     if args.graph_choice:
         run_graph_choice()
         return
+    if args.f1_seeds:
+        run_f1_seeds()
+        return
     with_bdgraph = bdgraph_available()
     if not with_bdgraph:
         print("BDgraph: skipped (Rscript or the R package BDgraph is not installed; Debian: r-cran-bdgraph)")
@@ -465,6 +517,9 @@ def main() -> None:
     # partitions and of the whole-table fits
     MPLSearch(seed=0).fit(pd.DataFrame({"a": [0, 1, 0, 1, 1, 0] * 5, "b": [0, 1, 1, 1, 1, 0] * 5}))
     MPLSearch(seed=0).fit(_cmn_data.sample(_cmn_data.blocks(2, seed=99), 500, seed=99)[0])
+    # and a fit of categorical columns, as the bnlearn data are (their first fit carried a one-time ~0.3 s before)
+    categorical = _cmn_data.sample(_cmn_data.blocks(2, seed=98), 500, seed=98)[0].astype(str).astype("category")
+    MPLSearch(seed=0).fit(categorical)
     for kind, size in cmn_settings(args.quick):
         model = make_cmn(kind, size, seed=0)
         truth, nodes = model[0], sorted(model[0].nodes())
@@ -504,11 +559,12 @@ def _cell(value, fmt: str) -> str:
 
 def report(frame: pd.DataFrame) -> str:
     """Markdown: held-out nats/row (free parameters), then edge F1 (fit seconds), one row per data set and n."""
-    order = ["MPL@base", "MPL-plain@base", "MPL", "MPL-plain", "MPL-pc1", "MPL-cv", "SGM", "LDAG", "HC", "BDgraph"]
+    order = ["MPL@base", "MPL-plain@base", "MPL", "MPL-plain", "MPL-pc1", "MPL-cv", "MPL-bic", "SGM", "LDAG", "HC",
+             "BDgraph"]
     names = [x for x in order if x in set(frame["learner"])]
     frame = frame.assign(key=frame["data"] + " | " + frame["n"].astype(str))
     keys = list(dict.fromkeys(frame["key"]))
-    gaps = [x for x in ("MPL@base", "MPL", "MPL-pc1", "MPL-cv") if x in names]
+    gaps = [x for x in ("MPL@base", "MPL", "MPL-pc1", "MPL-cv", "MPL-bic") if x in names]
     shown = [x for x in names if x != "BDgraph"]
     first = ["| data | n | " + " | ".join(shown) + "".join(f" | {x} − best other" for x in gaps) + " |",
              "|---|---|" + "---|" * (len(shown) + len(gaps))]
@@ -531,7 +587,7 @@ def goal_counts(frame: pd.DataFrame) -> str:
     lower search seconds (the seconds as recorded, unrounded)."""
     mean = frame.groupby(["data", "n", "learner"])[["f1", "fit_s"]].mean()
     lines = []
-    for learner in ("MPL@base", "MPL", "MPL-plain@base", "MPL-plain"):
+    for learner in ("MPL@base", "MPL", "MPL-plain@base", "MPL-plain", "MPL-bic"):
         held, total = [], 0
         for (data, n, name), other in mean.iterrows():
             if name != "BDgraph" or pd.isna(other["f1"]) or (data, n, learner) not in mean.index:
