@@ -26,9 +26,11 @@ Learners, each timed on its own:
 * ``LDAG``: ``LDAGSearch(n_restarts=0)`` (the GES and empty-graph climbs, no restarts);
 * ``HC``: pgmpy's ``HillClimbSearch`` with BDeu, parameters by pgmpy's ``DiscreteBayesianEstimator``
   (BDeu, ESS 5);
-* ``BDgraph``: R's ``BDgraph::bdgraph.mpl(method="dgm", algorithm="hc")`` (the MPL hill climb
-  without contexts) through ``Rscript``, when ``Rscript`` and BDgraph are installed (its time is
-  the R call's, without starting R); otherwise a skip message.
+* ``BDgraph``: R's ``BDgraph::bdgraph.mpl(method=..., algorithm="hc")`` (the MPL hill climb without contexts)
+  through ``Rscript``, when ``Rscript`` and BDgraph are installed (its time is the R call's, without starting R);
+  otherwise a skip message. ``method="dgm-binary"`` when every variable is binary, the same score as
+  ``MPLSearch``'s; ``"dgm"`` otherwise, whose local term charges each blanket configuration for one state more
+  than the variable has (``--bdgraph-term``). ``BDgraph-dgm``: ``"dgm"`` always, as the runs before 2026-12-08.
 
 ``--smoothing``: the choice of ``ContextualMarkovNetwork.fit``'s ``pseudo_count`` on data this benchmark does not
 use (generating seeds 10 and 11 of blocks-10, grid-12 and grid-20; the bnlearn networks sachs, child and
@@ -45,7 +47,11 @@ AIC and 5-fold cross-validation on the training rows pick (``MPLSearch(graph_cho
 how often it picks the graph that is better held out and the nats/row it loses against that graph in all.
 
 ``--f1-seeds``: edge F1 of ``MPLSearch`` with ``graph_choice="aic"`` (the default) and ``"bic"`` against BDgraph's
-on the binary data of ``--graph-choice`` (blocks, grids and asia; seeds 10-13, n = 500 and 2000), all in one run.
+(``dgm-binary`` and ``dgm``) on the binary data of ``--graph-choice`` (blocks, grids and asia; seeds 10-13, n = 500
+and 2000), all in one run.
+
+``--bdgraph-term``: BDgraph's ``dgm`` local term against ``MPLScore``'s and against the formula with ``r`` and
+``r + 1`` states.
 
 ``--heart``: the heart data instead (5 folds as in ``predictive.py``; the edge scores are against the
 graph of ``NonReversibleMCMC`` on all rows), then the graphs and statements of MPL and of the SG on all
@@ -189,11 +195,12 @@ _R_SCRIPT = """
 suppressMessages(library(BDgraph))
 args <- commandArgs(trailingOnly = TRUE)
 d <- as.matrix(read.csv(args[1]))
+method <- args[4]
 t0 <- Sys.time()
-r <- tryCatch(bdgraph.mpl(data = d, method = "dgm", algorithm = "hc", verbose = FALSE),
+r <- tryCatch(bdgraph.mpl(data = d, method = method, algorithm = "hc", verbose = FALSE),
               error = function(e) NULL)
 if (is.null(r)) {
-  r <- bdgraph.mpl(data = d, method = "dgm", algorithm = "bdmcmc", iter = 5000, verbose = FALSE)
+  r <- bdgraph.mpl(data = d, method = method, algorithm = "bdmcmc", iter = 5000, verbose = FALSE)
   g <- BDgraph::select(r)
   how <- "bdmcmc"
 } else {
@@ -213,15 +220,29 @@ def bdgraph_available() -> bool:
     return probe.returncode == 0
 
 
-def fit_bdgraph(train, states) -> tuple[dict, nx.Graph]:
+def bdgraph_method(states: dict) -> str:
+    """``"dgm-binary"`` when every variable is binary, else ``"dgm"``.
+
+    BDgraph 2.72's ``"dgm"`` local term charges each configuration of a blanket for one state more than the
+    variable has (``alpha_jl = (r + 1) alpha``; ``--bdgraph-term`` checks this against the formula), a larger
+    price per blanket configuration than the pseudo-likelihood's; its ``"dgm-binary"`` term is the formula itself.
+    So binary data go to ``"dgm-binary"``, the same score as ``MPLSearch``'s; multi-state data can only go to
+    ``"dgm"``.
+    """
+    return "dgm-binary" if all(len(s) == 2 for s in states.values()) else "dgm"
+
+
+def fit_bdgraph(train, states, method: str | None = None) -> tuple[dict, nx.Graph]:
+    """BDgraph's MPL hill climb through ``Rscript``, with ``method`` (default: :func:`bdgraph_method`)."""
+    method = bdgraph_method(states) if method is None else method
     columns = list(train.columns)
     codes = pd.DataFrame({c: train[c].astype(object).map({s: i for i, s in enumerate(states[c])}).astype(int)
                           for c in columns})  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
         codes.to_csv(f"{tmp}/data.csv", index=False)
         Path(f"{tmp}/run.R").write_text(_R_SCRIPT)
-        proc = subprocess.run(["Rscript", f"{tmp}/run.R", f"{tmp}/data.csv", f"{tmp}/edges.csv", f"{tmp}/time.txt"],
-                              capture_output=True, text=True, timeout=3600)  # fmt: skip
+        proc = subprocess.run(["Rscript", f"{tmp}/run.R", f"{tmp}/data.csv", f"{tmp}/edges.csv", f"{tmp}/time.txt",
+                               method], capture_output=True, text=True, timeout=3600)  # fmt: skip
         if proc.returncode != 0:
             raise RuntimeError((proc.stderr.strip().splitlines() or ["?"])[-1][:200])
         secs, how = Path(f"{tmp}/time.txt").read_text().split()[:2]
@@ -229,7 +250,58 @@ def fit_bdgraph(train, states) -> tuple[dict, nx.Graph]:
     g = nx.Graph()
     g.add_nodes_from(columns)
     g.add_edges_from((columns[i - 1], columns[j - 1]) for i, j in zip(edges["i"], edges["j"], strict=True) if i != j)
-    return {"fit_s": float(secs), "ll": np.nan, "n_params": np.nan, "note": f"algorithm={how}"}, g
+    return {"fit_s": float(secs), "ll": np.nan, "n_params": np.nan, "note": f"method={method} algorithm={how}"}, g
+
+
+_TERM_SCRIPT = """
+suppressMessages(library(BDgraph))
+args <- commandArgs(trailingOnly = TRUE)
+d <- as.matrix(read.csv(args[1]))
+p <- ncol(d)
+t <- BDgraph::transfer(r_data = d)
+freq <- t[, p + 1]
+x <- t[, 1:p]
+ranges <- apply(x, 2, max) + 1
+for (k in 1:4) cat(BDgraph:::log_mpl_disrete(1, 2:(k + 1), x, freq, ranges, p, sum(freq), alpha = 0.5), "\\n")
+"""
+
+
+def run_bdgraph_term() -> None:
+    """BDgraph's ``"dgm"`` local term against the pseudo-likelihood's formula, with ``r`` and with ``r + 1`` states.
+
+    Binary data of blocks-10 (seed 13, n = 500): the term of the first variable given the next 1, 2, ... variables,
+    from ``BDgraph:::log_mpl_disrete`` (what ``method="dgm"`` climbs on), from ``MPLScore.local_score`` and from the
+    formula computed here with ``scipy.special.gammaln`` for ``r`` and ``r + 1`` states (alpha 0.5 per state);
+    blankets of 1 to 4 variables.
+    """
+    from scipy.special import gammaln
+
+    from pgmpy_sgm.structure_score import MPLScore
+
+    if not bdgraph_available():
+        print("BDgraph: skipped (Rscript or the R package BDgraph is not installed; Debian: r-cran-bdgraph)")
+        return
+    train = _cmn_data.sample(make_cmn("blocks", 10, 13), 500, 13)[0]
+    columns = list(train.columns)
+    with tempfile.TemporaryDirectory() as tmp:
+        train.astype(int).to_csv(f"{tmp}/data.csv", index=False)
+        Path(f"{tmp}/term.R").write_text(_TERM_SCRIPT)
+        proc = subprocess.run(["Rscript", f"{tmp}/term.R", f"{tmp}/data.csv"], capture_output=True, text=True,
+                              timeout=600, check=True)  # fmt: skip
+    theirs = [float(v) for v in proc.stdout.split()]
+    score = MPLScore(train)
+
+    def formula(blanket: list, states: int) -> float:
+        counts = train.groupby(blanket + [columns[0]]).size().unstack(fill_value=0).to_numpy(float)
+        return float(np.sum(gammaln(states * 0.5) - gammaln(counts.sum(axis=1) + states * 0.5)
+                            + np.sum(gammaln(counts + 0.5) - gammaln(0.5), axis=1)))  # fmt: skip
+
+    print("| blanket size | BDgraph dgm | MPLScore | formula, r states | formula, r + 1 states |")
+    print("|---|---|---|---|---|")
+    for k, value in enumerate(theirs, start=1):
+        blanket = columns[1:k + 1]
+        print(f"| {k} | {value:.6f} | {score.local_score(columns[0], tuple(blanket)):.6f} | {formula(blanket, 2):.6f} "
+              f"| {formula(blanket, 3):.6f} |")
 
 
 # -- driver -------------------------------------------------------------------------------
@@ -258,6 +330,7 @@ def learners(with_bdgraph: bool, d: int, only: list | None = None) -> list:
            ("SGM", fit_sgm), ("LDAG", fit_ldag), ("HC", fit_hc)]
     if with_bdgraph:
         out.append(("BDgraph", lambda tr, te, st: fit_bdgraph(tr, st)))
+        out.append(("BDgraph-dgm", lambda tr, te, st: fit_bdgraph(tr, st, "dgm")))
     return [x for x in out if only is None or x[0] in only]
 
 
@@ -435,12 +508,13 @@ def run_f1_seeds() -> None:
                 est = MPLSearch(seed=0, graph_choice=criterion, state_names=states).fit(train)
                 row[criterion] = edge_scores(est.graph_, truth)["f1"]
             row["BDgraph"] = edge_scores(fit_bdgraph(train, states)[1], truth)["f1"]
+            row["BDgraph-dgm"] = edge_scores(fit_bdgraph(train, states, "dgm")[1], truth)["f1"]
             rows.append(row)
             print(f"{name} seed {seed} n={n}: F1 AIC {row['aic']:.3f}, BIC {row['bic']:.3f}, "
-                  f"BDgraph {row['BDgraph']:.3f}", flush=True)
+                  f"BDgraph {row['BDgraph']:.3f} (dgm: {row['BDgraph-dgm']:.3f})", flush=True)
     frame = pd.DataFrame(rows)
     print(f"\nmean F1: AIC {frame['aic'].mean():.4f}, BIC {frame['bic'].mean():.4f}, "
-          f"BDgraph {frame['BDgraph'].mean():.4f} ({len(frame)} settings)")
+          f"BDgraph {frame['BDgraph'].mean():.4f} (dgm: {frame['BDgraph-dgm'].mean():.4f}; {len(frame)} settings)")
     for criterion in ("aic", "bic"):
         lost = frame[frame[criterion] < frame["BDgraph"]]
         print(f"graph_choice={criterion!r}: F1 >= BDgraph's on {len(frame) - len(lost)} of {len(frame)}; below on "
@@ -474,6 +548,8 @@ def main() -> None:
     parser.add_argument("--heart", action="store_true", help="only the heart-data comparison")
     parser.add_argument("--smoothing", action="store_true", help="only the choice of the fit's pseudo-count")
     parser.add_argument("--diagnose", action="store_true", help="only the graphs behind the bnlearn held-out gap")
+    parser.add_argument("--bdgraph-term", action="store_true",
+                        help="only BDgraph's dgm local term against the formula with r and r + 1 states")
     parser.add_argument("--f1-seeds", action="store_true",
                         help="only F1 of stage 2 by AIC and by BIC against BDgraph's on binary data of other seeds")
     parser.add_argument("--graph-choice", action="store_true",
@@ -502,6 +578,9 @@ def main() -> None:
         return
     if args.f1_seeds:
         run_f1_seeds()
+        return
+    if args.bdgraph_term:
+        run_bdgraph_term()
         return
     with_bdgraph = bdgraph_available()
     if not with_bdgraph:
@@ -560,19 +639,19 @@ def _cell(value, fmt: str) -> str:
 def report(frame: pd.DataFrame) -> str:
     """Markdown: held-out nats/row (free parameters), then edge F1 (fit seconds), one row per data set and n."""
     order = ["MPL@base", "MPL-plain@base", "MPL", "MPL-plain", "MPL-pc1", "MPL-cv", "MPL-bic", "SGM", "LDAG", "HC",
-             "BDgraph"]
+             "BDgraph", "BDgraph-dgm"]
     names = [x for x in order if x in set(frame["learner"])]
     frame = frame.assign(key=frame["data"] + " | " + frame["n"].astype(str))
     keys = list(dict.fromkeys(frame["key"]))
     gaps = [x for x in ("MPL@base", "MPL", "MPL-pc1", "MPL-cv", "MPL-bic") if x in names]
-    shown = [x for x in names if x != "BDgraph"]
+    shown = [x for x in names if not x.startswith("BDgraph")]
     first = ["| data | n | " + " | ".join(shown) + "".join(f" | {x} − best other" for x in gaps) + " |",
              "|---|---|" + "---|" * (len(shown) + len(gaps))]
     second = ["| data | n | " + " | ".join(names) + " |", "|---|---|" + "---|" * len(names)]
     for key in keys:
         part = frame[frame["key"] == key].groupby("learner").mean(numeric_only=True)
         cells = [f"{_cell(part.loc[x, 'll'], '.4f')} ({_cell(part.loc[x, 'n_params'], '.0f')})" if x in part.index
-                 else "–" for x in names if x != "BDgraph"]  # fmt: skip
+                 else "–" for x in names if not x.startswith("BDgraph")]  # fmt: skip
         others = [part.loc[x, "ll"] for x in ("SGM", "LDAG", "HC") if x in part.index and pd.notna(part.loc[x, "ll"])]
         gap = [part.loc[x, "ll"] - max(others) if x in part.index and others else np.nan for x in gaps]
         first.append(f"| {key} | " + " | ".join(cells) + "".join(f" | {_cell(g, '+.4f')}" for g in gap) + " |")
