@@ -21,6 +21,7 @@ Learners, each timed on its own:
   for the held-out log-likelihood (exact, by a junction tree); ``MPL-plain``: the same with ``contexts=False``;
   ``MPL-cv``: ``MPL``'s graph fitted with ``pseudo_count="cv"`` (the pseudo-count chosen by 5-fold
   cross-validation on the training rows); ``MPL-bic``: ``MPLSearch(graph_choice="bic")`` (stage 2 by BIC);
+  ``MPL-aic``: ``graph_choice="aic"`` (by AIC, the default before 2026-12-08);
 * ``SGM``: ``NonReversibleMCMC`` (decomposable stratified graphs) under a 30 s budget (``max_time``),
   Bayesian parameters;
 * ``LDAG``: ``LDAGSearch(n_restarts=0)`` (the GES and empty-graph climbs, no restarts);
@@ -139,9 +140,10 @@ MAX_LIKELIHOOD_VARIABLES = 50
 
 
 def fit_mpl(train, test, states, contexts: bool, pseudo_count: float | str | None = None,
-            graph_choice: str = "aic") -> tuple[dict, nx.Graph]:  # fmt: skip
+            graph_choice: str | None = None) -> tuple[dict, nx.Graph]:  # fmt: skip
     start = time.perf_counter()
-    est = MPLSearch(seed=0, contexts=contexts, graph_choice=graph_choice, state_names=states).fit(train)
+    choice = {} if graph_choice is None else {"graph_choice": graph_choice}  # None: MPLSearch's default
+    est = MPLSearch(seed=0, contexts=contexts, state_names=states, **choice).fit(train)
     fit_s = time.perf_counter() - start
     row = {"fit_s": fit_s, "n_contexts": sum(len(c) for c in est.contexts_.values()),
            "note": f"graph={getattr(est, 'graph_rule_', 'global')} added={len(getattr(est, 'added_edges_', []))}"}
@@ -327,6 +329,7 @@ def learners(with_bdgraph: bool, d: int, only: list | None = None) -> list:
            ("MPL-pc1", lambda tr, te, st: fit_mpl(tr, te, st, True, pseudo_count=1.0)),
            ("MPL-cv", lambda tr, te, st: fit_mpl(tr, te, st, True, pseudo_count="cv")),
            ("MPL-bic", lambda tr, te, st: fit_mpl(tr, te, st, True, graph_choice="bic")),
+           ("MPL-aic", lambda tr, te, st: fit_mpl(tr, te, st, True, graph_choice="aic")),
            ("SGM", fit_sgm), ("LDAG", fit_ldag), ("HC", fit_hc)]
     if with_bdgraph:
         out.append(("BDgraph", lambda tr, te, st: fit_bdgraph(tr, st)))
@@ -433,7 +436,7 @@ def run_graph_choice() -> None:
     print("| data | seed | n | edges climb / union | held out, union − climb | BIC, union − climb "
           "| AIC nats/row, union − climb | CV nats/row, union − climb | BIC picks | AIC picks | CV picks |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
-    tally = {c: [0, 0.0] for c in ("BIC", "AIC", "CV")}  # picks of the graph better held out, nats/row lost
+    tally = {c: [0, 0.0] for c in ("BIC", "AIC", "CV", "auto")}  # picks of the graph better held out, nats/row lost
     compared = 0
     for seed in CHOICE_SEEDS:
         sets = []
@@ -466,6 +469,8 @@ def run_graph_choice() -> None:
             diffs = {"BIC": graph_bic(score, union) - graph_bic(score, climbed),
                      "AIC": graph_aic(score, union) - graph_aic(score, climbed),
                      "CV": graph_cv(score, union) - graph_cv(score, climbed)}  # fmt: skip
+            binary = all(len(s) == 2 for s in states.values())
+            diffs["auto"] = diffs["BIC" if binary else "AIC"]  # MPLSearch's default, graph_choice="auto"
             compared += 1
             for criterion, diff in diffs.items():
                 tally[criterion][0] += (diff > 0) == (gain > 0)
@@ -638,12 +643,12 @@ def _cell(value, fmt: str) -> str:
 
 def report(frame: pd.DataFrame) -> str:
     """Markdown: held-out nats/row (free parameters), then edge F1 (fit seconds), one row per data set and n."""
-    order = ["MPL@base", "MPL-plain@base", "MPL", "MPL-plain", "MPL-pc1", "MPL-cv", "MPL-bic", "SGM", "LDAG", "HC",
-             "BDgraph", "BDgraph-dgm"]
+    order = ["MPL@base", "MPL-plain@base", "MPL", "MPL-plain", "MPL-pc1", "MPL-cv", "MPL-bic", "MPL-aic", "SGM", "LDAG",
+             "HC", "BDgraph", "BDgraph-dgm"]
     names = [x for x in order if x in set(frame["learner"])]
     frame = frame.assign(key=frame["data"] + " | " + frame["n"].astype(str))
     keys = list(dict.fromkeys(frame["key"]))
-    gaps = [x for x in ("MPL@base", "MPL", "MPL-pc1", "MPL-cv", "MPL-bic") if x in names]
+    gaps = [x for x in ("MPL@base", "MPL", "MPL-pc1", "MPL-cv", "MPL-bic", "MPL-aic") if x in names]
     shown = [x for x in names if not x.startswith("BDgraph")]
     first = ["| data | n | " + " | ".join(shown) + "".join(f" | {x} − best other" for x in gaps) + " |",
              "|---|---|" + "---|" * (len(shown) + len(gaps))]
@@ -666,7 +671,7 @@ def goal_counts(frame: pd.DataFrame) -> str:
     lower search seconds (the seconds as recorded, unrounded)."""
     mean = frame.groupby(["data", "n", "learner"])[["f1", "fit_s"]].mean()
     lines = []
-    for learner in ("MPL@base", "MPL", "MPL-plain@base", "MPL-plain", "MPL-bic"):
+    for learner in ("MPL@base", "MPL", "MPL-plain@base", "MPL-plain", "MPL-bic", "MPL-aic"):
         held, total = [], 0
         for (data, n, name), other in mean.iterrows():
             if name != "BDgraph" or pd.isna(other["f1"]) or (data, n, learner) not in mean.index:

@@ -42,9 +42,9 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
        (``candidate_edges_``);
     2. best-improvement hill climbing over the candidate edges from the empty graph; when the
        climb drops candidate edges, the climb's graph or the union of the blankets, whichever
-       is expected to predict better as a fitted Markov network by AIC
-       (``graph_choice="aic"``; or by 5-fold cross-validation on the rows, or whichever has the
-       higher BIC; ``graph_rule_``): the
+       is expected to predict better as a fitted Markov network by AIC, or the one that has
+       the higher BIC when every variable is binary (``graph_choice="auto"``; or by AIC, by
+       5-fold cross-validation on the rows or by BIC whatever the data; ``graph_rule_``): the
        pseudo-likelihood prices each node's conditional as a table saturated in its whole
        blanket, so the climb rejects edges at high-degree, multi-state nodes (as in data from
        Bayesian networks) that the network's clique potentials pay for cheaply; then, with
@@ -75,15 +75,19 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
         parameter removed by contexts, 1 flat).
     contexts : bool, default=True
         Search contexts after the graph (False: a plain Markov network).
-    graph_choice : {"aic", "cv", "bic"}, default="aic"
+    graph_choice : {"auto", "aic", "cv", "bic"}, default="auto"
         How stage 2 chooses between the climb's graph and the union of the blankets: by the
         AIC of the fitted network (its log-likelihood less its number of free parameters: an
         estimate of its held-out fit, one fit per graph), by the 5-fold cross-validated
         log-likelihood of the fitted network on the training rows (six fits per graph; BIC when
         the rows carry fractional counts), or by BIC (consistent for the graph, sparser at small
-        ``n``: the choice for the graph itself from a few hundred rows of binary data, where the
-        union's extra edges are mostly false; on multi-state data AIC recovers the graph better as
-        well). The climb's graph is kept when a fit is too costly.
+        ``n``). ``"auto"``: BIC when every variable is binary, AIC otherwise. The union repairs
+        the pseudo-likelihood's price of edges at multi-state variables, where AIC also recovers
+        the graph best; with binary variables the union's extra edges are mostly false at a few
+        hundred rows, and BIC keeps fewer of them for a small loss of held-out fit (chosen on
+        data the benchmark does not use: ``benchmarks/RESULTS.md``, "Stage 2 by BIC on binary
+        data"). ``graph_criterion_`` says which criterion was used. The
+        climb's graph is kept when a fit is too costly.
     edge_additions : bool, default=True
         Add edges that the fitted network's likelihood pays for after the climb (stage 2).
     max_blanket : int, optional
@@ -138,6 +142,8 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
         Union of the pre-screened blankets.
     graph_rule_ : str
         ``"global"`` (the climb's graph) or ``"or"`` (the union of the blankets), as chosen in stage 2.
+    graph_criterion_ : str
+        The criterion of stage 2: ``graph_choice``, with ``"auto"`` resolved for the data.
     graph_aic_, graph_bic_, graph_cv_ : dict
         AIC per row, BIC, or cross-validated log-likelihood per row, of each graph compared in
         stage 2 (``{"global": ..., "or": ...}``; the one of the criterion that decided; all empty
@@ -172,7 +178,7 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
     """
 
     def __init__(self, scoring_method=None, contexts: bool = True,
-                 graph_choice: str = "aic", edge_additions: bool = True, max_blanket: int | None = None,
+                 graph_choice: str = "auto", edge_additions: bool = True, max_blanket: int | None = None,
                  max_context_configs: int = 64, max_time: float | None = None, seed: int | None = None,
                  state_names: dict | None = None, weights=None, missing="error",
                  return_type: str = "pdag", alpha="deprecated", kappa="deprecated"):  # fmt: skip
@@ -196,7 +202,7 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
     _parameter_constraints = {
         "scoring_method": _SCORING.constraint(),
         "contexts": boolean(),
-        "graph_choice": one_of("aic", "cv", "bic"),
+        "graph_choice": one_of("auto", "aic", "cv", "bic"),
         "edge_additions": boolean(),
         "max_blanket": integer(1, none_ok=True),
         "max_context_configs": integer(1),
@@ -237,8 +243,9 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
         self.candidate_edges_ = candidates
         graph, self.n_edge_moves_ = climb_edges(score, candidates, deadline)
         fits: dict = {}  # networks fitted in stage 2, each once
-        graph, self.graph_rule_, values, criterion = choose_graph(score, graph, candidates, deadline, self.graph_choice,
-                                                                  fits)  # fmt: skip
+        self.graph_criterion_ = self._graph_criterion(score)
+        graph, self.graph_rule_, values, criterion = choose_graph(score, graph, candidates, deadline,
+                                                                  self.graph_criterion_, fits)  # fmt: skip
         self.graph_aic_ = values if criterion == "aic" else {}
         self.graph_bic_ = values if criterion == "bic" else {}
         self.graph_cv_ = values if criterion == "cv" else {}
@@ -264,6 +271,22 @@ class MPLSearch(CausalDiscoveryMixin, BaseEstimator):
         self._set_graph_result(ordered, columns)
         self.fit_time_ = time.time() - self._started_at
         return self
+
+    def _graph_criterion(self, score: MPLScore) -> str:
+        """``graph_choice`` with ``"auto"`` resolved: BIC when every variable of ``score`` is binary, else AIC.
+
+        Examples
+        --------
+        >>> binary = MPLScore(pd.DataFrame({"a": [0, 1, 1], "b": [1, 0, 1]}))
+        >>> MPLSearch()._graph_criterion(binary), MPLSearch(graph_choice="aic")._graph_criterion(binary)
+        ('bic', 'aic')
+        >>> MPLSearch()._graph_criterion(MPLScore(pd.DataFrame({"a": [0, 1, 2], "b": [1, 0, 1]})))
+        'aic'
+        """
+        if self.graph_choice != "auto":
+            return self.graph_choice
+        binary = all(int(score.encoded.cardinality[v]) <= 2 for v in score.variables)  # constant columns too
+        return "bic" if binary else "aic"
 
     def _fit_em(self, X: pd.DataFrame, weights) -> MPLSearch:
         """Structural EM (see ``missing``): M-steps are fits of a copy of this learner on completed tables."""

@@ -334,3 +334,16 @@ def test_bayesian_network_data_the_union_of_the_blankets_recovers_more_of_the_mo
     recall = lambda g: len(set(_edges(g)) & true) / len(true)  # noqa: E731
     precision = len(set(_edges(est.graph_)) & true) / est.graph_.number_of_edges()
     assert recall(est.graph_) > recall(climbed) + 0.1 and precision > 0.9
+
+
+def test_graph_choice_auto_is_bic_on_binary_data_and_aic_otherwise():
+    binary = _sample_cycle_with_context(500, seed=3)
+    rng = np.random.default_rng(4)
+    three = binary.assign(c=np.where(rng.random(len(binary)) < 0.3, 2, binary["c"]))  # one variable of 3 states
+    for data, criterion in ((binary, "bic"), (three, "aic")):
+        auto = MPLSearch(seed=0).fit(data)
+        given = MPLSearch(seed=0, graph_choice=criterion).fit(data)
+        assert auto.graph_criterion_ == criterion == given.graph_criterion_
+        assert _edges(auto.graph_) == _edges(given.graph_) and auto.graph_rule_ == given.graph_rule_
+        assert auto.best_score_ == given.best_score_
+    assert MPLSearch(seed=0, graph_choice="cv").fit(binary).graph_criterion_ == "cv"
