@@ -12,7 +12,7 @@ Data (training n in ``--sizes``, default 500, 2000, 10000; test n = 10000, anoth
   chordless 4-cycle plus a triangle carrying one context; d = 10 and 50) and checkerboard-diagonal
   grids (3x4, 4x5 and 10x10: d = 12, 20 and 100; exact samples up to d = 20, Gibbs beyond);
 * the bnlearn networks asia and child (all sizes) and insurance and alarm (n = 2000 only, to keep
-  the run within an hour on 2 shared cores).
+  the run within an hour on 2 shared cores; ``--all-sizes``: at ``--sizes`` too).
 
 Learners, each timed on its own:
 
@@ -544,6 +544,7 @@ def main() -> None:
                         help="only these learners (names as in the tables; MPL-pc1, the CMN fitted with pseudo-count 1,"
                              " the earlier default, and MPL-cv, pseudo-count by cross-validation, run only when named)")
     parser.add_argument("--data", nargs="+", default=None, help="only these data sets (e.g. grid-100 asia)")
+    parser.add_argument("--all-sizes", action="store_true", help="insurance and alarm at --sizes too (else 2000 only)")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--report", action="store_true")
     parser.add_argument("--also", type=Path, nargs="*", default=[],
@@ -619,7 +620,8 @@ def main() -> None:
             print(f"{name} n={n} ({how})", flush=True)
             tag = {"data": name, "d": len(nodes), "n": n, "seed": 0, "sampler": how}
             run_setting(tag, train, test, states, truth, learners(with_bdgraph, len(nodes), args.learners), args.out)
-    networks = [("asia", sizes), ("child", sizes)] + ([] if args.quick else [("insurance", [2000]), ("alarm", [2000])])
+    large = sizes if args.all_sizes else [2000]
+    networks = [("asia", sizes), ("child", sizes)] + ([] if args.quick else [("insurance", large), ("alarm", large)])
     for name, ns in networks:
         if args.data and name not in args.data:
             continue
