@@ -233,5 +233,6 @@ def warm_up() -> None:
     LDAGSearch(seed=0, show_progress=False, state_names=warm.states).fit(warm.train)
     LDAGSearch(seed=0, show_progress=False, state_names=warm.states, missing="em").fit(warm.masked)
 
+
 if __name__ == "__main__":
     main()

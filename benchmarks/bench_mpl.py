@@ -469,8 +469,7 @@ def run_graph_choice() -> None:
             diffs = {"BIC": graph_bic(score, union) - graph_bic(score, climbed),
                      "AIC": graph_aic(score, union) - graph_aic(score, climbed),
                      "CV": graph_cv(score, union) - graph_cv(score, climbed)}  # fmt: skip
-            binary = all(len(s) == 2 for s in states.values())
-            diffs["auto"] = diffs["BIC" if binary else "AIC"]  # MPLSearch's default, graph_choice="auto"
+            diffs["auto"] = diffs[est.graph_criterion_.upper()]  # the criterion MPLSearch's default used on these data
             compared += 1
             for criterion, diff in diffs.items():
                 tally[criterion][0] += (diff > 0) == (gain > 0)

@@ -102,6 +102,20 @@ def structure(n_vars: int, seed: int = 0) -> list[tuple[int, int | None, int | N
     return out
 
 
+def structure_edges(n_vars: int, seed: int = 0) -> list[tuple[str, str]]:
+    """The moral graph of the DAG that :func:`chunk` samples from (columns ``x00..``), decomposable by construction.
+
+    Each variable is joined to its parent and, every fifth, to the neighbour of its parent in whose context it
+    copies the parent; that neighbour and the parent are adjacent already, so each new variable is simplicial.
+    """
+    out = []
+    for parent, other, j in structure(n_vars, seed):
+        out.append((f"x{parent:02d}", f"x{j:02d}"))
+        if other is not None:
+            out.append((f"x{other:02d}", f"x{j:02d}"))
+    return out
+
+
 def chunk(n_rows: int, n_vars: int, index: int, seed: int = 0):
     """Chunk ``index`` of the large data: int8 columns ``x00..``, the chunk's own random stream."""
     import numpy as np

@@ -25,7 +25,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_scale import chunk, structure  # noqa: E402
+from bench_scale import chunk, structure_edges  # noqa: E402
 
 
 def families(columns: list, n_families: int = 40, seed: int = 1) -> list[tuple[str, tuple[str, ...]]]:
@@ -37,20 +37,6 @@ def families(columns: list, n_families: int = 40, seed: int = 1) -> list[tuple[s
         others = [x for x in range(d) if x != c]
         parents = rng.choice(others, size=int(rng.integers(2, 5)), replace=False)
         out.append((columns[c], tuple(columns[p] for p in parents)))
-    return out
-
-
-def generating_edges(n_vars: int) -> list[tuple[str, str]]:
-    """The moral graph of the DAG that :func:`bench_scale.chunk` samples from: decomposable by construction.
-
-    Each variable is joined to its parent and, every fifth, to the neighbour of its parent in whose context it
-    copies the parent; that neighbour and the parent are adjacent already, so each new variable is simplicial.
-    """
-    out = []
-    for parent, other, j in structure(n_vars):
-        out.append((f"x{parent:02d}", f"x{j:02d}"))
-        if other is not None:
-            out.append((f"x{other:02d}", f"x{j:02d}"))
     return out
 
 
@@ -71,7 +57,7 @@ def learn(step: str, frame, max_time: float | None, seed: int = 0) -> dict:
         out.update(labels=est.model_.n_labels(), stopped_by=est.restarts_stopped_by_)
     else:
         scorer = est.scorer_
-        generating = float(scorer.score(scorer.optimal_strata(generating_edges(frame.shape[1]))))
+        generating = float(scorer.score(scorer.optimal_strata(structure_edges(frame.shape[1]))))
         out.update(generating_score=generating, vs_generating=float(est.best_score_) - generating,
                    chain_bests=[float(v) for v in est.convergence_["best_score"]])  # fmt: skip
     return out
